@@ -1,0 +1,86 @@
+#include "app/cli/commands.h"
+#include "core/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+namespace ls::cli {
+namespace {
+
+std::string milliseconds(TimeNs ns) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return buf;
+}
+
+void printReport(const Trace& t, std::ostream& out) {
+    out << "load report:\n";
+    if (t.report.empty()) {
+        out << "  (nothing to report)\n";
+        return;
+    }
+    for (size_t i = 0; i < static_cast<size_t>(Anomaly::Count_); ++i) {
+        const auto a = static_cast<Anomaly>(i);
+        if (!t.report.count(a)) continue;
+        const auto& info = anomalyInfo(a);
+        out << "  " << severityName(info.severity) << " " << info.key << ": " << t.report.count(a) << " - " << info.sentence;
+        const auto& details = t.report.details(a);
+        for (size_t d = 0; d < details.size(); ++d) out << (d ? ", " : " [") << details[d];
+        if (!details.empty()) out << "]";
+        out << "\n";
+    }
+}
+
+} // namespace
+
+int commandInfo(const Options& o, Context& c) {
+    int rc = kOk;
+    auto t = loadForCommand(o, c, rc);
+    if (!t) return rc;
+    auto& out = c.out;
+    out << "file: " << t->path << "\n";
+    out << "format: " << t->info.format << "\n";
+    out << "exporter: NVIDIA Nsight Systems " << (t->info.productVersion.empty() ? "(unknown version)" : t->info.productVersion) << "\n";
+    out << "schema version: " << (t->info.schemaVersion.empty() ? "(unknown)" : t->info.schemaVersion) << "\n";
+    out << "capture span: " << t->captureStart << " .. " << t->captureEnd << " ns (" << milliseconds(t->captureEnd - t->captureStart) << ")\n";
+
+    uint64_t runtime = 0, driver = 0, marks = 0;
+    for (auto k : t->apiCalls.kind) (k == ApiKind::Runtime ? runtime : driver) += k != ApiKind::Other;
+    for (auto k : t->ranges.kind) marks += k == RangeKind::Mark;
+    out << "kernels: " << t->kernels.size() << "\n";
+    out << "memcpy: " << t->memcpys.size() << "\n";
+    out << "memset: " << t->memsets.size() << "\n";
+    out << "api calls: " << t->apiCalls.size() << " (runtime " << runtime << ", driver " << driver << ")\n";
+    out << "nvtx ranges: " << t->ranges.size() - marks << " (plus " << marks << " marks)\n";
+
+    out << "processes: " << t->processes.size() << "\n";
+    for (size_t p = 0; p < t->processes.size(); ++p) {
+        const auto threads = std::count_if(t->threads.begin(), t->threads.end(), [&](const Thread& th) { return th.process.value == p; });
+        out << "  pid " << t->processes[p].pid << " " << (t->processes[p].name.empty() ? "(unnamed)" : t->processes[p].name)
+            << ": " << threads << " threads\n";
+    }
+    out << "threads: " << t->threads.size() << "\n";
+    for (const auto& th : t->threads)
+        out << "  tid " << th.tid << " (pid " << t->processes[th.process.value].pid << ") " << (th.name.empty() ? "(unnamed)" : th.name) << "\n";
+    out << "devices: " << t->devices.size() << "\n";
+    for (const auto& d : t->devices) {
+        out << "  " << d.id << ": " << d.name;
+        if (d.smCount) out << ", " << d.smCount << " SMs";
+        if (d.memoryBytes) out << ", " << (d.memoryBytes >> 20) << " MiB";
+        if (d.computeMajor) out << ", compute " << d.computeMajor << "." << d.computeMinor;
+        out << "\n";
+    }
+    out << "streams: " << t->streams.size() << "\n";
+    for (const auto& s : t->streams) {
+        const auto [first, last] = t->streamKernels.of(StreamId(static_cast<uint32_t>(&s - t->streams.data())));
+        out << "  device " << s.device << " context " << s.context << " stream " << s.stream << ": " << (last - first) << " kernels\n";
+    }
+    printReport(*t, out);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f s", t->loadSeconds);
+    out << "load time: " << buf << "\n";
+    return kOk;
+}
+
+} // namespace ls::cli

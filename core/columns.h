@@ -1,0 +1,60 @@
+#pragma once
+// Generic operations over a struct of column vectors exposing tie(): append, permute, free.
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ls::columns {
+
+template <typename Cols, typename F> void forEach(Cols& c, F&& f) {
+    std::apply([&](auto&... v) { (f(v), ...); }, c.tie());
+}
+
+template <typename T> void release(std::vector<T>& v) { std::vector<T>().swap(v); }
+
+// Concatenates parts into dest column by column, freeing each part's column as it goes, so the
+// peak is the result plus one column rather than twice everything.
+template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
+    constexpr size_t n = std::tuple_size_v<decltype(dest.tie())>;
+    [&]<size_t... K>(std::index_sequence<K...>) {
+        (
+            [&] {
+                auto& d = std::get<K>(dest.tie());
+                size_t total = d.size();
+                for (auto& p : parts) total += std::get<K>(p.tie()).size();
+                d.reserve(total);
+                for (auto& p : parts) {
+                    auto& s = std::get<K>(p.tie());
+                    d.insert(d.end(), s.begin(), s.end());
+                    release(s);
+                }
+            }(),
+            ...);
+    }(std::make_index_sequence<n>{});
+}
+
+// Reorders every column so that new row i is old row perm[i].
+template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm) {
+    forEach(c, [&](auto& v) {
+        if (v.empty()) return;
+        std::remove_reference_t<decltype(v)> out;
+        out.reserve(perm.size());
+        for (uint32_t i : perm) out.push_back(v[i]);
+        v.swap(out);
+    });
+}
+
+// Keeps rows whose keep flag is set, in order.
+template <typename Cols> void compact(Cols& c, const std::vector<uint8_t>& keep) {
+    forEach(c, [&](auto& v) {
+        if (v.empty()) return;
+        size_t w = 0;
+        for (size_t r = 0; r < v.size(); ++r)
+            if (keep[r]) v[w++] = v[r];
+        v.resize(w);
+        v.shrink_to_fit();
+    });
+}
+
+} // namespace ls::columns

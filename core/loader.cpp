@@ -1,0 +1,183 @@
+// loadTrace: probe the file, detect the format, read the small tables, then read the event
+// tables in parallel rowid windows (one read-only connection per worker) and build the Trace.
+#include "core/file_probe.h"
+#include "core/load.h"
+#include "core/nsys_chunk.h"
+#include "core/nsys_small_tables.h"
+#include "core/sqlite_db.h"
+#include "core/trace_builder.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace ls {
+namespace {
+
+constexpr int64_t kChunkRows = 1 << 18;
+
+struct Plan {
+    std::vector<ChunkTask> tasks;
+    std::map<const TableSpec*, std::set<std::string>> columns;
+    uint64_t rowsTotal = 0;
+};
+
+LoadError sqliteLoadError(const SqliteError& e) {
+    const int primary = e.code() & 0xFF;
+    if (primary == SQLITE_NOTADB) return {LoadErrorKind::NotSqlite, "not an SQLite database (or an encrypted one)"};
+    if (primary == SQLITE_CORRUPT) return {LoadErrorKind::Corrupt, std::string("truncated or corrupt database (") + e.what() + ")"};
+    if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM)
+        return {LoadErrorKind::Unreadable, std::string("cannot read the file (") + e.what() + ")"};
+    return {LoadErrorKind::Corrupt, std::string("unexpected database error (") + e.what() + ")"};
+}
+
+std::optional<LoadError> detectFormat(const std::set<std::string>& tables) {
+    const bool nvprof = tables.count("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") ||
+                        (tables.count("StringTable") && tables.count("Version"));
+    bool anyGpu = false;
+    for (const auto& spec : nsysEventTables())
+        if (spec.kind != EventTable::Nvtx && tables.count(std::string(spec.table))) anyGpu = true;
+    if (!anyGpu && nvprof)
+        return LoadError{LoadErrorKind::UnsupportedFormat, "legacy nvprof database: this version reads Nsight Systems exports only"};
+    if (!anyGpu)
+        return LoadError{LoadErrorKind::NoGpuTables,
+                         "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET or _RUNTIME): "
+                         "not an Nsight Systems export, or CUDA was not traced"};
+    return std::nullopt;
+}
+
+Plan planChunks(const Database& db, const std::set<std::string>& tables, LoadReport& report) {
+    Plan plan;
+    for (const auto& spec : nsysEventTables()) {
+        const std::string name(spec.table);
+        if (!tables.count(name)) {
+            report.add(Anomaly::MissingTable, 1, name);
+            continue;
+        }
+        auto present = db.columns(name);
+        bool usable = true;
+        for (size_t i = 0; i < spec.columns.size(); ++i) {
+            const std::string c(spec.columns[i]);
+            if (c == "rowid" || present.count(c)) continue;
+            report.add(Anomaly::MissingColumn, 1, name + "." + c);
+            usable &= i >= spec.requiredColumns;
+        }
+        for (const auto& c : present) {
+            const auto known = [&](const std::vector<std::string_view>& v) { return std::find(v.begin(), v.end(), c) != v.end(); };
+            if (!known(spec.columns) && !known(spec.knownUnused)) report.add(Anomaly::ExtraColumns, 1, name + "." + c);
+        }
+        if (!usable) continue;
+        const auto range = db.rowidRange(name);
+        if (!range) continue;
+        for (int64_t lo = range->first; lo <= range->second; lo += kChunkRows)
+            plan.tasks.push_back({&spec, lo, std::min(range->second, lo + kChunkRows - 1)});
+        plan.rowsTotal += static_cast<uint64_t>(range->second - range->first + 1);
+        plan.columns[&spec] = std::move(present);
+    }
+    return plan;
+}
+
+class ParallelReader {
+public:
+    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, const LoadOptions& options)
+        : path_(path), plan_(plan), strings_(strings), options_(options), chunks_(plan.tasks.size()) {}
+
+    // Returns the chunks in task order, or the first error.
+    std::optional<LoadError> run(unsigned threads) {
+        std::vector<std::thread> pool;
+        for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this] { work(); });
+        for (auto& th : pool) th.join();
+        if (error_) return error_;
+        if (cancelled()) return LoadError{LoadErrorKind::Cancelled, "cancelled"};
+        return std::nullopt;
+    }
+    std::vector<Chunk>& chunks() { return chunks_; }
+
+private:
+    bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+
+    void fail(LoadError e) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::move(e);
+        stop_ = true;
+    }
+
+    void rowsRead(std::string_view table, uint64_t rows) {
+        const uint64_t done = rowsRead_.fetch_add(rows) + rows;
+        if (cancelled()) stop_ = true;
+        if (!options_.progress) return;
+        std::lock_guard lock(mutex_);
+        options_.progress(LoadProgress{table, done, plan_.rowsTotal});
+    }
+
+    void work() {
+        try {
+            Database db(path_);
+            std::map<const TableSpec*, std::unique_ptr<Statement>> statements;
+            for (size_t i; !stop_ && (i = next_.fetch_add(1)) < plan_.tasks.size();) {
+                const ChunkTask& task = plan_.tasks[i];
+                auto& st = statements[task.spec];
+                if (!st) st = std::make_unique<Statement>(db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
+                readChunk(*st, task, strings_, chunks_[i], stop_,
+                          [&](uint64_t rows) { rowsRead(task.spec->table, rows); });
+            }
+        } catch (const SqliteError& e) {
+            fail(sqliteLoadError(e));
+        } catch (const std::bad_alloc&) {
+            fail({LoadErrorKind::Unreadable, "out of memory while reading"});
+        }
+    }
+
+    const std::string& path_;
+    const Plan& plan_;
+    const NsysStrings& strings_;
+    const LoadOptions& options_;
+    std::vector<Chunk> chunks_;
+    std::atomic<size_t> next_{0};
+    std::atomic<bool> stop_{false};
+    std::atomic<uint64_t> rowsRead_{0};
+    std::mutex mutex_;
+    std::optional<LoadError> error_;
+};
+
+} // namespace
+
+std::string formatLoadError(const std::string& path, const LoadError& e) {
+    return "error: " + path + ": " + e.reason;
+}
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (auto e = probeSqliteFile(path)) return {nullptr, std::move(e)};
+    try {
+        auto trace = std::make_shared<Trace>();
+        trace->path = path;
+        SmallTables small;
+        Plan plan;
+        {
+            Database db(path);
+            const auto tables = db.tables();
+            if (auto e = detectFormat(tables)) return {nullptr, std::move(e)};
+            small = readSmallTables(db, tables, trace->report);
+            plan = planChunks(db, tables, trace->report);
+        }
+        unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
+        threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
+        ParallelReader reader(path, plan, small.strings, options);
+        if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
+        buildTrace(*trace, small, reader.chunks());
+        trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return {std::move(trace), std::nullopt};
+    } catch (const SqliteError& e) {
+        return {nullptr, sqliteLoadError(e)};
+    } catch (const std::bad_alloc&) {
+        return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
+    }
+}
+
+} // namespace ls

@@ -1,0 +1,77 @@
+#pragma once
+// One rowid window of one event table, read by one worker into chunk-local columns. Ids that
+// need a shared table (threads, processes, NVTX strings) are chunk-local here and remapped when
+// the chunks are merged, so workers never share mutable state.
+#include "core/nsys_schema.h"
+#include "core/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+class Statement;
+
+// StringIds of the export, read before the workers start and shared read-only.
+struct NsysStrings {
+    std::vector<std::string> text;
+    std::vector<uint8_t> present;
+    const std::string* find(int64_t id) const {
+        if (id < 0 || static_cast<uint64_t>(id) >= text.size() || !present[static_cast<size_t>(id)]) return nullptr;
+        return &text[static_cast<size_t>(id)];
+    }
+};
+
+// Maps 64-bit keys (globalTid, globalPid) to dense chunk-local indexes.
+class LocalKeys {
+public:
+    uint32_t get(int64_t key);
+    const std::vector<int64_t>& keys() const { return keys_; }
+
+private:
+    std::vector<int64_t> keys_;
+    std::unordered_map<int64_t, uint32_t> index_;
+    int64_t lastKey_ = 0;
+    uint32_t lastIndex_ = UINT32_MAX;
+};
+
+struct DomainName {
+    int64_t globalTid;
+    int64_t domainId;
+    std::string name;
+};
+
+inline constexpr uint32_t kNoNsysString = UINT32_MAX;
+
+struct Chunk {
+    EventTable kind = EventTable::Kernel;
+    KernelColumns kernels; // name/shortName hold raw StringIds ids until merged
+    MemcpyColumns memcpys;
+    MemsetColumns memsets;
+    ApiCallColumns apiCalls; // name holds raw StringIds ids until merged
+    std::vector<uint8_t> apiIsBacktrace;
+    RangeColumns ranges;     // name/sizes are ids into `strings` until merged
+    StringPool strings;
+    std::vector<std::pair<uint32_t, int64_t>> rangeDomains; // (row, domainId) outside the default domain
+    std::vector<DomainName> domains;
+    LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
+    LoadReport report;
+};
+
+struct ChunkTask {
+    const TableSpec* spec = nullptr;
+    int64_t firstRowid = 0, lastRowid = 0;
+};
+
+// Called every few thousand rows with the number of rows read since the last call.
+using RowsReadFn = std::function<void(uint64_t rows)>;
+
+// Reads the rows of task through st (prepared by buildSelect with ranged=true). Stops early,
+// leaving a partial chunk, when stop becomes true.
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
+
+} // namespace ls

@@ -1,0 +1,60 @@
+#pragma once
+// The columns the Nsight Systems loader reads from each event table, as data. The loader and
+// the benchmark's bare-scan floor build their SELECTs from the same specs, so the floor reads
+// exactly what the loader reads.
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ls {
+
+enum class EventTable { Kernel, Memcpy, Memset, Runtime, Nvtx };
+
+struct TableSpec {
+    EventTable kind;
+    std::string_view table;
+    std::vector<std::string_view> columns; // SELECT order; readers index by position
+    size_t requiredColumns;                // the first N columns must exist or the table is skipped
+    std::vector<std::string_view> knownUnused; // columns we know and skip; others are reported
+};
+
+const std::vector<TableSpec>& nsysEventTables();
+
+// SELECT over spec's columns, NULL for the ones the table lacks; with a rowid window when ranged.
+std::string buildSelect(const TableSpec& spec, const std::set<std::string>& present, bool ranged);
+
+// Column positions, matching nsysEventTables() order.
+namespace kcol {
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Demangled, Short, Registers,
+       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem };
+}
+namespace mcol {
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind };
+}
+namespace scol {
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value };
+}
+namespace rcol {
+enum { Start, End, EventClass, GlobalTid, Correlation, NameId };
+}
+namespace ncol {
+enum { Start, End, EventType, GlobalTid, Text, TextId, EndGlobalTid, DomainId, RowId };
+}
+
+// NVTX eventType values in NVTX_EVENTS.
+namespace nvtx_type {
+constexpr int Mark = 34;
+constexpr int PushPop = 59;
+constexpr int StartEnd = 60;
+constexpr int DomainCreate = 75;
+} // namespace nvtx_type
+
+// eventClass of CUPTI_ACTIVITY_KIND_RUNTIME rows.
+namespace event_class {
+constexpr int CudaRuntime = 0;
+constexpr int CudaDriver = 1;
+constexpr int CudaBacktrace = 67;
+} // namespace event_class
+
+} // namespace ls

@@ -1,0 +1,28 @@
+#include "core/platform.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#include <psapi.h>
+#else
+#include <sys/resource.h>
+#endif
+
+namespace ls::platform {
+
+uint64_t peakRssBytes() {
+#if defined(_WIN32)
+    PROCESS_MEMORY_COUNTERS pmc;
+    if (GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc)) return pmc.PeakWorkingSetSize;
+    return 0;
+#else
+    rusage u{};
+    if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+#if defined(__APPLE__)
+    return static_cast<uint64_t>(u.ru_maxrss); // bytes on macOS
+#else
+    return static_cast<uint64_t>(u.ru_maxrss) * 1024; // kilobytes on Linux
+#endif
+#endif
+}
+
+} // namespace ls::platform

@@ -1,0 +1,23 @@
+#pragma once
+// Parses the NVTX text that torch.autograd.profiler.emit_nvtx writes, e.g.
+//   "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]], input_op_ids = [(11,0)]"
+//   "AddmmBackward0, seq = 5, op_id = 40"   (backward node)
+//   "addmm, seq = 5" / "aten::mul, stashed seq = 7"  (older PyTorch)
+// Texts without any of these fields are plain user ranges and keep their whole text as name.
+#include <cstdint>
+#include <string_view>
+
+namespace ls {
+
+struct MarkerFields {
+    std::string_view name;  // normalized: the text before the first field
+    std::string_view sizes; // "[[8, 768], [768, 3072]]" or empty
+    int64_t seq = -1;
+    int64_t opId = -1;
+    bool seqIsStashed = false;
+    bool isPytorchMarker = false;
+};
+
+MarkerFields parseMarker(std::string_view text);
+
+} // namespace ls

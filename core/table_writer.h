@@ -1,0 +1,34 @@
+#pragma once
+// Writes rows as RFC 4180 CSV, TSV, or an aligned text table. CSV quotes fields holding commas,
+// quotes or line breaks (demangled kernel names hold all of them).
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ls {
+
+enum class TableFormat { Csv, Tsv, Text };
+std::optional<TableFormat> parseTableFormat(std::string_view s);
+
+std::string csvField(std::string_view field);
+
+class TableWriter {
+public:
+    TableWriter(std::ostream& out, TableFormat format) : out_(out), format_(format) {}
+    ~TableWriter();
+    void header(std::vector<std::string> columns);
+    void row(std::vector<std::string> fields);
+    // Text tables are aligned, so they are buffered until finish() (or destruction).
+    void finish();
+
+private:
+    void writeLine(const std::vector<std::string>& fields);
+    std::ostream& out_;
+    TableFormat format_;
+    std::vector<std::vector<std::string>> buffered_;
+    bool finished_ = false;
+};
+
+} // namespace ls

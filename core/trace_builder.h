@@ -1,0 +1,30 @@
+#pragma once
+// Turns the chunks read by the workers into one Trace: remaps chunk-local ids, concatenates,
+// drops duplicate API rows, sorts once, and builds the indexes (streams, correlation, nesting).
+#include "core/nsys_chunk.h"
+#include "core/trace.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+// The export's small tables, read before the event tables.
+struct SmallTables {
+    NsysStrings strings;
+    std::unordered_map<int64_t, std::string> threadNames;                   // by globalTid
+    std::unordered_map<int64_t, std::pair<uint32_t, std::string>> processes; // by globalPid
+    std::vector<Device> devices;
+    ExportInfo info;
+};
+
+// globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.
+inline int64_t processKey(int64_t globalId) { return globalId & ~int64_t(0xFFFFFF); }
+inline uint32_t pidOf(int64_t globalId) { return static_cast<uint32_t>((globalId >> 24) & 0xFFFFFF); }
+inline uint32_t tidOf(int64_t globalId) { return static_cast<uint32_t>(globalId & 0xFFFFFF); }
+
+// chunks must be in table order, and by rowid within a table.
+void buildTrace(Trace& t, SmallTables& small, std::vector<Chunk>& chunks);
+
+} // namespace ls
