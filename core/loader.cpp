@@ -21,8 +21,14 @@ namespace {
 
 constexpr int64_t kChunkRows = 1 << 18;
 
+struct TableSpan {
+    const TableSpec* spec;
+    int64_t firstRowid, lastRowid;
+};
+
 struct Plan {
     std::vector<ChunkTask> tasks;
+    std::vector<TableSpan> spans;
     std::map<const TableSpec*, std::set<std::string>> columns;
     uint64_t rowsTotal = 0;
 };
@@ -74,9 +80,14 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, LoadRep
         if (!usable) continue;
         const auto range = db.rowidRange(name);
         if (!range) continue;
+        if (range->second - range->first >= int64_t(UINT32_MAX)) { // rows are indexed by 32-bit ids
+            report.add(Anomaly::ValueOutOfRange, 1, name + ".rowid");
+            continue;
+        }
         for (int64_t lo = range->first; lo <= range->second; lo += kChunkRows)
             plan.tasks.push_back({&spec, lo, std::min(range->second, lo + kChunkRows - 1)});
         plan.rowsTotal += static_cast<uint64_t>(range->second - range->first + 1);
+        plan.spans.push_back({&spec, range->first, range->second});
         plan.columns[&spec] = std::move(present);
     }
     return plan;
@@ -84,8 +95,9 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, LoadRep
 
 class ParallelReader {
 public:
-    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, const LoadOptions& options)
-        : path_(path), plan_(plan), strings_(strings), options_(options), chunks_(plan.tasks.size()) {}
+    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, EventSink& sink,
+                   const LoadOptions& options)
+        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), chunks_(plan.tasks.size()) {}
 
     // Returns the chunks in task order, or the first error.
     std::optional<LoadError> run(unsigned threads) {
@@ -119,11 +131,13 @@ private:
         try {
             Database db(path_);
             std::map<const TableSpec*, std::unique_ptr<Statement>> statements;
-            for (size_t i; !stop_ && (i = next_.fetch_add(1)) < plan_.tasks.size();) {
+            while (!stop_) {
+                const size_t i = next_.fetch_add(1);
+                if (i >= plan_.tasks.size()) break;
                 const ChunkTask& task = plan_.tasks[i];
                 auto& st = statements[task.spec];
                 if (!st) st = std::make_unique<Statement>(db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
-                readChunk(*st, task, strings_, chunks_[i], stop_,
+                readChunk(*st, task, strings_, sink_, chunks_[i], stop_,
                           [&](uint64_t rows) { rowsRead(task.spec->table, rows); });
             }
         } catch (const SqliteError& e) {
@@ -136,6 +150,7 @@ private:
     const std::string& path_;
     const Plan& plan_;
     const NsysStrings& strings_;
+    EventSink& sink_;
     const LoadOptions& options_;
     std::vector<Chunk> chunks_;
     std::atomic<size_t> next_{0};
@@ -168,9 +183,12 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         }
         unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
         threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
-        ParallelReader reader(path, plan, small.strings, options);
+        EventSink sink(*trace);
+        for (const auto& span : plan.spans)
+            sink.presize(span.spec->kind, span.firstRowid, static_cast<size_t>(span.lastRowid - span.firstRowid + 1));
+        ParallelReader reader(path, plan, small.strings, sink, options);
         if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
-        buildTrace(*trace, small, reader.chunks());
+        buildTrace(sink, small, reader.chunks());
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
     } catch (const SqliteError& e) {

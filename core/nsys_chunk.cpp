@@ -1,5 +1,6 @@
 #include "core/nsys_chunk.h"
 
+#include "core/columns.h"
 #include "core/pytorch_marker.h"
 #include "core/sqlite_db.h"
 
@@ -16,6 +17,23 @@ uint32_t LocalKeys::get(int64_t key) {
     return it->second;
 }
 
+void EventSink::presize(EventTable table, int64_t firstRow, size_t rows) {
+    const auto k = static_cast<size_t>(table);
+    firstRowid[k] = firstRow;
+    valid[k].assign(rows, 0);
+    auto grow = [&](auto& cols) { columns::forEach(cols, [&](auto& v) { v.resize(rows); }); };
+    switch (table) {
+    case EventTable::Kernel: grow(trace.kernels); break;
+    case EventTable::Memcpy: grow(trace.memcpys); break;
+    case EventTable::Memset: grow(trace.memsets); break;
+    case EventTable::Runtime:
+        grow(trace.apiCalls);
+        apiIsBacktrace.assign(rows, 0);
+        break;
+    case EventTable::Nvtx: grow(trace.ranges); break;
+    }
+}
+
 namespace {
 
 constexpr uint64_t kReportEvery = 8192;
@@ -29,6 +47,14 @@ uint32_t u32(const Statement& st, int col, LoadReport& report, const char* what)
         return v < 0 ? 0 : std::numeric_limits<uint32_t>::max();
     }
     return static_cast<uint32_t>(v);
+}
+
+int32_t i32(int64_t v, LoadReport& report, const char* what) {
+    if (v > std::numeric_limits<int32_t>::max()) {
+        report.add(Anomaly::ValueOutOfRange, 1, what);
+        return std::numeric_limits<int32_t>::max();
+    }
+    return static_cast<int32_t>(v);
 }
 
 uint32_t nsysStringRef(const Statement& st, int col) {
@@ -52,16 +78,17 @@ bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& repor
     return true;
 }
 
-void readGpuCommon(const Statement& st, GpuOpColumns& c, TimeNs start, TimeNs end, Chunk& out) {
-    c.start.push_back(start);
-    c.end.push_back(end);
-    c.device.push_back(u32(st, kcol::Device, out.report, "deviceId"));
-    c.context.push_back(u32(st, kcol::Context, out.report, "contextId"));
-    c.stream.push_back(u32(st, kcol::Stream, out.report, "streamId"));
-    c.streamIndex.emplace_back();
-    c.correlation.push_back(u32(st, kcol::Correlation, out.report, "correlationId"));
-    c.process.emplace_back(out.keys.get(st.isNull(kcol::GlobalPid) ? 0 : st.int64(kcol::GlobalPid)));
-    c.launch.emplace_back();
+bool readGpuCommon(const Statement& st, GpuOpColumns& c, size_t i, Chunk& out, std::string_view table) {
+    TimeNs s, e;
+    if (!readSpan(st, s, e, out.report, table)) return false;
+    c.start[i] = s;
+    c.end[i] = e;
+    c.device[i] = u32(st, kcol::Device, out.report, "deviceId");
+    c.context[i] = u32(st, kcol::Context, out.report, "contextId");
+    c.stream[i] = u32(st, kcol::Stream, out.report, "streamId");
+    c.correlation[i] = u32(st, kcol::Correlation, out.report, "correlationId");
+    c.process[i] = ProcessId(out.keys.get(st.isNull(kcol::GlobalPid) ? 0 : st.int64(kcol::GlobalPid)));
+    return true;
 }
 
 CopyKind copyKindFromCupti(int64_t k) {
@@ -76,55 +103,55 @@ CopyKind copyKindFromCupti(int64_t k) {
     }
 }
 
-void readKernelRow(const Statement& st, Chunk& out) {
-    TimeNs s, e;
-    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_KERNEL")) return;
-    auto& k = out.kernels;
-    readGpuCommon(st, k, s, e, out);
-    k.name.emplace_back(nsysStringRef(st, kcol::Demangled));
-    k.shortName.emplace_back(nsysStringRef(st, kcol::Short));
+bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, k, i, out, "CUPTI_ACTIVITY_KIND_KERNEL")) return false;
     auto& r = out.report;
-    k.grid.push_back({u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"), u32(st, kcol::GridZ, r, "gridZ")});
-    k.block.push_back({u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"), u32(st, kcol::BlockZ, r, "blockZ")});
-    const uint32_t regs = u32(st, kcol::Registers, r, "registersPerThread");
-    k.registers.push_back(static_cast<uint16_t>(std::min<uint32_t>(regs, 65535)));
-    k.staticSmem.push_back(u32(st, kcol::StaticSmem, r, "staticSharedMemory"));
-    k.dynamicSmem.push_back(u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory"));
+    k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
+    k.shortName[i] = StringId(nsysStringRef(st, kcol::Short));
+    k.grid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"), u32(st, kcol::GridZ, r, "gridZ")};
+    k.block[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"), u32(st, kcol::BlockZ, r, "blockZ")};
+    k.registers[i] = static_cast<uint16_t>(std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
+    k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
+    k.dynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
+    return true;
 }
 
-void readMemcpyRow(const Statement& st, Chunk& out) {
-    TimeNs s, e;
-    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_MEMCPY")) return;
-    readGpuCommon(st, out.memcpys, s, e, out);
-    out.memcpys.bytes.push_back(st.isNull(mcol::Bytes) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(mcol::Bytes))));
-    out.memcpys.kind.push_back(st.isNull(mcol::Kind) ? CopyKind::Unknown : copyKindFromCupti(st.int64(mcol::Kind)));
+uint64_t nonNegative(const Statement& st, int col) {
+    return st.isNull(col) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(col)));
 }
 
-void readMemsetRow(const Statement& st, Chunk& out) {
-    TimeNs s, e;
-    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_MEMSET")) return;
-    readGpuCommon(st, out.memsets, s, e, out);
-    out.memsets.bytes.push_back(st.isNull(scol::Bytes) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(scol::Bytes))));
-    out.memsets.value.push_back(st.isNull(scol::Value) ? 0 : static_cast<int32_t>(st.int64(scol::Value)));
+bool readMemcpyRow(const Statement& st, MemcpyColumns& m, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMCPY")) return false;
+    m.bytes[i] = nonNegative(st, mcol::Bytes);
+    m.kind[i] = st.isNull(mcol::Kind) ? CopyKind::Unknown : copyKindFromCupti(st.int64(mcol::Kind));
+    return true;
 }
 
-void readRuntimeRow(const Statement& st, Chunk& out) {
+bool readMemsetRow(const Statement& st, MemsetColumns& m, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMSET")) return false;
+    m.bytes[i] = nonNegative(st, scol::Bytes);
+    m.value[i] = st.isNull(scol::Value) ? 0 : static_cast<int32_t>(st.int64(scol::Value));
+    return true;
+}
+
+bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) {
     TimeNs s, e;
-    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_RUNTIME")) return;
-    auto& a = out.apiCalls;
-    a.start.push_back(s);
-    a.end.push_back(e);
-    a.thread.emplace_back(out.keys.get(st.isNull(rcol::GlobalTid) ? 0 : st.int64(rcol::GlobalTid)));
-    a.correlation.push_back(u32(st, rcol::Correlation, out.report, "correlationId"));
-    a.name.emplace_back(nsysStringRef(st, rcol::NameId));
+    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_RUNTIME")) return false;
+    auto& a = sink.trace.apiCalls;
+    a.start[i] = s;
+    a.end[i] = e;
+    a.thread[i] = ThreadId(out.keys.get(st.isNull(rcol::GlobalTid) ? 0 : st.int64(rcol::GlobalTid)));
+    a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
+    a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
     const int64_t cls = st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
-    a.kind.push_back(cls == event_class::CudaRuntime ? ApiKind::Runtime
-                     : cls == event_class::CudaDriver ? ApiKind::Driver
-                                                      : ApiKind::Other);
-    out.apiIsBacktrace.push_back(cls == event_class::CudaBacktrace ? 1 : 0);
+    a.kind[i] = cls == event_class::CudaRuntime ? ApiKind::Runtime
+                : cls == event_class::CudaDriver ? ApiKind::Driver
+                                                 : ApiKind::Other;
+    sink.apiIsBacktrace[i] = cls == event_class::CudaBacktrace ? 1 : 0;
+    return true;
 }
 
-void readNvtxRow(const Statement& st, const NsysStrings& strings, Chunk& out) {
+bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
     const int64_t type = st.int64(ncol::EventType);
     const int64_t tid = st.isNull(ncol::GlobalTid) ? 0 : st.int64(ncol::GlobalTid);
     std::string_view text = st.text(ncol::Text);
@@ -134,24 +161,22 @@ void readNvtxRow(const Statement& st, const NsysStrings& strings, Chunk& out) {
     }
     if (type == nvtx_type::DomainCreate) {
         out.domains.push_back({tid, st.isNull(ncol::DomainId) ? 0 : st.int64(ncol::DomainId), std::string(text)});
-        return;
+        return false;
     }
     if (type != nvtx_type::PushPop && type != nvtx_type::StartEnd && type != nvtx_type::Mark) {
         out.report.add(Anomaly::UnknownNvtxEventType, 1, "eventType " + std::to_string(type));
-        return;
+        return false;
     }
     if (st.isNull(ncol::Start)) {
         out.report.add(Anomaly::NullTimestamp, 1, "NVTX_EVENTS");
-        return;
+        return false;
     }
-    auto& r = out.ranges;
-    const auto row = static_cast<uint32_t>(r.size());
     const TimeNs start = st.int64(ncol::Start);
     uint8_t flags = 0;
     TimeNs end = start;
     if (type != nvtx_type::Mark) {
         if (st.isNull(ncol::End)) {
-            flags |= kUnended; // fixed to the capture end after merging
+            flags |= kUnended; // set to the capture end once every table is in
         } else {
             end = st.int64(ncol::End);
             if (end < start) {
@@ -164,50 +189,53 @@ void readNvtxRow(const Statement& st, const NsysStrings& strings, Chunk& out) {
         flags |= kEndsOnOtherThread;
         out.report.add(Anomaly::RangeEndsOnOtherThread);
     }
-    if (!st.isNull(ncol::DomainId) && st.int64(ncol::DomainId) != 0)
-        out.rangeDomains.emplace_back(row, st.int64(ncol::DomainId));
+    if (!st.isNull(ncol::DomainId) && st.int64(ncol::DomainId) != 0) out.rangeDomains.emplace_back(i, st.int64(ncol::DomainId));
 
     const MarkerFields m = parseMarker(text);
     if (m.seqIsStashed) flags |= kSeqIsStashed;
     if (m.isPytorchMarker) flags |= kPytorchMarker;
-    int32_t seq = -1;
-    if (m.seq >= 0) {
-        if (m.seq > std::numeric_limits<int32_t>::max()) out.report.add(Anomaly::ValueOutOfRange, 1, "seq");
-        seq = static_cast<int32_t>(std::min<int64_t>(m.seq, std::numeric_limits<int32_t>::max()));
-    }
-    r.start.push_back(start);
-    r.end.push_back(end);
-    r.thread.emplace_back(out.keys.get(tid));
-    r.name.push_back(out.strings.intern(m.name));
-    r.sizes.push_back(m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes));
-    r.seq.push_back(seq);
-    r.opId.push_back(m.opId);
-    r.kind.push_back(type == nvtx_type::PushPop ? RangeKind::PushPop
-                     : type == nvtx_type::StartEnd ? RangeKind::StartEnd
-                                                   : RangeKind::Mark);
-    r.depth.push_back(0);
-    r.parent.emplace_back();
-    r.flags.push_back(flags);
-    r.sourceRow.push_back(st.int64(ncol::RowId));
+    r.start[i] = start;
+    r.end[i] = end;
+    r.thread[i] = ThreadId(out.keys.get(tid));
+    r.name[i] = out.strings.intern(m.name);
+    r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
+    r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
+    r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
+    r.kind[i] = type == nvtx_type::PushPop ? RangeKind::PushPop : type == nvtx_type::StartEnd ? RangeKind::StartEnd : RangeKind::Mark;
+    r.flags[i] = flags;
+    const int64_t rowid = st.int64(ncol::RowId);
+    r.sourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
+    return true;
 }
 
 } // namespace
 
-void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, Chunk& out,
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
                const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
-    out.kind = task.spec->kind;
+    const EventTable kind = task.spec->kind;
+    const auto k = static_cast<size_t>(kind);
+    const int rowidCol = static_cast<int>(task.spec->columns.size()) - 1;
+    const int64_t first = sink.firstRowid[k];
+    out.kind = kind;
+    out.begin = static_cast<size_t>(task.firstRowid - first);
+    out.end = static_cast<size_t>(task.lastRowid - first + 1);
+    Trace& t = sink.trace;
+    auto& valid = sink.valid[k];
     st.reset();
     st.bind(1, task.firstRowid);
     st.bind(2, task.lastRowid);
     uint64_t sinceReport = 0;
     while (st.step()) {
-        switch (task.spec->kind) {
-        case EventTable::Kernel: readKernelRow(st, out); break;
-        case EventTable::Memcpy: readMemcpyRow(st, out); break;
-        case EventTable::Memset: readMemsetRow(st, out); break;
-        case EventTable::Runtime: readRuntimeRow(st, out); break;
-        case EventTable::Nvtx: readNvtxRow(st, strings, out); break;
+        const auto i = static_cast<size_t>(st.int64(rowidCol) - first);
+        bool ok = false;
+        switch (kind) {
+        case EventTable::Kernel: ok = readKernelRow(st, t.kernels, i, out); break;
+        case EventTable::Memcpy: ok = readMemcpyRow(st, t.memcpys, i, out); break;
+        case EventTable::Memset: ok = readMemsetRow(st, t.memsets, i, out); break;
+        case EventTable::Runtime: ok = readRuntimeRow(st, sink, i, out); break;
+        case EventTable::Nvtx: ok = readNvtxRow(st, strings, t.ranges, i, out); break;
         }
+        valid[i] = ok ? 1 : 0;
         if (++sinceReport == kReportEvery) {
             if (rowsRead) rowsRead(sinceReport);
             sinceReport = 0;

@@ -45,17 +45,27 @@ struct DomainName {
 };
 
 inline constexpr uint32_t kNoNsysString = UINT32_MAX;
+inline constexpr size_t kEventTables = 5;
 
+// The destination of all workers: the trace's columns, presized to each table's rowid span so a
+// row lands at (rowid - firstRowid). Workers write disjoint slices; rows never written (gaps,
+// skipped rows) are dropped by compaction after the read.
+struct EventSink {
+    Trace& trace;
+    std::vector<uint8_t> apiIsBacktrace;
+    std::vector<uint8_t> valid[kEventTables];
+    int64_t firstRowid[kEventTables] = {};
+    explicit EventSink(Trace& t) : trace(t) {}
+    void presize(EventTable table, int64_t firstRow, size_t rows);
+};
+
+// What one chunk read besides its rows: chunk-local keys and strings, to be remapped over the
+// chunk's slice [begin, end) once all chunks are in.
 struct Chunk {
     EventTable kind = EventTable::Kernel;
-    KernelColumns kernels; // name/shortName hold raw StringIds ids until merged
-    MemcpyColumns memcpys;
-    MemsetColumns memsets;
-    ApiCallColumns apiCalls; // name holds raw StringIds ids until merged
-    std::vector<uint8_t> apiIsBacktrace;
-    RangeColumns ranges;     // name/sizes are ids into `strings` until merged
-    StringPool strings;
-    std::vector<std::pair<uint32_t, int64_t>> rangeDomains; // (row, domainId) outside the default domain
+    size_t begin = 0, end = 0;
+    StringPool strings;                                     // NVTX names and sizes
+    std::vector<std::pair<size_t, int64_t>> rangeDomains;   // (row, domainId) outside the default domain
     std::vector<DomainName> domains;
     LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
     LoadReport report;
@@ -69,9 +79,9 @@ struct ChunkTask {
 // Called every few thousand rows with the number of rows read since the last call.
 using RowsReadFn = std::function<void(uint64_t rows)>;
 
-// Reads the rows of task through st (prepared by buildSelect with ranged=true). Stops early,
-// leaving a partial chunk, when stop becomes true.
-void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, Chunk& out,
+// Reads the rows of task through st (prepared by buildSelect with ranged=true) into sink.
+// Stops early when stop becomes true.
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
                const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
 
 } // namespace ls

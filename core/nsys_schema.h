@@ -24,19 +24,20 @@ const std::vector<TableSpec>& nsysEventTables();
 // SELECT over spec's columns, NULL for the ones the table lacks; with a rowid window when ranged.
 std::string buildSelect(const TableSpec& spec, const std::set<std::string>& present, bool ranged);
 
-// Column positions, matching nsysEventTables() order.
+// Column positions, matching nsysEventTables() order. Every SELECT ends with the rowid, which
+// places a row in the presized columns.
 namespace kcol {
 enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Demangled, Short, Registers,
-       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem };
+       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem, RowId };
 }
 namespace mcol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind };
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind, RowId };
 }
 namespace scol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value };
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value, RowId };
 }
 namespace rcol {
-enum { Start, End, EventClass, GlobalTid, Correlation, NameId };
+enum { Start, End, EventClass, GlobalTid, Correlation, NameId, RowId };
 }
 namespace ncol {
 enum { Start, End, EventType, GlobalTid, Text, TextId, EndGlobalTid, DomainId, RowId };

@@ -90,12 +90,12 @@ struct RangeColumns {
     std::vector<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     std::vector<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
     std::vector<int32_t> seq;    // -1 when absent
-    std::vector<int64_t> opId;   // -1 when absent
+    std::vector<int32_t> opId;   // -1 when absent
     std::vector<RangeKind> kind;
-    std::vector<uint16_t> depth;
+    std::vector<uint8_t> depth;  // 0 for outermost; capped at 255
     std::vector<RangeId> parent;
     std::vector<uint8_t> flags;     // RangeFlag bits
-    std::vector<int64_t> sourceRow; // rowid in the export's NVTX table
+    std::vector<uint32_t> sourceRow; // rowid in the export's NVTX table
     size_t size() const { return start.size(); }
     auto tie() { return std::tie(start, end, thread, name, sizes, seq, opId, kind, depth, parent, flags, sourceRow); }
 };

@@ -12,35 +12,37 @@ namespace {
 
 class Builder {
 public:
-    Builder(Trace& t, SmallTables& s) : t_(t), s_(s) {}
-
+    Builder(EventSink& sink, SmallTables& s) : sink_(sink), t_(sink.trace), s_(s) {}
     void run(std::vector<Chunk>& chunks);
 
 private:
     ProcessId process(int64_t globalId);
     ThreadId thread(int64_t globalTid);
     StringId nsysString(StringId raw, const char* what);
+    bool valid(EventTable table, size_t row) const { return sink_.valid[static_cast<size_t>(table)][row]; }
 
-    template <typename Cols> void mergeGpuOps(std::vector<Chunk>& chunks, EventTable kind, Cols Chunk::*member, Cols& dest);
-    void mergeApiCalls(std::vector<Chunk>& chunks);
-    void mergeRanges(std::vector<Chunk>& chunks);
-
+    void remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
+    void compactTables();
+    void dedupeApiCalls();
     template <typename Cols> void sortByStart(Cols& c);
     void assignStreams(GpuOpColumns& c);
     void correlate(GpuOpColumns& c);
-    void indexApiCalls();
-    void indexRanges();
     void computeSpan();
+    void indexRanges();
+    void buildIndexes();
     void finishDevices();
 
+    EventSink& sink_;
     Trace& t_;
     SmallTables& s_;
     std::unordered_map<int64_t, ProcessId> processByKey_;
     std::unordered_map<int64_t, ThreadId> threadByKey_;
     std::vector<StringId> nsysToPool_;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
-    std::vector<uint32_t> apiByCorrelation_; // API rows sorted by (process, correlation)
+    std::vector<std::pair<uint64_t, uint32_t>> apiByCorrelation_; // ((process << 32) | correlation, row)
 };
+
+uint64_t correlationKey(ProcessId p, uint32_t correlation) { return (uint64_t(p.value) << 32) | correlation; }
 
 ProcessId Builder::process(int64_t globalId) {
     const int64_t key = processKey(globalId);
@@ -78,6 +80,80 @@ StringId Builder::nsysString(StringId raw, const char* what) {
     return nsysToPool_[raw.value] = t_.strings.intern(*s);
 }
 
+// Chunk-local processes, threads and strings become the trace's, over the chunk's slice.
+void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames) {
+    auto rows = [&](auto f) {
+        for (size_t i = ch.begin; i < ch.end; ++i)
+            if (valid(ch.kind, i)) f(i);
+    };
+    std::vector<ProcessId> processes;
+    std::vector<ThreadId> threads;
+    if (ch.kind == EventTable::Runtime || ch.kind == EventTable::Nvtx)
+        for (int64_t key : ch.keys.keys()) threads.push_back(thread(key));
+    else
+        for (int64_t key : ch.keys.keys()) processes.push_back(process(key));
+
+    switch (ch.kind) {
+    case EventTable::Kernel:
+        rows([&](size_t i) {
+            auto& k = t_.kernels;
+            k.process[i] = processes[k.process[i].value];
+            k.name[i] = nsysString(k.name[i], "CUPTI_ACTIVITY_KIND_KERNEL.demangledName");
+            k.shortName[i] = nsysString(k.shortName[i], "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
+        });
+        break;
+    case EventTable::Memcpy: rows([&](size_t i) { t_.memcpys.process[i] = processes[t_.memcpys.process[i].value]; }); break;
+    case EventTable::Memset: rows([&](size_t i) { t_.memsets.process[i] = processes[t_.memsets.process[i].value]; }); break;
+    case EventTable::Runtime:
+        rows([&](size_t i) {
+            auto& a = t_.apiCalls;
+            a.thread[i] = threads[a.thread[i].value];
+            a.name[i] = nsysString(a.name[i], "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
+        });
+        break;
+    case EventTable::Nvtx: {
+        auto& r = t_.ranges;
+        std::vector<StringId> strings(ch.strings.size());
+        for (uint32_t i = 0; i < strings.size(); ++i) strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
+        rows([&](size_t i) {
+            r.name[i] = strings[r.name[i].value];
+            r.sizes[i] = strings[r.sizes[i].value];
+        });
+        for (auto& [row, domain] : ch.rangeDomains) {
+            const int64_t key = processKey(ch.keys.keys()[r.thread[row].value]);
+            auto it = domainNames.find({key, domain});
+            std::string name = it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
+            name += ':';
+            name += t_.strings.view(r.name[row]);
+            r.name[row] = t_.strings.intern(name);
+        }
+        rows([&](size_t i) { r.thread[i] = threads[r.thread[i].value]; });
+        break;
+    }
+    }
+}
+
+void Builder::compactTables() {
+    auto compactIfNeeded = [&](EventTable table, auto& cols, std::vector<uint8_t>* side) {
+        auto& keep = sink_.valid[static_cast<size_t>(table)];
+        if (std::find(keep.begin(), keep.end(), 0) != keep.end()) {
+            columns::compact(cols, keep);
+            if (side) {
+                size_t w = 0;
+                for (size_t r = 0; r < side->size(); ++r)
+                    if (keep[r]) (*side)[w++] = (*side)[r];
+                side->resize(w);
+            }
+        }
+        columns::release(keep);
+    };
+    compactIfNeeded(EventTable::Kernel, t_.kernels, nullptr);
+    compactIfNeeded(EventTable::Memcpy, t_.memcpys, nullptr);
+    compactIfNeeded(EventTable::Memset, t_.memsets, nullptr);
+    compactIfNeeded(EventTable::Runtime, t_.apiCalls, &sink_.apiIsBacktrace);
+    compactIfNeeded(EventTable::Nvtx, t_.ranges, nullptr);
+}
+
 template <typename Cols> void Builder::sortByStart(Cols& c) {
     if (std::is_sorted(c.start.begin(), c.start.end())) return;
     std::vector<uint32_t> perm(c.size());
@@ -86,24 +162,31 @@ template <typename Cols> void Builder::sortByStart(Cols& c) {
     columns::permute(c, perm);
 }
 
-template <typename Cols>
-void Builder::mergeGpuOps(std::vector<Chunk>& chunks, EventTable kind, Cols Chunk::*member, Cols& dest) {
-    std::vector<Cols> parts;
-    for (auto& ch : chunks) {
-        if (ch.kind != kind) continue;
-        Cols& c = ch.*member;
-        std::vector<ProcessId> remap;
-        for (int64_t key : ch.keys.keys()) remap.push_back(process(key));
-        for (auto& p : c.process) p = remap[p.value];
-        if constexpr (std::is_same_v<Cols, KernelColumns>) {
-            for (auto& n : c.name) n = nsysString(n, "CUPTI_ACTIVITY_KIND_KERNEL.demangledName");
-            for (auto& n : c.shortName) n = nsysString(n, "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
+// One call per (process, correlation id): older exports add a CUDA backtrace row per call.
+void Builder::dedupeApiCalls() {
+    auto& a = t_.apiCalls;
+    const auto& backtrace = sink_.apiIsBacktrace;
+    std::vector<std::pair<uint64_t, uint32_t>> order(a.size()); // (key, backtrace bit << 31 | row)
+    for (uint32_t i = 0; i < a.size(); ++i)
+        order[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), (uint32_t(backtrace[i]) << 31) | i};
+    std::sort(order.begin(), order.end());
+    std::vector<uint8_t> keep(a.size(), 1);
+    uint64_t duplicates = 0;
+    for (size_t i = 1; i < order.size(); ++i)
+        if (order[i].first == order[i - 1].first) {
+            keep[order[i].second & 0x7FFFFFFFu] = 0;
+            ++duplicates;
         }
-        parts.push_back(std::move(c));
+    columns::release(order);
+    columns::release(sink_.apiIsBacktrace);
+    if (duplicates) {
+        t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
+        columns::compact(a, keep);
     }
-    columns::concat(dest, parts);
-    sortByStart(dest);
-    assignStreams(dest);
+    sortByStart(a);
+    apiByCorrelation_.resize(a.size());
+    for (uint32_t i = 0; i < a.size(); ++i) apiByCorrelation_[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), i};
+    std::sort(apiByCorrelation_.begin(), apiByCorrelation_.end());
 }
 
 void Builder::assignStreams(GpuOpColumns& c) {
@@ -115,64 +198,13 @@ void Builder::assignStreams(GpuOpColumns& c) {
     }
 }
 
-void Builder::mergeApiCalls(std::vector<Chunk>& chunks) {
-    std::vector<ApiCallColumns> parts;
-    std::vector<uint8_t> backtrace;
-    for (auto& ch : chunks) {
-        if (ch.kind != EventTable::Runtime) continue;
-        std::vector<ThreadId> remap;
-        for (int64_t key : ch.keys.keys()) remap.push_back(thread(key));
-        for (auto& th : ch.apiCalls.thread) th = remap[th.value];
-        for (auto& n : ch.apiCalls.name) n = nsysString(n, "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
-        backtrace.insert(backtrace.end(), ch.apiIsBacktrace.begin(), ch.apiIsBacktrace.end());
-        columns::release(ch.apiIsBacktrace);
-        parts.push_back(std::move(ch.apiCalls));
-    }
-    auto& a = t_.apiCalls;
-    columns::concat(a, parts);
-
-    // One call per (process, correlation id): older exports add a CUDA backtrace row per call.
-    auto processOf = [&](uint32_t row) { return t_.threads[a.thread[row].value].process.value; };
-    std::vector<uint32_t> order(a.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        return std::make_tuple(processOf(x), a.correlation[x], backtrace[x], x) <
-               std::make_tuple(processOf(y), a.correlation[y], backtrace[y], y);
-    });
-    std::vector<uint8_t> keep(a.size(), 1);
-    uint64_t duplicates = 0;
-    for (size_t i = 1; i < order.size(); ++i) {
-        if (processOf(order[i]) == processOf(order[i - 1]) && a.correlation[order[i]] == a.correlation[order[i - 1]]) {
-            keep[order[i]] = 0;
-            ++duplicates;
-        }
-    }
-    if (duplicates) {
-        t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
-        columns::compact(a, keep);
-    }
-    sortByStart(a);
-
-    apiByCorrelation_.resize(a.size());
-    std::iota(apiByCorrelation_.begin(), apiByCorrelation_.end(), 0u);
-    std::sort(apiByCorrelation_.begin(), apiByCorrelation_.end(), [&](uint32_t x, uint32_t y) {
-        return std::make_pair(processOf(x), a.correlation[x]) < std::make_pair(processOf(y), a.correlation[y]);
-    });
-}
-
 void Builder::correlate(GpuOpColumns& c) {
-    const auto& a = t_.apiCalls;
     uint64_t orphans = 0;
     for (size_t i = 0; i < c.size(); ++i) {
-        const auto key = std::make_pair(c.process[i].value, c.correlation[i]);
-        auto it = std::lower_bound(apiByCorrelation_.begin(), apiByCorrelation_.end(), key, [&](uint32_t row, const auto& k) {
-            return std::make_pair(t_.threads[a.thread[row].value].process.value, a.correlation[row]) < k;
-        });
-        if (it != apiByCorrelation_.end() && t_.threads[a.thread[*it].value].process.value == key.first &&
-            a.correlation[*it] == key.second)
-            c.launch[i] = ApiCallId(*it);
-        else
-            ++orphans;
+        const uint64_t key = correlationKey(c.process[i], c.correlation[i]);
+        auto it = std::lower_bound(apiByCorrelation_.begin(), apiByCorrelation_.end(), std::make_pair(key, 0u));
+        if (it != apiByCorrelation_.end() && it->first == key) c.launch[i] = ApiCallId(it->second);
+        else ++orphans;
     }
     if (orphans) t_.report.add(Anomaly::OrphanGpuOp, orphans);
 }
@@ -189,40 +221,11 @@ void buildCsr(Csr<GroupId, ItemId>& csr, size_t groups, size_t items, KeyFn grou
         if (auto g = groupOf(i); g.valid()) csr.ids[fill[g.value]++] = ItemId(static_cast<uint32_t>(i));
 }
 
-void Builder::indexApiCalls() {
+void Builder::buildIndexes() {
     const auto& k = t_.kernels;
     buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; });
     buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; });
     buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; });
-}
-
-void Builder::mergeRanges(std::vector<Chunk>& chunks) {
-    std::map<std::pair<int64_t, int64_t>, std::string> domainNames; // (process key, domain id)
-    for (auto& ch : chunks)
-        for (auto& d : ch.domains) domainNames[{processKey(d.globalTid), d.domainId}] = d.name;
-
-    std::vector<RangeColumns> parts;
-    for (auto& ch : chunks) {
-        if (ch.kind != EventTable::Nvtx) continue;
-        auto& r = ch.ranges;
-        std::vector<StringId> strings(ch.strings.size());
-        for (uint32_t i = 0; i < strings.size(); ++i) strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
-        for (auto& n : r.name) n = strings[n.value];
-        for (auto& n : r.sizes) n = strings[n.value];
-        for (auto& [row, domain] : ch.rangeDomains) {
-            const int64_t key = processKey(ch.keys.keys()[r.thread[row].value]);
-            auto it = domainNames.find({key, domain});
-            std::string name = it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
-            name += ':';
-            name += t_.strings.view(r.name[row]);
-            r.name[row] = t_.strings.intern(name);
-        }
-        std::vector<ThreadId> remap;
-        for (int64_t key : ch.keys.keys()) remap.push_back(thread(key));
-        for (auto& th : r.thread) th = remap[th.value];
-        parts.push_back(std::move(r));
-    }
-    columns::concat(t_.ranges, parts);
 }
 
 void Builder::computeSpan() {
@@ -263,9 +266,7 @@ void Builder::indexRanges() {
         std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
         for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.thread[i].value]++] = i;
     }
-    auto before = [&](uint32_t a, uint32_t b) {
-        return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b];
-    };
+    auto before = [&](uint32_t a, uint32_t b) { return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b]; };
     for (size_t th = 0; th < threads; ++th) {
         auto first = perm.begin() + t_.threadRangeBegin[th], last = perm.begin() + t_.threadRangeBegin[th + 1];
         if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
@@ -284,7 +285,7 @@ void Builder::indexRanges() {
                 if (r.end[stack.back()] > r.start[i]) ++improper;
                 stack.pop_back();
             }
-            r.depth[i] = static_cast<uint16_t>(std::min<size_t>(stack.size(), 65535));
+            r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
             r.parent[i] = stack.empty() ? RangeId() : RangeId(stack.back());
             if (r.kind[i] != RangeKind::Mark) stack.push_back(i);
         }
@@ -294,46 +295,47 @@ void Builder::indexRanges() {
 
 void Builder::finishDevices() {
     t_.devices = s_.devices;
-    auto ensure = [&](const std::vector<uint32_t>& ids) {
-        for (uint32_t id : ids) {
-            if (std::none_of(t_.devices.begin(), t_.devices.end(), [&](const Device& d) { return d.id == id; })) {
-                Device d;
-                d.id = id;
-                d.name = "GPU " + std::to_string(id);
-                t_.devices.push_back(d);
-            }
-        }
-    };
-    std::vector<uint32_t> used;
-    for (const auto& s : t_.streams) used.push_back(s.device);
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    ensure(used);
+    for (const auto& s : t_.streams) {
+        if (std::any_of(t_.devices.begin(), t_.devices.end(), [&](const Device& d) { return d.id == s.device; })) continue;
+        Device d;
+        d.id = s.device;
+        d.name = "GPU " + std::to_string(s.device);
+        t_.devices.push_back(d);
+    }
     std::sort(t_.devices.begin(), t_.devices.end(), [](const Device& a, const Device& b) { return a.id < b.id; });
 }
 
 void Builder::run(std::vector<Chunk>& chunks) {
-    for (auto& ch : chunks) t_.report.merge(ch.report);
-    mergeApiCalls(chunks);
-    mergeGpuOps(chunks, EventTable::Kernel, &Chunk::kernels, t_.kernels);
-    mergeGpuOps(chunks, EventTable::Memcpy, &Chunk::memcpys, t_.memcpys);
-    mergeGpuOps(chunks, EventTable::Memset, &Chunk::memsets, t_.memsets);
-    correlate(t_.kernels);
-    correlate(t_.memcpys);
-    correlate(t_.memsets);
-    mergeRanges(chunks);
+    std::map<std::pair<int64_t, int64_t>, std::string> domainNames; // (process key, domain id)
+    for (auto& ch : chunks) {
+        t_.report.merge(ch.report);
+        for (auto& d : ch.domains) domainNames[{processKey(d.globalTid), d.domainId}] = d.name;
+    }
+    // API chunks first, so threads are numbered in the order their calls appear.
+    for (auto kind : {EventTable::Runtime, EventTable::Kernel, EventTable::Memcpy, EventTable::Memset, EventTable::Nvtx})
+        for (auto& ch : chunks)
+            if (ch.kind == kind) remapChunk(ch, domainNames);
     chunks.clear();
+    compactTables();
+    dedupeApiCalls();
+    auto finishGpuOps = [&](auto& c) {
+        sortByStart(c);
+        assignStreams(c);
+        correlate(c);
+    };
+    finishGpuOps(t_.kernels);
+    finishGpuOps(t_.memcpys);
+    finishGpuOps(t_.memsets);
+    columns::release(apiByCorrelation_);
     computeSpan();
     indexRanges();
-    indexApiCalls();
+    buildIndexes();
     finishDevices();
     t_.info = s_.info;
 }
 
 } // namespace
 
-void buildTrace(Trace& t, SmallTables& small, std::vector<Chunk>& chunks) {
-    Builder(t, small).run(chunks);
-}
+void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks) { Builder(sink, small).run(chunks); }
 
 } // namespace ls

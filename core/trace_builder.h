@@ -1,6 +1,6 @@
 #pragma once
-// Turns the chunks read by the workers into one Trace: remaps chunk-local ids, concatenates,
-// drops duplicate API rows, sorts once, and builds the indexes (streams, correlation, nesting).
+// Turns the rows the workers read into a finished Trace: remaps chunk-local ids, drops unwritten
+// rows and duplicate API rows, sorts once, and builds the indexes (streams, correlation, nesting).
 #include "core/nsys_chunk.h"
 #include "core/trace.h"
 
@@ -24,7 +24,7 @@ inline int64_t processKey(int64_t globalId) { return globalId & ~int64_t(0xFFFFF
 inline uint32_t pidOf(int64_t globalId) { return static_cast<uint32_t>((globalId >> 24) & 0xFFFFFF); }
 inline uint32_t tidOf(int64_t globalId) { return static_cast<uint32_t>(globalId & 0xFFFFFF); }
 
-// chunks must be in table order, and by rowid within a table.
-void buildTrace(Trace& t, SmallTables& small, std::vector<Chunk>& chunks);
+// Finishes sink.trace after every chunk was read into it.
+void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks);
 
 } // namespace ls
