@@ -186,8 +186,11 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         EventSink sink(*trace);
         for (const auto& span : plan.spans)
             sink.presize(span.spec->kind, span.firstRowid, static_cast<size_t>(span.lastRowid - span.firstRowid + 1));
+        const auto setup = std::chrono::steady_clock::now();
+        trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
         ParallelReader reader(path, plan, small.strings, sink, options);
         if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
+        trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
         buildTrace(sink, small, reader.chunks());
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};

@@ -5,26 +5,42 @@
 namespace ls {
 namespace {
 
-// Returns the position of the next ", " at bracket depth 0 at or after from, or npos.
-size_t nextSeparator(std::string_view s, size_t from) {
+enum class Field { None, Seq, StashedSeq, OpId, Sizes, InputOpIds };
+
+struct Key {
+    std::string_view text;
+    Field field;
+};
+constexpr Key kKeys[] = {{"seq = ", Field::Seq},
+                         {"stashed seq = ", Field::StashedSeq},
+                         {"op_id = ", Field::OpId},
+                         {"sizes = ", Field::Sizes},
+                         {"input_op_ids = ", Field::InputOpIds}};
+
+// The field whose key starts at pos, and the length of that key.
+Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
+    const std::string_view rest = s.substr(pos);
+    for (const auto& k : kKeys)
+        if (rest.substr(0, k.text.size()) == k.text) {
+            keyLength = k.text.size();
+            return k.field;
+        }
+    return Field::None;
+}
+
+// End of the bracketed value starting at pos ('[' ... matching ']'), or npos.
+size_t bracketEnd(std::string_view s, size_t pos) {
     int depth = 0;
-    for (size_t i = from; i + 1 < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '[' || c == '(') ++depth;
-        else if ((c == ']' || c == ')') && depth > 0) --depth;
-        else if (c == ',' && depth == 0 && s[i + 1] == ' ') return i;
+    for (size_t i = pos; i < s.size(); ++i) {
+        if (s[i] == '[') ++depth;
+        else if (s[i] == ']' && --depth == 0) return i + 1;
     }
     return std::string_view::npos;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) {
-    return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-bool parseInt(std::string_view s, int64_t& out) {
-    if (s.empty()) return false;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && ptr == s.data() + s.size();
+size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
+    const auto [ptr, ec] = std::from_chars(s.data() + pos, s.data() + s.size(), out);
+    return ec == std::errc() ? static_cast<size_t>(ptr - s.data()) : std::string_view::npos;
 }
 
 } // namespace
@@ -32,40 +48,47 @@ bool parseInt(std::string_view s, int64_t& out) {
 MarkerFields parseMarker(std::string_view text) {
     MarkerFields f;
     f.name = text;
-    size_t sep = nextSeparator(text, 0);
-    if (sep == std::string_view::npos) return f;
-    const std::string_view name = text.substr(0, sep);
-    bool any = false;
-    while (sep != std::string_view::npos) {
-        const size_t begin = sep + 2;
-        const size_t next = nextSeparator(text, begin);
-        const std::string_view tok =
-            text.substr(begin, next == std::string_view::npos ? std::string_view::npos : next - begin);
-        int64_t v = 0;
-        if (startsWith(tok, "seq = ") && parseInt(tok.substr(6), v)) {
-            f.seq = v;
-            any = true;
-        } else if (startsWith(tok, "stashed seq = ") && parseInt(tok.substr(14), v)) {
-            f.seq = v;
-            f.seqIsStashed = true;
-            any = true;
-        } else if (startsWith(tok, "op_id = ") && parseInt(tok.substr(8), v)) {
-            f.opId = v;
-            any = true;
-        } else if (startsWith(tok, "sizes = ")) {
-            f.sizes = tok.substr(8);
-            any = true;
-        } else if (startsWith(tok, "input_op_ids = ")) {
-            any = true;
-        }
-        sep = next;
+    // The name ends at the first ", " that a known field follows; most user ranges have none.
+    size_t sep = 0, keyLength = 0;
+    Field field = Field::None;
+    while ((sep = text.find(", ", sep)) != std::string_view::npos) {
+        field = fieldAt(text, sep + 2, keyLength);
+        if (field != Field::None) break;
+        sep += 1;
     }
-    if (any) {
-        f.name = name;
-        f.isPytorchMarker = true;
-    } else {
-        f = MarkerFields{};
-        f.name = text;
+    if (field == Field::None) return f;
+    f.name = text.substr(0, sep);
+    f.isPytorchMarker = true;
+    // Fields follow in emit_nvtx's order; stop at the first thing we do not recognise.
+    while (field != Field::None) {
+        size_t pos = sep + 2 + keyLength;
+        int64_t v = 0;
+        switch (field) {
+        case Field::Seq:
+        case Field::StashedSeq:
+        case Field::OpId:
+            pos = parseNumber(text, pos, v);
+            if (pos == std::string_view::npos) return f;
+            if (field == Field::OpId) {
+                f.opId = v;
+            } else {
+                f.seq = v;
+                f.seqIsStashed = field == Field::StashedSeq;
+            }
+            break;
+        case Field::Sizes: {
+            const size_t end = bracketEnd(text, pos);
+            if (end == std::string_view::npos) return f;
+            f.sizes = text.substr(pos, end - pos);
+            pos = end;
+            break;
+        }
+        case Field::InputOpIds: // not needed: the raw text can be re-read by the range's source row
+        case Field::None: return f;
+        }
+        if (text.substr(pos, 2) != ", ") return f;
+        sep = pos;
+        field = fieldAt(text, sep + 2, keyLength);
     }
     return f;
 }

@@ -108,9 +108,14 @@ std::set<std::string> Database::columns(std::string_view table) const {
 }
 
 std::optional<std::pair<int64_t, int64_t>> Database::rowidRange(std::string_view table) const {
-    Statement st(db_, "SELECT min(rowid), max(rowid) FROM \"" + std::string(table) + "\"");
-    if (!st.step() || st.isNull(0)) return std::nullopt;
-    return std::make_pair(st.int64(0), st.int64(1));
+    // Two queries: SQLite answers a lone min() or max() of the rowid from the b-tree's edge,
+    // but both in one SELECT scan the whole table.
+    std::string from = " FROM \"";
+    from.append(table).append("\"");
+    const auto lo = scalar("SELECT min(rowid)" + from);
+    const auto hi = scalar("SELECT max(rowid)" + from);
+    if (!lo || !hi) return std::nullopt;
+    return std::make_pair(*lo, *hi);
 }
 
 std::optional<int64_t> Database::scalar(std::string_view sql) const {

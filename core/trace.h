@@ -173,6 +173,7 @@ struct Trace {
     TimeNs captureStart = 0, captureEnd = 0;
     LoadReport report;
     double loadSeconds = 0;
+    std::vector<std::pair<std::string, double>> loadPhases; // seconds per load phase, in order
 
     std::string_view str(StringId id) const { return strings.view(id); }
 };

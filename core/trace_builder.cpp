@@ -3,6 +3,7 @@
 #include "core/columns.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -305,7 +306,22 @@ void Builder::finishDevices() {
     std::sort(t_.devices.begin(), t_.devices.end(), [](const Device& a, const Device& b) { return a.id < b.id; });
 }
 
+class PhaseTimer {
+public:
+    explicit PhaseTimer(Trace& t) : t_(t) {}
+    void mark(const char* phase) {
+        const auto now = std::chrono::steady_clock::now();
+        t_.loadPhases.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+    }
+
+private:
+    Trace& t_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 void Builder::run(std::vector<Chunk>& chunks) {
+    PhaseTimer timer(t_);
     std::map<std::pair<int64_t, int64_t>, std::string> domainNames; // (process key, domain id)
     for (auto& ch : chunks) {
         t_.report.merge(ch.report);
@@ -316,8 +332,11 @@ void Builder::run(std::vector<Chunk>& chunks) {
         for (auto& ch : chunks)
             if (ch.kind == kind) remapChunk(ch, domainNames);
     chunks.clear();
+    timer.mark("remap ids");
     compactTables();
+    timer.mark("compact");
     dedupeApiCalls();
+    timer.mark("api calls");
     auto finishGpuOps = [&](auto& c) {
         sortByStart(c);
         assignStreams(c);
@@ -326,12 +345,15 @@ void Builder::run(std::vector<Chunk>& chunks) {
     finishGpuOps(t_.kernels);
     finishGpuOps(t_.memcpys);
     finishGpuOps(t_.memsets);
+    timer.mark("gpu ops");
     columns::release(apiByCorrelation_);
     computeSpan();
     indexRanges();
+    timer.mark("nvtx nesting");
     buildIndexes();
     finishDevices();
     t_.info = s_.info;
+    timer.mark("indexes");
 }
 
 } // namespace

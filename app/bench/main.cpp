@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     std::vector<double> floorTimes, loadTimes;
     ls::FloorResult floor;
     size_t kernels = 0, apiCalls = 0, ranges = 0;
+    std::vector<std::pair<std::string, double>> phases;
     try {
         floor = ls::scanFloor(path); // warms the page cache for both sides
         for (int r = 0; r < runs; ++r) {
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
             kernels = result.trace->kernels.size();
             apiCalls = result.trace->apiCalls.size();
             ranges = result.trace->ranges.size();
+            phases = result.trace->loadPhases;
         }
     } catch (const ls::SqliteError& e) {
         std::fprintf(stderr, "error: %s: %s\n", path.c_str(), e.what());
@@ -86,6 +88,8 @@ int main(int argc, char** argv) {
         std::printf("load (median)   %.3f s over %d runs\n", loadS, runs);
         std::printf("ratio           %.3f (load / floor)\n", loadS / floorS);
         std::printf("peak RSS        %.1f MB\n", peakMb);
+        std::printf("last load by phase:\n");
+        for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);
     }
     return 0;
 }
