@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine:
+#   tools/setup.sh app [FILE]   install what is missing, build the release preset, start the app
+#                               (on the bundled sample trace when no FILE is given)
+#   tools/setup.sh test         install what is missing, build the dev preset (ASan + UBSan,
+#                               warnings as errors) and run the whole test suite
+# The install step is idempotent and uses sudo only when not root.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PACKAGES=(cmake ninja-build g++ pkg-config libsqlite3-dev libgtest-dev libgmock-dev
+          qt6-base-dev qt6-charts-dev libqt6svg6 libgl-dev)
+
+install_deps() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    echo "Installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+jobs() { nproc 2>/dev/null || echo 2; }
+
+case "${1:-}" in
+app)
+    shift
+    install_deps
+    cmake --preset release
+    cmake --build --preset release -j "$(jobs)"
+    exec build/release/bin/layerscope "$@"
+    ;;
+test)
+    install_deps
+    cmake --preset dev
+    cmake --build --preset dev -j "$(jobs)"
+    ctest --preset dev -j "$(jobs)"
+    ;;
+*)
+    echo "usage: tools/setup.sh app [FILE] | test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,54 @@
+#include "widgets/trace_loader.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+namespace ls::gui {
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::shared_ptr<const ls::Trace>>("std::shared_ptr<const ls::Trace>");
+}
+
+TraceLoader::~TraceLoader() {
+    if (cancel_) *cancel_ = true;
+    join();
+}
+
+void TraceLoader::join() {
+    if (worker_.joinable()) worker_.join();
+}
+
+void TraceLoader::cancel() {
+    if (cancel_) *cancel_ = true;
+}
+
+void TraceLoader::start(const QString& path) {
+    cancel();
+    join();
+    const quint64 job = ++job_;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    busy_ = true;
+    QPointer<TraceLoader> self(this);
+    auto flag = cancel_;
+    worker_ = std::thread([this, self, job, flag, path] {
+        LoadOptions options;
+        options.cancel = flag.get();
+        options.progress = [this, self, job](const LoadProgress& p) {
+            const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
+            const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
+            QMetaObject::invokeMethod(this, [self, job, done, total, table] {
+                if (self && self->job_ == job) emit self->progress(done, total, table);
+            }, Qt::QueuedConnection);
+        };
+        LoadResult result = loadTrace(path.toStdString(), options);
+        QMetaObject::invokeMethod(this, [self, job, path, result = std::move(result)] {
+            if (!self || self->job_ != job) return;
+            self->busy_ = false;
+            if (result.ok()) emit self->loaded(result.trace);
+            else if (result.error->kind == LoadErrorKind::Cancelled) emit self->cancelled();
+            else emit self->failed(path, QString::fromStdString(result.error->reason));
+        }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace ls::gui

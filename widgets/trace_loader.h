@@ -1,0 +1,39 @@
+#pragma once
+// Loads a trace off the GUI thread. Each start() gets a job id; results of a job that was
+// cancelled or superseded are dropped (hotspot's job tracker is the model).
+#include "core/load.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+namespace ls::gui {
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    void start(const QString& path);
+    void cancel();
+    bool busy() const { return busy_; }
+
+signals:
+    void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table);
+    void loaded(std::shared_ptr<const ls::Trace> trace);
+    void failed(const QString& path, const QString& reason);
+    void cancelled();
+
+private:
+    void join();
+    std::thread worker_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    std::atomic<quint64> job_{0};
+    bool busy_ = false;
+};
+
+} // namespace ls::gui
