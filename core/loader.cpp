@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <new>
@@ -24,6 +25,8 @@ constexpr int64_t kChunkRows = 1 << 18;
 struct TableSpan {
     const TableSpec* spec;
     int64_t firstRowid, lastRowid;
+    size_t rows;      // rows to presize for
+    bool sequential;  // rowids too sparse to index by: one task, rows placed in read order
 };
 
 struct Plan {
@@ -57,7 +60,11 @@ std::optional<LoadError> detectFormat(const std::set<std::string>& tables) {
     return std::nullopt;
 }
 
-Plan planChunks(const Database& db, const std::set<std::string>& tables, LoadReport& report) {
+// No table row takes fewer bytes in the file than this; a rowid span beyond fileSize / this
+// means sparse rowids (deleted rows or a crafted file), not that many rows.
+constexpr uint64_t kMinBytesPerRow = 16;
+
+Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, LoadReport& report) {
     Plan plan;
     for (const auto& spec : nsysEventTables()) {
         const std::string name(spec.table);
@@ -80,14 +87,22 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, LoadRep
         if (!usable) continue;
         const auto range = db.rowidRange(name);
         if (!range) continue;
-        if (range->second - range->first >= int64_t(UINT32_MAX)) { // rows are indexed by 32-bit ids
-            report.add(Anomaly::ValueOutOfRange, 1, name + ".rowid");
-            continue;
+        const auto span = static_cast<uint64_t>(range->second - range->first) + 1;
+        if (span > std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
+            const auto rows = static_cast<uint64_t>(db.scalar("SELECT count(*) FROM \"" + name + "\"").value_or(0));
+            if (rows >= UINT32_MAX) { // rows are indexed by 32-bit ids
+                report.add(Anomaly::ValueOutOfRange, 1, name + ".rowid");
+                continue;
+            }
+            plan.tasks.push_back({&spec, range->first, range->second});
+            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(rows), true});
+            plan.rowsTotal += rows;
+        } else {
+            for (int64_t lo = range->first; lo <= range->second; lo += kChunkRows)
+                plan.tasks.push_back({&spec, lo, std::min(range->second, lo + kChunkRows - 1)});
+            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(span), false});
+            plan.rowsTotal += span;
         }
-        for (int64_t lo = range->first; lo <= range->second; lo += kChunkRows)
-            plan.tasks.push_back({&spec, lo, std::min(range->second, lo + kChunkRows - 1)});
-        plan.rowsTotal += static_cast<uint64_t>(range->second - range->first + 1);
-        plan.spans.push_back({&spec, range->first, range->second});
         plan.columns[&spec] = std::move(present);
     }
     return plan;
@@ -179,19 +194,23 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
             const auto tables = db.tables();
             if (auto e = detectFormat(tables)) return {nullptr, std::move(e)};
             small = readSmallTables(db, tables, trace->report);
-            plan = planChunks(db, tables, trace->report);
+            std::error_code ec;
+            const auto fileSize = std::filesystem::file_size(path, ec);
+            plan = planChunks(db, tables, ec ? 0 : static_cast<uint64_t>(fileSize), trace->report);
         }
         unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
         threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
         EventSink sink(*trace);
-        for (const auto& span : plan.spans)
-            sink.presize(span.spec->kind, span.firstRowid, static_cast<size_t>(span.lastRowid - span.firstRowid + 1));
+        for (const auto& span : plan.spans) {
+            sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
+            sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
+        }
         const auto setup = std::chrono::steady_clock::now();
         trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
         ParallelReader reader(path, plan, small.strings, sink, options);
         if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
         trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
-        buildTrace(sink, small, reader.chunks());
+        buildTrace(sink, small, reader.chunks(), threads);
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
     } catch (const SqliteError& e) {

@@ -17,11 +17,11 @@ uint32_t LocalKeys::get(int64_t key) {
     return it->second;
 }
 
-void EventSink::presize(EventTable table, int64_t firstRow, size_t rows) {
+void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads) {
     const auto k = static_cast<size_t>(table);
     firstRowid[k] = firstRow;
     valid[k].assign(rows, 0);
-    auto grow = [&](auto& cols) { columns::forEach(cols, [&](auto& v) { v.resize(rows); }); };
+    auto grow = [&](auto& cols) { columns::forEachParallel(cols, [&](auto& v) { v.resize(rows); }, threads); };
     switch (table) {
     case EventTable::Kernel: grow(trace.kernels); break;
     case EventTable::Memcpy: grow(trace.memcpys); break;
@@ -217,16 +217,19 @@ void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings,
     const int rowidCol = static_cast<int>(task.spec->columns.size()) - 1;
     const int64_t first = sink.firstRowid[k];
     out.kind = kind;
-    out.begin = static_cast<size_t>(task.firstRowid - first);
-    out.end = static_cast<size_t>(task.lastRowid - first + 1);
+    out.begin = sink.sequential[k] ? 0 : static_cast<size_t>(task.firstRowid - first);
+    out.end = sink.sequential[k] ? sink.valid[k].size() : static_cast<size_t>(task.lastRowid - first + 1);
     Trace& t = sink.trace;
     auto& valid = sink.valid[k];
     st.reset();
     st.bind(1, task.firstRowid);
     st.bind(2, task.lastRowid);
+    const bool sequential = sink.sequential[k];
+    size_t nextRow = out.begin;
     uint64_t sinceReport = 0;
     while (st.step()) {
-        const auto i = static_cast<size_t>(st.int64(rowidCol) - first);
+        const auto i = sequential ? nextRow++ : static_cast<size_t>(st.int64(rowidCol) - first);
+        if (i >= valid.size()) break; // cannot happen in an immutable file; never write past the end
         bool ok = false;
         switch (kind) {
         case EventTable::Kernel: ok = readKernelRow(st, t.kernels, i, out); break;

@@ -55,8 +55,9 @@ struct EventSink {
     std::vector<uint8_t> apiIsBacktrace;
     std::vector<uint8_t> valid[kEventTables];
     int64_t firstRowid[kEventTables] = {};
+    bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
     explicit EventSink(Trace& t) : trace(t) {}
-    void presize(EventTable table, int64_t firstRow, size_t rows);
+    void presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads);
 };
 
 // What one chunk read besides its rows: chunk-local keys and strings, to be remapped over the

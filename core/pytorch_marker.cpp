@@ -38,9 +38,12 @@ size_t bracketEnd(std::string_view s, size_t pos) {
     return std::string_view::npos;
 }
 
+// A number that ends the text or is followed by the next field's ", ".
 size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
     const auto [ptr, ec] = std::from_chars(s.data() + pos, s.data() + s.size(), out);
-    return ec == std::errc() ? static_cast<size_t>(ptr - s.data()) : std::string_view::npos;
+    const auto end = static_cast<size_t>(ptr - s.data());
+    if (ec != std::errc() || (end != s.size() && s.substr(end, 2) != ", ")) return std::string_view::npos;
+    return end;
 }
 
 } // namespace
@@ -57,9 +60,12 @@ MarkerFields parseMarker(std::string_view text) {
         sep += 1;
     }
     if (field == Field::None) return f;
+    const MarkerFields plain = f;
     f.name = text.substr(0, sep);
     f.isPytorchMarker = true;
-    // Fields follow in emit_nvtx's order; stop at the first thing we do not recognise.
+    // Fields follow in emit_nvtx's order; stop at the first thing we do not recognise. A text
+    // whose first field is malformed is not a marker and keeps its whole text.
+    bool parsedAny = false;
     while (field != Field::None) {
         size_t pos = sep + 2 + keyLength;
         int64_t v = 0;
@@ -68,7 +74,7 @@ MarkerFields parseMarker(std::string_view text) {
         case Field::StashedSeq:
         case Field::OpId:
             pos = parseNumber(text, pos, v);
-            if (pos == std::string_view::npos) return f;
+            if (pos == std::string_view::npos) return parsedAny ? f : plain;
             if (field == Field::OpId) {
                 f.opId = v;
             } else {
@@ -78,14 +84,16 @@ MarkerFields parseMarker(std::string_view text) {
             break;
         case Field::Sizes: {
             const size_t end = bracketEnd(text, pos);
-            if (end == std::string_view::npos) return f;
+            if (end == std::string_view::npos) return parsedAny ? f : plain;
             f.sizes = text.substr(pos, end - pos);
             pos = end;
             break;
         }
         case Field::InputOpIds: // not needed: the raw text can be re-read by the range's source row
-        case Field::None: return f;
+            return f;
+        case Field::None: return parsedAny ? f : plain;
         }
+        parsedAny = true;
         if (text.substr(pos, 2) != ", ") return f;
         sep = pos;
         field = fieldAt(text, sep + 2, keyLength);

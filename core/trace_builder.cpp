@@ -13,7 +13,7 @@ namespace {
 
 class Builder {
 public:
-    Builder(EventSink& sink, SmallTables& s) : sink_(sink), t_(sink.trace), s_(s) {}
+    Builder(EventSink& sink, SmallTables& s, unsigned threads) : sink_(sink), t_(sink.trace), s_(s), threads_(threads) {}
     void run(std::vector<Chunk>& chunks);
 
 private:
@@ -36,6 +36,7 @@ private:
     EventSink& sink_;
     Trace& t_;
     SmallTables& s_;
+    unsigned threads_;
     std::unordered_map<int64_t, ProcessId> processByKey_;
     std::unordered_map<int64_t, ThreadId> threadByKey_;
     std::vector<StringId> nsysToPool_;
@@ -138,7 +139,7 @@ void Builder::compactTables() {
     auto compactIfNeeded = [&](EventTable table, auto& cols, std::vector<uint8_t>* side) {
         auto& keep = sink_.valid[static_cast<size_t>(table)];
         if (std::find(keep.begin(), keep.end(), 0) != keep.end()) {
-            columns::compact(cols, keep);
+            columns::compact(cols, keep, threads_);
             if (side) {
                 size_t w = 0;
                 for (size_t r = 0; r < side->size(); ++r)
@@ -358,6 +359,8 @@ void Builder::run(std::vector<Chunk>& chunks) {
 
 } // namespace
 
-void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks) { Builder(sink, small).run(chunks); }
+void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks, unsigned threads) {
+    Builder(sink, small, threads).run(chunks);
+}
 
 } // namespace ls

@@ -25,6 +25,6 @@ inline uint32_t pidOf(int64_t globalId) { return static_cast<uint32_t>((globalId
 inline uint32_t tidOf(int64_t globalId) { return static_cast<uint32_t>(globalId & 0xFFFFFF); }
 
 // Finishes sink.trace after every chunk was read into it.
-void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks);
+void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks, unsigned threads);
 
 } // namespace ls

@@ -1,0 +1,102 @@
+// parseMarker on the texts torch.autograd.profiler.emit_nvtx writes (texts taken from the
+// sample trace and DESIGN.md), and on plain user ranges that must keep their whole text.
+#include "core/pytorch_marker.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using ls::parseMarker;
+
+TEST(PytorchMarker, ForwardOpWithSeqOpIdSizesAndInputOpIds) {
+    const auto m = parseMarker(
+        "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]], input_op_ids = [(11,0), (0,-1)]");
+    EXPECT_TRUE(m.isPytorchMarker);
+    EXPECT_EQ(m.name, "aten::addmm");
+    EXPECT_EQ(m.seq, 5);
+    EXPECT_EQ(m.opId, 12);
+    EXPECT_EQ(m.sizes, "[[8, 768], [768, 3072]]") << "commas inside brackets do not split";
+    EXPECT_FALSE(m.seqIsStashed);
+}
+
+TEST(PytorchMarker, OpWithoutSeq) {
+    const auto m = parseMarker("aten::full, op_id = 3366, sizes = [[], [], [], [], [], []], input_op_ids = [(0,-1), (0,-1)]");
+    EXPECT_TRUE(m.isPytorchMarker);
+    EXPECT_EQ(m.name, "aten::full");
+    EXPECT_EQ(m.seq, -1);
+    EXPECT_EQ(m.opId, 3366);
+    EXPECT_EQ(m.sizes, "[[], [], [], [], [], []]");
+}
+
+TEST(PytorchMarker, OlderPytorchSeqOnly) {
+    const auto m = parseMarker("addmm, seq = 5");
+    EXPECT_TRUE(m.isPytorchMarker);
+    EXPECT_EQ(m.name, "addmm");
+    EXPECT_EQ(m.seq, 5);
+    EXPECT_EQ(m.opId, -1);
+    EXPECT_EQ(m.sizes, "");
+}
+
+TEST(PytorchMarker, BackwardNodeAndItsEngineWrapper) {
+    const auto node = parseMarker("MulBackward0, seq = 368, op_id = 3755, sizes = [[]], input_op_ids = [(3750,0)]");
+    EXPECT_TRUE(node.isPytorchMarker);
+    EXPECT_EQ(node.name, "MulBackward0");
+    EXPECT_EQ(node.seq, 368);
+    EXPECT_EQ(node.opId, 3755);
+    EXPECT_EQ(node.sizes, "[[]]");
+
+    const auto wrapper = parseMarker("autograd::engine::evaluate_function: MulBackward0, op_id = 3754");
+    EXPECT_TRUE(wrapper.isPytorchMarker);
+    EXPECT_EQ(wrapper.name, "autograd::engine::evaluate_function: MulBackward0");
+    EXPECT_EQ(wrapper.seq, -1);
+    EXPECT_EQ(wrapper.opId, 3754);
+
+    const auto bare = parseMarker("autograd::engine::evaluate_function: AddmmBackward0");
+    EXPECT_FALSE(bare.isPytorchMarker);
+    EXPECT_EQ(bare.name, "autograd::engine::evaluate_function: AddmmBackward0");
+}
+
+TEST(PytorchMarker, StashedSeqOfOlderPytorch) {
+    const auto m = parseMarker("aten::mul, stashed seq = 7");
+    EXPECT_TRUE(m.isPytorchMarker);
+    EXPECT_EQ(m.name, "aten::mul");
+    EXPECT_EQ(m.seq, 7);
+    EXPECT_TRUE(m.seqIsStashed);
+}
+
+TEST(PytorchMarker, PlainUserRangesKeepTheirWholeText) {
+    for (const char* text : {"layer3", "encoder.block.2", "Gemm.7(N1_Grad/Gemm_4)", "iteration 2", ""}) {
+        const auto m = parseMarker(text);
+        EXPECT_FALSE(m.isPytorchMarker) << text;
+        EXPECT_EQ(m.name, text);
+        EXPECT_EQ(m.seq, -1) << text;
+        EXPECT_EQ(m.opId, -1) << text;
+        EXPECT_EQ(m.sizes, "") << text;
+    }
+}
+
+TEST(PytorchMarker, CommasWithoutMarkerFieldsAreNotMarkers) {
+    for (const char* text : {"void gemm<float, 128>(int, float*)", "load, parse, run", "a, b = 3", "sequence, op = 3",
+                             "trailing, ", ", ", "step, seq = x", "x, op_id = 12abc", "y, sizes = [[1, 2]"}) {
+        const auto m = parseMarker(text);
+        EXPECT_FALSE(m.isPytorchMarker) << text;
+        EXPECT_EQ(m.name, text);
+        EXPECT_EQ(m.seq, -1) << text;
+        EXPECT_EQ(m.opId, -1) << text;
+    }
+}
+
+TEST(PytorchMarker, DictStringOfApexPyprofIsNotAnEmitNvtxMarker) {
+    const char* text = "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', 'shape': (32, 1024)}]}";
+    const auto m = parseMarker(text);
+    EXPECT_FALSE(m.isPytorchMarker);
+    EXPECT_EQ(m.name, text);
+}
+
+TEST(PytorchMarker, LargeIdsParse) {
+    const auto m = parseMarker("aten::add_, seq = 2147483647, op_id = 9007199254740993");
+    EXPECT_EQ(m.seq, 2147483647);
+    EXPECT_EQ(m.opId, 9007199254740993);
+}
+
+} // namespace

@@ -1,0 +1,91 @@
+// Offscreen widget tests (QT_QPA_PLATFORM=offscreen): the summary model under
+// QAbstractItemModelTester, and the main window loading the sample trace in the background.
+#include "core/load.h"
+#include "core/summary.h"
+#include "widgets/kernel_summary_model.h"
+#include "widgets/main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTableView>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+const QString kSample = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
+
+TEST(FormatDuration, PicksUnitsByMagnitude) {
+    struct Case {
+        double ns;
+        const char* expected;
+    } cases[] = {{0, "0 ns"}, {999, "999 ns"}, {1000, "1 µs"}, {12345, "12.3 µs"}, {4.56e6, "4.56 ms"}, {1.5e9, "1.500 s"}};
+    for (const auto& c : cases) EXPECT_EQ(ls::gui::formatDuration(c.ns), QString::fromUtf8(c.expected)) << c.ns;
+}
+
+TEST(KernelSummaryModel, PassesModelTesterAndMatchesCore) {
+    auto loaded = ls::loadTrace(kSample.toStdString());
+    ASSERT_TRUE(loaded.ok());
+    ls::gui::KernelSummaryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTrace(loaded.trace);
+    const auto rows = ls::kernelSummary(*loaded.trace, ls::KernelGrouping::Name, ls::KernelNaming::Demangled);
+    ASSERT_EQ(model.rowCount(), static_cast<int>(rows.size()));
+    uint64_t total = 0;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        total += model.index(r, ls::gui::KernelSummaryModel::Total).data(ls::gui::KernelSummaryModel::SortRole).toULongLong();
+        EXPECT_EQ(model.index(r, ls::gui::KernelSummaryModel::Name).data().toString().toStdString(), rows[static_cast<size_t>(r)].name);
+    }
+    uint64_t expected = 0;
+    for (size_t i = 0; i < loaded.trace->kernels.size(); ++i) expected += static_cast<uint64_t>(loaded.trace->kernels.duration(i));
+    EXPECT_EQ(total, expected);
+    model.setTrace(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+    }
+};
+
+TEST_F(MainWindowTest, LoadsSampleInBackgroundAndShowsSummary) {
+    ls::gui::MainWindow w;
+    w.show();
+    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
+    w.openFile(kSample);
+    ASSERT_TRUE(loaded.wait(30000));
+    ASSERT_TRUE(w.trace());
+    EXPECT_EQ(w.trace()->kernels.size(), 214u);
+    EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("sample_gpt2_2layer_fp16_h200.sqlite")));
+    auto* view = w.findChild<QTableView*>();
+    ASSERT_NE(view, nullptr);
+    const auto rows = ls::kernelSummary(*w.trace(), ls::KernelGrouping::Name, ls::KernelNaming::Demangled);
+    EXPECT_EQ(view->model()->rowCount(), static_cast<int>(rows.size()));
+    // Sorted by total time, descending, on open.
+    EXPECT_EQ(view->model()->index(0, ls::gui::KernelSummaryModel::Name).data().toString().toStdString(), rows.front().name);
+}
+
+TEST_F(MainWindowTest, ReportsUnreadableFileWithoutLoading) {
+    QTemporaryDir dir;
+    ls::gui::MainWindow w;
+    QSignalSpy failed(&w, &ls::gui::MainWindow::loadFailed);
+    w.openFile(dir.path() + QStringLiteral("/missing.sqlite"));
+    ASSERT_TRUE(failed.wait(10000));
+    EXPECT_EQ(failed.first().first().toString(), QStringLiteral("no such file"));
+    EXPECT_FALSE(w.trace());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("LayerscopeTests"));
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
