@@ -4,6 +4,7 @@
 #include "core/load.h"
 #include "core/nsys_chunk.h"
 #include "core/nsys_small_tables.h"
+#include "core/platform.h"
 #include "core/sqlite_db.h"
 #include "core/trace_builder.h"
 
@@ -183,6 +184,8 @@ std::string formatLoadError(const std::string& path, const LoadError& e) {
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
+    static std::once_flag allocatorTuned;
+    std::call_once(allocatorTuned, platform::preferMappedLargeAllocations);
     if (auto e = probeSqliteFile(path)) return {nullptr, std::move(e)};
     try {
         auto trace = std::make_shared<Trace>();

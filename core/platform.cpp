@@ -6,6 +6,9 @@
 #else
 #include <sys/resource.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace ls::platform {
 
@@ -22,6 +25,12 @@ uint64_t peakRssBytes() {
 #else
     return static_cast<uint64_t>(u.ru_maxrss) * 1024; // kilobytes on Linux
 #endif
+#endif
+}
+
+void preferMappedLargeAllocations() {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 }
 
