@@ -1,5 +1,6 @@
 #pragma once
 // Generic operations over a struct of column vectors exposing tie(): append, permute, free.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <thread>
@@ -24,12 +25,11 @@ template <typename Cols, typename F> void forEachParallel(Cols& c, F&& f, unsign
         for (auto& w : work) w();
         return;
     }
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool; // joins even if starting a later thread throws
     for (unsigned t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
             for (size_t i = t; i < work.size(); i += threads) work[i]();
         });
-    for (auto& th : pool) th.join();
 }
 
 // Concatenates parts into dest column by column, freeing each part's column as it goes, so the
@@ -53,13 +53,21 @@ template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
     }(std::make_index_sequence<n>{});
 }
 
-// Reorders every column so that new row i is old row perm[i].
-template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm) {
+// Reorders every column so that new row i is old row perm[i]. Columns go one at a time (so the
+// peak is one extra column), each gathered by `threads` threads over disjoint halves of it.
+template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
     forEach(c, [&](auto& v) {
         if (v.empty()) return;
-        std::remove_reference_t<decltype(v)> out;
-        out.reserve(perm.size());
-        for (uint32_t i : perm) out.push_back(v[i]);
+        std::remove_reference_t<decltype(v)> out(perm.size());
+        const size_t n = perm.size(), parts = std::max(1u, threads);
+        {
+            std::vector<std::jthread> pool;
+            for (size_t p = 1; p < parts; ++p)
+                pool.emplace_back([&, p] {
+                    for (size_t i = n * p / parts; i < n * (p + 1) / parts; ++i) out[i] = v[perm[i]];
+                });
+            for (size_t i = 0; i < n / parts; ++i) out[i] = v[perm[i]];
+        }
         v.swap(out);
     });
 }

@@ -28,6 +28,7 @@ using ThreadId = Id<struct ThreadTag>;
 using ProcessId = Id<struct ProcessTag>;
 using DeviceId = Id<struct DeviceTag>;
 using StreamId = Id<struct StreamTag>;
+using OpId = Id<struct OpTag>; // an op instance: a forward op or a backward node
 
 } // namespace ls
 

@@ -17,7 +17,7 @@ constexpr AnomalyInfo kAnomalies[] = {
     {"unended_range", Severity::Warning, "NVTX ranges without an end; they end at the capture end"},
     {"unknown_nvtx_event_type", Severity::Info, "NVTX rows of event types the loader does not use (categories, thread names, payload schemas)"},
     {"range_ends_on_other_thread", Severity::Info, "NVTX start/end ranges that ended on another thread; kept on the thread that started them"},
-    {"improper_nesting", Severity::Warning, "NVTX ranges that overlap a range of the same thread without nesting in it"},
+    {"improper_nesting", Severity::Warning, "NVTX push/pop ranges that overlap a push/pop range of the same thread without nesting in it"},
     {"value_out_of_range", Severity::Warning, "values too large for their column (ids beyond 32 bits, negative sizes); clamped"},
 };
 static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));

@@ -1,10 +1,10 @@
 // loadTrace: probe the file, detect the format, read the small tables, then read the event
 // tables in parallel rowid windows (one read-only connection per worker) and build the Trace.
+#include "core/correlation.h"
 #include "core/file_probe.h"
 #include "core/load.h"
 #include "core/nsys_chunk.h"
 #include "core/nsys_small_tables.h"
-#include "core/platform.h"
 #include "core/sqlite_db.h"
 #include "core/trace_builder.h"
 
@@ -63,7 +63,9 @@ std::optional<LoadError> detectFormat(const std::set<std::string>& tables) {
 
 // No table row takes fewer bytes in the file than this; a rowid span beyond fileSize / this
 // means sparse rowids (deleted rows or a crafted file), not that many rows.
-constexpr uint64_t kMinBytesPerRow = 16;
+constexpr uint64_t kMinBytesPerRow = 32;
+// Rows are indexed by 32-bit ids, with one bit to spare in places.
+constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
 
 Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, LoadReport& report) {
     Plan plan;
@@ -88,21 +90,29 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
         if (!usable) continue;
         const auto range = db.rowidRange(name);
         if (!range) continue;
-        const auto span = static_cast<uint64_t>(range->second - range->first) + 1;
-        if (span > std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
+        // Unsigned arithmetic: rowids may span the whole int64 range in a crafted file.
+        const uint64_t span = static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first);
+        if (span >= std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
             const auto rows = static_cast<uint64_t>(db.scalar("SELECT count(*) FROM \"" + name + "\"").value_or(0));
-            if (rows >= UINT32_MAX) { // rows are indexed by 32-bit ids
-                report.add(Anomaly::ValueOutOfRange, 1, name + ".rowid");
+            if (rows > kMaxRows) {
+                report.add(Anomaly::ValueOutOfRange, 1, name + ": more rows than a trace can hold");
                 continue;
             }
             plan.tasks.push_back({&spec, range->first, range->second});
             plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(rows), true});
             plan.rowsTotal += rows;
         } else {
-            for (int64_t lo = range->first; lo <= range->second; lo += kChunkRows)
-                plan.tasks.push_back({&spec, lo, std::min(range->second, lo + kChunkRows - 1)});
-            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(span), false});
-            plan.rowsTotal += span;
+            if (span + 1 > kMaxRows) {
+                report.add(Anomaly::ValueOutOfRange, 1, name + ": more rows than a trace can hold");
+                continue;
+            }
+            for (int64_t lo = range->first;; lo += kChunkRows) {
+                const bool lastChunk = static_cast<uint64_t>(range->second - lo) < static_cast<uint64_t>(kChunkRows);
+                plan.tasks.push_back({&spec, lo, lastChunk ? range->second : lo + kChunkRows - 1});
+                if (lastChunk) break;
+            }
+            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(span + 1), false});
+            plan.rowsTotal += span + 1;
         }
         plan.columns[&spec] = std::move(present);
     }
@@ -117,9 +127,10 @@ public:
 
     // Returns the chunks in task order, or the first error.
     std::optional<LoadError> run(unsigned threads) {
-        std::vector<std::thread> pool;
-        for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this] { work(); });
-        for (auto& th : pool) th.join();
+        {
+            std::vector<std::jthread> pool; // joins even if starting a later thread throws
+            for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this] { work(); });
+        }
         if (error_) return error_;
         if (cancelled()) return LoadError{LoadErrorKind::Cancelled, "cancelled"};
         return std::nullopt;
@@ -136,11 +147,10 @@ private:
     }
 
     void rowsRead(std::string_view table, uint64_t rows) {
-        const uint64_t done = rowsRead_.fetch_add(rows) + rows;
         if (cancelled()) stop_ = true;
-        if (!options_.progress) return;
-        std::lock_guard lock(mutex_);
-        options_.progress(LoadProgress{table, done, plan_.rowsTotal});
+        std::lock_guard lock(mutex_); // also keeps the reported count from going backwards
+        rowsRead_ += rows;
+        if (options_.progress) options_.progress(LoadProgress{table, rowsRead_, plan_.rowsTotal});
     }
 
     void work() {
@@ -160,6 +170,10 @@ private:
             fail(sqliteLoadError(e));
         } catch (const std::bad_alloc&) {
             fail({LoadErrorKind::Unreadable, "out of memory while reading"});
+        } catch (const std::exception& e) {
+            fail({LoadErrorKind::Corrupt, std::string("cannot read the trace (") + e.what() + ")"});
+        } catch (...) {
+            fail({LoadErrorKind::Corrupt, "cannot read the trace (unexpected error)"});
         }
     }
 
@@ -171,7 +185,7 @@ private:
     std::vector<Chunk> chunks_;
     std::atomic<size_t> next_{0};
     std::atomic<bool> stop_{false};
-    std::atomic<uint64_t> rowsRead_{0};
+    uint64_t rowsRead_ = 0; // guarded by mutex_
     std::mutex mutex_;
     std::optional<LoadError> error_;
 };
@@ -184,8 +198,6 @@ std::string formatLoadError(const std::string& path, const LoadError& e) {
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    static std::once_flag allocatorTuned;
-    std::call_once(allocatorTuned, platform::preferMappedLargeAllocations);
     if (auto e = probeSqliteFile(path)) return {nullptr, std::move(e)};
     try {
         auto trace = std::make_shared<Trace>();
@@ -197,6 +209,7 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
             const auto tables = db.tables();
             if (auto e = detectFormat(tables)) return {nullptr, std::move(e)};
             small = readSmallTables(db, tables, trace->report);
+            if (options.cancel && *options.cancel) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
             std::error_code ec;
             const auto fileSize = std::filesystem::file_size(path, ec);
             plan = planChunks(db, tables, ec ? 0 : static_cast<uint64_t>(fileSize), trace->report);
@@ -213,13 +226,22 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         ParallelReader reader(path, plan, small.strings, sink, options);
         if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
         trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
+        auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+        if (cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         buildTrace(sink, small, reader.chunks(), threads);
+        if (cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+        const auto built = std::chrono::steady_clock::now();
+        correlate(*trace, threads);
+        if (cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+        trace->loadPhases.emplace_back("correlate", std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count());
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
     } catch (const SqliteError& e) {
         return {nullptr, sqliteLoadError(e)};
     } catch (const std::bad_alloc&) {
         return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
+    } catch (const std::exception& e) {
+        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
     }
 }
 

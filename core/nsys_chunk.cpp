@@ -63,7 +63,10 @@ uint32_t nsysStringRef(const Statement& st, int col) {
     return v < 0 || v >= kNoNsysString ? kNoNsysString - 1 : static_cast<uint32_t>(v);
 }
 
-// Reads start/end; false when the row has no start. Negative durations are clamped.
+// Timestamps beyond +-2^62 ns (146 years) are corrupt, and would overflow durations.
+bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); }
+
+// Reads start/end; false when the row has no usable start. Negative durations are clamped.
 bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& report, std::string_view table) {
     if (st.isNull(0)) {
         report.add(Anomaly::NullTimestamp, 1, table);
@@ -71,6 +74,10 @@ bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& repor
     }
     start = st.int64(0);
     end = st.isNull(1) ? start : st.int64(1);
+    if (absurd(start) || absurd(end)) {
+        report.add(Anomaly::ValueOutOfRange, 1, std::string(table) + ".start/end");
+        return false;
+    }
     if (end < start) {
         report.add(Anomaly::NegativeDuration, 1, table);
         end = start;
@@ -163,7 +170,9 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
         out.domains.push_back({tid, st.isNull(ncol::DomainId) ? 0 : st.int64(ncol::DomainId), std::string(text)});
         return false;
     }
-    if (type != nvtx_type::PushPop && type != nvtx_type::StartEnd && type != nvtx_type::Mark) {
+    const bool pushPop = type == nvtx_type::PushPop || type == nvtx_type::NvtxtPushPop;
+    const bool startEnd = type == nvtx_type::StartEnd || type == nvtx_type::NvtxtStartEnd;
+    if (!pushPop && !startEnd && type != nvtx_type::Mark) {
         out.report.add(Anomaly::UnknownNvtxEventType, 1, "eventType " + std::to_string(type));
         return false;
     }
@@ -172,6 +181,10 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
         return false;
     }
     const TimeNs start = st.int64(ncol::Start);
+    if (absurd(start) || (!st.isNull(ncol::End) && absurd(st.int64(ncol::End)))) {
+        out.report.add(Anomaly::ValueOutOfRange, 1, "NVTX_EVENTS.start/end");
+        return false;
+    }
     uint8_t flags = 0;
     TimeNs end = start;
     if (type != nvtx_type::Mark) {
@@ -191,7 +204,13 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
     }
     if (!st.isNull(ncol::DomainId) && st.int64(ncol::DomainId) != 0) out.rangeDomains.emplace_back(i, st.int64(ncol::DomainId));
 
-    const MarkerFields m = parseMarker(text);
+    MarkerFields m = parseMarker(text);
+    std::optional<DictMarker> dict;
+    if (!m.isPytorchMarker && (dict = parseDictMarker(text))) { // m's views point into *dict below
+        m.name = dict->name;
+        m.sizes = dict->sizes;
+        m.isPytorchMarker = dict->isOp;
+    }
     if (m.seqIsStashed) flags |= kSeqIsStashed;
     if (m.isPytorchMarker) flags |= kPytorchMarker;
     r.start[i] = start;
@@ -201,7 +220,7 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
     r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
     r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
     r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
-    r.kind[i] = type == nvtx_type::PushPop ? RangeKind::PushPop : type == nvtx_type::StartEnd ? RangeKind::StartEnd : RangeKind::Mark;
+    r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     r.flags[i] = flags;
     const int64_t rowid = st.int64(ncol::RowId);
     r.sourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);

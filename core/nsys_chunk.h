@@ -16,12 +16,15 @@ namespace ls {
 class Statement;
 
 // StringIds of the export, read before the workers start and shared read-only.
+// Dense by id as exports number them; a map when the ids are too sparse for that.
 struct NsysStrings {
     std::vector<std::string> text;
     std::vector<uint8_t> present;
+    std::unordered_map<int64_t, std::string> sparse;
     const std::string* find(int64_t id) const {
-        if (id < 0 || static_cast<uint64_t>(id) >= text.size() || !present[static_cast<size_t>(id)]) return nullptr;
-        return &text[static_cast<size_t>(id)];
+        if (id >= 0 && static_cast<uint64_t>(id) < text.size()) return present[static_cast<size_t>(id)] ? &text[static_cast<size_t>(id)] : nullptr;
+        auto it = sparse.find(id);
+        return it == sparse.end() ? nullptr : &it->second;
     }
 };
 

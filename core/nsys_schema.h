@@ -48,6 +48,8 @@ namespace nvtx_type {
 constexpr int Mark = 34;
 constexpr int PushPop = 59;
 constexpr int StartEnd = 60;
+constexpr int NvtxtPushPop = 70; // ranges recorded through the NVTXT text API
+constexpr int NvtxtStartEnd = 71;
 constexpr int DomainCreate = 75;
 } // namespace nvtx_type
 

@@ -10,17 +10,23 @@ std::string col(const std::set<std::string>& present, const char* name, const ch
 }
 
 void readStrings(const Database& db, NsysStrings& out) {
+    const auto rows = static_cast<uint64_t>(db.scalar("SELECT count(*) FROM StringIds").value_or(0));
+    const auto maxId = db.scalar("SELECT max(id) FROM StringIds").value_or(0);
+    // Exports number strings densely from 0; a crafted file must not make us allocate by its max id.
+    const bool dense = maxId >= 0 && static_cast<uint64_t>(maxId) <= 4 * rows + 1024;
+    if (dense) {
+        out.text.resize(static_cast<size_t>(maxId) + 1);
+        out.present.resize(static_cast<size_t>(maxId) + 1, 0);
+    }
     Statement st(db.handle(), "SELECT id, value FROM StringIds");
     while (st.step()) {
         const int64_t id = st.int64(0);
-        if (id < 0 || id >= (int64_t(1) << 31)) continue;
-        const auto i = static_cast<size_t>(id);
-        if (i >= out.text.size()) {
-            out.text.resize(i + 1);
-            out.present.resize(i + 1, 0);
+        if (dense && id >= 0 && id <= maxId) {
+            out.text[static_cast<size_t>(id)] = std::string(st.text(1));
+            out.present[static_cast<size_t>(id)] = 1;
+        } else {
+            out.sparse[id] = std::string(st.text(1));
         }
-        out.text[i] = std::string(st.text(1));
-        out.present[i] = 1;
     }
 }
 

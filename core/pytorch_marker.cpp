@@ -101,4 +101,47 @@ MarkerFields parseMarker(std::string_view text) {
     return f;
 }
 
+namespace {
+
+// The quoted value after `'key': '`, or nullopt.
+std::optional<std::string_view> quotedValue(std::string_view text, std::string_view key) {
+    const std::string pattern = "'" + std::string(key) + "': '";
+    const size_t at = text.find(pattern);
+    if (at == std::string_view::npos) return std::nullopt;
+    const size_t begin = at + pattern.size();
+    const size_t end = text.find('\'', begin);
+    if (end == std::string_view::npos) return std::nullopt;
+    return text.substr(begin, end - begin);
+}
+
+} // namespace
+
+std::optional<DictMarker> parseDictMarker(std::string_view text) {
+    if (text.substr(0, 2) != "{'") return std::nullopt;
+    DictMarker d;
+    if (text.substr(0, 15) == "{'traceMarker':") {
+        d.name = "traceMarker";
+        return d;
+    }
+    const auto mod = quotedValue(text, "mod"), op = quotedValue(text, "op");
+    if (!op) return std::nullopt;
+    d.isOp = true;
+    d.name = mod && !mod->empty() ? std::string(*mod) + "." + std::string(*op) : std::string(*op);
+    if (const auto dtype = quotedValue(text, "dtype")) d.dtype = std::string(*dtype);
+    // Every "'shape': (a, b)" becomes "[a, b]"; a one-element tuple "(a,)" becomes "[a]".
+    constexpr std::string_view kShape = "'shape': (";
+    std::string sizes;
+    for (size_t at = text.find(kShape); at != std::string_view::npos; at = text.find(kShape, at + 1)) {
+        const size_t begin = at + kShape.size();
+        const size_t end = text.find(')', begin);
+        if (end == std::string_view::npos) break;
+        std::string dims(text.substr(begin, end - begin));
+        if (!dims.empty() && dims.back() == ',') dims.pop_back();
+        sizes += sizes.empty() ? "[" : ", ";
+        sizes += "[" + dims + "]";
+    }
+    if (!sizes.empty()) d.sizes = sizes + "]";
+    return d;
+}
+
 } // namespace ls

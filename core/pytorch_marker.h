@@ -5,6 +5,8 @@
 //   "addmm, seq = 5" / "aten::mul, stashed seq = 7"  (older PyTorch)
 // Texts without any of these fields are plain user ranges and keep their whole text as name.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace ls {
@@ -19,5 +21,17 @@ struct MarkerFields {
 };
 
 MarkerFields parseMarker(std::string_view text);
+
+// apex.pyprof / pyprof2 markers are Python dict strings:
+//   {'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor',
+//    'shape': (32, 1024), 'dtype': 'float16'}, ...]}     -> name "torch.nn.functional.linear"
+//   {'traceMarker': [...call stack...]}                  -> name "traceMarker"
+struct DictMarker {
+    std::string name;  // "mod.op", or "traceMarker"
+    std::string sizes; // tensor shapes as emit_nvtx writes them: "[[32, 1024], [1024]]"
+    std::string dtype; // of the first tensor argument, e.g. "float16"
+    bool isOp = false; // a mod/op marker (traceMarker is not an op)
+};
+std::optional<DictMarker> parseDictMarker(std::string_view text);
 
 } // namespace ls

@@ -15,7 +15,8 @@ namespace {
 } // namespace
 
 std::string immutableUri(const std::string& path) {
-    std::string uri = "file:";
+    // "file://" + an absolute path keeps a path starting with "//" from reading as an authority.
+    std::string uri = !path.empty() && path[0] == '/' ? "file://" : "file:";
     for (unsigned char c : path) {
         if (c == '%' || c == '?' || c == '#' || c < 0x20) {
             static const char* hex = "0123456789ABCDEF";

@@ -2,6 +2,7 @@
 // One loaded trace: an immutable value of columns (struct of arrays) per event kind, small
 // tables for processes/threads/devices/streams, interned strings and the load-time indexes.
 // Shared as std::shared_ptr<const Trace> once loading ends.
+#include "core/direction.h"
 #include "core/ids.h"
 #include "core/load_report.h"
 #include "core/string_pool.h"
@@ -107,6 +108,27 @@ enum RangeFlag : uint8_t {
     kPytorchMarker = 8,
 };
 
+// One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a
+// backward node (its autograd engine wrapper and everything run inside it). Built at load by
+// core/correlation.cpp.
+struct OpColumns {
+    std::vector<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node range)
+    std::vector<RangeId> extent; // the range whose launches belong to the op (backward: the wrapper)
+    std::vector<Direction> direction;
+    std::vector<StringId> layer; // backward: the paired forward op's layer
+    std::vector<OpId> paired;    // forward op <-> backward node by seq
+    size_t size() const { return range.size(); }
+};
+
+// Per kernel (same row order as KernelColumns): where its launch call sits.
+struct KernelLinks {
+    std::vector<RangeId> range;   // innermost NVTX range around the launch call, on its thread
+    std::vector<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
+    std::vector<OpId> opInstance; // the op instance it belongs to
+    std::vector<Direction> direction;
+    std::vector<StringId> layer;  // nearest user range; backward kernels take their forward op's
+};
+
 struct Process {
     uint32_t pid = 0;
     std::string name;
@@ -169,6 +191,12 @@ struct Trace {
     Csr<ThreadId, ApiCallId> threadApiCalls; // per thread, by start
     std::vector<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
     Csr<ApiCallId, KernelId> apiKernels;     // a graph launch has many kernels
+
+    // Correlation (core/correlation.h), built once at load.
+    OpColumns ops;
+    KernelLinks kernelLinks;
+    Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
+    std::vector<TimeNs> startEndMaxEnd;      // running max of their ends, parallel to threadStartEnd.ids
 
     TimeNs captureStart = 0, captureEnd = 0;
     LoadReport report;

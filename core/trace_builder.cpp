@@ -1,6 +1,7 @@
 #include "core/trace_builder.h"
 
 #include "core/columns.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,7 +40,8 @@ private:
     unsigned threads_;
     std::unordered_map<int64_t, ProcessId> processByKey_;
     std::unordered_map<int64_t, ThreadId> threadByKey_;
-    std::vector<StringId> nsysToPool_;
+    std::vector<StringId> nsysToPool_;                  // for ids of the dense StringIds table
+    std::unordered_map<uint32_t, StringId> sparseToPool_; // for the rest
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
     std::vector<std::pair<uint64_t, uint32_t>> apiByCorrelation_; // ((process << 32) | correlation, row)
 };
@@ -72,14 +74,19 @@ ThreadId Builder::thread(int64_t globalTid) {
 
 StringId Builder::nsysString(StringId raw, const char* what) {
     if (raw.value == kNoNsysString) return StringId(0);
-    if (raw.value < nsysToPool_.size() && nsysToPool_[raw.value].valid()) return nsysToPool_[raw.value];
+    const bool dense = raw.value < s_.strings.text.size(); // never size a cache by a crafted id
+    if (dense && raw.value < nsysToPool_.size() && nsysToPool_[raw.value].valid()) return nsysToPool_[raw.value];
+    if (!dense)
+        if (auto it = sparseToPool_.find(raw.value); it != sparseToPool_.end()) return it->second;
     const std::string* s = s_.strings.find(raw.value);
     if (!s) {
         t_.report.add(Anomaly::UnknownStringId, 1, what);
         return StringId(0);
     }
-    if (raw.value >= nsysToPool_.size()) nsysToPool_.resize(raw.value + 1);
-    return nsysToPool_[raw.value] = t_.strings.intern(*s);
+    const StringId id = t_.strings.intern(*s);
+    if (!dense) return sparseToPool_[raw.value] = id;
+    if (raw.value >= nsysToPool_.size()) nsysToPool_.resize(s_.strings.text.size());
+    return nsysToPool_[raw.value] = id;
 }
 
 // Chunk-local processes, threads and strings become the trace's, over the chunk's slice.
@@ -175,7 +182,7 @@ void Builder::dedupeApiCalls() {
     std::vector<uint8_t> keep(a.size(), 1);
     uint64_t duplicates = 0;
     for (size_t i = 1; i < order.size(); ++i)
-        if (order[i].first == order[i - 1].first) {
+        if (order[i].first == order[i - 1].first && (order[i].first & 0xFFFFFFFFu) != 0) { // id 0: no correlation
             keep[order[i].second & 0x7FFFFFFFu] = 0;
             ++duplicates;
         }
@@ -275,23 +282,33 @@ void Builder::indexRanges() {
     }
     bool identity = true;
     for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
-    if (!identity) columns::permute(r, perm);
+    if (!identity) columns::permute(r, perm, threads_);
     columns::release(perm);
 
-    uint64_t improper = 0;
-    std::vector<uint32_t> stack;
-    for (size_t th = 0; th < threads; ++th) {
-        stack.clear();
-        for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i) {
-            while (!stack.empty() && !(r.start[stack.back()] <= r.start[i] && r.end[i] <= r.end[stack.back()])) {
-                if (r.end[stack.back()] > r.start[i]) ++improper;
-                stack.pop_back();
+    // Threads nest independently: split them over the workers (a PyTorch job has a main and an
+    // autograd thread of similar size).
+    std::vector<uint64_t> improperPerPart(threads_, 0);
+    parallelFor(threads, threads_, [&](size_t firstThread, size_t lastThread, unsigned part) {
+        std::vector<uint32_t> stack;
+        for (size_t th = firstThread; th < lastThread; ++th) {
+            stack.clear();
+            for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i) {
+                // Only push/pop ranges nest; start/end ranges may overlap anything (they are found
+                // by interval, Trace::threadStartEnd) and marks have no extent. Those hang under
+                // the innermost push/pop range still open at their start.
+                const bool pushPop = r.kind[i] == RangeKind::PushPop;
+                while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] && r.end[i] <= r.end[stack.back()])
+                                                  : r.end[stack.back()] < r.start[i])) {
+                    if (pushPop && r.end[stack.back()] > r.start[i]) ++improperPerPart[part];
+                    stack.pop_back();
+                }
+                r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
+                r.parent[i] = stack.empty() ? RangeId() : RangeId(stack.back());
+                if (pushPop) stack.push_back(i);
             }
-            r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
-            r.parent[i] = stack.empty() ? RangeId() : RangeId(stack.back());
-            if (r.kind[i] != RangeKind::Mark) stack.push_back(i);
         }
-    }
+    });
+    const uint64_t improper = std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
     if (improper) t_.report.add(Anomaly::ImproperNesting, improper);
 }
 

@@ -15,7 +15,8 @@ using namespace ls::test;
 const std::vector<std::string> kKernelColumns = {"id", "start_ns", "end_ns", "duration_ns", "device", "context",
                                                  "stream", "pid", "tid", "correlation_id", "api", "name",
                                                  "short_name", "grid", "block", "registers", "static_smem",
-                                                 "dynamic_smem"};
+                                                 "dynamic_smem", "nvtx_range", "nvtx_path", "layer", "op", "seq",
+                                                 "op_id", "direction", "fwd_op_id", "sizes"};
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mentions = "") {
     const auto r = runCli(args);
@@ -30,14 +31,14 @@ void expectUsageError(const std::vector<std::string>& args, const std::string& m
 TEST(Cli, HelpOnEveryCommandSucceeds) {
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"--help"}, {"-h"}, {"help"}, {"info", "--help"}, {"kernels", "--help"},
-          {"summary", "--help"}, {"summary", "-h"}, {"kernels", "x.sqlite", "--help"}}) {
+          {"summary", "--help"}, {"summary", "-h"}, {"ops", "--help"}, {"kernels", "x.sqlite", "--help"}}) {
         const auto r = runCli(args);
         EXPECT_EQ(r.rc, 0) << args[0];
         EXPECT_EQ(r.err, "") << args[0];
         EXPECT_EQ(r.out.rfind("usage: layerscope-cli", 0), 0u) << args[0] << ":\n" << r.out;
     }
     EXPECT_NE(runCli({"kernels", "--help"}).out.find(
-                  "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,\nshort_name"),
+                  "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,\n  short_name"),
               std::string::npos)
         << "kernels --help lists the columns";
 }
@@ -55,7 +56,7 @@ TEST(Cli, UnknownCommandsAndOptionsAreUsageErrors) {
     expectUsageError({"info", f, "-x"}, "-x");
     expectUsageError({"kernels", f, "--report", "kern_sum"}, "--report");
     expectUsageError({"summary", f, "--report"}, "--report");
-    expectUsageError({"summary", f, "--report", "nvtx_sum"}, "--report");
+    expectUsageError({"summary", f, "--report", "nvtx_summary"}, "--report");
     expectUsageError({"summary", f}, "--report");
     expectUsageError({"summary", f, "--report", "api_sum", "--format", "xml"}, "--format");
     expectUsageError({"kernels", f, "--format=json"}, "--format");
@@ -72,7 +73,7 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
               "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,short_name,grid,"
-              "block,registers,static_smem,dynamic_smem");
+              "block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,op_id,direction,fwd_op_id,sizes");
     std::string error;
     const auto rows = parseCsv(r.out, &error);
     ASSERT_EQ(error, "");
@@ -108,7 +109,7 @@ TEST(Cli, KernelsTsvAndTableFormats) {
     const auto lines = splitLines(tsv.out);
     ASSERT_EQ(lines.size(), 215u);
     EXPECT_EQ(lines[0].rfind("id\tstart_ns\tend_ns\t", 0), 0u);
-    for (const auto& l : lines) EXPECT_EQ(std::count(l.begin(), l.end(), '\t'), 17) << l;
+    for (const auto& l : lines) EXPECT_EQ(std::count(l.begin(), l.end(), '\t'), 26) << l;
 
     const auto table = runCli({"kernels", sampleTrace().string(), "--format=table"});
     ASSERT_EQ(table.rc, 0);

@@ -163,10 +163,12 @@ TEST(NvtxRanges, MarksNestInRangesButNeverBecomeParents) {
     EXPECT_EQ(t->report.count(Anomaly::UnendedRange), 0u) << "marks have no end by nature";
 }
 
-TEST(NvtxRanges, OverlapWithoutNestingIsCounted) {
+// Push/pop ranges must nest; an overlap is bad data. Start/end ranges may overlap freely (see
+// StartEndRangesMayOverlapFreely).
+TEST(NvtxRanges, PushPopOverlapWithoutNestingIsCounted) {
     TempDir dir;
     const auto t = load(dir, withNvtx(R"(
-        INSERT INTO NVTX_EVENTS(start, end, eventType, text) VALUES (0, 100, 60, 'first'), (50, 150, 60, 'second');
+        INSERT INTO NVTX_EVENTS(start, end, eventType, text) VALUES (0, 100, 59, 'first'), (50, 150, 59, 'second');
     )"));
     ASSERT_TRUE(t);
     const auto r = rangesOf(*t, 101);
@@ -174,6 +176,22 @@ TEST(NvtxRanges, OverlapWithoutNestingIsCounted) {
     EXPECT_EQ(t->ranges.depth[r[1]], 0);
     EXPECT_FALSE(t->ranges.parent[r[1]].valid());
     EXPECT_EQ(t->report.count(Anomaly::ImproperNesting), 1u);
+}
+
+TEST(NvtxRanges, StartEndRangesMayOverlapFreely) {
+    TempDir dir;
+    const auto t = load(dir, withNvtx(R"(
+        INSERT INTO NVTX_EVENTS(start, end, eventType, text) VALUES (0, 100, 59, 'outer'), (10, 20, 59, 'inner'),
+            (50, 150, 60, 'async');
+    )"));
+    ASSERT_TRUE(t);
+    const auto r = rangesOf(*t, 101);
+    ASSERT_EQ(names(*t, r), (std::vector<std::string>{"outer", "inner", "async"}));
+    EXPECT_EQ(t->report.count(Anomaly::ImproperNesting), 0u);
+    // The start/end range hangs under the push/pop range open at its start and never becomes a
+    // parent, so it cannot cut the push/pop nesting.
+    EXPECT_EQ(t->ranges.parent[r[2]], ls::RangeId(r[0]));
+    EXPECT_EQ(t->ranges.parent[r[1]], ls::RangeId(r[0]));
 }
 
 TEST(NvtxRanges, UnusedEventTypesAndNullStartsAreCountedNotLoaded) {

@@ -6,6 +6,7 @@
 
 namespace {
 
+using ls::parseDictMarker;
 using ls::parseMarker;
 
 TEST(PytorchMarker, ForwardOpWithSeqOpIdSizesAndInputOpIds) {
@@ -91,6 +92,23 @@ TEST(PytorchMarker, DictStringOfApexPyprofIsNotAnEmitNvtxMarker) {
     const auto m = parseMarker(text);
     EXPECT_FALSE(m.isPytorchMarker);
     EXPECT_EQ(m.name, text);
+}
+
+TEST(PytorchMarker, ApexDictMarkersGiveModuleOpShapesAndDtype) {
+    const auto d = parseDictMarker("{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', "
+                                   "'shape': (32, 1024), 'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': (1024,), "
+                                   "'dtype': 'float16'}, {'name': 'bias', 'type': 'NoneType', 'value': None}]}");
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(d->isOp);
+    EXPECT_EQ(d->name, "torch.nn.functional.linear");
+    EXPECT_EQ(d->sizes, "[[32, 1024], [1024]]");
+    EXPECT_EQ(d->dtype, "float16");
+    const auto trace = parseDictMarker("{'traceMarker': ['train.py:12', 'model.py:40']}");
+    ASSERT_TRUE(trace);
+    EXPECT_FALSE(trace->isOp);
+    EXPECT_EQ(trace->name, "traceMarker");
+    EXPECT_FALSE(parseDictMarker("{'other': 1}"));
+    EXPECT_FALSE(parseDictMarker("layer3"));
 }
 
 TEST(PytorchMarker, LargeIdsParse) {

@@ -10,12 +10,9 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 }
 
 TraceLoader::~TraceLoader() {
-    if (cancel_) *cancel_ = true;
-    join();
-}
-
-void TraceLoader::join() {
+    cancel(); // a cancelled load stops between chunks and phases, so this join is short
     if (worker_.joinable()) worker_.join();
+    for (auto& t : retired_) t.join();
 }
 
 void TraceLoader::cancel() {
@@ -23,8 +20,10 @@ void TraceLoader::cancel() {
 }
 
 void TraceLoader::start(const QString& path) {
+    // The superseded load is cancelled and left to finish on its own: joining it here would
+    // freeze the window; its result is dropped by the job id.
     cancel();
-    join();
+    if (worker_.joinable()) retired_.push_back(std::move(worker_));
     const quint64 job = ++job_;
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     busy_ = true;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 namespace ls::gui {
 
@@ -29,8 +30,8 @@ signals:
     void cancelled();
 
 private:
-    void join();
     std::thread worker_;
+    std::vector<std::thread> retired_; // superseded loads, cancelled; joined on destruction
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<quint64> job_{0};
     bool busy_ = false;

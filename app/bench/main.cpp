@@ -38,6 +38,7 @@ int usage(int rc) {
 } // namespace
 
 int main(int argc, char** argv) {
+    ls::platform::preferMappedLargeAllocations();
     std::string path;
     int runs = 5;
     bool json = false;
@@ -68,18 +69,23 @@ int main(int argc, char** argv) {
             apiCalls = result.trace->apiCalls.size();
             ranges = result.trace->ranges.size();
             phases = result.trace->loadPhases;
+            phases.emplace_back("(loadTrace's own total)", result.trace->loadSeconds);
         }
     } catch (const ls::SqliteError& e) {
         std::fprintf(stderr, "error: %s: %s\n", path.c_str(), e.what());
         return 3;
     }
     const double floorS = median(floorTimes), loadS = median(loadTimes);
+    double correlateS = 0;
+    for (const auto& [name, s] : phases)
+        if (name == "correlate") correlateS = s;
     const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
     if (json) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
-                    "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"peak_rss_mb\": %.1f}\n",
+                    "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
+                    "\"correlate_added\": %.3f, \"peak_rss_mb\": %.1f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
-                    loadS, loadS / floorS, peakMb);
+                    loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), peakMb);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -87,6 +93,8 @@ int main(int argc, char** argv) {
         std::printf("floor (median)  %.3f s over %d runs\n", floorS, runs);
         std::printf("load (median)   %.3f s over %d runs\n", loadS, runs);
         std::printf("ratio           %.3f (load / floor)\n", loadS / floorS);
+        std::printf("correlate       %.3f s in the last load (adds %.1f%% to the load without it)\n", correlateS,
+                    100.0 * correlateS / (loadS - correlateS));
         std::printf("peak RSS        %.1f MB\n", peakMb);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);

@@ -14,10 +14,13 @@ Reads an Nsight Systems SQLite export (nsys export --type sqlite) and prints wha
 
 commands:
   info FILE                     format, versions, capture span, counts, devices, load report
-  kernels FILE [--format F]     one row per kernel (F: csv, tsv or table; default csv)
+  kernels FILE [--layer NAME | --range TEXT] [--format F]
+                                one row per kernel with its launch call, NVTX stack, layer, op
+                                and direction (F: csv, tsv or table; default csv)
+  ops FILE [--format F]         one row per op instance: forward ops and backward nodes, paired
   summary FILE --report R [--format F]
-                                R: kern_sum (cuda_gpu_kern_sum), gpukernsum (2022.4: by grid,
-                                block and name), api_sum (cuda_api_sum)
+                                R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
+                                layer_sum, op_sum (see `summary --help`)
 
 Run `layerscope-cli COMMAND --help` for a command's options.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -33,8 +36,51 @@ struct Command {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"info", {}, {}, "usage: layerscope-cli info FILE\n\nPrints the export's format, exporter and schema version, capture span,\ncounts per event kind, processes, threads, devices, streams and the load report.\n", commandInfo},
-        {"kernels", {"format"}, {}, "usage: layerscope-cli kernels FILE [--format csv|tsv|table]\n\nOne row per kernel, by start time, with columns\nid,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,\nshort_name,grid,block,registers,static_smem,dynamic_smem\n(api: the launching call; tid: its thread; grid/block as x,y,z).\n", commandKernels},
-        {"summary", {"report", "format"}, {}, "usage: layerscope-cli summary FILE --report kern_sum|gpukernsum|api_sum [--format csv|table]\n\nkern_sum    kernels grouped by name, as nsys stats cuda_gpu_kern_sum\ngpukernsum  kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum\napi_sum     CUDA runtime and driver calls by name, as nsys stats cuda_api_sum\n            (each call once, also where older exports hold two rows per call)\nTimes in nanoseconds; sorted by total time.\n", commandSummary},
+        {"kernels", {"format", "layer", "range"}, {}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--format csv|tsv|table]
+
+One row per kernel, by start time, with columns
+  id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,
+  short_name,grid,block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,
+  op_id,direction,fwd_op_id,sizes
+api: the launching call (joined by correlation id within the process); tid: its thread;
+grid/block: x,y,z. nvtx_range: raw text of the innermost NVTX range around the launch call on
+its thread; nvtx_path: normalized names of all enclosing ranges, outermost first, separated by
+" > ". layer: nearest enclosing user range that is not a framework marker (backward kernels
+take the layer of their paired forward op). op, op_id, sizes: innermost PyTorch op marker.
+seq: of the op instance (forward op or backward node). direction: forward, backward, optimizer
+or other. fwd_op_id: for backward kernels, op_id of the paired forward op.
+
+--layer NAME   only the kernels of layer NAME, forward and backward
+--range TEXT   only the kernels under a range whose normalized name is TEXT
+)",
+         commandKernels},
+        {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE [--format csv|tsv|table]
+
+One row per op instance: top-level PyTorch forward ops (nested ops belong to them) and backward
+nodes (everything the autograd engine ran for the node), with columns
+  op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes
+A backward node with seq N pairs with the last top-level forward op of its process that showed
+seq N. paired_op_id: for a backward node its forward op, for a forward op its backward node.
+)",
+         commandOps},
+        {"summary", {"report", "format"}, {}, R"(usage: layerscope-cli summary FILE --report REPORT [--format csv|tsv|table]
+
+kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
+gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
+api_sum        CUDA runtime and driver calls by name, as nsys stats cuda_api_sum
+               (each call once, also where older exports hold two rows per call)
+nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as nsys
+               nvtxkernsum: grouped by pid, tid, raw range text, style and kernel name; a
+               kernel counts once per range instance. Differences from nsys 2022.4, on purpose:
+               where an export holds two runtime rows per call nsys sums each kernel twice;
+               start/end ranges that end on another thread count on their starting thread
+               (nsys drops them); unended ranges end at the capture end.
+nvtx_sum       NVTX ranges grouped by normalized name (op_id, seq, sizes stripped) and style
+layer_sum      kernels and GPU time per layer and direction; rows add up to all kernel time
+op_sum         kernels and GPU time per op instance name and direction
+Times in nanoseconds.
+)",
+         commandSummary},
     };
     return list;
 }
@@ -71,6 +117,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     err << "error: unknown command '" << args[0] << "'\n" << kUsageText;
     return kUsage;
+}
+
+std::optional<TableFormat> formatOption(const Options& o, Context& c) {
+    auto format = parseTableFormat(o.get("format", "csv"));
+    if (!format) c.err << "error: --format must be csv, tsv or table\n";
+    return format;
 }
 
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode) {

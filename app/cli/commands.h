@@ -2,6 +2,9 @@
 #include "app/cli/cli.h"
 #include "app/cli/options.h"
 #include "core/load.h"
+#include "core/table_writer.h"
+
+#include <optional>
 
 #include <iosfwd>
 #include <memory>
@@ -16,6 +19,13 @@ struct Context {
 int commandInfo(const Options& o, Context& c);
 int commandKernels(const Options& o, Context& c);
 int commandSummary(const Options& o, Context& c);
+int commandOps(const Options& o, Context& c);
+
+// Separates the normalized names of nvtx_path, outermost first.
+inline constexpr const char* kNvtxPathSeparator = " > ";
+
+// The --format option (default csv); prints the usage error and returns nullopt when invalid.
+std::optional<TableFormat> formatOption(const Options& o, Context& c);
 
 // Loads the one FILE argument; prints the error line and returns nullptr on failure.
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode);

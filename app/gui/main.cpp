@@ -1,5 +1,6 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
 // sample trace.
+#include "core/platform.h"
 #include "widgets/main_window.h"
 
 #include <QApplication>
@@ -7,6 +8,7 @@
 #include <QFileInfo>
 
 int main(int argc, char** argv) {
+    ls::platform::preferMappedLargeAllocations();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Layerscope"));
     QApplication::setApplicationName(QStringLiteral("Layerscope"));

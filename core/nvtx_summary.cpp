@@ -1,0 +1,178 @@
+#include "core/nvtx_summary.h"
+
+#include "core/correlation.h"
+#include "core/raw_text.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ls {
+namespace {
+
+// Ranges whose texts are equal share these fields (op_id makes a PyTorch marker unique).
+struct RangeKey {
+    uint32_t pid = 0, tid = 0;
+    bool hasThread = false, noRange = true;
+    uint32_t name = 0, sizes = 0;
+    int32_t seq = -1, opId = -1;
+    RangeKind kind = RangeKind::PushPop;
+    uint8_t flags = 0; // "seq" and "stashed seq" texts differ
+    uint32_t kernel = 0;
+    auto tie() const { return std::tie(pid, tid, hasThread, noRange, name, sizes, seq, opId, kind, flags, kernel); }
+    bool operator<(const RangeKey& o) const { return tie() < o.tie(); }
+};
+
+struct Group {
+    std::vector<uint32_t> ranges, kernels;
+    std::vector<int64_t> durations;
+    RangeId sample;
+};
+
+std::string_view styleName(RangeKind k) { return k == RangeKind::StartEnd ? "StartEnd" : "PushPop"; }
+
+uint64_t totalKernelTime(const Trace& t) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < t.kernels.size(); ++i) total += static_cast<uint64_t>(t.kernels.duration(i));
+    return total;
+}
+
+void setShares(std::vector<GpuTimeRow>& rows, uint64_t total) {
+    for (auto& r : rows) r.percent = total ? 100.0 * static_cast<double>(r.gpuTimeNs) / static_cast<double>(total) : 0.0;
+    std::sort(rows.begin(), rows.end(), [](const GpuTimeRow& a, const GpuTimeRow& b) {
+        return std::tie(b.gpuTimeNs, a.name, a.direction) < std::tie(a.gpuTimeNs, b.name, b.direction);
+    });
+}
+
+} // namespace
+
+std::vector<NvtxKernRow> nvtxKernelSummary(const Trace& t) {
+    const auto& k = t.kernels;
+    const auto& r = t.ranges;
+    std::map<RangeKey, Group> groups;
+    for (uint32_t i = 0; i < k.size(); ++i) {
+        RangeKey key;
+        key.kernel = k.name[i].value;
+        const ApiCallId call = k.launch[i];
+        if (call.valid()) {
+            const Thread& th = t.threads[t.apiCalls.thread[call.value].value];
+            key.pid = t.processes[th.process.value].pid;
+            key.tid = th.tid;
+            key.hasThread = true;
+        }
+        const auto stack = rangesContaining(t, call);
+        if (stack.empty()) {
+            auto& g = groups[key];
+            g.kernels.push_back(i);
+            g.durations.push_back(k.duration(i));
+            continue;
+        }
+        for (RangeId j : stack) {
+            key.noRange = false;
+            key.name = r.name[j.value].value;
+            key.sizes = r.sizes[j.value].value;
+            key.seq = r.seq[j.value];
+            key.opId = r.opId[j.value];
+            key.kind = r.kind[j.value];
+            key.flags = r.flags[j.value] & (kSeqIsStashed | kPytorchMarker);
+            auto& g = groups[key];
+            g.ranges.push_back(j.value);
+            g.kernels.push_back(i);
+            g.durations.push_back(k.duration(i));
+            g.sample = j;
+        }
+    }
+    RawTextReader raw(t);
+    std::vector<NvtxKernRow> rows;
+    rows.reserve(groups.size());
+    for (auto& [key, g] : groups) {
+        NvtxKernRow row;
+        row.noRange = key.noRange;
+        if (!key.noRange) {
+            row.range = raw.text(g.sample);
+            row.style = styleName(key.kind);
+        }
+        if (key.hasThread) {
+            row.pid = key.pid;
+            row.tid = key.tid;
+        }
+        std::sort(g.ranges.begin(), g.ranges.end());
+        row.rangeInstances = static_cast<uint64_t>(std::unique(g.ranges.begin(), g.ranges.end()) - g.ranges.begin());
+        std::sort(g.kernels.begin(), g.kernels.end());
+        row.kernelInstances = static_cast<uint64_t>(std::unique(g.kernels.begin(), g.kernels.end()) - g.kernels.begin());
+        row.stats = durationStats(g.durations);
+        row.kernel = std::string(t.str(StringId(key.kernel)));
+        rows.push_back(std::move(row));
+    }
+    std::sort(rows.begin(), rows.end(), [](const NvtxKernRow& a, const NvtxKernRow& b) {
+        return std::tie(b.noRange, a.range, a.pid, a.tid, b.stats.total, a.kernel) <
+               std::tie(a.noRange, b.range, b.pid, b.tid, a.stats.total, b.kernel);
+    });
+    return rows;
+}
+
+std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t) {
+    const auto& r = t.ranges;
+    std::map<std::pair<uint32_t, RangeKind>, std::vector<int64_t>> groups;
+    for (uint32_t i = 0; i < r.size(); ++i)
+        if (r.kind[i] != RangeKind::Mark) groups[{r.name[i].value, r.kind[i]}].push_back(r.end[i] - r.start[i]);
+    std::vector<NvtxRangeRow> rows;
+    long double all = 0;
+    for (auto& [key, d] : groups) {
+        NvtxRangeRow row;
+        row.name = std::string(t.str(StringId(key.first)));
+        row.style = styleName(key.second);
+        row.stats = durationStats(d);
+        all += row.stats.total;
+        rows.push_back(std::move(row));
+    }
+    for (auto& row : rows) row.percent = all > 0 ? static_cast<double>(100.0L * row.stats.total / all) : 0.0;
+    std::sort(rows.begin(), rows.end(), [](const NvtxRangeRow& a, const NvtxRangeRow& b) {
+        return std::tie(b.stats.total, a.name, a.style) < std::tie(a.stats.total, b.name, b.style);
+    });
+    return rows;
+}
+
+std::vector<GpuTimeRow> layerSummary(const Trace& t) {
+    std::map<std::pair<uint32_t, Direction>, GpuTimeRow> groups;
+    const auto& links = t.kernelLinks;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
+        auto& row = groups[{links.layer[i].value, links.direction[i]}];
+        row.direction = links.direction[i];
+        row.name = links.layer[i].valid() ? std::string(t.str(links.layer[i])) : "(none)";
+        ++row.kernels;
+        row.gpuTimeNs += static_cast<uint64_t>(t.kernels.duration(i));
+    }
+    std::vector<GpuTimeRow> rows;
+    for (auto& [key, row] : groups) rows.push_back(std::move(row));
+    setShares(rows, totalKernelTime(t));
+    return rows;
+}
+
+std::vector<GpuTimeRow> opSummary(const Trace& t) {
+    std::map<std::pair<uint32_t, Direction>, GpuTimeRow> groups;
+    std::map<std::pair<uint32_t, Direction>, std::vector<uint32_t>> instances;
+    const auto& links = t.kernelLinks;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
+        const OpId op = links.opInstance[i];
+        const uint32_t name = op.valid() ? t.ranges.name[t.ops.range[op.value].value].value : UINT32_MAX;
+        const auto key = std::make_pair(name, links.direction[i]);
+        auto& row = groups[key];
+        row.direction = links.direction[i];
+        row.name = op.valid() ? std::string(t.str(StringId(name))) : "(none)";
+        ++row.kernels;
+        row.gpuTimeNs += static_cast<uint64_t>(t.kernels.duration(i));
+        if (op.valid()) instances[key].push_back(op.value);
+    }
+    std::vector<GpuTimeRow> rows;
+    for (auto& [key, row] : groups) {
+        auto& ids = instances[key];
+        std::sort(ids.begin(), ids.end());
+        row.instances = static_cast<uint64_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
+        rows.push_back(std::move(row));
+    }
+    setShares(rows, totalKernelTime(t));
+    return rows;
+}
+
+} // namespace ls

@@ -1,0 +1,49 @@
+#pragma once
+// Summaries over the correlation: NVTX ranges with their kernels (nsys nvtxkernsum semantics),
+// ranges by normalized name, and GPU time per layer and direction and per op.
+#include "core/summary.h"
+#include "core/trace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ls {
+
+struct NvtxKernRow {
+    std::string range; // raw text as nsys prints it; empty with noRange for kernels outside any range
+    bool noRange = false;
+    std::string style; // PushPop or StartEnd
+    std::optional<uint32_t> pid, tid; // of the launching thread; empty for kernels without a launch call
+    uint64_t rangeInstances = 0, kernelInstances = 0;
+    DurationStats stats; // over (range instance, kernel) pairs, as nsys sums them
+    std::string kernel;
+};
+
+// nsys nvtxkernsum: each kernel counted under every range of its launch call's stack, once per
+// range instance (nsys 2022.4 counts it twice where the export has two runtime rows per call).
+// Sorted by range text (kernels outside ranges first), pid, tid, total time descending.
+std::vector<NvtxKernRow> nvtxKernelSummary(const Trace& t);
+
+struct NvtxRangeRow {
+    std::string name, style;
+    double percent = 0;
+    DurationStats stats; // range durations
+};
+// Ranges grouped by normalized name and style, by total time.
+std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t);
+
+struct GpuTimeRow {
+    std::string name; // layer or op name; "(none)" for kernels without one
+    Direction direction = Direction::Other;
+    uint64_t instances = 0; // op instances (op_sum only)
+    uint64_t kernels = 0;
+    uint64_t gpuTimeNs = 0;
+    double percent = 0; // of all kernel time
+};
+// Per layer and direction; the rows add up to the total kernel time.
+std::vector<GpuTimeRow> layerSummary(const Trace& t);
+// Per op instance name and direction; kernels outside any op form the "(none)" row.
+std::vector<GpuTimeRow> opSummary(const Trace& t);
+
+} // namespace ls

@@ -1,0 +1,67 @@
+#include "core/range_roles.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace ls {
+namespace {
+
+constexpr std::string_view kFrameworkPrefixes[] = {
+    "aten::", "autograd::", "torch::", "c10d::", "nccl:", "NCCL:", "cuBLAS:", "cuDNN:", "Optimizer.", "ProfilerStep#",
+    "record_param_comms", "DistributedDataParallel.", "cudaMemcpy", "cudaLaunch", "traceMarker",
+};
+constexpr std::string_view kBackwardWrapper = "autograd::engine::evaluate_function: ";
+constexpr std::string_view kOptimizerOps[] = {"Optimizer.step", "Optimizer.zero_grad", "_foreach_", "_fused_adam", "_fused_sgd"};
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+} // namespace
+
+std::string_view directionName(Direction d) {
+    switch (d) {
+    case Direction::Forward: return "forward";
+    case Direction::Backward: return "backward";
+    case Direction::Optimizer: return "optimizer";
+    case Direction::Other: break;
+    }
+    return "other";
+}
+
+bool isFrameworkRange(std::string_view name, bool isPytorchMarker) {
+    if (isPytorchMarker) return true;
+    return std::any_of(std::begin(kFrameworkPrefixes), std::end(kFrameworkPrefixes), [&](std::string_view p) { return startsWith(name, p); }) ||
+           isBackwardNode(name);
+}
+
+bool isBackwardWrapper(std::string_view name) { return startsWith(name, kBackwardWrapper); }
+
+bool isBackwardNode(std::string_view name) {
+    if (name == "torch::autograd::AccumulateGrad") return true;
+    size_t end = name.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
+    constexpr std::string_view suffix = "Backward";
+    return end > suffix.size() && name.substr(end - suffix.size(), suffix.size()) == suffix &&
+           name.find(' ') == std::string_view::npos;
+}
+
+bool isOptimizerOp(std::string_view name) {
+    return std::any_of(std::begin(kOptimizerOps), std::end(kOptimizerOps), [&](std::string_view p) { return name.find(p) != std::string_view::npos; });
+}
+
+bool userRangePhase(std::string_view name, Direction& phase) {
+    const std::string n = lower(name);
+    if (n.find("optim") != std::string::npos) phase = Direction::Optimizer;
+    else if (n.find("backward") != std::string::npos) phase = Direction::Backward;
+    else if (n.find("forward") != std::string::npos) phase = Direction::Forward;
+    else return false;
+    return true;
+}
+
+} // namespace ls
