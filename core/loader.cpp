@@ -2,6 +2,7 @@
 // tables in parallel rowid windows (one read-only connection per worker) and build the Trace.
 #include "core/correlation.h"
 #include "core/file_probe.h"
+#include "core/kernel_metrics.h"
 #include "core/load.h"
 #include "core/nsys_chunk.h"
 #include "core/nsys_small_tables.h"
@@ -232,8 +233,11 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         if (cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         const auto built = std::chrono::steady_clock::now();
         correlate(*trace, threads);
+        const auto correlated = std::chrono::steady_clock::now();
+        trace->loadPhases.emplace_back("correlate", std::chrono::duration<double>(correlated - built).count());
+        computeKernelMetrics(*trace);
+        trace->loadPhases.emplace_back("flops, bytes, tensor cores", std::chrono::duration<double>(std::chrono::steady_clock::now() - correlated).count());
         if (cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        trace->loadPhases.emplace_back("correlate", std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count());
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
     } catch (const SqliteError& e) {

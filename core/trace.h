@@ -3,6 +3,8 @@
 // tables for processes/threads/devices/streams, interned strings and the load-time indexes.
 // Shared as std::shared_ptr<const Trace> once loading ends.
 #include "core/direction.h"
+#include "core/dtype.h"
+#include "core/tensor_core.h"
 #include "core/ids.h"
 #include "core/load_report.h"
 #include "core/string_pool.h"
@@ -129,6 +131,17 @@ struct KernelLinks {
     std::vector<StringId> layer;  // nearest user range; backward kernels take their forward op's
 };
 
+// Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/kernel_metrics.h).
+struct KernelMetrics {
+    std::vector<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
+    std::vector<DType> dtype;
+    std::vector<DTypeSource> dtypeSource;
+    std::vector<StringId> rule; // the formula that gave flops/bytes (empty id: none)
+    std::vector<TcState> tc;
+    std::vector<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
+    std::vector<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
+};
+
 struct Process {
     uint32_t pid = 0;
     std::string name;
@@ -195,6 +208,7 @@ struct Trace {
     // Correlation (core/correlation.h), built once at load.
     OpColumns ops;
     KernelLinks kernelLinks;
+    KernelMetrics metrics;
     Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
     std::vector<TimeNs> startEndMaxEnd;      // running max of their ends, parallel to threadStartEnd.ids
 

@@ -1,8 +1,11 @@
 #include "app/cli/commands.h"
 #include "core/correlation.h"
+#include "core/kernel_metrics.h"
 #include "core/raw_text.h"
 #include "core/table_writer.h"
 
+#include <cmath>
+#include <cstdio>
 #include <ostream>
 
 namespace ls::cli {
@@ -10,6 +13,26 @@ namespace {
 
 std::string dim(const Dim3& d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); }
 std::string orEmpty(int64_t v) { return v < 0 ? std::string() : std::to_string(v); }
+
+// A measured or computed quantity: empty when unknown, never a made-up zero.
+std::string number(double v, int decimals) {
+    if (!std::isfinite(v)) return {};
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::vector<std::string> metricFields(const Trace& t, uint32_t i) {
+    const auto& m = t.metrics;
+    const double flops = m.flops[i], bytes = m.bytes[i], ns = static_cast<double>(t.kernels.duration(i));
+    const double intensity = bytes > 0 ? flops / bytes : NAN;
+    const double tflops = ns > 0 ? flops / ns / 1e3 : NAN; // FLOP/ns = GFLOP/s
+    const double gbytes = ns > 0 ? bytes / ns : NAN;       // byte/ns = GB/s
+    std::string dtype(dtypeName(m.dtype[i]));
+    return {number(flops, 0), number(bytes, 0), dtype, number(intensity, 3), number(tflops, 3), number(gbytes, 3),
+            std::string(tcStateName(m.tc[i])), std::string(tcReason(tensorCoreVerdict(t, KernelId(i)))),
+            std::string(t.str(m.rule[i])), m.dtypeSource[i] == DTypeSource::KernelName ? "kernel name" : m.dtypeSource[i] == DTypeSource::Marker ? "marker" : ""};
+}
 
 // Normalized names of the kernel's stack, outermost first.
 std::string nvtxPath(const Trace& t, KernelId k) {
@@ -53,7 +76,8 @@ int commandKernels(const Options& o, Context& c) {
     TableWriter w(c.out, *format);
     w.header({"id", "start_ns", "end_ns", "duration_ns", "device", "context", "stream", "pid", "tid", "correlation_id",
               "api", "name", "short_name", "grid", "block", "registers", "static_smem", "dynamic_smem", "nvtx_range",
-              "nvtx_path", "layer", "op", "seq", "op_id", "direction", "fwd_op_id", "sizes"});
+              "nvtx_path", "layer", "op", "seq", "op_id", "direction", "fwd_op_id", "sizes", "flops", "bytes", "dtype",
+              "intensity", "tflops_s", "gbytes_s", "tc", "tc_reason", "flops_rule", "dtype_source"});
     for (KernelId id : selected) {
         const uint32_t i = id.value;
         const ApiCallId call = k.launch[i];
@@ -71,7 +95,7 @@ int commandKernels(const Options& o, Context& c) {
             if (t->ops.direction[inst.value] == Direction::Backward && fwd.valid())
                 fwdOpId = orEmpty(r.opId[t->ops.range[fwd.value].value]);
         }
-        w.row({std::to_string(i), std::to_string(k.start[i]), std::to_string(k.end[i]), std::to_string(k.duration(i)),
+        std::vector<std::string> row = {std::to_string(i), std::to_string(k.start[i]), std::to_string(k.end[i]), std::to_string(k.duration(i)),
                std::to_string(k.device[i]), std::to_string(k.context[i]), std::to_string(k.stream[i]),
                std::to_string(t->processes[k.process[i].value].pid), tid, std::to_string(k.correlation[i]), api,
                std::string(t->str(k.name[i])), std::string(t->str(k.shortName[i])), dim(k.grid[i]), dim(k.block[i]),
@@ -80,7 +104,9 @@ int commandKernels(const Options& o, Context& c) {
                links.layer[i].valid() ? std::string(t->str(links.layer[i])) : std::string(),
                op.valid() ? std::string(t->str(r.name[op.value])) : std::string(), seq,
                op.valid() ? orEmpty(r.opId[op.value]) : std::string(), std::string(directionName(links.direction[i])), fwdOpId,
-               op.valid() ? std::string(t->str(r.sizes[op.value])) : std::string()});
+               op.valid() ? std::string(t->str(r.sizes[op.value])) : std::string()};
+        for (auto& f : metricFields(*t, i)) row.push_back(std::move(f));
+        w.row(std::move(row));
     }
     w.finish();
     return kOk;
