@@ -3,6 +3,9 @@
 #include "core/op_costs.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <unordered_map>
 
 namespace ls {
@@ -46,18 +49,40 @@ void computeKernelMetrics(Trace& t) {
         if (m.dtype[i] != DType::Unknown) m.dtypeSource[i] = DTypeSource::KernelName;
     }
 
+    // Tensor Core verdicts and op costs repeat across iterations: compute each once.
+    std::unordered_map<uint64_t, TcVerdict> verdicts; // (name id << 1) | mathOp
+    auto verdict = [&](uint32_t i, bool mathOp) {
+        const uint64_t key = (uint64_t(k.name[i].value) << 1) | (mathOp ? 1 : 0);
+        auto [it, inserted] = verdicts.try_emplace(key);
+        if (inserted) it->second = classifyTensorCore(t.str(k.name[i]), mathOp);
+        return it->second;
+    };
+    struct CachedCost {
+        std::optional<OpCost> cost;
+        StringId rule, splitRule;
+    };
+    std::map<std::tuple<uint32_t, uint32_t, DType>, CachedCost> costs; // (op name, sizes, dtype)
+    auto costOf = [&](uint32_t op, DType dtype) -> const CachedCost& {
+        auto [it, inserted] = costs.try_emplace({r.name[op].value, r.sizes[op].value, dtype});
+        if (inserted) {
+            const auto shapes = parseShapes(t.str(r.sizes[op]));
+            it->second.cost = shapes ? opCost(t.str(r.name[op]), *shapes, dtype) : std::nullopt;
+            if (it->second.cost) {
+                it->second.rule = t.strings.intern(it->second.cost->rule);
+                it->second.splitRule = t.strings.intern(std::string(it->second.cost->rule) + "; split over the op's kernels by duration");
+            }
+        }
+        return it->second;
+    };
+    const StringId auxiliaryRule = t.strings.intern("auxiliary kernel: its op's FLOPs are on the op's math kernel");
+
     // Kernels grouped by their innermost op marker (kernels are by start, so groups stay by start).
     std::vector<std::pair<uint32_t, uint32_t>> byOp; // (op range, kernel)
     for (uint32_t i = 0; i < n; ++i)
         if (t.kernelLinks.op[i].valid()) byOp.emplace_back(t.kernelLinks.op[i].value, i);
     std::sort(byOp.begin(), byOp.end());
-    std::unordered_map<std::string, StringId> ruleIds;
-    auto ruleId = [&](std::string_view rule) {
-        auto [it, inserted] = ruleIds.try_emplace(std::string(rule));
-        if (inserted) it->second = t.strings.intern(rule);
-        return it->second;
-    };
-    std::vector<uint32_t> group, math;
+    std::vector<uint32_t> group;
+    std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
         const uint32_t op = byOp[g].first;
         group.clear();
@@ -71,35 +96,40 @@ void computeKernelMetrics(Trace& t) {
         for (uint32_t i : group)
             if (dtype == DType::Unknown) dtype = m.dtype[i];
 
-        const auto shapes = parseShapes(t.str(r.sizes[op]));
-        const auto cost = shapes ? opCost(t.str(r.name[op]), *shapes, dtype) : std::nullopt;
-        const bool mathOp = cost && isMathFamily(cost->family);
-        math.clear();
-        for (uint32_t i : group)
-            if (!mathOp || info(i).math) math.push_back(i);
-        if (mathOp && math.empty()) math = group; // no kernel looks like math: it is the op's work anyway
-        for (uint32_t i : group) {
-            const bool isMath = std::find(math.begin(), math.end(), i) != math.end();
-            const TcVerdict v = classifyTensorCore(t.str(k.name[i]), mathOp && isMath);
+        const CachedCost& cached = costOf(op, dtype);
+        const bool mathOp = cached.cost && isMathFamily(cached.cost->family);
+        isMath.assign(group.size(), 0);
+        size_t mathCount = 0;
+        double total = 0;
+        for (size_t j = 0; j < group.size(); ++j)
+            if (!mathOp || info(group[j]).math) {
+                isMath[j] = 1;
+                ++mathCount;
+            }
+        if (mathOp && mathCount == 0) { // no kernel looks like math: it is the op's work anyway
+            isMath.assign(group.size(), 1);
+            mathCount = group.size();
+        }
+        for (size_t j = 0; j < group.size(); ++j) {
+            const uint32_t i = group[j];
+            const TcVerdict v = verdict(i, mathOp && isMath[j]);
             m.tc[i] = v.state;
             m.tcRule[i] = v.rule;
-            m.tcMathOp[i] = mathOp && isMath;
+            m.tcMathOp[i] = mathOp && isMath[j];
+            if (isMath[j]) total += static_cast<double>(k.duration(i));
         }
-        if (!cost) continue;
-        double total = 0;
-        for (uint32_t i : math) total += static_cast<double>(k.duration(i));
-        const StringId rule = ruleId(cost->rule);
-        for (uint32_t i : group) {
-            const bool isMath = std::find(math.begin(), math.end(), i) != math.end();
-            if (!isMath) {
+        if (!cached.cost) continue;
+        for (size_t j = 0; j < group.size(); ++j) {
+            const uint32_t i = group[j];
+            if (!isMath[j]) {
                 m.flops[i] = 0; // an auxiliary kernel of a GEMM/attention op: the math kernel has its FLOPs
-                m.rule[i] = ruleId("auxiliary kernel: its op's FLOPs are on the op's math kernel");
+                m.rule[i] = auxiliaryRule;
                 continue;
             }
-            const double share = math.size() == 1 ? 1.0 : total > 0 ? static_cast<double>(k.duration(i)) / total : 1.0 / static_cast<double>(math.size());
-            m.flops[i] = cost->flops * share;
-            m.bytes[i] = cost->bytes * share;
-            m.rule[i] = math.size() == 1 ? rule : ruleId(std::string(cost->rule) + "; split over the op's kernels by duration");
+            const double share = mathCount == 1 ? 1.0 : total > 0 ? static_cast<double>(k.duration(i)) / total : 1.0 / static_cast<double>(mathCount);
+            m.flops[i] = cached.cost->flops * share;
+            m.bytes[i] = cached.cost->bytes * share;
+            m.rule[i] = mathCount == 1 ? cached.rule : cached.splitRule;
             if (m.dtype[i] == DType::Unknown && dtype != DType::Unknown) {
                 m.dtype[i] = dtype;
                 m.dtypeSource[i] = DTypeSource::KernelName;
@@ -109,7 +139,7 @@ void computeKernelMetrics(Trace& t) {
     // Kernels outside any op marker: Tensor Core use by name alone.
     for (uint32_t i = 0; i < n; ++i) {
         if (t.kernelLinks.op[i].valid()) continue;
-        const TcVerdict v = classifyTensorCore(t.str(k.name[i]), false);
+        const TcVerdict v = verdict(i, false);
         m.tc[i] = v.state;
         m.tcRule[i] = v.rule;
     }

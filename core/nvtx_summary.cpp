@@ -4,6 +4,7 @@
 #include "core/raw_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -35,6 +36,14 @@ uint64_t totalKernelTime(const Trace& t) {
     uint64_t total = 0;
     for (size_t i = 0; i < t.kernels.size(); ++i) total += static_cast<uint64_t>(t.kernels.duration(i));
     return total;
+}
+
+void addKernel(const Trace& t, GpuTimeRow& row, uint32_t i) {
+    const auto d = static_cast<uint64_t>(t.kernels.duration(i));
+    ++row.kernels;
+    row.gpuTimeNs += d;
+    if (std::isfinite(t.metrics.flops[i])) row.flops += t.metrics.flops[i];
+    if (t.metrics.tc[i] == TcState::Used) row.tcTimeNs += d;
 }
 
 void setShares(std::vector<GpuTimeRow>& rows, uint64_t total) {
@@ -140,8 +149,7 @@ std::vector<GpuTimeRow> layerSummary(const Trace& t) {
         auto& row = groups[{links.layer[i].value, links.direction[i]}];
         row.direction = links.direction[i];
         row.name = links.layer[i].valid() ? std::string(t.str(links.layer[i])) : "(none)";
-        ++row.kernels;
-        row.gpuTimeNs += static_cast<uint64_t>(t.kernels.duration(i));
+        addKernel(t, row, i);
     }
     std::vector<GpuTimeRow> rows;
     for (auto& [key, row] : groups) rows.push_back(std::move(row));
@@ -160,8 +168,7 @@ std::vector<GpuTimeRow> opSummary(const Trace& t) {
         auto& row = groups[key];
         row.direction = links.direction[i];
         row.name = op.valid() ? std::string(t.str(StringId(name))) : "(none)";
-        ++row.kernels;
-        row.gpuTimeNs += static_cast<uint64_t>(t.kernels.duration(i));
+        addKernel(t, row, i);
         if (op.valid()) instances[key].push_back(op.value);
     }
     std::vector<GpuTimeRow> rows;
@@ -172,6 +179,27 @@ std::vector<GpuTimeRow> opSummary(const Trace& t) {
         rows.push_back(std::move(row));
     }
     setShares(rows, totalKernelTime(t));
+    return rows;
+}
+
+std::vector<TcRow> tensorCoreSummary(const Trace& t) {
+    std::map<std::pair<uint32_t, TcState>, TcRow> groups;
+    std::map<uint32_t, uint64_t> deviceTime;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
+        const uint32_t device = t.kernels.device[i];
+        auto& row = groups[{device, t.metrics.tc[i]}];
+        row.device = device;
+        row.state = t.metrics.tc[i];
+        ++row.kernels;
+        row.gpuTimeNs += static_cast<uint64_t>(t.kernels.duration(i));
+        deviceTime[device] += static_cast<uint64_t>(t.kernels.duration(i));
+    }
+    std::vector<TcRow> rows;
+    for (auto& [key, row] : groups) {
+        const uint64_t all = deviceTime[row.device];
+        row.percent = all ? 100.0 * static_cast<double>(row.gpuTimeNs) / static_cast<double>(all) : 0;
+        rows.push_back(row);
+    }
     return rows;
 }
 

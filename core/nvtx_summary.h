@@ -39,11 +39,24 @@ struct GpuTimeRow {
     uint64_t instances = 0; // op instances (op_sum only)
     uint64_t kernels = 0;
     uint64_t gpuTimeNs = 0;
-    double percent = 0; // of all kernel time
+    double percent = 0;       // of all kernel time
+    double flops = 0;         // sum over the kernels with a known FLOP count
+    uint64_t tcTimeNs = 0;    // GPU time of kernels that used Tensor Cores
+    double tflopsPerSecond() const { return gpuTimeNs ? flops / static_cast<double>(gpuTimeNs) / 1e3 : 0; }
+    double tcShare() const { return gpuTimeNs ? 100.0 * static_cast<double>(tcTimeNs) / static_cast<double>(gpuTimeNs) : 0; }
 };
 // Per layer and direction; the rows add up to the total kernel time.
 std::vector<GpuTimeRow> layerSummary(const Trace& t);
 // Per op instance name and direction; kernels outside any op form the "(none)" row.
 std::vector<GpuTimeRow> opSummary(const Trace& t);
+
+struct TcRow {
+    uint32_t device = 0;
+    TcState state = TcState::NotApplicable;
+    uint64_t kernels = 0, gpuTimeNs = 0;
+    double percent = 0; // of the device's kernel time
+};
+// GPU time by Tensor Core state, per device.
+std::vector<TcRow> tensorCoreSummary(const Trace& t);
 
 } // namespace ls
