@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <tuple>
+#include <vector>
 
 namespace ls {
 namespace {
@@ -23,20 +24,39 @@ RangeId innermostPushPop(const Trace& t, ApiCallId call) {
     return cand;
 }
 
-// Start/end ranges of the call's thread that contain it, latest start first.
+size_t treeLeaves(size_t ranges) {
+    size_t p = 1;
+    while (p < ranges) p <<= 1;
+    return p;
+}
+
+// Start/end ranges of the call's thread that contain it. The segment tree holds each subtree's
+// latest end, so only subtrees that can still contain the call are visited: O((k + 1) log n)
+// for k results, however long some ranges are.
 std::vector<RangeId> containingStartEnd(const Trace& t, ApiCallId call) {
     std::vector<RangeId> out;
     const TimeNs cs = t.apiCalls.start[call.value], ce = t.apiCalls.end[call.value];
     const ThreadId th = t.apiCalls.thread[call.value];
     const auto [first, last] = t.threadStartEnd.of(th);
     if (first == last) return out;
-    const auto base = static_cast<size_t>(first - t.threadStartEnd.ids.data());
-    auto it = std::upper_bound(first, last, cs, [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; });
-    // Walk back while some earlier range still ends late enough to contain the call.
-    for (size_t j = static_cast<size_t>(it - first); j-- > 0;) {
-        if (t.startEndMaxEnd[base + j] < ce) break;
-        const RangeId r = first[j];
-        if (t.ranges.end[r.value] >= ce) out.push_back(r);
+    const size_t count = static_cast<size_t>(last - first);
+    const size_t limit = static_cast<size_t>(
+        std::upper_bound(first, last, cs, [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; }) - first);
+    if (limit == 0) return out;
+    const TimeNs* tree = t.startEndTree.data() + t.startEndTreeBegin[th.value];
+    const size_t leaves = treeLeaves(count);
+    // Iterative descent: (node, first leaf, leaf count).
+    std::vector<std::tuple<size_t, size_t, size_t>> stack{{1, 0, leaves}};
+    while (!stack.empty()) {
+        const auto [node, lo, width] = stack.back();
+        stack.pop_back();
+        if (lo >= limit || tree[node] < ce) continue;
+        if (width == 1) {
+            out.push_back(first[lo]);
+            continue;
+        }
+        stack.emplace_back(2 * node + 1, lo + width / 2, width / 2);
+        stack.emplace_back(2 * node, lo, width / 2);
     }
     return out;
 }
@@ -184,21 +204,25 @@ void Correlator::placeForwardOps() {
 // carried seq N: ops that create no autograd node show the seq of the next one that does.
 void Correlator::pairBySeq() {
     auto& ops = t_.ops;
-    auto processOf = [&](uint32_t o) { return t_.threads[threadOfRange(t_, ops.extent[o]).value].process.value; };
-    std::vector<std::tuple<uint32_t, int32_t, TimeNs, uint32_t>> forward; // (process, seq, start, op)
+    auto threadOf = [&](uint32_t o) { return threadOfRange(t_, ops.extent[o]).value; };
+    // (process, seq, start, op) of forward ops, never from the autograd engine's threads (ops it
+    // runs outside a node wrapper, such as DDP hooks, show seqs of their own).
+    std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
     for (uint32_t o = 0; o < ops.size(); ++o)
-        if (!node_[o] && r_.seq[ops.range[o].value] >= 0)
-            forward.emplace_back(processOf(o), r_.seq[ops.range[o].value], r_.start[ops.range[o].value], o);
+        if (!node_[o] && r_.seq[ops.range[o].value] >= 0 && !autogradThread_[threadOf(o)])
+            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value], r_.start[ops.range[o].value], o);
     std::sort(forward.begin(), forward.end());
     for (uint32_t o = 0; o < ops.size(); ++o) {
         if (!node_[o]) continue;
-        const int32_t seq = r_.seq[ops.range[o].value];
+        const int64_t seq = r_.seq[ops.range[o].value];
         if (seq < 0) continue;
-        const auto key = std::make_tuple(processOf(o), seq + 1, TimeNs(0), 0u);
-        auto it = std::lower_bound(forward.begin(), forward.end(), key);
+        // The last forward op with this seq that started before the node (int64: no overflow).
+        const uint32_t process = t_.threads[threadOf(o)].process.value;
+        const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value], std::numeric_limits<uint32_t>::max());
+        auto it = std::upper_bound(forward.begin(), forward.end(), key);
         if (it == forward.begin()) continue;
         --it;
-        if (std::get<0>(*it) != std::get<0>(key) || std::get<1>(*it) != seq) continue;
+        if (std::get<0>(*it) != process || std::get<1>(*it) != seq) continue;
         const uint32_t f = std::get<3>(*it);
         ops.paired[o] = OpId(f);
         if (!ops.paired[f].valid()) ops.paired[f] = OpId(o);
@@ -253,17 +277,23 @@ void Correlator::indexStartEnd() {
     auto& csr = t_.threadStartEnd;
     csr.offsets.assign(threads + 1, 0);
     csr.ids.clear();
+    t_.startEndTree.clear();
+    t_.startEndTreeBegin.assign(threads + 1, 0);
     for (uint32_t th = 0; th < threads; ++th) {
+        const size_t begin = csr.ids.size();
         for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i)
             if (r_.kind[i] == RangeKind::StartEnd) csr.ids.emplace_back(i); // already by start
         csr.offsets[th + 1] = static_cast<uint32_t>(csr.ids.size());
+        const size_t count = csr.ids.size() - begin;
+        t_.startEndTreeBegin[th] = static_cast<uint32_t>(t_.startEndTree.size());
+        if (count == 0) continue;
+        const size_t leaves = treeLeaves(count);
+        std::vector<TimeNs> tree(2 * leaves, std::numeric_limits<TimeNs>::min());
+        for (size_t j = 0; j < count; ++j) tree[leaves + j] = r_.end[csr.ids[begin + j].value];
+        for (size_t node = leaves - 1; node >= 1; --node) tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+        t_.startEndTree.insert(t_.startEndTree.end(), tree.begin(), tree.end());
     }
-    t_.startEndMaxEnd.resize(csr.ids.size());
-    for (uint32_t th = 0; th < threads; ++th) {
-        TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
-        for (uint32_t j = csr.offsets[th]; j < csr.offsets[th + 1]; ++j)
-            t_.startEndMaxEnd[j] = maxEnd = std::max(maxEnd, r_.end[csr.ids[j].value]);
-    }
+    t_.startEndTreeBegin[threads] = static_cast<uint32_t>(t_.startEndTree.size());
 }
 
 } // namespace

@@ -10,13 +10,26 @@ struct Token {
 
 // Checked in order: the first token found decides (bf16 before f16, tf32 before f32).
 constexpr Token kKernelTokens[] = {
-    {"BFloat16", DType::BF16}, {"bfloat16", DType::BF16}, {"bf16", DType::BF16}, {"_tst_", DType::BF16},
-    {"c10::Half", DType::F16}, {"__half", DType::F16},    {"_hsh_", DType::F16}, {"_hss_", DType::F16},
-    {"_f16", DType::F16},      {"f16_", DType::F16},      {"fp16", DType::F16},  {"h884", DType::F16},
-    {"h1688", DType::F16},     {"h16816", DType::F16},    {"e4m3", DType::FP8},  {"e5m2", DType::FP8},
-    {"tf32", DType::TF32},     {"double", DType::F64},    {"_f32", DType::F32},  {"f32_", DType::F32},
-    {"sgemm", DType::F32},     {"float", DType::F32},
+    {"e4m3", DType::FP8},      {"e5m2", DType::FP8},      {"BFloat16", DType::BF16}, {"bfloat16", DType::BF16},
+    {"bf16", DType::BF16},     {"_tst_", DType::BF16},    {"c10::Half", DType::F16}, {"__half", DType::F16},
+    {"half_t", DType::F16},    {"float16", DType::F16},   {"_hsh_", DType::F16},     {"_hss_", DType::F16},
+    {"_f16", DType::F16},      {"f16_", DType::F16},      {"fp16", DType::F16},      {"h884", DType::F16},
+    {"h1688", DType::F16},     {"h16816", DType::F16},    {"tf32", DType::TF32},     {"_f32", DType::F32},
+    {"f32_", DType::F32},      {"sgemm", DType::F32},     {"float", DType::F32},     {"double", DType::F64},
 };
+
+// The name without its trailing parameter list: "(float *, double, int)" names argument types,
+// not the tensors' (amp_update_scale_cuda_kernel takes doubles but works on float tensors).
+std::string_view withoutParameters(std::string_view name) {
+    int depth = 0;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<') ++depth;
+        else if (c == '>' && depth > 0) --depth;
+        else if (c == '(' && depth == 0 && name.substr(i, 21) != "(anonymous namespace)") return name.substr(0, i);
+    }
+    return name;
+}
 
 } // namespace
 
@@ -65,6 +78,7 @@ DType dtypeFromName(std::string_view n) {
 }
 
 DType dtypeFromKernelName(std::string_view kernel) {
+    kernel = withoutParameters(kernel);
     for (const auto& t : kKernelTokens)
         if (kernel.find(t.text) != std::string_view::npos) return t.type;
     return DType::Unknown;

@@ -1,8 +1,10 @@
 #include "core/kernel_metrics.h"
 
+#include "core/correlation.h"
 #include "core/op_costs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -75,12 +77,46 @@ void computeKernelMetrics(Trace& t) {
         return it->second;
     };
     const StringId auxiliaryRule = t.strings.intern("auxiliary kernel: its op's FLOPs are on the op's math kernel");
+    // A nesting op (aten::linear around aten::addmm) leaves the math to the nested op's kernels.
+    auto hasNestedMarker = [&](uint32_t op) {
+        const uint32_t end = t.threadRangeBegin[threadOfRange(t, RangeId(op)).value + 1];
+        for (uint32_t j = op + 1; j < end && r.depth[j] > r.depth[op]; ++j)
+            if (r.flags[j] & kPytorchMarker) return true;
+        return false;
+    };
 
     // Kernels grouped by their innermost op marker (kernels are by start, so groups stay by start).
     std::vector<std::pair<uint32_t, uint32_t>> byOp; // (op range, kernel)
     for (uint32_t i = 0; i < n; ++i)
         if (t.kernelLinks.op[i].valid()) byOp.emplace_back(t.kernelLinks.op[i].value, i);
     std::sort(byOp.begin(), byOp.end());
+
+    // emit_nvtx records no stride or padding, so a forward convolution's output size comes from
+    // its backward: convolution_backward's grad_output, paired through the op instances.
+    std::unordered_map<uint32_t, Shapes> convBackwardShapes; // forward op instance -> backward sizes
+    for (const auto& [op, i] : byOp) {
+        const std::string_view name = t.str(r.name[op]);
+        if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward") continue;
+        const OpId inst = t.kernelLinks.opInstance[i];
+        if (!inst.valid() || !t.ops.paired[inst.value].valid()) continue;
+        if (auto shapes = parseShapes(t.str(r.sizes[op]))) convBackwardShapes[t.ops.paired[inst.value].value] = std::move(*shapes);
+    }
+    auto forwardConvolution = [&](uint32_t kernel, DType dtype) -> std::optional<OpCost> {
+        const OpId inst = t.kernelLinks.opInstance[kernel];
+        if (!inst.valid()) return std::nullopt;
+        auto it = convBackwardShapes.find(inst.value);
+        if (it == convBackwardShapes.end()) return std::nullopt;
+        const Shapes& s = it->second; // grad_output, input, weight
+        if (s.size() < 3 || s[0].size() < 3 || s[2].size() != s[0].size()) return std::nullopt;
+        double outSpatial = 1, kernelSpatial = 1;
+        for (size_t d = 2; d < s[0].size(); ++d) outSpatial *= static_cast<double>(s[0][d]);
+        for (size_t d = 2; d < s[2].size(); ++d) kernelSpatial *= static_cast<double>(s[2][d]);
+        const double flops = 2 * static_cast<double>(s[0][0]) * static_cast<double>(s[2][0]) * outSpatial *
+                             static_cast<double>(s[2][1]) * kernelSpatial;
+        const int b = dtypeBytes(dtype);
+        return OpCost{flops, b ? (numel(s[1]) + numel(s[2]) + numel(s[0])) * b : NAN, OpFamily::Conv,
+                      "convolution forward: 2*N*K*P*Q*(C/g)*R*S, output size from its backward's grad_output"};
+    };
     std::vector<uint32_t> group;
     std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
@@ -96,7 +132,14 @@ void computeKernelMetrics(Trace& t) {
         for (uint32_t i : group)
             if (dtype == DType::Unknown) dtype = m.dtype[i];
 
-        const CachedCost& cached = costOf(op, dtype);
+        const CachedCost* cachedPtr = &costOf(op, dtype);
+        CachedCost convolutionCost;
+        if (cachedPtr->cost && cachedPtr->cost->family == OpFamily::Conv && std::isnan(cachedPtr->cost->flops))
+            if (auto c = forwardConvolution(group.front(), dtype)) {
+                convolutionCost = {c, t.strings.intern(c->rule), t.strings.intern(std::string(c->rule) + "; split over the op's kernels by duration")};
+                cachedPtr = &convolutionCost;
+            }
+        const CachedCost& cached = *cachedPtr;
         const bool mathOp = cached.cost && isMathFamily(cached.cost->family);
         isMath.assign(group.size(), 0);
         size_t mathCount = 0;
@@ -106,7 +149,7 @@ void computeKernelMetrics(Trace& t) {
                 isMath[j] = 1;
                 ++mathCount;
             }
-        if (mathOp && mathCount == 0) { // no kernel looks like math: it is the op's work anyway
+        if (mathOp && mathCount == 0 && !hasNestedMarker(op)) { // no kernel looks like math: a leaf op's kernels do it
             isMath.assign(group.size(), 1);
             mathCount = group.size();
         }

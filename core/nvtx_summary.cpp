@@ -42,7 +42,10 @@ void addKernel(const Trace& t, GpuTimeRow& row, uint32_t i) {
     const auto d = static_cast<uint64_t>(t.kernels.duration(i));
     ++row.kernels;
     row.gpuTimeNs += d;
-    if (std::isfinite(t.metrics.flops[i])) row.flops += t.metrics.flops[i];
+    if (std::isfinite(t.metrics.flops[i])) {
+        row.flops += t.metrics.flops[i];
+        ++row.kernelsWithFlops;
+    }
     if (t.metrics.tc[i] == TcState::Used) row.tcTimeNs += d;
 }
 

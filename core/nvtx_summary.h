@@ -41,6 +41,7 @@ struct GpuTimeRow {
     uint64_t gpuTimeNs = 0;
     double percent = 0;       // of all kernel time
     double flops = 0;         // sum over the kernels with a known FLOP count
+    uint64_t kernelsWithFlops = 0;
     uint64_t tcTimeNs = 0;    // GPU time of kernels that used Tensor Cores
     double tflopsPerSecond() const { return gpuTimeNs ? flops / static_cast<double>(gpuTimeNs) / 1e3 : 0; }
     double tcShare() const { return gpuTimeNs ? 100.0 * static_cast<double>(tcTimeNs) / static_cast<double>(gpuTimeNs) : 0; }

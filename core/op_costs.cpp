@@ -51,7 +51,8 @@ std::optional<OpCost> gemm(std::string_view op, const Shapes& s, int b) {
         const auto batchShape = broadcastShape({bx.empty() ? Shape{1} : bx, by.empty() ? Shape{1} : by});
         if (!batchShape) return std::nullopt;
         const double batch = numel(*batchShape);
-        return make(OpFamily::Gemm, 2 * batch * m * n * k, batch * (m * k + k * n + m * n), b, "matmul: 2*batch*M*N*K");
+        // Each input is read once even when broadcast over the batch; the output is batch*M*N.
+        return make(OpFamily::Gemm, 2 * batch * m * n * k, numel(x) + numel(y) + batch * m * n, b, "matmul: 2*batch*M*N*K");
     }
     if (op == "linear" && s.size() >= 2 && !s[0].empty() && s[1].size() == 2) {
         const double k = dim(s[0], 1), m = product(s[0], 0, s[0].size() - 1), n = dim(s[1], 2);
@@ -204,15 +205,30 @@ std::optional<OpCost> special(std::string_view op, const Shapes& s, int b) {
     }
     if (op.substr(0, 9) == "_foreach_" || op.find("_fused_adam") != std::string_view::npos ||
         op == "_amp_foreach_non_finite_check_and_unscale_") {
+        // emit_nvtx flattens every tensor list into sizes: [p1, p2, .., p1, p2, ..]. The shortest
+        // period of the shape sequence is one list; T counts its elements.
+        const Shapes t = tensors(s);
+        if (t.empty()) return OpCost{NAN, NAN, OpFamily::Optimizer, "optimizer: tensor list shapes not recorded"};
+        size_t period = t.size();
+        for (size_t p = 1; p < t.size(); ++p) {
+            if (t.size() % p) continue;
+            bool repeats = true;
+            for (size_t i = p; i < t.size() && repeats; ++i) repeats = t[i] == t[i - p];
+            if (repeats) {
+                period = p;
+                break;
+            }
+        }
         double n = 0;
-        for (const auto& x : tensors(s)) n += numel(x);
-        if (n == 0) return OpCost{NAN, NAN, OpFamily::Optimizer, "optimizer: tensor list shapes not recorded"};
+        for (size_t i = 0; i < period; ++i) n += numel(t[i]);
+        const double lists = static_cast<double>(t.size() / period);
         const bool adam = op.find("_fused_adam") != std::string_view::npos;
         const bool ternary = op.find("addcmul") != std::string_view::npos || op.find("addcdiv") != std::string_view::npos ||
                              op.find("lerp") != std::string_view::npos;
-        const double flops = adam ? 12 : ternary ? 2 : 1, lists = adam ? 7 : ternary ? 4 : 3;
-        return make(OpFamily::Optimizer, flops * n, lists * n, b,
-                    adam ? "fused Adam: 12 FLOPs per parameter; 4 tensors read, 3 written" : "foreach: per-element cost x parameters");
+        if (adam) return make(OpFamily::Optimizer, 12 * n, 7 * n, b, "fused Adam: 12 FLOPs per parameter; 4 tensors read, 3 written");
+        // Each list read once, the updated (first) list written once.
+        return make(OpFamily::Optimizer, (ternary ? 2 : 1) * n, (lists + 1) * n, b,
+                    "foreach: per-element cost x elements of one list; every list read, one written");
     }
     return std::nullopt;
 }
@@ -232,8 +248,11 @@ std::optional<OpCost> opCost(std::string_view name, const Shapes& shapes, DType 
 
 bool isMathKernelName(std::string_view k) {
     constexpr std::string_view patterns[] = {"gemm", "nvjet", "cutlass", "xmma", "sdpa", "flash", "fmha", "attention",
-                                             "convolve", "winograd", "dgrad", "wgrad", "fprop", "bprop", "gemv", "Kernel2"};
-    return std::any_of(std::begin(patterns), std::end(patterns), [&](std::string_view p) { return k.find(p) != std::string_view::npos; });
+                                             "convolve", "winograd", "dgrad", "wgrad", "fprop", "bprop", "gemv"};
+    // Helpers of math libraries that do no GEMM math themselves.
+    constexpr std::string_view helpers[] = {"dot_do_o", "convert_dq", "splitkv_combine", "computeOffsets", "splitKreduce", "fbgemm"};
+    const auto has = [&](std::string_view p) { return k.find(p) != std::string_view::npos; };
+    return std::any_of(std::begin(patterns), std::end(patterns), has) && std::none_of(std::begin(helpers), std::end(helpers), has);
 }
 
 } // namespace ls

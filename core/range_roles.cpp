@@ -56,12 +56,24 @@ bool isOptimizerOp(std::string_view name) {
 }
 
 bool userRangePhase(std::string_view name, Direction& phase) {
+    // Whole words only: "FeedForward" or "optimized_mlp" name no phase.
     const std::string n = lower(name);
-    if (n.find("optim") != std::string::npos) phase = Direction::Optimizer;
-    else if (n.find("backward") != std::string::npos) phase = Direction::Backward;
-    else if (n.find("forward") != std::string::npos) phase = Direction::Forward;
-    else return false;
-    return true;
+    size_t i = 0;
+    while (i < n.size()) {
+        while (i < n.size() && !std::isalpha(static_cast<unsigned char>(n[i]))) ++i;
+        size_t j = i;
+        while (j < n.size() && std::isalpha(static_cast<unsigned char>(n[j]))) ++j;
+        const std::string_view word = std::string_view(n).substr(i, j - i);
+        if (word == "optimizer" || word == "optim" || word == "optimiser") phase = Direction::Optimizer;
+        else if (word == "backward") phase = Direction::Backward;
+        else if (word == "forward") phase = Direction::Forward;
+        else {
+            i = j;
+            continue;
+        }
+        return true;
+    }
+    return false;
 }
 
 } // namespace ls

@@ -16,7 +16,8 @@ std::optional<Shapes> parseShapes(std::string_view text) {
     ++i;
     for (;;) {
         skipSpaces();
-        if (i < text.size() && text[i] == ']') return out; // end of the outer list
+        if (i < text.size() && text[i] == ']') // end of the outer list; nothing may follow it
+            return text.find_first_not_of(' ', i + 1) == std::string_view::npos ? std::optional<Shapes>(std::move(out)) : std::nullopt;
         if (i >= text.size() || text[i] != '[') return std::nullopt;
         ++i;
         Shape shape;

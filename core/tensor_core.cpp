@@ -1,6 +1,8 @@
 #include "core/tensor_core.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 namespace ls {
 
@@ -24,8 +26,8 @@ const std::vector<TcRule>& tensorCoreRules() {
         {{"nvjet_"}, {}, S::Used, "cuBLAS nvjet kernel (Hopper GEMM on Tensor Cores)"},
         {{"gmma"}, {}, S::Used, "Hopper (w)gmma instructions"},
         {{"sdpa", "flash"}, {}, S::Used, "cuDNN flash attention (sdpa) kernel"},
-        {{"flash_fwd"}, {}, S::Used, "FlashAttention kernel"},
-        {{"flash_bwd"}, {}, S::Used, "FlashAttention kernel"},
+        {{"flash_fwd"}, {"combine"}, S::Used, "FlashAttention kernel"},
+        {{"flash_bwd"}, {"dot_do_o", "convert_dq"}, S::Used, "FlashAttention kernel"},
         {{"fmha"}, {}, S::Used, "fused multi-head attention kernel (Tensor Cores)"},
         {{"tensorop"}, {}, S::Used, "CUTLASS tensorop kernel"},
         {{"hmma"}, {}, S::Used, "HMMA instructions"},
@@ -38,24 +40,30 @@ const std::vector<TcRule>& tensorCoreRules() {
         {{"16832"}, {}, S::Used, "Ampere 16832 integer MMA tile"},
         {{"1688"}, {"sgemm"}, S::Used, "1688 MMA tile"},
         {{"xmma"}, {}, S::Used, "cuDNN/cuBLAS xmma kernel (HMMA)"},
-        {{"sgemm"}, {}, S::NotUsed, "FP32 SGEMM kernel: CUDA-core math"},
+        {{"sgemm"}, {"fbgemm"}, S::NotUsed, "FP32 SGEMM kernel: CUDA-core math"},
         {{"dgemm"}, {}, S::NotUsed, "FP64 DGEMM kernel"},
         {{"gemv"}, {}, S::NotUsed, "GEMV kernel: CUDA-core math"},
-        {{"gemm"}, {}, S::NotUsed, "GEMM kernel without a Tensor Core tile in its name"},
-        {{"convolve"}, {}, S::NotUsed, "convolution kernel without a Tensor Core tile in its name"},
         {{"winograd"}, {}, S::NotUsed, "Winograd convolution kernel (CUDA-core math)"},
-        {{"dgrad"}, {}, S::NotUsed, "convolution dgrad kernel without a Tensor Core tile in its name"},
-        {{"wgrad"}, {}, S::NotUsed, "convolution wgrad kernel without a Tensor Core tile in its name"},
-        {{"fprop"}, {}, S::NotUsed, "convolution fprop kernel without a Tensor Core tile in its name"},
-        {{"attention"}, {"elementwise"}, S::NotUsed, "attention kernel without a Tensor Core tile in its name"},
+        // Weak patterns (helper kernels carry them too): only for an op's math kernel.
+        {{"gemm"}, {"fbgemm", "computeoffsets"}, S::NotUsed, "GEMM kernel without a Tensor Core tile in its name", true},
+        {{"convolve"}, {}, S::NotUsed, "convolution kernel without a Tensor Core tile in its name", true},
+        {{"dgrad"}, {}, S::NotUsed, "convolution dgrad kernel without a Tensor Core tile in its name", true},
+        {{"wgrad"}, {}, S::NotUsed, "convolution wgrad kernel without a Tensor Core tile in its name", true},
+        {{"fprop"}, {}, S::NotUsed, "convolution fprop kernel without a Tensor Core tile in its name", true},
+        {{"attention"}, {"elementwise"}, S::NotUsed, "attention kernel without a Tensor Core tile in its name", true},
     };
     return rules;
 }
 
-TcVerdict classifyTensorCore(std::string_view name, bool mathOp) {
+TcVerdict classifyTensorCore(std::string_view kernelName, bool mathOp) {
+    // CUTLASS 3 writes "TmaGmmaWarpSpecialized", CUTLASS 2 "OpClassTensorOp": match case-insensitively.
+    std::string lowered(kernelName);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string_view name = lowered;
     const auto& rules = tensorCoreRules();
     for (size_t i = 0; i < rules.size(); ++i) {
         const auto& r = rules[i];
+        if (r.needsMathOp && !mathOp) continue;
         const auto has = [&](std::string_view p) { return name.find(p) != std::string_view::npos; };
         if (std::all_of(r.all.begin(), r.all.end(), has) && std::none_of(r.none.begin(), r.none.end(), has))
             return {r.state, static_cast<uint8_t>(i)};

@@ -210,7 +210,10 @@ struct Trace {
     KernelLinks kernelLinks;
     KernelMetrics metrics;
     Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
-    std::vector<TimeNs> startEndMaxEnd;      // running max of their ends, parallel to threadStartEnd.ids
+    // Per thread, a max-end segment tree over those ranges (2 * next power of two nodes,
+    // starting at startEndTreeBegin[thread]) for stabbing queries that skip ranges ended early.
+    std::vector<TimeNs> startEndTree;
+    std::vector<uint32_t> startEndTreeBegin;
 
     TimeNs captureStart = 0, captureEnd = 0;
     LoadReport report;

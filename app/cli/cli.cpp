@@ -20,7 +20,7 @@ commands:
   ops FILE [--format F]         one row per op instance: forward ops and backward nodes, paired
   summary FILE --report R [--format F]
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
-                                layer_sum, op_sum (see `summary --help`)
+                                layer_sum, op_sum, tc_sum (see `summary --help`)
 
 Run `layerscope-cli COMMAND --help` for a command's options.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -49,6 +49,11 @@ its thread; nvtx_path: normalized names of all enclosing ranges, outermost first
 take the layer of their paired forward op). op, op_id, sizes: innermost PyTorch op marker.
 seq: of the op instance (forward op or backward node). direction: forward, backward, optimizer
 or other. fwd_op_id: for backward kernels, op_id of the paired forward op.
+flops, bytes: of the innermost op, on the kernels doing its math (split by duration when
+several; auxiliary kernels of GEMM/attention ops get 0); empty when no formula applies.
+dtype (dtype_source: where it came from), intensity (FLOP/byte), tflops_s, gbytes_s.
+tc: used, not used (a GEMM/conv/attention math kernel without Tensor Cores) or n/a, with
+tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
 
 --layer NAME   only the kernels of layer NAME, forward and backward
 --range TEXT   only the kernels under a range whose normalized name is TEXT
@@ -76,8 +81,10 @@ nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as ns
                start/end ranges that end on another thread count on their starting thread
                (nsys drops them); unended ranges end at the capture end.
 nvtx_sum       NVTX ranges grouped by normalized name (op_id, seq, sizes stripped) and style
-layer_sum      kernels and GPU time per layer and direction; rows add up to all kernel time
-op_sum         kernels and GPU time per op instance name and direction
+layer_sum      kernels, GPU time, FLOPs, achieved TFLOP/s and Tensor Core share of GPU time per
+               layer and direction; rows add up to all kernel time
+op_sum         the same per op instance name and direction
+tc_sum         GPU time by Tensor Core state (used, not used, n/a), per device
 Times in nanoseconds.
 )",
          commandSummary},

@@ -66,13 +66,29 @@ void writeNvtxSummary(TableWriter& w, const Trace& t) {
 void writeGpuTimeSummary(TableWriter& w, const std::vector<GpuTimeRow>& rows, bool ops) {
     std::vector<std::string> header = {ops ? "op" : "layer", "direction"};
     if (ops) header.push_back("instances");
-    header.insert(header.end(), {"kernels", "gpu_time_ns", "gpu_time_pct"});
+    header.insert(header.end(), {"kernels", "gpu_time_ns", "gpu_time_pct", "flops", "tflops_s", "tc_time_pct"});
     w.header(header);
     for (const auto& r : rows) {
         std::vector<std::string> f = {r.name, std::string(directionName(r.direction))};
         if (ops) f.push_back(std::to_string(r.instances));
-        f.insert(f.end(), {std::to_string(r.kernels), std::to_string(r.gpuTimeNs), percent(r.percent)});
+        char flops[64], tflops[32];
+        std::snprintf(flops, sizeof flops, "%.0f", r.flops);
+        std::snprintf(tflops, sizeof tflops, "%.3f", r.tflopsPerSecond());
+        const bool known = r.kernelsWithFlops > 0; // no formula for any kernel: empty, not zero
+        f.insert(f.end(), {std::to_string(r.kernels), std::to_string(r.gpuTimeNs), percent(r.percent), known ? flops : "",
+                           known ? tflops : "", percent(r.tcShare())});
         w.row(std::move(f));
+    }
+}
+
+void writeTcSummary(TableWriter& w, const Trace& t) {
+    w.header({"device", "gpu", "tc", "kernels", "gpu_time_ns", "gpu_time_pct"});
+    for (const auto& r : tensorCoreSummary(t)) {
+        std::string gpu;
+        for (const auto& d : t.devices)
+            if (d.id == r.device) gpu = d.name;
+        w.row({std::to_string(r.device), gpu, std::string(tcStateName(r.state)), std::to_string(r.kernels),
+               std::to_string(r.gpuTimeNs), percent(r.percent)});
     }
 }
 
@@ -82,9 +98,9 @@ int commandSummary(const Options& o, Context& c) {
     const auto format = formatOption(o, c);
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
-    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum"};
+    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum"};
     if (!reports.count(report)) {
-        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum\n";
+        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum\n";
         return kUsage;
     }
     int rc = kOk;
@@ -95,6 +111,7 @@ int commandSummary(const Options& o, Context& c) {
     else if (report == "nvtx_sum") writeNvtxSummary(w, *t);
     else if (report == "layer_sum") writeGpuTimeSummary(w, layerSummary(*t), false);
     else if (report == "op_sum") writeGpuTimeSummary(w, opSummary(*t), true);
+    else if (report == "tc_sum") writeTcSummary(w, *t);
     else writeDurationSummary(w, *t, report);
     w.finish();
     return kOk;
