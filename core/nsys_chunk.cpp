@@ -38,9 +38,9 @@ namespace {
 
 constexpr uint64_t kReportEvery = 8192;
 
-// Reads an integer column into a 32-bit field, counting values that do not fit.
+// Reads an integer column into a 32-bit field, counting values that do not fit. NULL reads as 0,
+// which is what every such column means by it, so no separate NULL check per value.
 uint32_t u32(const Statement& st, int col, LoadReport& report, const char* what) {
-    if (st.isNull(col)) return 0;
     const int64_t v = st.int64(col);
     if (v < 0 || v > std::numeric_limits<uint32_t>::max()) {
         report.add(Anomaly::ValueOutOfRange, 1, what);
@@ -94,7 +94,7 @@ bool readGpuCommon(const Statement& st, GpuOpColumns& c, size_t i, Chunk& out, s
     c.context[i] = u32(st, kcol::Context, out.report, "contextId");
     c.stream[i] = u32(st, kcol::Stream, out.report, "streamId");
     c.correlation[i] = u32(st, kcol::Correlation, out.report, "correlationId");
-    c.process[i] = ProcessId(out.keys.get(st.isNull(kcol::GlobalPid) ? 0 : st.int64(kcol::GlobalPid)));
+    c.process[i] = ProcessId(out.keys.get(st.int64(kcol::GlobalPid))); // NULL reads as 0
     return true;
 }
 
@@ -147,7 +147,7 @@ bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) 
     auto& a = sink.trace.apiCalls;
     a.start[i] = s;
     a.end[i] = e;
-    a.thread[i] = ThreadId(out.keys.get(st.isNull(rcol::GlobalTid) ? 0 : st.int64(rcol::GlobalTid)));
+    a.thread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
     a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
     a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
     const int64_t cls = st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
@@ -159,15 +159,17 @@ bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) 
 }
 
 bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
+    // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
+    // without a NULL check; this loop runs millions of times.
     const int64_t type = st.int64(ncol::EventType);
-    const int64_t tid = st.isNull(ncol::GlobalTid) ? 0 : st.int64(ncol::GlobalTid);
+    const int64_t tid = st.int64(ncol::GlobalTid);
     std::string_view text = st.text(ncol::Text);
-    if (st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
+    if (text.empty() && st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
         if (const std::string* s = strings.find(st.int64(ncol::TextId))) text = *s;
         else out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
     }
     if (type == nvtx_type::DomainCreate) {
-        out.domains.push_back({tid, st.isNull(ncol::DomainId) ? 0 : st.int64(ncol::DomainId), std::string(text)});
+        out.domains.push_back({tid, st.int64(ncol::DomainId), std::string(text)});
         return false;
     }
     const bool pushPop = type == nvtx_type::PushPop || type == nvtx_type::NvtxtPushPop;
@@ -198,11 +200,11 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
             }
         }
     }
-    if (!st.isNull(ncol::EndGlobalTid) && st.int64(ncol::EndGlobalTid) != tid) {
+    if (const int64_t endTid = st.int64(ncol::EndGlobalTid); endTid != 0 && endTid != tid) {
         flags |= kEndsOnOtherThread;
         out.report.add(Anomaly::RangeEndsOnOtherThread);
     }
-    if (!st.isNull(ncol::DomainId) && st.int64(ncol::DomainId) != 0) out.rangeDomains.emplace_back(i, st.int64(ncol::DomainId));
+    if (const int64_t domain = st.int64(ncol::DomainId); domain != 0) out.rangeDomains.emplace_back(i, domain);
 
     MarkerFields m = parseMarker(text);
     std::optional<DictMarker> dict;
