@@ -5,6 +5,7 @@
 #include "core/correlation.h"
 #include "core/load.h"
 #include "tests/cli_table.h"
+#include "tests/sample_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -19,19 +20,8 @@ using namespace ls::test;
 // A kernel is known by (start, correlation id): unique in the sample (checked below).
 using KernelKey = std::pair<int64_t, int64_t>;
 
-class CorrelationSample : public ::testing::Test {
+class CorrelationSample : public SampleTraceSuite {
 protected:
-    static void SetUpTestSuite() {
-        auto r = ls::loadTrace(sampleTrace().string());
-        ASSERT_TRUE(r.ok());
-        trace_ = r.trace;
-        kernels_ = new CliTable(cliTable({"kernels", sampleTrace().string()}));
-    }
-    static void TearDownTestSuite() {
-        trace_.reset();
-        delete kernels_;
-        kernels_ = nullptr;
-    }
 
     static std::map<KernelKey, uint32_t> idsByKey() {
         std::map<KernelKey, uint32_t> ids;
@@ -98,8 +88,6 @@ protected:
         return idsOf(t, rows);
     }
 
-    static inline std::shared_ptr<const ls::Trace> trace_;
-    static inline CliTable* kernels_ = nullptr;
 };
 
 TEST_F(CorrelationSample, KernelsLaunchedInsideALayerRangeHaveThatLayer) {

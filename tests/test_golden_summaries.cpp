@@ -35,16 +35,6 @@ void expectSortedByTotalDescending(const CsvTable& t) {
         EXPECT_GE(std::stoull(t[i - 1][col]), std::stoull(t[i][col])) << "rows " << i - 1 << " and " << i << " out of order";
 }
 
-CsvTable runSummary(const TraceCase& c, const std::string& report, std::string& raw) {
-    const auto r = runCli({"summary", c.path.string(), "--report", report});
-    EXPECT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(r.err, "");
-    std::string error;
-    auto table = parseCsv(r.out, &error);
-    EXPECT_EQ(error, "") << "our CSV does not parse";
-    raw = r.out;
-    return table;
-}
 
 CsvTable readGolden(const TraceCase& c, const std::string& kind) {
     const fs::path file = goldenDir() / (c.name + "." + kind + ".csv");

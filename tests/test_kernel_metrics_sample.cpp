@@ -5,6 +5,7 @@
 #include "core/load.h"
 #include "core/tensor_core.h"
 #include "tests/cli_table.h"
+#include "tests/sample_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -28,19 +29,8 @@ constexpr double kForwardGemmFlops = 2 * kTokens * kLinearWeights; // 2 FLOPs (o
 // figures use the dense count): QK^T and PV, 2*B*H*L*S*E each, per layer.
 constexpr double kForwardAttentionFlops = kLayers * 4.0 * 4 * 12 * 256 * 256 * 64;
 
-class KernelMetricsSample : public ::testing::Test {
+class KernelMetricsSample : public SampleTraceSuite {
 protected:
-    static void SetUpTestSuite() {
-        auto r = ls::loadTrace(sampleTrace().string());
-        ASSERT_TRUE(r.ok());
-        trace_ = r.trace;
-        kernels_ = new CliTable(cliTable({"kernels", sampleTrace().string()}));
-    }
-    static void TearDownTestSuite() {
-        trace_.reset();
-        delete kernels_;
-        kernels_ = nullptr;
-    }
     static std::string opName(uint32_t k) {
         const auto op = trace_->kernelLinks.op[k];
         return op.valid() ? std::string(trace_->str(trace_->ranges.name[op.value])) : std::string();
@@ -55,8 +45,6 @@ protected:
             if (pick(opName(i)) && std::isfinite(trace_->metrics.flops[i])) out[trace_->kernelLinks.direction[i]] += trace_->metrics.flops[i];
         return out;
     }
-    static inline std::shared_ptr<const ls::Trace> trace_;
-    static inline CliTable* kernels_ = nullptr;
 };
 
 TEST_F(KernelMetricsSample, GemmFlopsAreTwiceTokensTimesLinearWeightsAndBackwardTwiceThat) {

@@ -22,16 +22,7 @@ const std::vector<std::string> kHeader = {"NVTX Range", "Style", "PID", "TID", "
                                           "StdDev (ns)", "Kernel Name"};
 constexpr size_t kRange = 0, kPid = 2, kTid = 3, kKernInst = 5, kTotal = 6, kStdDev = 11;
 
-CsvTable runNvtxKernSum(const TraceCase& c, std::string& raw) {
-    const auto r = runCli({"summary", c.path.string(), "--report", "nvtx_kern_sum"});
-    EXPECT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(r.err, "");
-    std::string error;
-    auto table = parseCsv(r.out, &error);
-    EXPECT_EQ(error, "") << "our CSV does not parse";
-    raw = r.out;
-    return table;
-}
+CsvTable runNvtxKernSum(const TraceCase& c, std::string& raw) { return runSummary(c, "nvtx_kern_sum", raw); }
 
 CsvTable readGolden(const TraceCase& c) {
     const fs::path file = goldenDir() / (c.name + ".nvtxkernsum.csv");

@@ -289,4 +289,15 @@ CliResult runCli(const std::vector<std::string>& args) {
     return r;
 }
 
+CsvTable runSummary(const TraceCase& c, const std::string& report, std::string& raw) {
+    const auto r = runCli({"summary", c.path.string(), "--report", report});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    std::string error;
+    auto table = parseCsv(r.out, &error);
+    EXPECT_EQ(error, "") << "our CSV does not parse";
+    raw = r.out;
+    return table;
+}
+
 } // namespace ls::test

@@ -49,6 +49,7 @@ struct TraceCase {
     fs::path path;     // the .sqlite
     bool bundled;      // true: shipped in resources/, never skipped
 };
+
 inline void PrintTo(const TraceCase& c, std::ostream* os) { *os << c.name; }
 const std::vector<TraceCase>& goldenTraces();
 const TraceCase& goldenTrace(std::string_view name);
@@ -102,6 +103,9 @@ private:
 // was parsed so far.
 using CsvTable = std::vector<std::vector<std::string>>;
 CsvTable parseCsv(std::string_view text, std::string* error = nullptr);
+
+// `summary FILE --report REPORT` as CSV, checked to succeed quietly and to parse; raw gets the text.
+CsvTable runSummary(const TraceCase& c, const std::string& report, std::string& raw);
 std::string formatCsvRow(const std::vector<std::string>& row);
 
 // A unified-style diff of two texts by lines ("-" expected only, "+" actual only), with two lines
