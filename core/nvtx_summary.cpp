@@ -1,5 +1,6 @@
 #include "core/nvtx_summary.h"
 
+#include "core/columns.h"
 #include "core/correlation.h"
 #include "core/raw_text.h"
 
@@ -10,25 +11,6 @@
 
 namespace ls {
 namespace {
-
-// Ranges whose texts are equal share these fields (op_id makes a PyTorch marker unique).
-struct RangeKey {
-    uint32_t pid = 0, tid = 0;
-    bool hasThread = false, noRange = true;
-    uint32_t name = 0, sizes = 0;
-    int32_t seq = -1, opId = -1;
-    RangeKind kind = RangeKind::PushPop;
-    uint8_t flags = 0; // "seq" and "stashed seq" texts differ
-    uint32_t kernel = 0;
-    auto tie() const { return std::tie(pid, tid, hasThread, noRange, name, sizes, seq, opId, kind, flags, kernel); }
-    bool operator<(const RangeKey& o) const { return tie() < o.tie(); }
-};
-
-struct Group {
-    std::vector<uint32_t> ranges, kernels;
-    std::vector<int64_t> durations;
-    RangeId sample;
-};
 
 std::string_view styleName(RangeKind k) { return k == RangeKind::StartEnd ? "StartEnd" : "PushPop"; }
 
@@ -61,64 +43,96 @@ void setShares(std::vector<GpuTimeRow>& rows, uint64_t total) {
 std::vector<NvtxKernRow> nvtxKernelSummary(const Trace& t) {
     const auto& k = t.kernels;
     const auto& r = t.ranges;
-    std::map<RangeKey, Group> groups;
+    // One (thread, range, kernel) triple per range of each kernel's stack, sorted so that equal
+    // groups are adjacent: a flat sort instead of a heap-allocated group per marker instance
+    // (op_id makes nearly every PyTorch marker its own group).
+    struct Pair {
+        uint32_t thread, range, kernel;
+    };
+    std::vector<Pair> pairs;
+    std::vector<uint32_t> outside; // kernels under no range: (launch thread or none, kernel name)
     for (uint32_t i = 0; i < k.size(); ++i) {
-        RangeKey key;
-        key.kernel = k.name[i].value;
         const ApiCallId call = k.launch[i];
-        if (call.valid()) {
-            const Thread& th = t.threads[t.apiCalls.thread[call.value].value];
-            key.pid = t.processes[th.process.value].pid;
-            key.tid = th.tid;
-            key.hasThread = true;
-        }
         const auto stack = rangesContaining(t, call);
-        if (stack.empty()) {
-            auto& g = groups[key];
-            g.kernels.push_back(i);
-            g.durations.push_back(k.duration(i));
-            continue;
-        }
-        for (RangeId j : stack) {
-            key.noRange = false;
-            key.name = r.name[j.value].value;
-            key.sizes = r.sizes[j.value].value;
-            key.seq = r.seq[j.value];
-            key.opId = r.opId[j.value];
-            key.kind = r.kind[j.value];
-            key.flags = r.flags[j.value] & (kSeqIsStashed | kPytorchMarker);
-            auto& g = groups[key];
-            g.ranges.push_back(j.value);
-            g.kernels.push_back(i);
-            g.durations.push_back(k.duration(i));
-            g.sample = j;
-        }
+        if (stack.empty()) outside.push_back(i);
+        for (RangeId j : stack) pairs.push_back({t.apiCalls.thread[call.value].value, j.value, i});
     }
+    // Ranges whose texts are equal share these fields; op_id makes a PyTorch marker unique and
+    // "seq" and "stashed seq" texts differ.
+    constexpr uint8_t kTextFlags = kSeqIsStashed | kPytorchMarker;
+    auto key = [&](const Pair& p) {
+        return std::make_tuple(p.thread, r.name[p.range].value, r.sizes[p.range].value, r.seq[p.range], r.opId[p.range],
+                               r.kind[p.range], static_cast<uint8_t>(r.flags[p.range] & kTextFlags), k.name[p.kernel].value);
+    };
+    std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
+        const auto ka = key(a), kb = key(b);
+        return ka != kb ? ka < kb : std::tie(a.range, a.kernel) < std::tie(b.range, b.kernel);
+    });
+
     RawTextReader raw(t);
     std::vector<NvtxKernRow> rows;
-    rows.reserve(groups.size());
-    for (auto& [key, g] : groups) {
-        NvtxKernRow row;
-        row.noRange = key.noRange;
-        if (!key.noRange) {
-            row.range = raw.text(g.sample);
-            row.style = styleName(key.kind);
-        }
-        if (key.hasThread) {
-            row.pid = key.pid;
-            row.tid = key.tid;
-        }
-        std::sort(g.ranges.begin(), g.ranges.end());
-        row.rangeInstances = static_cast<uint64_t>(std::unique(g.ranges.begin(), g.ranges.end()) - g.ranges.begin());
-        std::sort(g.kernels.begin(), g.kernels.end());
-        row.kernelInstances = static_cast<uint64_t>(std::unique(g.kernels.begin(), g.kernels.end()) - g.kernels.begin());
-        row.stats = durationStats(g.durations);
-        row.kernel = std::string(t.str(StringId(key.kernel)));
+    std::vector<int64_t> durations;
+    std::vector<uint32_t> kernels;
+    auto finishRow = [&](NvtxKernRow& row) {
+        std::sort(kernels.begin(), kernels.end());
+        row.kernelInstances = static_cast<uint64_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
+        row.stats = durationStats(durations);
         rows.push_back(std::move(row));
+    };
+    for (size_t g = 0; g < pairs.size();) {
+        const auto groupKey = key(pairs[g]);
+        NvtxKernRow row;
+        const Thread& th = t.threads[pairs[g].thread];
+        row.pid = t.processes[th.process.value].pid;
+        row.tid = th.tid;
+        row.range = raw.text(RangeId(pairs[g].range));
+        row.style = styleName(r.kind[pairs[g].range]);
+        row.kernel = k.name[pairs[g].kernel];
+        durations.clear();
+        kernels.clear();
+        uint32_t lastRange = UINT32_MAX;
+        for (; g < pairs.size() && key(pairs[g]) == groupKey; ++g) {
+            if (pairs[g].range != lastRange) ++row.rangeInstances; // sorted by range within the group
+            lastRange = pairs[g].range;
+            durations.push_back(k.duration(pairs[g].kernel));
+            kernels.push_back(pairs[g].kernel);
+        }
+        finishRow(row);
     }
-    std::sort(rows.begin(), rows.end(), [](const NvtxKernRow& a, const NvtxKernRow& b) {
-        return std::tie(b.noRange, a.range, a.pid, a.tid, b.stats.total, a.kernel) <
-               std::tie(a.noRange, b.range, b.pid, b.tid, a.stats.total, b.kernel);
+    columns::release(pairs);
+
+    // Kernels outside every range: one "None" row per launching thread and kernel name.
+    auto outsideKey = [&](uint32_t i) {
+        const ApiCallId call = k.launch[i];
+        return std::make_pair(call.valid() ? t.apiCalls.thread[call.value].value : UINT32_MAX, k.name[i].value);
+    };
+    std::sort(outside.begin(), outside.end(), [&](uint32_t a, uint32_t b) { return outsideKey(a) < outsideKey(b); });
+    for (size_t g = 0; g < outside.size();) {
+        const auto groupKey = outsideKey(outside[g]);
+        NvtxKernRow row;
+        row.noRange = true;
+        if (groupKey.first != UINT32_MAX) {
+            const Thread& th = t.threads[groupKey.first];
+            row.pid = t.processes[th.process.value].pid;
+            row.tid = th.tid;
+        }
+        row.kernel = StringId(groupKey.second);
+        durations.clear();
+        kernels.clear();
+        for (; g < outside.size() && outsideKey(outside[g]) == groupKey; ++g) {
+            durations.push_back(k.duration(outside[g]));
+            kernels.push_back(outside[g]);
+        }
+        finishRow(row);
+    }
+
+    std::sort(rows.begin(), rows.end(), [&](const NvtxKernRow& a, const NvtxKernRow& b) {
+        if (a.noRange != b.noRange) return a.noRange; // nsys prints kernels outside ranges first
+        if (a.range != b.range) return a.range < b.range;
+        if (a.pid != b.pid) return a.pid < b.pid;
+        if (a.tid != b.tid) return a.tid < b.tid;
+        if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
+        return t.str(a.kernel) < t.str(b.kernel);
     });
     return rows;
 }

@@ -17,7 +17,7 @@ struct NvtxKernRow {
     std::optional<uint32_t> pid, tid; // of the launching thread; empty for kernels without a launch call
     uint64_t rangeInstances = 0, kernelInstances = 0;
     DurationStats stats; // over (range instance, kernel) pairs, as nsys sums them
-    std::string kernel;
+    StringId kernel;     // its name (an id: a 1M-kernel trace gives millions of rows)
 };
 
 // nsys nvtxkernsum: each kernel counted under every range of its launch call's stack, once per

@@ -47,7 +47,7 @@ void writeNvtxKernSummary(TableWriter& w, const Trace& t) {
         w.row({r.noRange ? "None" : r.range, r.noRange ? "None" : r.style, r.pid ? std::to_string(*r.pid) : "",
                r.tid ? std::to_string(*r.tid) : "", std::to_string(r.rangeInstances), std::to_string(r.kernelInstances),
                std::to_string(s.total), formatOneDecimal(s.avg), formatOneDecimal(s.median), std::to_string(s.min),
-               std::to_string(s.max), formatOneDecimal(s.stddev), r.kernel});
+               std::to_string(s.max), formatOneDecimal(s.stddev), std::string(t.str(r.kernel))});
     }
 }
 
