@@ -16,14 +16,15 @@
 #
 # Usage: make_golden.sh [trace.sqlite ...]
 # Env:   OUT (default /tmp/golden), WORK (default /tmp/nsys-apt),
-#        NSYS_ROOT (default /tmp/nsys-2022.4), TRACES_DIR (default /work/shared/traces)
+#        NSYS_ROOT (default /tmp/nsys-2022.4), TRACES_DIR (default ../shared/traces beside the checkout)
+#        Copy the CSVs into tests/data/golden/ to update the golden files.
 # Requires: Debian 12 (bookworm), root or write access to WORK, apt-get, dpkg.
 set -euo pipefail
 
 OUT=${OUT:-/tmp/golden}
 WORK=${WORK:-/tmp/nsys-apt}
 NSYS_ROOT=${NSYS_ROOT:-/tmp/nsys-2022.4}
-TRACES_DIR=${TRACES_DIR:-/work/shared/traces}
+TRACES_DIR=${TRACES_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/traces}
 PKG=nsight-systems-target
 PKG_VER=2022.4.2.1~11.8.0-5~deb12u1
 REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base)
