@@ -1,5 +1,6 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
+#include "core/kernel_table.h"
 #include "core/load.h"
 #include "core/load_floor.h"
 #include "core/platform.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,6 +26,34 @@ template <typename F> double seconds(F&& f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct TableFigures {
+    double buildS = 0, sortMsMax = 0;
+    std::string slowestColumn;
+};
+
+// What the GUI's kernel table does on open and on a header click: build the table, then sort
+// every row by each column (from load order), median of 3 per column.
+TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
+    TableFigures f;
+    std::unique_ptr<ls::KernelTable> table;
+    f.buildS = seconds([&] { table = std::make_unique<ls::KernelTable>(trace); });
+    std::vector<ls::KernelId> identity(trace->kernels.size());
+    for (uint32_t i = 0; i < identity.size(); ++i) identity[i] = ls::KernelId(i);
+    for (const auto& column : ls::kernelFields()) {
+        std::vector<double> ms;
+        for (int r = 0; r < 3; ++r) {
+            auto rows = identity;
+            ms.push_back(1e3 * seconds([&] { table->sort(rows, column.field, r % 2 == 1); }));
+        }
+        if (std::getenv("LAYERSCOPE_BENCH_VERBOSE")) std::fprintf(stderr, "sort %-14s %.1f ms\n", std::string(column.name).c_str(), median(ms));
+        if (const double m = median(ms); m > f.sortMsMax) {
+            f.sortMsMax = m;
+            f.slowestColumn = std::string(column.name);
+        }
+    }
+    return f;
 }
 
 int usage(int rc) {
@@ -55,6 +85,7 @@ int main(int argc, char** argv) {
     ls::FloorResult floor;
     size_t kernels = 0, apiCalls = 0, ranges = 0;
     std::vector<std::pair<std::string, double>> phases;
+    std::shared_ptr<const ls::Trace> last;
     try {
         floor = ls::scanFloor(path); // warms the page cache for both sides
         for (int r = 0; r < runs; ++r) {
@@ -70,11 +101,13 @@ int main(int argc, char** argv) {
             ranges = result.trace->ranges.size();
             phases = result.trace->loadPhases;
             phases.emplace_back("(loadTrace's own total)", result.trace->loadSeconds);
+            last = result.trace;
         }
     } catch (const ls::SqliteError& e) {
         std::fprintf(stderr, "error: %s: %s\n", path.c_str(), e.what());
         return 3;
     }
+    const TableFigures table = measureTable(last);
     const double floorS = median(floorTimes), loadS = median(loadTimes);
     double correlateS = 0;
     for (const auto& [name, s] : phases)
@@ -83,9 +116,11 @@ int main(int argc, char** argv) {
     if (json) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
                     "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
-                    "\"correlate_added\": %.3f, \"peak_rss_mb\": %.1f}\n",
+                    "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
+                    "\"peak_rss_mb\": %.1f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
-                    loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), peakMb);
+                    loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
+                    table.slowestColumn.c_str(), peakMb);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -95,6 +130,8 @@ int main(int argc, char** argv) {
         std::printf("ratio           %.3f (load / floor)\n", loadS / floorS);
         std::printf("correlate       %.3f s in the last load (adds %.1f%% to the load without it)\n", correlateS,
                     100.0 * correlateS / (loadS - correlateS));
+        std::printf("kernel table    %.3f s to build; sorting all rows, slowest column %s: %.1f ms (median of 3)\n",
+                    table.buildS, table.slowestColumn.c_str(), table.sortMsMax);
         std::printf("peak RSS        %.1f MB\n", peakMb);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);

@@ -21,9 +21,6 @@ int commandKernels(const Options& o, Context& c);
 int commandSummary(const Options& o, Context& c);
 int commandOps(const Options& o, Context& c);
 
-// Separates the normalized names of nvtx_path, outermost first.
-inline constexpr const char* kNvtxPathSeparator = " > ";
-
 // The --format option (default csv); prints the usage error and returns nullopt when invalid.
 std::optional<TableFormat> formatOption(const Options& o, Context& c);
 
