@@ -116,9 +116,11 @@ void KernelTable::buildPaths() {
     }
 }
 
-std::string KernelTable::nvtxPath(KernelId k) const {
+std::string KernelTable::nvtxPath(KernelId k) const { return pathText(kernelPath_[k.value]); }
+
+std::string KernelTable::pathText(uint32_t node) const {
     std::vector<StringId> names;
-    for (uint32_t n = kernelPath_[k.value]; n != 0; n = pathNodes_[n].parent) names.push_back(pathNodes_[n].name);
+    for (uint32_t n = node; n != 0; n = pathNodes_[n].parent) names.push_back(pathNodes_[n].name);
     std::string path;
     for (auto it = names.rbegin(); it != names.rend(); ++it) {
         if (!path.empty()) path += kPathSeparator;

@@ -72,6 +72,10 @@ public:
 
     // Normalized names of the kernel's NVTX stack, outermost first, joined by " > ".
     std::string nvtxPath(KernelId k) const;
+    // Each distinct stack is one path node (0: no ranges); filters decide once per node.
+    uint32_t pathNode(KernelId k) const { return kernelPath_[k.value]; }
+    size_t pathNodeCount() const { return pathNodes_.size(); }
+    std::string pathText(uint32_t node) const;
 
     // Sorts rows by column f; ties keep their current order, unknown cells go last either way.
     void sort(std::vector<KernelId>& rows, KernelField f, bool descending) const;
