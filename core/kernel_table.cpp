@@ -238,7 +238,10 @@ double KernelTable::number(KernelId k, KernelField f) const {
     }
 }
 
-// A small integer standing for the cell of a closed-vocabulary column: equal codes, equal texts.
+bool KernelTable::isVocabulary(KernelField f) {
+    return f == F::Dir || f == F::DataType || f == F::Tc || f == F::TcReason || f == F::DataTypeSource;
+}
+
 uint32_t KernelTable::vocabularyCode(KernelId k, KernelField f) const {
     const auto& m = trace_->metrics;
     const uint32_t i = k.value;

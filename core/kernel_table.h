@@ -70,6 +70,11 @@ public:
     // filter decide once per distinct string. Invalid id for other columns.
     std::optional<StringId> stringId(KernelId k, KernelField f) const;
 
+    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source): a small code per
+    // cell, equal codes meaning equal texts, so callers can decide once per code.
+    static bool isVocabulary(KernelField f);
+    uint32_t vocabularyCode(KernelId k, KernelField f) const;
+
     // Normalized names of the kernel's NVTX stack, outermost first, joined by " > ".
     std::string nvtxPath(KernelId k) const;
     // Each distinct stack is one path node (0: no ranges); filters decide once per node.
@@ -90,7 +95,6 @@ private:
     void buildPaths();
     std::vector<int64_t> textRanks(const std::vector<KernelId>& rows, KernelField f) const;
     std::vector<uint32_t> pathRanks() const;
-    uint32_t vocabularyCode(KernelId k, KernelField f) const;
 
     std::shared_ptr<const Trace> trace_;
     std::vector<PathNode> pathNodes_; // node 0: the empty path

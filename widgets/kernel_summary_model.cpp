@@ -1,14 +1,8 @@
 #include "widgets/kernel_summary_model.h"
 
-namespace ls::gui {
+#include "widgets/units.h"
 
-QString formatDuration(double ns) {
-    const double a = ns < 0 ? -ns : ns;
-    if (a < 1e3) return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
-    if (a < 1e6) return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'g', 3);
-    if (a < 1e9) return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'g', 3);
-    return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 3);
-}
+namespace ls::gui {
 
 KernelSummaryModel::KernelSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 

@@ -27,7 +27,4 @@ private:
     std::vector<SummaryRow> rows_;
 };
 
-// "12.3 µs", "4.56 ms", "1.23 s": three significant digits, for durations in ns.
-QString formatDuration(double ns);
-
 } // namespace ls::gui

@@ -1,19 +1,31 @@
 #include "widgets/main_window.h"
 
+#include "core/correlation.h"
+#include "widgets/csv_export.h"
+#include "widgets/kernel_details.h"
 #include "widgets/kernel_summary_model.h"
+#include "widgets/kernel_table_model.h"
+#include "widgets/kernel_table_view.h"
+#include "widgets/layer_tree_model.h"
 #include "widgets/load_report_text.h"
+#include "widgets/summary_charts.h"
+#include "widgets/timeline_area.h"
 #include "widgets/trace_loader.h"
+#include "widgets/units.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -21,28 +33,39 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-
-#include <numeric>
+#include <QTreeView>
 
 namespace ls::gui {
 namespace {
 constexpr int kMaxRecent = 8;
 const auto kRecentKey = QStringLiteral("recentFiles");
+const auto kStateKey = QStringLiteral("window/state");
+const auto kGeometryKey = QStringLiteral("window/geometry");
+const auto kTabKey = QStringLiteral("window/tab");
+const auto kLayerHeaderKey = QStringLiteral("layerTree/header");
+const auto kExportDirKey = QStringLiteral("exportDir");
+constexpr int kStateVersion = 2;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), loader_(new TraceLoader(this)), summaryModel_(new KernelSummaryModel(this)) {
+    : QMainWindow(parent), loader_(new TraceLoader(this)), kernelModel_(new KernelTableModel(this)),
+      layerModel_(new LayerTreeModel(this)), summaryModel_(new KernelSummaryModel(this)) {
     setWindowTitle(QStringLiteral("Layerscope"));
     setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
+    timeline_ = new TimelineArea;
+    charts_ = new SummaryCharts;
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(summaryModel_);
     proxy->setSortRole(KernelSummaryModel::SortRole);
     summaryView_ = new QTableView;
+    summaryView_->setObjectName(QStringLiteral("kernelSummary"));
     summaryView_->setModel(proxy);
     summaryView_->setSortingEnabled(true);
     summaryView_->sortByColumn(KernelSummaryModel::Total, Qt::DescendingOrder);
@@ -52,19 +75,29 @@ MainWindow::MainWindow(QWidget* parent)
     summaryView_->setWordWrap(false);
     summaryView_->setTextElideMode(Qt::ElideMiddle);
     summaryView_->verticalHeader()->setDefaultSectionSize(summaryView_->fontMetrics().height() + 6);
+    auto* summary = new QSplitter(Qt::Vertical);
+    summary->addWidget(charts_);
+    summary->addWidget(summaryView_);
+    summary->setStretchFactor(0, 3);
+    summary->setStretchFactor(1, 2);
 
     reportView_ = new QTextBrowser;
-    tabs_ = new QTabWidget;
-    tabs_->addTab(summaryView_, QStringLiteral("Kernel summary"));
-    tabs_->addTab(reportView_, QStringLiteral("Load report"));
-    setCentralWidget(tabs_);
     reportView_->setHtml(QStringLiteral("<p>Open an Nsight Systems SQLite export (File → Open, Ctrl+O), drop one on "
                                         "this window, or try the sample trace (Help → Open sample trace).</p>"));
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(timeline_, QStringLiteral("Timeline"));
+    tabs_->addTab(summary, QStringLiteral("Summary"));
+    tabs_->addTab(reportView_, QStringLiteral("Load report"));
+    setCentralWidget(tabs_);
+
+    buildDocks();
 
     progress_ = new QProgressBar;
-    progress_->setMaximumWidth(260);
+    progress_->setMaximumWidth(300);
     progress_->setTextVisible(true);
     cancelButton_ = new QPushButton(QStringLiteral("Cancel"));
+    cancelButton_->setToolTip(QStringLiteral("Stop loading (the window keeps what it showed before)"));
     statusLabel_ = new QLabel;
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progress_);
@@ -75,23 +108,95 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &TraceLoader::progress, this, [this](qint64 done, qint64 total, const QString& table) {
         progress_->setMaximum(1000);
         progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
-        progress_->setFormat(QStringLiteral("%1 / %2 rows").arg(done).arg(total));
+        progress_->setFormat(QStringLiteral("%L1 / %L2 rows").arg(done).arg(total));
         statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
     });
-    connect(loader_, &TraceLoader::loaded, this, &MainWindow::showTrace);
+    connect(loader_, &TraceLoader::loaded, this, &MainWindow::showSession);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);
         statusLabel_->setText(QStringLiteral("Loading cancelled"));
     });
-
+    connectViews();
     buildMenus();
+
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1200, 760);
-    tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 900);
+    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
+    kernelView_->restoreLayout();
+    layerView_->header()->restoreState(settings.value(kLayerHeaderKey).toByteArray());
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    layerView_ = new QTreeView;
+    layerView_->setObjectName(QStringLiteral("layerTree"));
+    layerView_->setModel(layerModel_);
+    layerView_->setUniformRowHeights(true);
+    layerView_->setAlternatingRowColors(true);
+    layerView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    layerView_->header()->setStretchLastSection(false);
+    layerView_->header()->setDefaultSectionSize(72);
+    layerView_->header()->resizeSection(0, 220);
+    layerDock_ = new QDockWidget(QStringLiteral("Layers"), this);
+    layerDock_->setObjectName(QStringLiteral("layersDock"));
+    layerDock_->setWidget(layerView_);
+    addDockWidget(Qt::LeftDockWidgetArea, layerDock_);
+
+    kernelView_ = new KernelTableView(kernelModel_);
+    kernelDock_ = new QDockWidget(QStringLiteral("Kernels"), this);
+    kernelDock_->setObjectName(QStringLiteral("kernelsDock"));
+    kernelDock_->setWidget(kernelView_);
+    addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
+
+    details_ = new QTextBrowser;
+    details_->setObjectName(QStringLiteral("kernelDetails"));
+    details_->setOpenLinks(false);
+    details_->setHtml(QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>"));
+    detailsDock_ = new QDockWidget(QStringLiteral("Details"), this);
+    detailsDock_->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock_->setWidget(details_);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
+    resizeDocks({layerDock_, detailsDock_}, {420, 360}, Qt::Horizontal);
+    resizeDocks({kernelDock_}, {360}, Qt::Vertical);
+}
+
+void MainWindow::connectViews() {
+    connect(layerView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (syncing_ || !current.isValid()) return;
+        showLayerNode(layerModel_->nodeOf(current));
+    });
+    connect(kernelView_, &KernelTableView::currentKernelChanged, this, [this](KernelId k) {
+        showKernelDetails(k);
+        syncTreeToKernel(k);
+    });
+    connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId k) {
+        tabs_->setCurrentWidget(timeline_);
+        timeline_->focusKernel(k);
+    });
+    connect(kernelView_, &KernelTableView::showCounterpart, this, &MainWindow::showCounterpart);
+    connect(kernelView_, &KernelTableView::scopeToLayer, this, [this](KernelId k) {
+        if (!session_) return;
+        const StringId layer = session_->trace->kernelLinks.layer[k.value];
+        if (!layer.valid()) return;
+        const QString name = QString::fromStdString(std::string(session_->trace->str(layer)));
+        kernelModel_->setScope(kernelsOfLayer(*session_->trace, layer), QStringLiteral("Layer %1, forward and backward").arg(name));
+        timeline_->showKernels(kernelModel_->rows(), QStringLiteral("Layer %1").arg(name));
+    });
+    connect(charts_, &SummaryCharts::filterRequested, this, [this](const QString& expression) {
+        kernelModel_->clearScope();
+        kernelView_->applyFilter(expression);
+        kernelDock_->raise();
+    });
+    // The export target is the table or tree the user last worked in.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(kernelView_->table()), static_cast<QAbstractItemView*>(layerView_),
+                                     static_cast<QAbstractItemView*>(summaryView_)})
+            if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
+    });
+}
 
 QString MainWindow::samplePath() {
     const QString name = QStringLiteral("sample_gpt2_2layer_fp16_h200.sqlite");
@@ -113,17 +218,49 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
     file->addSeparator();
+    QAction* exportAll = file->addAction(QStringLiteral("&Export Table as CSV…"), this, [this] { exportInteractive(false); });
+    exportAll->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAll->setToolTip(QStringLiteral("The kernel table, layer tree or kernel summary you last clicked, as shown"));
+    QAction* exportSelected = file->addAction(QStringLiteral("Export &Selected Rows as CSV…"), this, [this] { exportInteractive(true); });
+    exportSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addSeparator();
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    QAction* find = edit->addAction(QStringLiteral("&Filter Kernels"), this, [this] {
+        kernelDock_->show();
+        kernelDock_->raise();
+        kernelView_->filterEdit()->setFocus();
+        kernelView_->filterEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    edit->addAction(QStringLiteral("Show &All Kernels"), this, [this] {
+        kernelModel_->clearScope();
+        kernelView_->applyFilter(QString());
+        layerView_->clearSelection();
+    });
+
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
-    QAction* summary = view->addAction(QStringLiteral("Kernel &summary"), this, [this] { tabs_->setCurrentIndex(0); });
-    summary->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction* report = view->addAction(QStringLiteral("&Load report"), this, [this] { tabs_->setCurrentIndex(1); });
-    report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Load Report")};
+    for (int i = 0; i < 3; ++i) {
+        QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    for (QDockWidget* dock : {layerDock_, kernelDock_, detailsDock_}) view->addAction(dock->toggleViewAction());
+    layerDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
+    kernelDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    detailsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
+    view->addSeparator();
+    view->addAction(QStringLiteral("&Expand Layer Tree"), layerView_, &QTreeView::expandAll);
+    view->addAction(QStringLiteral("&Collapse Layer Tree"), layerView_, &QTreeView::collapseAll);
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
-    help->addAction(QStringLiteral("Open &sample trace"), this, [this] { openFile(samplePath()); });
+    help->addAction(QStringLiteral("Open &Sample Trace"), this, [this] { openFile(samplePath()); });
+    help->addAction(QStringLiteral("&Filter Syntax"), this, [this] {
+        QMessageBox::information(this, QStringLiteral("Kernel filter syntax"), kernelView_->filterEdit()->toolTip());
+    });
     help->addAction(QStringLiteral("&About Layerscope"), this, [this] {
         QMessageBox::about(this, QStringLiteral("About Layerscope"),
                            QStringLiteral("<b>Layerscope %1</b><p>A viewer for GPU traces of deep-learning jobs: Nsight "
@@ -155,23 +292,33 @@ void MainWindow::setLoading(bool loading) {
     }
 }
 
-void MainWindow::showTrace(std::shared_ptr<const Trace> trace) {
+void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     setLoading(false);
-    trace_ = std::move(trace);
-    summaryModel_->setTrace(trace_);
+    session_ = std::move(session);
+    const Trace& t = *session_->trace;
+    kernelModel_->setTable(session_->kernels);
+    auto* header = kernelView_->table()->horizontalHeader();
+    if (header->sortIndicatorSection() >= 0 && header->sortIndicatorSection() < kernelModel_->columnCount())
+        kernelModel_->sort(header->sortIndicatorSection(), header->sortIndicatorOrder());
+    kernelView_->applyFilter(kernelView_->filterEdit()->text());
+    layerModel_->setTree(session_->trace, session_->layers);
+    layerView_->expandToDepth(1);
+    timeline_->setTable(session_->kernels);
+    charts_->setTrace(session_->trace);
+    summaryModel_->setTrace(session_->trace);
     summaryView_->resizeColumnsToContents();
-    reportView_->setHtml(loadReportHtml(*trace_));
+    reportView_->setHtml(loadReportHtml(t));
+    details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+
     const QFileInfo info(loadingPath_);
     setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
-
-    const auto& k = trace_->kernels;
     double gpu = 0;
-    for (size_t i = 0; i < k.size(); ++i) gpu += static_cast<double>(k.duration(i));
-    statusLabel_->setText(QStringLiteral("Span %1  ·  %2 kernels  ·  GPU time %3  ·  loaded in %4")
-                              .arg(formatDuration(static_cast<double>(trace_->captureEnd - trace_->captureStart)))
-                              .arg(k.size())
-                              .arg(formatDuration(gpu), formatDuration(trace_->loadSeconds * 1e9)));
+    for (size_t i = 0; i < t.kernels.size(); ++i) gpu += static_cast<double>(t.kernels.duration(i));
+    statusLabel_->setText(QStringLiteral("Span %1  ·  %L2 kernels  ·  GPU time %3  ·  loaded in %4")
+                              .arg(formatDuration(static_cast<double>(t.captureEnd - t.captureStart)))
+                              .arg(t.kernels.size())
+                              .arg(formatDuration(gpu), formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
 
     QSettings settings;
     QStringList recent = settings.value(kRecentKey).toStringList();
@@ -184,9 +331,78 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace) {
     emit traceLoaded();
 }
 
+void MainWindow::showLayerNode(uint32_t node) {
+    if (!session_ || node >= session_->layers->size()) return;
+    const Trace& t = *session_->trace;
+    const LayerTree& tree = *session_->layers;
+    QString label = QString::fromStdString(std::string(layerNodeName(t, tree, node)));
+    if (tree.kind[node] == LayerNodeKind::Layer) label = QStringLiteral("Layer %1, forward and backward").arg(label);
+    else if (tree.kind[node] == LayerNodeKind::Root) label = QStringLiteral("All kernels");
+    kernelModel_->setScope(kernelsOfNode(t, tree, node), label);
+    timeline_->showKernels(kernelModel_->rows(), label);
+}
+
+void MainWindow::syncTreeToKernel(KernelId k) {
+    if (!session_ || !k.valid()) return;
+    const uint32_t node = session_->layers->kernelNode[k.value];
+    const QModelIndex index = layerModel_->indexOf(node);
+    if (!index.isValid()) return;
+    syncing_ = true;
+    layerView_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    layerView_->scrollTo(index);
+    syncing_ = false;
+}
+
+void MainWindow::showKernelDetails(KernelId k) {
+    if (!session_) return;
+    details_->setHtml(kernelDetailsHtml(*session_->kernels, k));
+    if (k.valid()) timeline_->focusKernel(k);
+}
+
+void MainWindow::showCounterpart(KernelId k) {
+    if (!session_) return;
+    const Trace& t = *session_->trace;
+    const OpId op = t.kernelLinks.opInstance[k.value];
+    if (!op.valid() || !t.ops.paired[op.value].valid()) return;
+    const OpId other = t.ops.paired[op.value];
+    const RangeId marker = t.ops.range[other.value];
+    const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[marker.value])));
+    const bool toForward = t.ops.direction[op.value] == Direction::Backward;
+    kernelModel_->setScope(kernelsOfOp(t, other), QStringLiteral("%1 op %2 (op_id %3)")
+                                                      .arg(toForward ? QStringLiteral("Forward") : QStringLiteral("Backward"), name)
+                                                      .arg(t.ranges.opId[marker.value]));
+    timeline_->showKernels(kernelModel_->rows(), name);
+}
+
+QAbstractItemView* MainWindow::exportTarget() const {
+    return lastExportView_ ? lastExportView_ : static_cast<QAbstractItemView*>(kernelView_->table());
+}
+
+QString MainWindow::exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly) {
+    const CsvExportResult r = exportViewCsv(view, path, selectedOnly);
+    if (!r.ok) return r.error.isEmpty() ? QStringLiteral("could not write the file") : r.error;
+    statusLabel_->setText(QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
+    return {};
+}
+
+void MainWindow::exportInteractive(bool selectedOnly) {
+    QAbstractItemView* view = exportTarget();
+    if (!session_ || !view) return;
+    const QString what = view == layerView_ ? QStringLiteral("layers") : view == summaryView_ ? QStringLiteral("kernel-summary") : QStringLiteral("kernels");
+    QSettings settings;
+    const QString dir = settings.value(kExportDirKey, QDir::homePath()).toString();
+    const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(loadingPath_).completeBaseName(), what));
+    const QString path = QFileDialog::getSaveFileName(this, selectedOnly ? QStringLiteral("Export selected rows") : QStringLiteral("Export table"),
+                                                      suggested, QStringLiteral("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
+    const QString error = exportView(*view, path, selectedOnly);
+    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Export failed"), QStringLiteral("%1: %2").arg(path, error));
+}
+
 void MainWindow::showError(const QString& path, const QString& reason) {
     setLoading(false);
-    statusLabel_->setText(QStringLiteral("Could not open %1").arg(QFileInfo(path).fileName()));
+    statusLabel_->setText(QStringLiteral("Could not open %1: %2").arg(QFileInfo(path).fileName(), reason));
     emit loadFailed(reason);
     if (QApplication::platformName() == QLatin1String("offscreen")) return; // no modal dialogs in tests
     QMessageBox box(QMessageBox::Warning, QStringLiteral("Could not open trace"),
@@ -206,10 +422,17 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
 }
 
-void MainWindow::closeEvent(QCloseEvent* e) {
+void MainWindow::saveSettings() {
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kStateVersion));
+    settings.setValue(kTabKey, tabs_->currentIndex());
+    settings.setValue(kLayerHeaderKey, layerView_->header()->saveState());
+    kernelView_->saveLayout();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
     loader_->cancel();
     QMainWindow::closeEvent(e);
 }

@@ -1,24 +1,33 @@
 #pragma once
-// The main window of this first version: open a trace (menu, recent files, drag and drop, command
-// line, bundled sample), load it in the background with progress and Cancel, and show the kernel
-// summary and the load report.
-#include "core/trace.h"
+// The main window: layer tree (left dock), timeline area (centre, with the Summary and Load
+// report tabs), kernel table (bottom dock), details of the current kernel (right dock). Opens
+// traces from the menu, recent files, drag and drop, the command line or the bundled sample;
+// loads them in the background with progress and Cancel. Layout persists in QSettings.
+#include "widgets/trace_session.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
+class QAbstractItemView;
+class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
-class QMenu;
+class QTreeView;
 
 namespace ls::gui {
 
 class KernelSummaryModel;
+class KernelTableModel;
+class KernelTableView;
+class LayerTreeModel;
+class SummaryCharts;
+class TimelineArea;
 class TraceLoader;
 
 class MainWindow : public QMainWindow {
@@ -28,9 +37,24 @@ public:
     ~MainWindow() override;
 
     void openFile(const QString& path);
-    std::shared_ptr<const Trace> trace() const { return trace_; }
+    std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
+    const TraceSession* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
     static QString samplePath();
+
+    KernelTableView* kernelView() const { return kernelView_; }
+    KernelTableModel* kernelModel() const { return kernelModel_; }
+    QTreeView* layerView() const { return layerView_; }
+    LayerTreeModel* layerModel() const { return layerModel_; }
+    QTextBrowser* detailsView() const { return details_; }
+    SummaryCharts* charts() const { return charts_; }
+    QTableView* summaryView() const { return summaryView_; }
+
+    // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
+    // backward), the timeline the same set.
+    void showLayerNode(uint32_t node);
+    // Writes the view's rows (all, or the selected ones) as CSV; returns the error, if any.
+    QString exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly);
 
 signals:
     void traceLoaded();
@@ -42,22 +66,44 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
+    void buildDocks();
     void buildMenus();
+    void connectViews();
     void updateRecentMenu();
-    void showTrace(std::shared_ptr<const Trace> trace);
+    void showSession(std::shared_ptr<const TraceSession> session);
     void showError(const QString& path, const QString& reason);
     void setLoading(bool loading);
+    void showKernelDetails(KernelId k);
+    void syncTreeToKernel(KernelId k);
+    void showCounterpart(KernelId k);
+    void exportInteractive(bool selectedOnly);
+    QAbstractItemView* exportTarget() const;
+    void saveSettings();
 
     TraceLoader* loader_;
-    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const TraceSession> session_;
     QString loadingPath_;
+
+    KernelTableModel* kernelModel_;
+    KernelTableView* kernelView_ = nullptr;
+    LayerTreeModel* layerModel_;
+    QTreeView* layerView_ = nullptr;
+    QTextBrowser* details_ = nullptr;
+    TimelineArea* timeline_ = nullptr;
+    SummaryCharts* charts_ = nullptr;
     KernelSummaryModel* summaryModel_;
-    QTabWidget* tabs_;
-    QTableView* summaryView_;
-    QTextBrowser* reportView_;
-    QProgressBar* progress_;
-    QPushButton* cancelButton_;
-    QLabel* statusLabel_;
+    QTableView* summaryView_ = nullptr;
+    QTextBrowser* reportView_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QDockWidget* layerDock_ = nullptr;
+    QDockWidget* kernelDock_ = nullptr;
+    QDockWidget* detailsDock_ = nullptr;
+    QAbstractItemView* lastExportView_ = nullptr;
+    bool syncing_ = false; // a tree selection made to follow the table must not re-filter it
+
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancelButton_ = nullptr;
+    QLabel* statusLabel_ = nullptr;
     QMenu* recentMenu_ = nullptr;
 };
 

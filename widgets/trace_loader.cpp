@@ -6,7 +6,7 @@
 namespace ls::gui {
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<std::shared_ptr<const ls::Trace>>("std::shared_ptr<const ls::Trace>");
+    qRegisterMetaType<std::shared_ptr<const ls::gui::TraceSession>>("std::shared_ptr<const ls::gui::TraceSession>");
 }
 
 TraceLoader::~TraceLoader() {
@@ -40,11 +40,13 @@ void TraceLoader::start(const QString& path) {
             }, Qt::QueuedConnection);
         };
         LoadResult result = loadTrace(path.toStdString(), options);
-        QMetaObject::invokeMethod(this, [self, job, path, result = std::move(result)] {
+        std::shared_ptr<const TraceSession> session;
+        if (result.ok() && !*flag) session = prepareSession(result.trace);
+        QMetaObject::invokeMethod(this, [self, job, path, result = std::move(result), session] {
             if (!self || self->job_ != job) return;
             self->busy_ = false;
-            if (result.ok()) emit self->loaded(result.trace);
-            else if (result.error->kind == LoadErrorKind::Cancelled) emit self->cancelled();
+            if (session) emit self->loaded(session);
+            else if (result.ok() || result.error->kind == LoadErrorKind::Cancelled) emit self->cancelled();
             else emit self->failed(path, QString::fromStdString(result.error->reason));
         }, Qt::QueuedConnection);
     });

@@ -2,6 +2,7 @@
 // Loads a trace off the GUI thread. Each start() gets a job id; results of a job that was
 // cancelled or superseded are dropped (hotspot's job tracker is the model).
 #include "core/load.h"
+#include "widgets/trace_session.h"
 
 #include <QObject>
 #include <QString>
@@ -25,7 +26,7 @@ public:
 
 signals:
     void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table);
-    void loaded(std::shared_ptr<const ls::Trace> trace);
+    void loaded(std::shared_ptr<const ls::gui::TraceSession> session);
     void failed(const QString& path, const QString& reason);
     void cancelled();
 

@@ -7,7 +7,22 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 
+#include <cstdio>
+#include <cstring>
+
 int main(int argc, char** argv) {
+    // --version and --help answer without a display (package checks, ssh sessions).
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--version") || !std::strcmp(argv[i], "-v")) {
+            std::printf("layerscope %s\n", LAYERSCOPE_VERSION);
+            return 0;
+        }
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::printf("usage: layerscope [FILE]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
+                        "SQLite export), or the bundled sample trace when none is given.\n");
+            return 0;
+        }
+    }
     ls::platform::preferMappedLargeAllocations();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Layerscope"));

@@ -3,6 +3,7 @@
 #include "core/load.h"
 #include "core/summary.h"
 #include "widgets/kernel_summary_model.h"
+#include "widgets/units.h"
 #include "widgets/main_window.h"
 
 #include <QAbstractItemModelTester>

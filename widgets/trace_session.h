@@ -1,0 +1,21 @@
+#pragma once
+// What the window shows for one open trace: the trace and the structures derived from it off the
+// GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
+#include "core/kernel_table.h"
+#include "core/layer_tree.h"
+
+#include <memory>
+
+namespace ls::gui {
+
+struct TraceSession {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const KernelTable> kernels;
+    std::shared_ptr<const LayerTree> layers;
+    double prepareSeconds = 0; // building the table and the tree after the load
+};
+
+// Runs on the loader thread.
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace);
+
+} // namespace ls::gui
