@@ -22,7 +22,7 @@ commands:
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
                                 layer_sum, op_sum, tc_sum (see `summary --help`)
 
-Run `layerscope-cli COMMAND --help` for a command's options.
+Run `layerscope-cli COMMAND --help` for a command's options; --version prints the version.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
 )";
 
@@ -36,12 +36,14 @@ struct Command {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"info", {}, {}, "usage: layerscope-cli info FILE\n\nPrints the export's format, exporter and schema version, capture span,\ncounts per event kind, processes, threads, devices, streams and the load report.\n", commandInfo},
-        {"kernels", {"format", "layer", "range"}, {}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--format csv|tsv|table]
+        {"kernels", {"format", "layer", "range", "filter", "sort"}, {"desc"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
+                              [--sort COLUMN [--desc]] [--format csv|tsv|table]
 
 One row per kernel, by start time, with columns
   id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,
   short_name,grid,block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,
-  op_id,direction,fwd_op_id,sizes
+  op_id,direction,fwd_op_id,sizes,flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,
+  flops_rule,dtype_source
 api: the launching call (joined by correlation id within the process); tid: its thread;
 grid/block: x,y,z. nvtx_range: raw text of the innermost NVTX range around the launch call on
 its thread; nvtx_path: normalized names of all enclosing ranges, outermost first, separated by
@@ -57,6 +59,13 @@ tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
 
 --layer NAME   only the kernels of layer NAME, forward and backward
 --range TEXT   only the kernels under a range whose normalized name is TEXT
+--filter EXPR  only the kernels matching EXPR, the GUI filter bar's language: terms joined by
+               `and`, `&&` or `;`; a term is COLUMN OP VALUE (OP: = != < <= > >= ~ !~, ~ is a
+               regex search), /regex/ or free text (substring of name, op or layer).
+               Units: ns us ms s; k M G T (FLOP); B kB MB GB KiB MiB GiB. Columns also by
+               alias: duration, start, end (both from the capture start), kernel, range,
+               path, shapes, tflops, gbytes. e.g. "duration > 50us and tc = not used"
+--sort COLUMN  order rows by COLUMN (unknown cells last), ties in start order; --desc reverses
 )",
          commandKernels},
         {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE [--format csv|tsv|table]
@@ -98,6 +107,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (args.empty()) {
         err << kUsageText;
         return kUsage;
+    }
+    if (args[0] == "--version" || args[0] == "-v") {
+        out << "layerscope-cli " << LAYERSCOPE_VERSION << "\n";
+        return kOk;
     }
     if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
         out << kUsageText;

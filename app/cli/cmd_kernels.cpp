@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "core/correlation.h"
+#include "core/kernel_filter.h"
 #include "core/kernel_table.h"
 #include "core/table_writer.h"
 
@@ -15,6 +16,26 @@ int commandKernels(const Options& o, Context& c) {
     if (!format) return kUsage;
     if (o.values.count("layer") && o.values.count("range")) {
         c.err << "error: give --layer or --range, not both\n";
+        return kUsage;
+    }
+    std::optional<KernelFilter> filter;
+    if (o.values.count("filter")) {
+        auto parsed = KernelFilter::parse(o.get("filter", ""));
+        if (!parsed.filter) {
+            c.err << "error: --filter: " << parsed.error << "\n";
+            return kUsage;
+        }
+        filter = std::move(parsed.filter);
+    }
+    std::optional<KernelField> sortBy;
+    if (o.values.count("sort")) {
+        sortBy = kernelFieldByName(o.get("sort", ""));
+        if (!sortBy) {
+            c.err << "error: --sort: unknown column \"" << o.get("sort", "") << "\"\n";
+            return kUsage;
+        }
+    } else if (o.flags.count("desc")) {
+        c.err << "error: --desc needs --sort COLUMN\n";
         return kUsage;
     }
     int rc = kOk;
@@ -33,6 +54,8 @@ int commandKernels(const Options& o, Context& c) {
     }
 
     const KernelTable table(t);
+    if (filter) selected = filter->apply(table, selected);
+    if (sortBy) table.sort(selected, *sortBy, o.flags.count("desc") > 0);
     TableWriter w(c.out, *format);
     std::vector<std::string> header;
     for (const auto& f : kernelFields()) header.emplace_back(f.name);
