@@ -2,7 +2,10 @@
 // QAbstractItemModelTester, and the main window loading the sample trace in the background.
 #include "core/load.h"
 #include "core/summary.h"
+#include "core/correlation.h"
 #include "widgets/kernel_summary_model.h"
+#include "widgets/kernel_table_model.h"
+#include "widgets/layer_tree_model.h"
 #include "widgets/units.h"
 #include "widgets/main_window.h"
 
@@ -14,6 +17,8 @@
 #include <QTableView>
 
 #include <gtest/gtest.h>
+
+#include <functional>
 
 namespace {
 
@@ -44,6 +49,52 @@ TEST(KernelSummaryModel, PassesModelTesterAndMatchesCore) {
     for (size_t i = 0; i < loaded.trace->kernels.size(); ++i) expected += static_cast<uint64_t>(loaded.trace->kernels.duration(i));
     EXPECT_EQ(total, expected);
     model.setTrace(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(KernelTableModel, PassesModelTesterThroughScopeFilterAndSort) {
+    auto loaded = ls::loadTrace(kSample.toStdString());
+    ASSERT_TRUE(loaded.ok());
+    ls::gui::KernelTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTable(std::make_shared<const ls::KernelTable>(loaded.trace));
+    EXPECT_EQ(model.rowCount(), 214);
+    EXPECT_EQ(model.columnCount(), static_cast<int>(ls::kKernelFieldCount));
+    model.sort(static_cast<int>(ls::KernelField::Duration), Qt::DescendingOrder);
+    EXPECT_EQ(model.setFilter(QStringLiteral("direction = forward")), QString());
+    EXPECT_EQ(model.rowCount(), 61); // the sample's forward kernels (layer tree: iteration 2 > forward)
+    EXPECT_NE(model.setFilter(QStringLiteral("flops > lots")), QString());
+    EXPECT_EQ(model.rowCount(), 61); // a bad expression leaves the rows alone
+    model.setScope(ls::kernelsOfLayer(*loaded.trace, loaded.trace->strings.find("layer0")), QStringLiteral("layer0"));
+    EXPECT_EQ(model.rowCount(), 24); // layer0's forward kernels
+    model.sort(static_cast<int>(ls::KernelField::Name), Qt::AscendingOrder);
+    model.clearScope();
+    EXPECT_EQ(model.rowCount(), 61);
+    EXPECT_EQ(model.rowOf(model.kernelAt(10)), 10);
+    model.setTable(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(LayerTreeModel, PassesModelTesterAndMirrorsTheCoreTree) {
+    auto loaded = ls::loadTrace(kSample.toStdString());
+    ASSERT_TRUE(loaded.ok());
+    auto tree = std::make_shared<const ls::LayerTree>(ls::buildLayerTree(*loaded.trace));
+    ls::gui::LayerTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setTree(loaded.trace, tree);
+    // Every node is reachable and indexOf/nodeOf are inverse.
+    size_t visited = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int r = 0; r < model.rowCount(parent); ++r) {
+            const QModelIndex i = model.index(r, 0, parent);
+            ++visited;
+            EXPECT_EQ(model.indexOf(model.nodeOf(i)), i);
+            walk(i);
+        }
+    };
+    walk({});
+    EXPECT_EQ(visited + 1, tree->size()); // all but the hidden root
+    model.setTree(nullptr, nullptr);
     EXPECT_EQ(model.rowCount(), 0);
 }
 
