@@ -20,4 +20,5 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "Layerscope developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_STRIP_FILES ON) # the package ships without debug info
 include(CPack)

@@ -10,10 +10,14 @@ QString esc(std::string_view s) { return QString::fromUtf8(s.data(), static_cast
 
 class Html {
 public:
-    void section(const QString& title) { out_ += QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><table cellspacing='0' cellpadding='1'>").arg(title); open_ = true; }
+    void section(const QString& title) {
+        end();
+        out_ += QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><table cellspacing='0' cellpadding='1'>").arg(title);
+        open_ = true;
+    }
     void row(const QString& key, const QString& value) {
         if (value.isEmpty()) return;
-        out_ += QStringLiteral("<tr><td style='color:#666;padding-right:8px' valign='top'>%1</td><td>%2</td></tr>").arg(key, value);
+        out_ += QStringLiteral("<tr><td style='color:#666;padding-right:8px;white-space:nowrap' valign='top'>%1</td><td>%2</td></tr>").arg(key, value);
     }
     void end() {
         if (open_) out_ += QStringLiteral("</table>");
@@ -79,9 +83,9 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k) {
     const auto stack = rangeStack(t, k);
     if (!stack.empty()) {
         h.section(QStringLiteral("NVTX stack"));
-        QString list;
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) list += QStringLiteral("%1<br>").arg(esc(t.str(t.ranges.name[it->value])));
-        h.row(QString(), list);
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+            h.row(QStringLiteral("%1").arg(it == stack.rbegin() ? QStringLiteral("outermost") : it + 1 == stack.rend() ? QStringLiteral("innermost") : QString()),
+                  esc(t.str(t.ranges.name[it->value])));
         h.row(QStringLiteral("Innermost (raw)"), QStringLiteral("<code>%1</code>").arg(field(table, k, KernelField::NvtxRange)));
     }
 

@@ -12,11 +12,12 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ls::gui {
 namespace {
 
-constexpr size_t kMaxBars = 10;
+constexpr size_t kMaxBars = 8;
 
 QString elide(const std::string& s, int width) {
     QString q = QString::fromStdString(s);
@@ -34,13 +35,14 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     std::vector<QString> filters;
     for (auto it = shares.rbegin(); it != shares.rend(); ++it) { // bottom to top
         *set << static_cast<double>(it->gpuTimeNs) / 1e6;
-        categories << elide(it->label, 44);
+        categories << elide(it->label, 36);
         filters.push_back(QString::fromStdString(it->filter));
     }
     set->setColor(QColor(0x3b, 0x6e, 0xa8));
     auto* series = new QHorizontalBarSeries;
     series->append(set);
     series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
     series->setLabelsFormat(QStringLiteral("@value ms"));
     series->setLabelsPrecision(4);
     QObject::connect(set, &QBarSet::clicked, receiver, [filters, onClick](int index) {
@@ -54,9 +56,15 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     chart->setAnimationOptions(QChart::NoAnimation);
     auto* categoryAxis = new QBarCategoryAxis;
     categoryAxis->append(categories);
+    QFont small = categoryAxis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    categoryAxis->setLabelsFont(small);
+    categoryAxis->setTruncateLabels(false); // names are already elided to a readable length
     auto* valueAxis = new QValueAxis;
     valueAxis->setTitleText(QStringLiteral("GPU time (ms)"));
-    valueAxis->setLabelFormat(QStringLiteral("%.2f"));
+    valueAxis->setLabelFormat(QStringLiteral("%.2g"));
+    valueAxis->setTickCount(3);
+    valueAxis->setTruncateLabels(false);
     chart->addAxis(categoryAxis, Qt::AlignLeft);
     chart->addAxis(valueAxis, Qt::AlignBottom);
     series->attachAxis(categoryAxis);
@@ -69,11 +77,18 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     return view;
 }
 
+// Labelled by short name (the demangled ones are long templates) with a rank, which also keeps
+// the axis categories unique.
 std::vector<TimeShare> topKernels(const Trace& t) {
+    std::unordered_map<std::string_view, StringId> shortOf;
+    for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.str(t.kernels.name[k]), t.kernels.shortName[k]);
     std::vector<TimeShare> out;
     for (const auto& row : kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled)) {
         if (out.size() == kMaxBars) break;
-        out.push_back(TimeShare{row.name, row.stats.count, row.stats.total, "name = " + quoteFilterValue(row.name)});
+        const auto it = shortOf.find(row.name);
+        const std::string_view shortName = it != shortOf.end() ? t.str(it->second) : std::string_view(row.name);
+        out.push_back(TimeShare{std::to_string(out.size() + 1) + ". " + std::string(shortName), row.stats.count, row.stats.total,
+                                "name = " + quoteFilterValue(row.name)});
     }
     return out;
 }
@@ -91,10 +106,11 @@ void SummaryCharts::setTrace(const std::shared_ptr<const Trace>& trace) {
     }
     if (!trace) return;
     const auto request = [this](const QString& f) { emit filterRequested(f); };
-    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), topKernels(*trace), this, request), 0, 0);
-    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), gpuTimeByLayer(*trace), this, request), 0, 1);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), gpuTimeByDirection(*trace), this, request), 1, 0);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), gpuTimeByTensorCores(*trace), this, request), 1, 1);
+    // Kernel names need the width: the top-kernels chart spans the row above the other three.
+    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), topKernels(*trace), this, request), 0, 0, 1, 3);
+    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), gpuTimeByLayer(*trace), this, request), 1, 0);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), gpuTimeByDirection(*trace), this, request), 1, 1);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), gpuTimeByTensorCores(*trace), this, request), 1, 2);
 }
 
 } // namespace ls::gui
