@@ -1,5 +1,6 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
+#include "core/kernel_filter.h"
 #include "core/kernel_table.h"
 #include "core/load.h"
 #include "core/load_floor.h"
@@ -29,12 +30,13 @@ template <typename F> double seconds(F&& f) {
 }
 
 struct TableFigures {
-    double buildS = 0, sortMsMax = 0;
-    std::string slowestColumn;
+    double buildS = 0, sortMsMax = 0, filterMsMax = 0;
+    std::string slowestColumn, slowestFilter;
 };
 
 // What the GUI's kernel table does on open and on a header click: build the table, then sort
-// every row by each column (from load order), median of 3 per column.
+// every row by each column (from load order), median of 3 per column; then what typing in the
+// filter bar does: apply a few filters to every row, median of 3 each.
 TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
     TableFigures f;
     std::unique_ptr<ls::KernelTable> table;
@@ -51,6 +53,23 @@ TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
         if (const double m = median(ms); m > f.sortMsMax) {
             f.sortMsMax = m;
             f.slowestColumn = std::string(column.name);
+        }
+    }
+    for (const char* expression : {"name ~ gemm", "duration > 50us", "tc = not used", "addmm", "/elementwise|reduce/",
+                                   "nvtx_path ~ layer and direction = backward", "flops >= 1 GFLOP"}) {
+        const auto parsed = ls::KernelFilter::parse(expression);
+        if (!parsed.filter) {
+            std::fprintf(stderr, "filter %s: %s\n", expression, parsed.error.c_str());
+            continue;
+        }
+        std::vector<double> ms;
+        size_t matched = 0;
+        for (int r = 0; r < 3; ++r) ms.push_back(1e3 * seconds([&] { matched = parsed.filter->apply(*table, identity).size(); }));
+        if (std::getenv("LAYERSCOPE_BENCH_VERBOSE"))
+            std::fprintf(stderr, "filter %-44s %.1f ms (%zu rows)\n", expression, median(ms), matched);
+        if (const double m = median(ms); m > f.filterMsMax) {
+            f.filterMsMax = m;
+            f.slowestFilter = expression;
         }
     }
     return f;
@@ -117,10 +136,10 @@ int main(int argc, char** argv) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
                     "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
                     "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
-                    "\"peak_rss_mb\": %.1f}\n",
+                    "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
                     loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
-                    table.slowestColumn.c_str(), peakMb);
+                    table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), peakMb);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -132,6 +151,8 @@ int main(int argc, char** argv) {
                     100.0 * correlateS / (loadS - correlateS));
         std::printf("kernel table    %.3f s to build; sorting all rows, slowest column %s: %.1f ms (median of 3)\n",
                     table.buildS, table.slowestColumn.c_str(), table.sortMsMax);
+        std::printf("kernel filter   filtering all rows, slowest `%s`: %.1f ms (median of 3)\n", table.slowestFilter.c_str(),
+                    table.filterMsMax);
         std::printf("peak RSS        %.1f MB\n", peakMb);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);

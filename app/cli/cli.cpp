@@ -61,11 +61,14 @@ tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
 --range TEXT   only the kernels under a range whose normalized name is TEXT
 --filter EXPR  only the kernels matching EXPR, the GUI filter bar's language: terms joined by
                `and`, `&&` or `;`; a term is COLUMN OP VALUE (OP: = != < <= > >= ~ !~, ~ is a
-               regex search), /regex/ or free text (substring of name, op or layer).
-               Units: ns us ms s; k M G T (FLOP); B kB MB GB KiB MiB GiB. Columns also by
-               alias: duration, start, end (both from the capture start), kernel, range,
-               path, shapes, tflops, gbytes. e.g. "duration > 50us and tc = not used"
---sort COLUMN  order rows by COLUMN (unknown cells last), ties in start order; --desc reverses
+               case-insensitive regex search, = and != compare whole cells ignoring case),
+               /regex/ or free text (a substring of name, op or layer). Text values may be
+               "quoted". Units: ns us ms s; k M G T (FLOP); B kB MB GB KiB MiB GiB. Aliases:
+               duration, start, end (both from the capture start), kernel, correlation, range
+               (its normalized name), path, shapes, tflops, gbytes.
+               e.g. --filter "duration > 50us and tc = not used", --filter "op ~ ^aten::(mm|addmm)$"
+--sort COLUMN  order rows by COLUMN or alias (unknown cells last), ties in start order;
+               --desc reverses
 )",
          commandKernels},
         {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE [--format csv|tsv|table]

@@ -29,7 +29,7 @@ int commandKernels(const Options& o, Context& c) {
     }
     std::optional<KernelField> sortBy;
     if (o.values.count("sort")) {
-        sortBy = kernelFieldByName(o.get("sort", ""));
+        sortBy = KernelFilter::column(o.get("sort", "")); // column names and the filter's aliases
         if (!sortBy) {
             c.err << "error: --sort: unknown column \"" << o.get("sort", "") << "\"\n";
             return kUsage;
