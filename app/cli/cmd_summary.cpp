@@ -1,8 +1,10 @@
 #include "app/cli/commands.h"
+#include "core/layer_tree.h"
 #include "core/nvtx_summary.h"
 #include "core/summary.h"
 #include "core/table_writer.h"
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -92,15 +94,40 @@ void writeTcSummary(TableWriter& w, const Trace& t) {
     }
 }
 
+// The layer tree (core/layer_tree.h) in preorder: one row per node, path of names from the top.
+void writeLayerTree(TableWriter& w, const Trace& t) {
+    const LayerTree tree = buildLayerTree(t);
+    w.header({"path", "depth", "kind", "name", "kernels", "gpu_time_ns", "gpu_time_pct", "flops", "tflops_s", "tc_time_pct"});
+    std::vector<std::string> paths(tree.size());
+    const double all = static_cast<double>(tree.gpuTimeNs[0]);
+    std::vector<uint32_t> stack{0};
+    while (!stack.empty()) {
+        const uint32_t n = stack.back();
+        stack.pop_back();
+        const std::string name(layerNodeName(t, tree, n));
+        if (n != 0) paths[n] = tree.parent[n] == 0 ? name : paths[tree.parent[n]] + " > " + name;
+        const auto c = layerTreeChildren(tree, n);
+        stack.insert(stack.end(), c.rbegin(), c.rend());
+        const auto ns = static_cast<double>(tree.gpuTimeNs[n]);
+        const double flops = tree.flops[n], flopsNs = static_cast<double>(tree.flopsTimeNs[n]);
+        char f[64] = "", tf[32] = "";
+        if (std::isfinite(flops)) std::snprintf(f, sizeof f, "%.0f", flops);
+        if (std::isfinite(flops) && flopsNs > 0) std::snprintf(tf, sizeof tf, "%.3f", flops / flopsNs / 1e3);
+        w.row({paths[n], std::to_string(tree.depth[n]), std::string(layerNodeKindName(tree.kind[n])), name,
+               std::to_string(tree.kernels[n]), std::to_string(tree.gpuTimeNs[n]), percent(all > 0 ? 100.0 * ns / all : 0), f,
+               tf, percent(ns > 0 ? 100.0 * static_cast<double>(tree.tcUsedTimeNs[n]) / ns : 0)});
+    }
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
     const auto format = formatOption(o, c);
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
-    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum"};
+    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum", "layer_tree"};
     if (!reports.count(report)) {
-        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum\n";
+        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, layer_tree\n";
         return kUsage;
     }
     int rc = kOk;
@@ -112,6 +139,7 @@ int commandSummary(const Options& o, Context& c) {
     else if (report == "layer_sum") writeGpuTimeSummary(w, layerSummary(*t), false);
     else if (report == "op_sum") writeGpuTimeSummary(w, opSummary(*t), true);
     else if (report == "tc_sum") writeTcSummary(w, *t);
+    else if (report == "layer_tree") writeLayerTree(w, *t);
     else writeDurationSummary(w, *t, report);
     w.finish();
     return kOk;
