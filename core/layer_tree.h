@@ -2,7 +2,7 @@
 // The hierarchy the GUI's layer tree dock shows. Each kernel goes down one path, outermost first:
 //   top user range ("iteration 2", "step 3 rank 0") → direction → layer ("layer0") → op
 // ("aten::linear", "AddmmBackward0", "(no op)"); a level that does not apply is skipped. Nodes
-// with the same name under the same parent merge (two iterations are two top nodes, the 12
+// with the same name under the same parent merge (two iterations are two top nodes, all
 // aten::addmm instances of layer0's forward one op node). Siblings are in order of their first
 // kernel's start. Backward kernels run by the autograd engine outside any user range take the top
 // range of their paired forward op (their layer already is the forward op's, core/correlation.h).
