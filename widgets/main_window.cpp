@@ -94,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
 
     progress_ = new QProgressBar;
+    progress_->setMinimumWidth(220);
     progress_->setMaximumWidth(300);
     progress_->setTextVisible(true);
     cancelButton_ = new QPushButton(QStringLiteral("Cancel"));
@@ -108,7 +109,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &TraceLoader::progress, this, [this](qint64 done, qint64 total, const QString& table) {
         progress_->setMaximum(1000);
         progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
-        progress_->setFormat(QStringLiteral("%L1 / %L2 rows").arg(done).arg(total));
+        progress_->setFormat(QStringLiteral("%p% of %1 M rows").arg(static_cast<double>(total) / 1e6, 0, 'f', 1));
+        progress_->setToolTip(QStringLiteral("%L1 of %L2 rows read").arg(done).arg(total));
         statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
     });
     connect(loader_, &TraceLoader::loaded, this, &MainWindow::showSession);
@@ -128,7 +130,10 @@ MainWindow::MainWindow(QWidget* parent)
     layerView_->header()->restoreState(settings.value(kLayerHeaderKey).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Children are destroyed after this body; focus moves while they go and must not reach us.
+    disconnect(qApp, nullptr, this, nullptr);
+}
 
 void MainWindow::buildDocks() {
     layerView_ = new QTreeView;
