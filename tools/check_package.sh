@@ -4,6 +4,7 @@
 # Without --install the package is unpacked into a temporary root (no root rights needed);
 # with --install it is installed with dpkg -i (then `layerscope --version` runs from PATH).
 set -eu
+command -v dpkg-deb >/dev/null 2>&1 || { echo "skipped: dpkg-deb not found (not a Debian system)"; exit 77; }
 build=${1:-build/release}
 install=no
 [ "${2:-}" = "--install" ] && install=yes

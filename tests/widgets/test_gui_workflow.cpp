@@ -204,6 +204,22 @@ TEST_F(GuiWorkflow, ExportsOnlySelectedRowsInViewOrderWithVisibleColumns) {
     EXPECT_TRUE(lines[1].endsWith(QString::number(durations[1])));
 }
 
+TEST_F(GuiWorkflow, LayerTreeExportsEveryNodeDepthFirstWithRawNumbers) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("layers.csv"));
+    ASSERT_EQ(window_->exportView(*window_->layerView(), path, false), QString());
+    const auto rows = parseCsv(QString::fromUtf8(readAll(path)));
+    const auto& tree = *window_->session()->layers;
+    ASSERT_EQ(rows.size(), tree.size()); // header + every node but the hidden root
+    EXPECT_EQ(rows[0].mid(0, 4), (QStringList{QStringLiteral("depth"), QStringLiteral("name"), QStringLiteral("kernels"), QStringLiteral("gpu_time_ns")}));
+    EXPECT_EQ(rows[1][1], QStringLiteral("iteration 2"));
+    EXPECT_EQ(rows[1][0], QStringLiteral("0"));
+    EXPECT_EQ(rows[1][2], QStringLiteral("214"));
+    EXPECT_EQ(rows[1][3].toULongLong(), sqlKernelTimeNs(samplePath()));
+    EXPECT_EQ(rows[2][1], QStringLiteral("forward"));
+    EXPECT_EQ(rows[2][0], QStringLiteral("1"));
+}
+
 TEST_F(GuiWorkflow, SortingIsMonotonicOnTheSortRole) {
     auto* view = window_->kernelView()->table();
     for (KernelField f : {KernelField::Flops, KernelField::Name, KernelField::Start, KernelField::TflopsS}) {
