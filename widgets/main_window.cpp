@@ -190,6 +190,21 @@ void MainWindow::connectViews() {
         kernelModel_->setScope(kernelsOfLayer(*session_->trace, layer), QStringLiteral("Layer %1, forward and backward").arg(name));
         timeline_->showKernels(kernelModel_->rows(), QStringLiteral("Layer %1").arg(name));
     });
+    connect(timeline_->view(), &TimelineView::kernelClicked, this, [this](KernelId k) {
+        if (!kernelView_->selectKernel(k)) { // hidden by a scope or filter: show everything, then select
+            kernelModel_->clearScope();
+            kernelView_->applyFilter(QString());
+            kernelView_->selectKernel(k);
+        }
+        showKernelDetails(k);
+    });
+    connect(timeline_->view(), &TimelineView::rangeClicked, this, [this](RangeId r) {
+        if (!session_) return;
+        const Trace& t = *session_->trace;
+        const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[r.value])));
+        kernelModel_->setScope(kernelsUnder(t, r), QStringLiteral("Range %1").arg(name));
+        timeline_->view()->setHighlight(kernelModel_->rows(), false);
+    });
     connect(charts_, &SummaryCharts::filterRequested, this, [this](const QString& expression) {
         kernelModel_->clearScope();
         kernelView_->applyFilter(expression);
@@ -308,7 +323,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     kernelView_->applyFilter(kernelView_->filterEdit()->text());
     layerModel_->setTree(session_->trace, session_->layers);
     layerView_->expandToDepth(1);
-    timeline_->setTable(session_->kernels);
+    timeline_->setData(session_->timeline);
     charts_->setTrace(session_->trace);
     summaryModel_->setTrace(session_->trace);
     summaryView_->resizeColumnsToContents();
@@ -361,7 +376,7 @@ void MainWindow::syncTreeToKernel(KernelId k) {
 void MainWindow::showKernelDetails(KernelId k) {
     if (!session_) return;
     details_->setHtml(kernelDetailsHtml(*session_->kernels, k));
-    if (k.valid()) timeline_->focusKernel(k);
+    if (k.valid()) timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
 }
 
 void MainWindow::showCounterpart(KernelId k) {

@@ -1,13 +1,16 @@
 #pragma once
-// The centre of the window, where the timeline lives. Until the zoomable timeline widget lands it
-// shows the span of what is selected, so "show in timeline" and layer clicks already land here.
+// The centre of the window: the timeline with its toolbar (colour mode, legend, fit, back and
+// forward). Layer clicks, table selections and "show in timeline" land here.
 #include "core/kernel_table.h"
+#include "widgets/timeline_view.h"
 
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
+class QComboBox;
+class QHBoxLayout;
 class QLabel;
 
 namespace ls::gui {
@@ -16,14 +19,19 @@ class TimelineArea : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineArea(QWidget* parent = nullptr);
-    void setTable(std::shared_ptr<const KernelTable> table);
-    // Kernels selected elsewhere (a layer click, the table's selection).
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    TimelineView* view() const { return view_; }
+    // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
     void showKernels(const std::vector<KernelId>& kernels, const QString& what);
     void focusKernel(KernelId k);
 
 private:
-    std::shared_ptr<const KernelTable> table_;
-    QLabel* label_;
+    void updateLegend();
+
+    TimelineView* view_;
+    QComboBox* colorMode_;
+    QHBoxLayout* legend_;
+    QLabel* what_;
 };
 
 } // namespace ls::gui

@@ -9,6 +9,7 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
     auto s = std::make_shared<TraceSession>();
     s->kernels = std::make_shared<const KernelTable>(trace);
     s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
+    s->timeline = buildTimelineData(trace);
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;

@@ -3,6 +3,7 @@
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
 #include "core/kernel_table.h"
 #include "core/layer_tree.h"
+#include "widgets/timeline_view.h"
 
 #include <memory>
 
@@ -12,7 +13,8 @@ struct TraceSession {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const KernelTable> kernels;
     std::shared_ptr<const LayerTree> layers;
-    double prepareSeconds = 0; // building the table and the tree after the load
+    std::shared_ptr<const TimelineData> timeline;
+    double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
 };
 
 // Runs on the loader thread.

@@ -1,0 +1,120 @@
+#pragma once
+// The zoomable timeline: NVTX ranges and CUDA API calls per thread above kernels, memcpys and
+// memsets per GPU stream. A custom widget: per lane, binary searches find the visible events and
+// sub-pixel runs fold into one bar (core/timeline_tracks.h); paint never walks all events.
+// Ctrl+wheel zooms at the cursor, wheel scrolls rows, drag pans, Shift+drag measures a time
+// range, W/S/A/D zoom and pan, F zooms to the selection, 0 fits all, Alt+Left/Right go back and
+// forward through zoom history.
+#include "core/kernel_class.h"
+#include "core/timeline_tracks.h"
+
+#include <QAbstractScrollArea>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ls::gui {
+
+struct TimelineData {
+    std::shared_ptr<const Trace> trace;
+    TimelineTracks tracks;
+    std::vector<KernelClass> kernelClass;
+    std::vector<uint32_t> kernelLane, apiLane; // lane of each kernel / API call
+    std::vector<float> busy;                    // GPU busy fraction per minimap bucket
+};
+// Runs on the loader thread.
+std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);
+
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    enum class ColorMode { KernelClass, Layer, Direction };
+    struct Hit {
+        TimelineEventKind kind;
+        uint32_t id;       // event id (kernel id, range id, …)
+        uint32_t count;    // > 1 for a folded bar
+        double fromNs, toNs;
+    };
+
+    explicit TimelineView(QWidget* parent = nullptr);
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    const TimelineData* data() const { return data_.get(); }
+
+    void setColorMode(ColorMode mode);
+    ColorMode colorMode() const { return colorMode_; }
+    // Kernels to emphasize (a layer, the table's rows); reveal zooms and scrolls to them.
+    void setHighlight(std::vector<KernelId> kernels, bool reveal);
+    void selectKernel(KernelId k, bool reveal);
+    KernelId selectedKernel() const { return selected_; }
+
+    TimeWindow window() const { return window_; }
+    void setWindow(double fromNs, double toNs, bool record = true);
+    void fitAll();
+    void zoomToSelection();
+    void back();
+    void forward();
+    void zoomBy(double factor, double atX);
+    void panBy(double pixels);
+
+    // Paints what the view shows into any device (the bench renders into a QImage).
+    void paintContent(QPainter& p, const QSize& size) const;
+    std::optional<Hit> hitAt(const QPoint& viewportPos) const;
+    // Centre of the kernel's bar in viewport coordinates, if its lane is on screen.
+    std::optional<QPointF> kernelPoint(KernelId k) const;
+    int laneTop(uint32_t lane) const; // -1 when hidden
+
+signals:
+    void kernelClicked(ls::KernelId k);
+    void rangeClicked(ls::RangeId r);
+    void windowChanged();
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    bool viewportEvent(QEvent* e) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    struct Row {
+        bool header;
+        uint32_t index; // group or lane
+        int y, height;
+    };
+    void layoutRows();
+    void updateScrollBar();
+    int lanesWidth() const;
+    TimeWindow laneWindow(int widthPx) const;
+    QColor colorOf(TimelineEventKind kind, uint32_t id) const;
+    QString tooltipFor(const Hit& h) const;
+    void recordHistory();
+    void paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) const;
+    void paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w) const;
+    void paintLanes(QPainter& p, const QSize& size, const TimeWindow& w) const;
+    void paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const;
+
+    std::shared_ptr<const TimelineData> data_;
+    ColorMode colorMode_ = ColorMode::KernelClass;
+    TimeWindow window_;
+    std::vector<Row> rows_;
+    std::vector<int> laneRow_; // per lane: index into rows_, -1 hidden
+    std::vector<uint8_t> collapsed_; // per group
+    std::vector<KernelId> highlight_; // by start
+    std::vector<std::vector<KernelId>> highlightByLane_;
+    KernelId selected_;
+    std::vector<std::pair<double, double>> history_;
+    size_t historyPos_ = 0;
+    // Mouse state.
+    QPoint pressPos_;
+    bool panning_ = false, measuring_ = false, moved_ = false;
+    double pressStartNs_ = 0;
+    std::optional<std::pair<double, double>> measure_;
+};
+
+} // namespace ls::gui
