@@ -152,29 +152,67 @@ size_t firstStartingAt(const Trace& t, const TimelineLane& lane, size_t from, do
 
 } // namespace
 
+namespace {
+
+struct Columns {
+    const TimeNs* start;
+    const TimeNs* end;
+};
+
+Columns columnsOf(const Trace& t, TimelineEventKind kind) {
+    switch (kind) {
+    case TimelineEventKind::Range: return {t.ranges.start.data(), t.ranges.end.data()};
+    case TimelineEventKind::ApiCall: return {t.apiCalls.start.data(), t.apiCalls.end.data()};
+    case TimelineEventKind::Kernel: return {t.kernels.start.data(), t.kernels.end.data()};
+    case TimelineEventKind::Memcpy: return {t.memcpys.start.data(), t.memcpys.end.data()};
+    case TimelineEventKind::Memset: return {t.memsets.start.data(), t.memsets.end.data()};
+    }
+    return {nullptr, nullptr};
+}
+
+// First index in (i, n) whose start is at or after time: gallop from i, then bisect. The next
+// pixel column usually begins a few events ahead, so this stays near i in memory.
+size_t gallopToStart(const uint32_t* ids, size_t i, size_t n, const TimeNs* start, double time) {
+    size_t lo = i + 1, step = 1, hi = lo;
+    while (hi < n && static_cast<double>(start[ids[hi]]) < time) {
+        lo = hi + 1;
+        hi = lo + step;
+        step *= 2;
+    }
+    hi = std::min(hi, n);
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (static_cast<double>(start[ids[mid]]) < time) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+} // namespace
+
 void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w, std::vector<TimelineBar>& out) {
     const size_t n = lane.events.size();
+    const uint32_t* ids = lane.events.data();
+    const Columns c = columnsOf(t, lane.kind);
     const double endNs = w.endNs();
     size_t i = firstEndingAfter(t, lane, 0, w.startNs);
     while (i < n) {
-        const uint32_t id = lane.events[i];
-        const double s = static_cast<double>(eventStart(t, lane.kind, id));
+        const double s = static_cast<double>(c.start[ids[i]]);
         if (s >= endNs) break;
-        const double x0 = w.toX(s), x1 = w.toX(static_cast<double>(eventEnd(t, lane.kind, id)));
+        const double x0 = w.toX(s), x1 = w.toX(static_cast<double>(c.end[ids[i]]));
         if (x1 - x0 >= 1.0) {
             out.push_back(TimelineBar{x0, x1, static_cast<uint32_t>(i), 1});
             ++i;
             continue;
         }
-        // Sub-pixel: take every event starting within this pixel column, one binary search.
-        size_t j = firstStartingAt(t, lane, i + 1, w.toTime(std::floor(x0) + 1.0));
+        // Sub-pixel: take every event starting within this pixel column.
+        size_t j = gallopToStart(ids, i, n, c.start, w.toTime(std::floor(x0) + 1.0));
         if (j - 1 > i) {
-            const uint32_t last = lane.events[j - 1];
-            const double lx0 = w.toX(static_cast<double>(eventStart(t, lane.kind, last)));
-            const double lx1 = w.toX(static_cast<double>(eventEnd(t, lane.kind, last)));
-            if (lx1 - lx0 >= 1.0) --j; // a wide event starting in the column is drawn on its own
+            const uint32_t last = ids[j - 1];
+            if (w.toX(static_cast<double>(c.end[last])) - w.toX(static_cast<double>(c.start[last])) >= 1.0)
+                --j; // a wide event starting in the column is drawn on its own
         }
-        const double endX = w.toX(static_cast<double>(eventEnd(t, lane.kind, lane.events[j - 1])));
+        const double endX = w.toX(static_cast<double>(c.end[ids[j - 1]]));
         out.push_back(TimelineBar{x0, std::max(endX, x0 + 1.0), static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
         i = j;
     }

@@ -1,5 +1,6 @@
 #include "widgets/timeline_palette.h"
 
+#include <array>
 #include <cmath>
 
 namespace ls::gui {
@@ -38,8 +39,14 @@ QColor memcpyColor(CopyKind k) {
 
 QColor nameColor(uint32_t stringId) {
     // Golden-ratio hue steps: neighbouring ids get distant hues; soft saturation for text on top.
+    // Quantized to a table: paint asks for thousands of these per frame.
+    static const std::array<QColor, 128> table = [] {
+        std::array<QColor, 128> colors;
+        for (size_t i = 0; i < colors.size(); ++i) colors[i] = QColor::fromHsvF(static_cast<float>(i) / 128.f, 0.38f, 0.93f);
+        return colors;
+    }();
     const double hue = std::fmod(static_cast<double>(stringId) * 0.618033988749895, 1.0);
-    return QColor::fromHsvF(static_cast<float>(hue), 0.38f, 0.93f);
+    return table[static_cast<size_t>(hue * 128) & 127];
 }
 
 } // namespace ls::gui

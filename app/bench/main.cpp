@@ -1,6 +1,7 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "core/kernel_filter.h"
+#include "app/bench/timeline_bench.h"
 #include "core/kernel_table.h"
 #include "core/load.h"
 #include "core/load_floor.h"
@@ -80,7 +81,8 @@ int usage(int rc) {
                  "usage: layerscope-bench FILE [--runs N] [--json]\n\n"
                  "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
                  "stepping over every column the loader needs, storing nothing, and (b) the full load.\n"
-                 "Prints medians, the ratio b/a and the peak RSS.\n");
+                 "Prints medians, the ratio b/a and the peak RSS; then sorts and filters the kernel table\n"
+                 "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n");
     return rc;
 }
 
@@ -129,6 +131,11 @@ int main(int argc, char** argv) {
     }
     const double loadPeakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
     const TableFigures table = measureTable(last);
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    const TimelineFigures timeline = measureTimeline(last, argc, argv);
+#else
+    const TimelineFigures timeline;
+#endif
     const double floorS = median(floorTimes), loadS = median(loadTimes);
     double correlateS = 0;
     for (const auto& [name, s] : phases)
@@ -138,10 +145,12 @@ int main(int argc, char** argv) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
                     "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
                     "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
-                    "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, \"peak_rss_with_table_mb\": %.1f}\n",
+                    "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, \"peak_rss_with_table_mb\": %.1f, "
+                    "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
                     loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
-                    table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb);
+                    table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb, timeline.buildS,
+                    timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -155,6 +164,10 @@ int main(int argc, char** argv) {
                     table.buildS, table.slowestColumn.c_str(), table.sortMsMax);
         std::printf("kernel filter   filtering all rows, slowest `%s`: %.1f ms (median of 3)\n", table.slowestFilter.c_str(),
                     table.filterMsMax);
+        if (timeline.measured)
+            std::printf("timeline        %.3f s to build lanes; 1920x1080 offscreen: first frame %.2f ms, %d frames at 5 zoom levels "
+                        "while panning: p95 %.2f ms, max %.2f ms\n",
+                        timeline.buildS, timeline.firstFrameMs, timeline.frames, timeline.frameP95Ms, timeline.frameMaxMs);
         std::printf("peak RSS        %.1f MB over the loads; %.1f MB with the kernel table and its sorts\n", loadPeakMb, peakMb);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);
