@@ -164,7 +164,7 @@ void MainWindow::buildDocks() {
     detailsDock_->setObjectName(QStringLiteral("detailsDock"));
     detailsDock_->setWidget(details_);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
-    resizeDocks({layerDock_, detailsDock_}, {420, 360}, Qt::Horizontal);
+    resizeDocks({layerDock_, detailsDock_}, {400, 300}, Qt::Horizontal);
     resizeDocks({kernelDock_}, {360}, Qt::Vertical);
 }
 
@@ -176,6 +176,15 @@ void MainWindow::connectViews() {
     connect(kernelView_, &KernelTableView::currentKernelChanged, this, [this](KernelId k) {
         showKernelDetails(k);
         syncTreeToKernel(k);
+    });
+    // Several rows selected in the table: they light up on the timeline.
+    connect(kernelView_, &KernelTableView::selectionChanged, this, [this] {
+        std::vector<KernelId> selected;
+        for (const QItemSelectionRange& range : kernelView_->table()->selectionModel()->selection())
+            for (int r = range.top(); r <= range.bottom(); ++r) selected.push_back(kernelModel_->kernelAt(r));
+        std::sort(selected.begin(), selected.end());
+        selected.erase(std::unique(selected.begin(), selected.end()), selected.end());
+        if (selected.size() > 1) timeline_->showKernels(selected, QStringLiteral("Selected rows"));
     });
     connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId k) {
         tabs_->setCurrentWidget(timeline_);
@@ -194,6 +203,7 @@ void MainWindow::connectViews() {
         if (!kernelView_->selectKernel(k)) { // hidden by a scope or filter: show everything, then select
             kernelModel_->clearScope();
             kernelView_->applyFilter(QString());
+            timeline_->clearHighlight();
             kernelView_->selectKernel(k);
         }
         showKernelDetails(k);

@@ -17,6 +17,7 @@ const auto kColorKey = QStringLiteral("timeline/colorMode");
 QLabel* swatch(const QColor& c, const QString& text) {
     auto* l = new QLabel(QStringLiteral("<span style='color:%1'>■</span> %2").arg(c.name(), text.toHtmlEscaped()));
     l->setTextFormat(Qt::RichText);
+    l->setMinimumWidth(1); // shrinks (clipped) before it widens the window
     return l;
 }
 
@@ -39,24 +40,27 @@ TimelineArea::TimelineArea(QWidget* parent)
     auto* forward = button(QStringLiteral("▶"), QStringLiteral("Forward through zoom history (Alt+Right)"), this);
     auto* fit = button(QStringLiteral("Fit"), QStringLiteral("Show the whole capture (0)"), this);
     what_->setStyleSheet(QStringLiteral("color:#345"));
+    what_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    what_->setMinimumWidth(80);
     view_->setToolTip(QString()); // per-event tooltips; the navigation help is on the toolbar
     colorMode_->setToolTip(QStringLiteral("Ctrl+wheel: zoom at the cursor · wheel: scroll rows · drag: pan · Shift+drag: measure\n"
                                           "W/S: zoom · A/D: pan · F: zoom to selection · 0: fit all · Alt+Left/Right: back/forward\n"
                                           "Click a kernel to select it, a range to list its kernels, a folded bar to zoom into it."));
 
     auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 2, 4, 2);
+    bar->setContentsMargins(4, 2, 4, 0);
     bar->addWidget(back);
     bar->addWidget(forward);
     bar->addWidget(fit);
     bar->addWidget(colorMode_);
-    bar->addLayout(legend_);
-    bar->addStretch(1);
-    bar->addWidget(what_);
+    bar->addWidget(what_, 1);
+    legend_->setContentsMargins(8, 0, 4, 2);
+    legend_->setSpacing(10);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
+    layout->addLayout(legend_); // a row of its own: it never widens the window
     layout->addWidget(view_, 1);
 
     connect(back, &QToolButton::clicked, view_, &TimelineView::back);
@@ -92,8 +96,14 @@ void TimelineArea::updateLegend() {
             legend_->addWidget(swatch(directionColor(d), QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))));
         }
         break;
-    case TimelineView::ColorMode::Layer: legend_->addWidget(new QLabel(QStringLiteral("one colour per layer; grey: no layer"))); break;
+    case TimelineView::ColorMode::Layer: {
+        auto* l = new QLabel(QStringLiteral("one colour per layer; grey: no layer"));
+        l->setMinimumWidth(1); // shrinks (clipped) before it widens the window
+        legend_->addWidget(l);
+        break;
     }
+    }
+    legend_->addStretch(1);
 }
 
 void TimelineArea::setData(std::shared_ptr<const TimelineData> timeline) {
@@ -107,5 +117,10 @@ void TimelineArea::showKernels(const std::vector<KernelId>& kernels, const QStri
 }
 
 void TimelineArea::focusKernel(KernelId k) { view_->selectKernel(k, true); }
+
+void TimelineArea::clearHighlight() {
+    view_->setHighlight({}, false);
+    what_->clear();
+}
 
 } // namespace ls::gui

@@ -24,6 +24,7 @@ public:
     // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
     void showKernels(const std::vector<KernelId>& kernels, const QString& what);
     void focusKernel(KernelId k);
+    void clearHighlight();
 
 private:
     void updateLegend();

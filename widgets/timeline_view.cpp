@@ -4,7 +4,9 @@
 #include "widgets/units.h"
 
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
@@ -80,7 +82,21 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
     history_.clear();
     historyPos_ = 0;
     measure_.reset();
-    collapsed_.assign(data_ ? data_->tracks.groups.size() : 0, 0);
+    const size_t groups = data_ ? data_->tracks.groups.size() : 0;
+    collapsed_.assign(groups, 0);
+    hidden_.assign(groups, 0);
+    nvtxLevels_.assign(groups, UINT32_MAX);
+    groupOrder_.resize(groups);
+    for (uint32_t g = 0; g < groups; ++g) groupOrder_[g] = g;
+    groupLanes_.assign(groups, {0, 0});
+    if (data_) {
+        const auto& lanes = data_->tracks.lanes;
+        for (uint32_t l = 0; l < lanes.size(); ++l) {
+            auto& range = groupLanes_[lanes[l].group];
+            if (range.first == range.second) range.first = l;
+            range.second = l + 1;
+        }
+    }
     layoutRows();
     fitAll();
 }
@@ -90,20 +106,90 @@ void TimelineView::layoutRows() {
     laneRow_.assign(data_ ? data_->tracks.lanes.size() : 0, -1);
     if (!data_) return updateScrollBar();
     int y = 0;
-    uint32_t group = UINT32_MAX;
-    for (uint32_t l = 0; l < data_->tracks.lanes.size(); ++l) {
-        const auto& lane = data_->tracks.lanes[l];
-        if (lane.group != group) {
-            group = lane.group;
-            rows_.push_back(Row{true, group, y, kGroupHeight});
-            y += kGroupHeight;
-        }
+    for (uint32_t group : groupOrder_) {
+        if (hidden_[group]) continue;
+        rows_.push_back(Row{true, group, y, kGroupHeight});
+        y += kGroupHeight;
         if (collapsed_[group]) continue;
-        laneRow_[l] = static_cast<int>(rows_.size());
-        rows_.push_back(Row{false, l, y, kLaneHeight});
-        y += kLaneHeight;
+        for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l) {
+            const auto& lane = data_->tracks.lanes[l];
+            if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group]) continue;
+            laneRow_[l] = static_cast<int>(rows_.size());
+            rows_.push_back(Row{false, l, y, kLaneHeight});
+            y += kLaneHeight;
+        }
     }
     updateScrollBar();
+    viewport()->update();
+}
+
+void TimelineView::setGroupCollapsed(uint32_t group, bool collapsed) {
+    if (group >= collapsed_.size()) return;
+    collapsed_[group] = collapsed;
+    layoutRows();
+}
+
+void TimelineView::setGroupHidden(uint32_t group, bool hidden) {
+    if (group >= hidden_.size()) return;
+    hidden_[group] = hidden;
+    layoutRows();
+}
+
+void TimelineView::setNvtxLevels(uint32_t group, uint32_t levels) {
+    if (group >= nvtxLevels_.size()) return;
+    nvtxLevels_[group] = levels;
+    layoutRows();
+}
+
+void TimelineView::moveGroup(uint32_t group, size_t position) {
+    auto it = std::find(groupOrder_.begin(), groupOrder_.end(), group);
+    if (it == groupOrder_.end()) return;
+    groupOrder_.erase(it);
+    groupOrder_.insert(groupOrder_.begin() + static_cast<std::ptrdiff_t>(std::min(position, groupOrder_.size())), group);
+    layoutRows();
+}
+
+std::optional<uint32_t> TimelineView::groupHeaderAt(int viewportY) const {
+    const int y = viewportY - kTop + verticalScrollBar()->value();
+    for (const Row& r : rows_)
+        if (r.header && y >= r.y && y < r.y + r.height) return r.index;
+    return std::nullopt;
+}
+
+void TimelineView::showGroupMenu(uint32_t group, const QPoint& globalPos) {
+    QMenu menu(this);
+    const auto& lanes = data_->tracks.lanes;
+    uint32_t depth = 0;
+    for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l)
+        if (lanes[l].kind == TimelineEventKind::Range) depth = std::max(depth, lanes[l].level + 1);
+    menu.addAction(collapsed_[group] ? QStringLiteral("Expand") : QStringLiteral("Collapse"), this,
+                   [this, group] { setGroupCollapsed(group, !collapsed_[group]); });
+    if (depth > 0) {
+        QMenu* levels = menu.addMenu(QStringLiteral("NVTX levels shown"));
+        for (uint32_t n = 1; n <= depth; ++n) {
+            QAction* a = levels->addAction(n == depth ? QStringLiteral("All (%1)").arg(n) : QString::number(n), this,
+                                           [this, group, n, depth] { setNvtxLevels(group, n == depth ? UINT32_MAX : n); });
+            a->setCheckable(true);
+            a->setChecked(std::min(nvtxLevels_[group], depth) == n);
+        }
+    }
+    menu.addAction(QStringLiteral("Hide this row"), this, [this, group] { setGroupHidden(group, true); });
+    menu.addSeparator();
+    QAction* showAll = menu.addAction(QStringLiteral("Show all rows"), this, [this] {
+        std::fill(hidden_.begin(), hidden_.end(), 0);
+        std::fill(collapsed_.begin(), collapsed_.end(), 0);
+        std::fill(nvtxLevels_.begin(), nvtxLevels_.end(), UINT32_MAX);
+        layoutRows();
+    });
+    showAll->setEnabled(std::count(hidden_.begin(), hidden_.end(), 1) > 0 || std::count(collapsed_.begin(), collapsed_.end(), 1) > 0 ||
+                        std::any_of(nvtxLevels_.begin(), nvtxLevels_.end(), [](uint32_t v) { return v != UINT32_MAX; }));
+    menu.exec(globalPos);
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+    if (!data_) return;
+    const QPoint pos = viewport()->mapFrom(this, e->pos());
+    if (const auto group = groupHeaderAt(pos.y()); group && pos.y() >= kTop) showGroupMenu(*group, e->globalPos());
 }
 
 void TimelineView::updateScrollBar() {
@@ -574,15 +660,9 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
         setWindow(centre - half, centre + half);
         return;
     }
-    if (e->pos().y() >= kTop && e->pos().x() < kHeaderWidth) { // a group header toggles
-        const int y = e->pos().y() - kTop + verticalScrollBar()->value();
-        for (const Row& r : rows_)
-            if (r.header && y >= r.y && y < r.y + r.height) {
-                collapsed_[r.index] = !collapsed_[r.index];
-                layoutRows();
-                viewport()->update();
-                return;
-            }
+    if (e->pos().y() >= kTop && e->pos().x() < kHeaderWidth) { // a group header: click toggles, drag reorders
+        draggedGroup_ = groupHeaderAt(e->pos().y());
+        if (draggedGroup_) return;
     }
     measuring_ = e->modifiers() & Qt::ShiftModifier;
     panning_ = !measuring_;
@@ -593,6 +673,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (!(e->buttons() & Qt::LeftButton) || !data_) return;
     const QPoint d = e->pos() - pressPos_;
     if (!moved_ && d.manhattanLength() < 4) return;
+    if (draggedGroup_) {
+        moved_ = true;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        return;
+    }
     if (!moved_) recordHistory();
     moved_ = true;
     if (panning_) {
@@ -609,6 +694,24 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !data_) return;
+    if (draggedGroup_) {
+        const uint32_t group = *draggedGroup_;
+        draggedGroup_.reset();
+        viewport()->unsetCursor();
+        if (!moved_) return setGroupCollapsed(group, !collapsed_[group]);
+        moved_ = false;
+        // Drop before the group whose header is at or below the cursor.
+        const int y = e->pos().y() - kTop + verticalScrollBar()->value();
+        size_t position = 0;
+        for (uint32_t g : groupOrder_) {
+            if (g == group) continue;
+            int top = -1;
+            for (const Row& r : rows_)
+                if (r.header && r.index == g) top = r.y;
+            if (top >= 0 && top + kGroupHeight / 2 < y) ++position;
+        }
+        return moveGroup(group, position);
+    }
     const bool click = !moved_;
     if (moved_ && panning_) recordHistory();
     panning_ = measuring_ = moved_ = false;

@@ -63,6 +63,12 @@ public:
     // Centre of the kernel's bar in viewport coordinates, if its lane is on screen.
     std::optional<QPointF> kernelPoint(KernelId k) const;
     int laneTop(uint32_t lane) const; // -1 when hidden
+    // Row layout controls (also on the row headers' context menu and by dragging headers).
+    void setGroupCollapsed(uint32_t group, bool collapsed);
+    void setGroupHidden(uint32_t group, bool hidden);
+    void setNvtxLevels(uint32_t group, uint32_t levels);
+    void moveGroup(uint32_t group, size_t position);
+    const std::vector<uint32_t>& groupOrder() const { return groupOrder_; }
 
 signals:
     void kernelClicked(ls::KernelId k);
@@ -78,6 +84,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
     bool viewportEvent(QEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
 
@@ -88,6 +95,8 @@ private:
         int y, height;
     };
     void layoutRows();
+    void showGroupMenu(uint32_t group, const QPoint& globalPos);
+    std::optional<uint32_t> groupHeaderAt(int viewportY) const;
     void updateScrollBar();
     int lanesWidth() const;
     TimeWindow laneWindow(int widthPx) const;
@@ -105,6 +114,11 @@ private:
     std::vector<Row> rows_;
     std::vector<int> laneRow_; // per lane: index into rows_, -1 hidden
     std::vector<uint8_t> collapsed_; // per group
+    std::vector<uint8_t> hidden_;    // per group
+    std::vector<uint32_t> nvtxLevels_; // per group: NVTX lanes shown
+    std::vector<uint32_t> groupOrder_; // display order of groups (drag a header to change it)
+    std::vector<std::pair<uint32_t, uint32_t>> groupLanes_; // per group: [first, last) lane
+    std::optional<uint32_t> draggedGroup_;
     std::vector<KernelId> highlight_; // by start
     std::vector<std::vector<KernelId>> highlightByLane_;
     KernelId selected_;

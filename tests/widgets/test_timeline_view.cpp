@@ -121,6 +121,31 @@ TEST_F(TimelineViewTest, FoldedBarsZoomInWhenClicked) {
     EXPECT_LT(view_->window().nsPerPixel, before.nsPerPixel);
 }
 
+TEST_F(TimelineViewTest, RowsCollapseHideLimitNvtxLevelsAndReorder) {
+    const auto& tracks = data_->tracks;
+    ASSERT_EQ(tracks.groups.size(), 3u); // main thread, autograd thread, GPU stream
+    uint32_t kernelLane = 0, deepRange = 0;
+    for (uint32_t l = 0; l < tracks.lanes.size(); ++l) {
+        if (tracks.lanes[l].kind == ls::TimelineEventKind::Kernel) kernelLane = l;
+        if (tracks.lanes[l].kind == ls::TimelineEventKind::Range && tracks.lanes[l].group == 0 && tracks.lanes[l].level == 3) deepRange = l;
+    }
+    ASSERT_GT(deepRange, 0u);
+    const int kernelTop = view_->laneTop(kernelLane);
+    ASSERT_GE(kernelTop, 0);
+    view_->setNvtxLevels(0, 2); // main thread: NVTX 0 and 1 only
+    EXPECT_EQ(view_->laneTop(deepRange), -1);
+    EXPECT_LT(view_->laneTop(kernelLane), kernelTop);
+    view_->moveGroup(2, 0); // GPU stream first
+    EXPECT_EQ(view_->groupOrder().front(), 2u);
+    EXPECT_LT(view_->laneTop(kernelLane), view_->laneTop(tracks.lanes.front().events.empty() ? 0 : 0));
+    view_->setGroupHidden(2, true);
+    EXPECT_EQ(view_->laneTop(kernelLane), -1);
+    EXPECT_FALSE(view_->kernelPoint(KernelId(0)));
+    view_->setGroupHidden(2, false);
+    view_->setGroupCollapsed(2, true);
+    EXPECT_EQ(view_->laneTop(kernelLane), -1);
+}
+
 TEST(TimelineInWindow, ClickingAKernelSelectsItInTheTableAndRangesListTheirKernels) {
     QStandardPaths::setTestModeEnabled(true);
     ls::gui::MainWindow w;
