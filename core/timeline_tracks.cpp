@@ -56,27 +56,28 @@ template <typename Columns> std::vector<std::vector<uint32_t>> byStream(const Co
 
 } // namespace
 
-TimeNs eventStart(const Trace& t, TimelineEventKind kind, uint32_t id) {
+namespace {
+
+struct Columns {
+    const TimeNs* start;
+    const TimeNs* end;
+};
+
+Columns columnsOf(const Trace& t, TimelineEventKind kind) {
     switch (kind) {
-    case TimelineEventKind::Range: return t.ranges.start[id];
-    case TimelineEventKind::ApiCall: return t.apiCalls.start[id];
-    case TimelineEventKind::Kernel: return t.kernels.start[id];
-    case TimelineEventKind::Memcpy: return t.memcpys.start[id];
-    case TimelineEventKind::Memset: return t.memsets.start[id];
+    case TimelineEventKind::Range: return {t.ranges.start.data(), t.ranges.end.data()};
+    case TimelineEventKind::ApiCall: return {t.apiCalls.start.data(), t.apiCalls.end.data()};
+    case TimelineEventKind::Kernel: return {t.kernels.start.data(), t.kernels.end.data()};
+    case TimelineEventKind::Memcpy: return {t.memcpys.start.data(), t.memcpys.end.data()};
+    case TimelineEventKind::Memset: return {t.memsets.start.data(), t.memsets.end.data()};
     }
-    return 0;
+    return {nullptr, nullptr};
 }
 
-TimeNs eventEnd(const Trace& t, TimelineEventKind kind, uint32_t id) {
-    switch (kind) {
-    case TimelineEventKind::Range: return t.ranges.end[id];
-    case TimelineEventKind::ApiCall: return t.apiCalls.end[id];
-    case TimelineEventKind::Kernel: return t.kernels.end[id];
-    case TimelineEventKind::Memcpy: return t.memcpys.end[id];
-    case TimelineEventKind::Memset: return t.memsets.end[id];
-    }
-    return 0;
-}
+} // namespace
+
+TimeNs eventStart(const Trace& t, TimelineEventKind kind, uint32_t id) { return columnsOf(t, kind).start[id]; }
+TimeNs eventEnd(const Trace& t, TimelineEventKind kind, uint32_t id) { return columnsOf(t, kind).end[id]; }
 
 TimelineTracks buildTimelineTracks(const Trace& t) {
     TimelineTracks tracks;
@@ -153,22 +154,6 @@ size_t firstStartingAt(const Trace& t, const TimelineLane& lane, size_t from, do
 } // namespace
 
 namespace {
-
-struct Columns {
-    const TimeNs* start;
-    const TimeNs* end;
-};
-
-Columns columnsOf(const Trace& t, TimelineEventKind kind) {
-    switch (kind) {
-    case TimelineEventKind::Range: return {t.ranges.start.data(), t.ranges.end.data()};
-    case TimelineEventKind::ApiCall: return {t.apiCalls.start.data(), t.apiCalls.end.data()};
-    case TimelineEventKind::Kernel: return {t.kernels.start.data(), t.kernels.end.data()};
-    case TimelineEventKind::Memcpy: return {t.memcpys.start.data(), t.memcpys.end.data()};
-    case TimelineEventKind::Memset: return {t.memsets.start.data(), t.memsets.end.data()};
-    }
-    return {nullptr, nullptr};
-}
 
 // First index in (i, n) whose start is at or after time: gallop from i, then bisect. The next
 // pixel column usually begins a few events ahead, so this stays near i in memory.

@@ -6,6 +6,7 @@
 #include <QColor>
 
 #include <cmath>
+#include <functional>
 
 namespace ls::gui {
 namespace {
@@ -18,48 +19,49 @@ QString qstr(const std::string& s) { return QString::fromUtf8(s.data(), static_c
 KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 KernelTableModel::~KernelTableModel() = default;
 
-void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
+// Every change of table, scope or filter: reset the view around it and rebuild the rows.
+void KernelTableModel::changeRows(const std::function<void()>& change) {
     beginResetModel();
-    table_ = std::move(table);
-    scope_.clear();
-    hasScope_ = false;
-    scopeLabel_.clear();
+    change();
     rebuildRows();
     endResetModel();
     emit rowsChanged();
 }
 
+void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
+    changeRows([&] {
+        table_ = std::move(table);
+        scope_.clear();
+        hasScope_ = false;
+        scopeLabel_.clear();
+    });
+}
+
 void KernelTableModel::setScope(std::vector<KernelId> kernels, const QString& label) {
-    beginResetModel();
-    scope_ = std::move(kernels);
-    std::sort(scope_.begin(), scope_.end());
-    hasScope_ = true;
-    scopeLabel_ = label;
-    rebuildRows();
-    endResetModel();
-    emit rowsChanged();
+    changeRows([&] {
+        scope_ = std::move(kernels);
+        std::sort(scope_.begin(), scope_.end());
+        hasScope_ = true;
+        scopeLabel_ = label;
+    });
 }
 
 void KernelTableModel::clearScope() {
     if (!hasScope_) return;
-    beginResetModel();
-    scope_.clear();
-    hasScope_ = false;
-    scopeLabel_.clear();
-    rebuildRows();
-    endResetModel();
-    emit rowsChanged();
+    changeRows([&] {
+        scope_.clear();
+        hasScope_ = false;
+        scopeLabel_.clear();
+    });
 }
 
 QString KernelTableModel::setFilter(const QString& expression) {
     auto parsed = KernelFilter::parse(expression.toStdString());
     if (!parsed.filter) return QString::fromStdString(parsed.error);
-    beginResetModel();
-    filter_ = std::move(*parsed.filter);
-    filterText_ = expression;
-    rebuildRows();
-    endResetModel();
-    emit rowsChanged();
+    changeRows([&] {
+        filter_ = std::move(*parsed.filter);
+        filterText_ = expression;
+    });
     return {};
 }
 

@@ -9,6 +9,7 @@
 
 #include <QAbstractTableModel>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -56,6 +57,7 @@ signals:
 private:
     QString display(KernelId k, KernelField f) const;
     void rebuildRows();
+    void changeRows(const std::function<void()>& change);
 
     std::shared_ptr<const KernelTable> table_;
     std::vector<KernelId> scope_;
