@@ -212,8 +212,15 @@ void MainWindow::connectViews() {
         if (!session_) return;
         const Trace& t = *session_->trace;
         const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[r.value])));
-        kernelModel_->setScope(kernelsUnder(t, r), QStringLiteral("Range %1").arg(name));
-        timeline_->view()->setHighlight(kernelModel_->rows(), false);
+        const auto kernels = kernelsUnder(t, r);
+        kernelModel_->setScope(kernels, QStringLiteral("Range %1").arg(name));
+        timeline_->view()->setHighlight(kernels, false);
+        std::optional<std::pair<double, double>> projection;
+        for (KernelId k : kernels) {
+            const auto s = static_cast<double>(t.kernels.start[k.value]), e = static_cast<double>(t.kernels.end[k.value]);
+            projection = projection ? std::make_pair(std::min(projection->first, s), std::max(projection->second, e)) : std::make_pair(s, e);
+        }
+        timeline_->view()->setProjection(projection);
     });
     connect(charts_, &SummaryCharts::filterRequested, this, [this](const QString& expression) {
         kernelModel_->clearScope();
@@ -386,7 +393,12 @@ void MainWindow::syncTreeToKernel(KernelId k) {
 void MainWindow::showKernelDetails(KernelId k) {
     if (!session_) return;
     details_->setHtml(kernelDetailsHtml(*session_->kernels, k));
-    if (k.valid()) timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
+    if (!k.valid()) return;
+    timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
+    // Link the kernel to its op's counterpart in the other direction.
+    const Trace& t = *session_->trace;
+    const OpId op = t.kernelLinks.opInstance[k.value];
+    timeline_->view()->setLinked(op.valid() && t.ops.paired[op.value].valid() ? kernelsOfOp(t, t.ops.paired[op.value]) : std::vector<KernelId>{});
 }
 
 void MainWindow::showCounterpart(KernelId k) {

@@ -112,6 +112,7 @@ void TimelineArea::setData(std::shared_ptr<const TimelineData> timeline) {
 }
 
 void TimelineArea::showKernels(const std::vector<KernelId>& kernels, const QString& what) {
+    view_->setProjection(std::nullopt);
     view_->setHighlight(kernels, true);
     what_->setText(QStringLiteral("%1 · %L2 kernels").arg(what).arg(kernels.size()));
 }
@@ -120,6 +121,7 @@ void TimelineArea::focusKernel(KernelId k) { view_->selectKernel(k, true); }
 
 void TimelineArea::clearHighlight() {
     view_->setHighlight({}, false);
+    view_->setProjection(std::nullopt);
     what_->clear();
 }
 

@@ -4,6 +4,7 @@
 #include "widgets/units.h"
 
 #include <QHelpEvent>
+#include <QNativeGestureEvent>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMenu>
@@ -306,6 +307,16 @@ void TimelineView::selectKernel(KernelId k, bool reveal) {
     viewport()->update();
 }
 
+void TimelineView::setLinked(std::vector<KernelId> kernels) {
+    linked_ = std::move(kernels);
+    viewport()->update();
+}
+
+void TimelineView::setProjection(std::optional<std::pair<double, double>> span) {
+    projection_ = span;
+    viewport()->update();
+}
+
 int TimelineView::laneTop(uint32_t lane) const {
     if (lane >= laneRow_.size() || laneRow_[lane] < 0) return -1;
     return kTop + rows_[static_cast<size_t>(laneRow_[lane])].y - verticalScrollBar()->value();
@@ -488,6 +499,16 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
             lastX = x1;
         }
     }
+    // A clicked range's GPU projection: a band over the GPU rows.
+    if (projection_) {
+        const double x0 = w.toX(projection_->first) + kHeaderWidth, x1 = w.toX(projection_->second) + kHeaderWidth;
+        for (const Row& row : rows_)
+            if (!row.header && data_->tracks.groups[data_->tracks.lanes[row.index].group].gpu) {
+                const int top = kTop + row.y - verticalScrollBar()->value();
+                p.fillRect(QRectF(x0, top, std::max(1.0, x1 - x0), row.height), QColor(0xff, 0x8c, 0x00, 45));
+            }
+    }
+    paintLinks(p, w);
     // The selected kernel, and an arrow from its launch call.
     if (selected_.valid()) {
         const auto point = kernelPoint(selected_);
@@ -549,6 +570,29 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
     p.restore();
 }
 
+// The selected kernel's counterparts (forward <-> backward): dashed outlines, and a line from the
+// selected kernel to each of them (at most a few dozen: one op's kernels).
+void TimelineView::paintLinks(QPainter& p, const TimeWindow& w) const {
+    if (linked_.empty() || !selected_.valid()) return;
+    const Trace& t = *data_->trace;
+    const auto from = kernelPoint(selected_);
+    p.setPen(QPen(QColor(0x80, 0x30, 0xc0), 1.5, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    for (KernelId k : linked_) {
+        const auto to = kernelPoint(k);
+        if (!to) continue;
+        const double x0 = w.toX(static_cast<double>(t.kernels.start[k.value])) + kHeaderWidth;
+        const double x1 = w.toX(static_cast<double>(t.kernels.end[k.value])) + kHeaderWidth;
+        p.drawRect(QRectF(x0, to->y() - kLaneHeight / 2.0 + 1, std::max(3.0, x1 - x0), kLaneHeight - 2));
+        if (from) {
+            QPainterPath arc(*from);
+            const double lift = std::min(60.0, std::abs(to->x() - from->x()) / 4 + 10);
+            arc.cubicTo(*from - QPointF(0, lift), *to - QPointF(0, lift), *to);
+            p.drawPath(arc);
+        }
+    }
+}
+
 std::optional<QPointF> TimelineView::kernelPoint(KernelId k) const {
     if (!data_ || !k.valid()) return std::nullopt;
     const int top = laneTop(data_->kernelLane[k.value]);
@@ -576,23 +620,26 @@ std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
     if (!bars.empty() && bars.front().count > 1) {
         const auto& b = bars.front();
         const uint32_t first = lane.events[b.first], last = lane.events[b.first + b.count - 1];
+        double total = 0; // the events of one pixel column
+        for (uint32_t i = b.first; i < b.first + b.count; ++i)
+            total += static_cast<double>(eventEnd(*data_->trace, lane.kind, lane.events[i]) - eventStart(*data_->trace, lane.kind, lane.events[i]));
         return Hit{lane.kind, first, b.count, static_cast<double>(eventStart(*data_->trace, lane.kind, first)),
-                   static_cast<double>(eventEnd(*data_->trace, lane.kind, last))};
+                   static_cast<double>(eventEnd(*data_->trace, lane.kind, last)), total};
     }
     const int64_t i = eventAt(*data_->trace, lane, time, w.nsPerPixel * 2);
     if (i < 0) return std::nullopt;
     const uint32_t id = lane.events[static_cast<size_t>(i)];
-    return Hit{lane.kind, id, 1, static_cast<double>(eventStart(*data_->trace, lane.kind, id)),
-               static_cast<double>(eventEnd(*data_->trace, lane.kind, id))};
+    const double s = static_cast<double>(eventStart(*data_->trace, lane.kind, id)), e = static_cast<double>(eventEnd(*data_->trace, lane.kind, id));
+    return Hit{lane.kind, id, 1, s, e, e - s};
 }
 
 QString TimelineView::tooltipFor(const Hit& h) const {
     const Trace& t = *data_->trace;
     if (h.count > 1) {
         static const char* const what[] = {"ranges", "API calls", "kernels", "memcpys", "memsets"};
-        return QStringLiteral("%L1 %2 folded here, spanning %3\nclick to zoom in")
+        return QStringLiteral("%L1 %2 folded here: %3 in all, spanning %4\nclick to zoom in")
             .arg(h.count)
-            .arg(QString::fromLatin1(what[static_cast<int>(h.kind)]), formatDuration(h.toNs - h.fromNs));
+            .arg(QString::fromLatin1(what[static_cast<int>(h.kind)]), formatDuration(h.totalNs), formatDuration(h.toNs - h.fromNs));
     }
     const QString duration = formatDuration(h.toNs - h.fromNs);
     switch (h.kind) {
@@ -615,6 +662,14 @@ QString TimelineView::tooltipFor(const Hit& h) const {
 }
 
 bool TimelineView::viewportEvent(QEvent* e) {
+    if (e->type() == QEvent::NativeGesture) { // trackpad pinch
+        auto* g = static_cast<QNativeGestureEvent*>(e);
+        if (g->gestureType() == Qt::ZoomNativeGesture) {
+            zoomBy(std::clamp(1.0 - g->value(), 0.2, 5.0), g->position().x() - kHeaderWidth);
+            return true;
+        }
+        if (g->gestureType() == Qt::EndNativeGesture) recordHistory();
+    }
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         if (const auto hit = hitAt(help->pos())) QToolTip::showText(help->globalPos(), tooltipFor(*hit), viewport());

@@ -35,6 +35,7 @@ public:
         uint32_t id;       // event id (kernel id, range id, …)
         uint32_t count;    // > 1 for a folded bar
         double fromNs, toNs;
+        double totalNs; // summed durations (a folded bar: of all it holds)
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
@@ -46,6 +47,12 @@ public:
     // Kernels to emphasize (a layer, the table's rows); reveal zooms and scrolls to them.
     void setHighlight(std::vector<KernelId> kernels, bool reveal);
     void selectKernel(KernelId k, bool reveal);
+    // The other direction's kernels of the selected kernel's op (forward <-> backward), drawn
+    // linked to it.
+    void setLinked(std::vector<KernelId> kernels);
+    const std::vector<KernelId>& linked() const { return linked_; }
+    // The GPU projection of a clicked range: from its first kernel's start to its last's end.
+    void setProjection(std::optional<std::pair<double, double>> span);
     KernelId selectedKernel() const { return selected_; }
 
     TimeWindow window() const { return window_; }
@@ -107,6 +114,7 @@ private:
     void paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w) const;
     void paintLanes(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const;
+    void paintLinks(QPainter& p, const TimeWindow& w) const;
 
     std::shared_ptr<const TimelineData> data_;
     ColorMode colorMode_ = ColorMode::KernelClass;
@@ -120,6 +128,8 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> groupLanes_; // per group: [first, last) lane
     std::optional<uint32_t> draggedGroup_;
     std::vector<KernelId> highlight_; // by start
+    std::vector<KernelId> linked_;
+    std::optional<std::pair<double, double>> projection_;
     std::vector<std::vector<KernelId>> highlightByLane_;
     KernelId selected_;
     std::vector<std::pair<double, double>> history_;

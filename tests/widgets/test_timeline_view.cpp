@@ -117,6 +117,17 @@ TEST_F(TimelineViewTest, FoldedBarsZoomInWhenClicked) {
     for (int x = 230; x < view_->viewport()->width() && !point; ++x)
         if (const auto hit = view_->hitAt(QPoint(x, static_cast<int>(lane->y()))); hit && hit->count > 1) point = QPointF(x, lane->y());
     ASSERT_TRUE(point) << "no folded bar at 40 pixels for 214 kernels";
+    // Its tooltip numbers: the summed durations of exactly the kernels it holds.
+    const auto folded = view_->hitAt(point->toPoint());
+    const auto& kern = data_->trace->kernels;
+    double sum = 0, count = 0;
+    for (size_t k = 0; k < kern.size(); ++k)
+        if (static_cast<double>(kern.start[k]) >= folded->fromNs && static_cast<double>(kern.end[k]) <= folded->toNs) {
+            sum += static_cast<double>(kern.duration(k));
+            ++count;
+        }
+    EXPECT_EQ(count, folded->count);
+    EXPECT_DOUBLE_EQ(sum, folded->totalNs);
     QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, point->toPoint());
     EXPECT_LT(view_->window().nsPerPixel, before.nsPerPixel);
 }
@@ -164,6 +175,11 @@ TEST(TimelineInWindow, ClickingAKernelSelectsItInTheTableAndRangesListTheirKerne
     ASSERT_TRUE(point);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, point->toPoint());
     EXPECT_EQ(w.kernelView()->currentKernel(), KernelId(longestKernel));
+    // The LM head's forward GEMM is linked to its backward node's kernels.
+    const ls::OpId op = t.kernelLinks.opInstance[longestKernel];
+    ASSERT_TRUE(op.valid() && t.ops.paired[op.value].valid());
+    EXPECT_EQ(view->linked(), ls::kernelsOfOp(t, t.ops.paired[op.value]));
+    EXPECT_FALSE(view->linked().empty());
     // A range: the "layer0" push/pop range of the main thread lists exactly its kernels.
     emit view->rangeClicked(ls::RangeId([&] {
         for (uint32_t r = 0; r < t.ranges.size(); ++r)
