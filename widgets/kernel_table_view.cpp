@@ -186,6 +186,8 @@ void KernelTableView::showRowMenu(const QPoint& pos) {
     QAction* counterpart = menu.addAction(backward ? QStringLiteral("Show forward op's kernels") : QStringLiteral("Show backward kernels"),
                                           this, [this, k] { emit showCounterpart(k); });
     counterpart->setEnabled(paired);
+    QAction* panes = menu.addAction(QStringLiteral("Show op in Forward/Backward"), this, [this, k] { emit showInFwdBwd(k); });
+    panes->setEnabled(op.valid());
     menu.addSeparator();
     QAction* byOp = menu.addAction(QStringLiteral("Filter to op %1").arg(opName), this, [this, opName] {
         QString quoted = opName;

@@ -38,6 +38,7 @@ signals:
     void showInTimeline(ls::KernelId k);
     void showCounterpart(ls::KernelId k);
     void scopeToLayer(ls::KernelId k);
+    void showInFwdBwd(ls::KernelId k);
 
 private:
     void applyFilterNow();

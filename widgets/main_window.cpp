@@ -2,6 +2,7 @@
 
 #include "core/correlation.h"
 #include "widgets/csv_export.h"
+#include "widgets/fwd_bwd_panel.h"
 #include "widgets/kernel_details.h"
 #include "widgets/kernel_summary_model.h"
 #include "widgets/kernel_table_model.h"
@@ -26,6 +27,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -88,6 +90,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(timeline_, QStringLiteral("Timeline"));
     tabs_->addTab(summary, QStringLiteral("Summary"));
+    fwdBwd_ = new FwdBwdPanel;
+    tabs_->addTab(fwdBwd_, QStringLiteral("Forward/Backward"));
     tabs_->addTab(reportView_, QStringLiteral("Load report"));
     setCentralWidget(tabs_);
 
@@ -222,6 +226,16 @@ void MainWindow::connectViews() {
         }
         timeline_->view()->setProjection(projection);
     });
+    connect(fwdBwd_, &FwdBwdPanel::kernelsSelected, this, [this](const std::vector<KernelId>& kernels, const QString& what) {
+        timeline_->showKernels(kernels, what);
+    });
+    connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId k) {
+        if (!session_) return;
+        tabs_->setCurrentWidget(fwdBwd_);
+        fwdBwd_->selectOp(session_->trace->kernelLinks.opInstance[k.value]);
+    });
+    layerView_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(layerView_, &QTreeView::customContextMenuRequested, this, &MainWindow::showLayerMenu);
     connect(charts_, &SummaryCharts::filterRequested, this, [this](const QString& expression) {
         kernelModel_->clearScope();
         kernelView_->applyFilter(expression);
@@ -230,7 +244,10 @@ void MainWindow::connectViews() {
     // The export target is the table or tree the user last worked in.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
         for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(kernelView_->table()), static_cast<QAbstractItemView*>(layerView_),
-                                     static_cast<QAbstractItemView*>(summaryView_)})
+                                     static_cast<QAbstractItemView*>(summaryView_), static_cast<QAbstractItemView*>(fwdBwd_->forwardView()),
+                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardView()), static_cast<QAbstractItemView*>(fwdBwd_->ratioView()),
+                                     static_cast<QAbstractItemView*>(fwdBwd_->forwardKernelsView()),
+                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView())})
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
     });
 }
@@ -279,8 +296,9 @@ void MainWindow::buildMenus() {
     });
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
-    const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Load Report")};
-    for (int i = 0; i < 3; ++i) {
+    const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Forward/Backward"),
+                                QStringLiteral("&Load Report")};
+    for (int i = 0; i < 4; ++i) {
         QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
@@ -342,6 +360,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     layerView_->expandToDepth(1);
     timeline_->setData(session_->timeline);
     charts_->setTrace(session_->trace);
+    fwdBwd_->setSession(session_->kernels, session_->pairs);
     summaryModel_->setTrace(session_->trace);
     summaryView_->resizeColumnsToContents();
     reportView_->setHtml(loadReportHtml(t));
@@ -377,6 +396,24 @@ void MainWindow::showLayerNode(uint32_t node) {
     else if (tree.kind[node] == LayerNodeKind::Root) label = QStringLiteral("All kernels");
     kernelModel_->setScope(kernelsOfNode(t, tree, node), label);
     timeline_->showKernels(kernelModel_->rows(), label);
+}
+
+void MainWindow::showLayerMenu(const QPoint& pos) {
+    if (!session_) return;
+    const QModelIndex index = layerView_->indexAt(pos);
+    if (!index.isValid()) return;
+    const uint32_t node = layerModel_->nodeOf(index);
+    const LayerTree& tree = *session_->layers;
+    QMenu menu(this);
+    menu.addAction(QStringLiteral("Show its kernels"), this, [this, node] { showLayerNode(node); });
+    if (tree.kind[node] == LayerNodeKind::Layer) {
+        const QString layer = QString::fromStdString(std::string(layerNodeName(*session_->trace, tree, node)));
+        menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this, [this, layer] {
+            tabs_->setCurrentWidget(fwdBwd_);
+            fwdBwd_->showLayer(layer);
+        });
+    }
+    menu.exec(layerView_->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::syncTreeToKernel(KernelId k) {
@@ -430,7 +467,8 @@ QString MainWindow::exportView(const QAbstractItemView& view, const QString& pat
 void MainWindow::exportInteractive(bool selectedOnly) {
     QAbstractItemView* view = exportTarget();
     if (!session_ || !view) return;
-    const QString what = view == layerView_ ? QStringLiteral("layers") : view == summaryView_ ? QStringLiteral("kernel-summary") : QStringLiteral("kernels");
+    QString what = view->objectName().isEmpty() ? QStringLiteral("table") : view->objectName();
+    if (view == kernelView_->table()) what = QStringLiteral("kernels");
     QSettings settings;
     const QString dir = settings.value(kExportDirKey, QDir::homePath()).toString();
     const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(loadingPath_).completeBaseName(), what));

@@ -22,6 +22,7 @@ class QTreeView;
 
 namespace ls::gui {
 
+class FwdBwdPanel;
 class KernelSummaryModel;
 class KernelTableModel;
 class KernelTableView;
@@ -49,6 +50,7 @@ public:
     QTextBrowser* detailsView() const { return details_; }
     SummaryCharts* charts() const { return charts_; }
     QTableView* summaryView() const { return summaryView_; }
+    FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
 
     // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
     // backward), the timeline the same set.
@@ -76,6 +78,7 @@ private:
     void showKernelDetails(KernelId k);
     void syncTreeToKernel(KernelId k);
     void showCounterpart(KernelId k);
+    void showLayerMenu(const QPoint& pos);
     void exportInteractive(bool selectedOnly);
     QAbstractItemView* exportTarget() const;
     void saveSettings();
@@ -91,6 +94,7 @@ private:
     QTextBrowser* details_ = nullptr;
     TimelineArea* timeline_ = nullptr;
     SummaryCharts* charts_ = nullptr;
+    FwdBwdPanel* fwdBwd_ = nullptr;
     KernelSummaryModel* summaryModel_;
     QTableView* summaryView_ = nullptr;
     QTextBrowser* reportView_ = nullptr;

@@ -10,6 +10,7 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
     s->kernels = std::make_shared<const KernelTable>(trace);
     s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
     s->timeline = buildTimelineData(trace);
+    s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;

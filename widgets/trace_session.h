@@ -1,6 +1,7 @@
 #pragma once
 // What the window shows for one open trace: the trace and the structures derived from it off the
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
+#include "core/fwd_bwd.h"
 #include "core/kernel_table.h"
 #include "core/layer_tree.h"
 #include "widgets/timeline_view.h"
@@ -14,6 +15,7 @@ struct TraceSession {
     std::shared_ptr<const KernelTable> kernels;
     std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const TimelineData> timeline;
+    std::shared_ptr<const FwdBwdPairs> pairs;
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
 };
 

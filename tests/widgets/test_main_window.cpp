@@ -114,7 +114,7 @@ TEST_F(MainWindowTest, LoadsSampleInBackgroundAndShowsSummary) {
     ASSERT_TRUE(w.trace());
     EXPECT_EQ(w.trace()->kernels.size(), 214u);
     EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("sample_gpt2_2layer_fp16_h200.sqlite")));
-    auto* view = w.findChild<QTableView*>();
+    auto* view = w.summaryView();
     ASSERT_NE(view, nullptr);
     const auto rows = ls::kernelSummary(*w.trace(), ls::KernelGrouping::Name, ls::KernelNaming::Demangled);
     EXPECT_EQ(view->model()->rowCount(), static_cast<int>(rows.size()));

@@ -1,0 +1,114 @@
+// The Forward/Backward tab offscreen: models under QAbstractItemModelTester; clicking a forward
+// op selects its backward node and lists both sides' kernels (core's kernelsOfOp), and back.
+#include "core/correlation.h"
+#include "core/load.h"
+#include "tests/widgets/widget_test_support.h"
+#include "widgets/fwd_bwd_models.h"
+#include "widgets/fwd_bwd_panel.h"
+#include "widgets/kernel_table_model.h"
+#include "widgets/main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace {
+
+using ls::gui::FwdBwdPanel;
+using ls::gui::OpSideModel;
+
+std::set<uint32_t> ids(const std::vector<ls::KernelId>& v) {
+    std::set<uint32_t> out;
+    for (auto k : v) out.insert(k.value);
+    return out;
+}
+
+std::set<uint32_t> ids(const ls::gui::KernelTableModel& m) { return ids(m.rows()); }
+
+TEST(FwdBwdModels, PassModelTester) {
+    auto loaded = ls::loadTrace(ls::gui::test::samplePath().toStdString());
+    ASSERT_TRUE(loaded.ok());
+    auto pairs = std::make_shared<const ls::FwdBwdPairs>(ls::buildFwdBwdPairs(*loaded.trace));
+    for (auto side : {OpSideModel::Side::Forward, OpSideModel::Side::Backward}) {
+        OpSideModel model(side);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setPairs(loaded.trace, pairs);
+        EXPECT_EQ(model.rowCount(), static_cast<int>(side == OpSideModel::Side::Forward ? pairs->forward.size() : pairs->backward.size()));
+        model.setPairs(nullptr, nullptr);
+        EXPECT_EQ(model.rowCount(), 0);
+    }
+    ls::gui::FwdBwdRatioModel ratios;
+    QAbstractItemModelTester tester(&ratios, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ratios.setRows(ls::fwdBwdByLayer(*loaded.trace), QStringLiteral("Layer"));
+    EXPECT_GT(ratios.rowCount(), 1);
+}
+
+TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelLists) {
+    QStandardPaths::setTestModeEnabled(true);
+    ls::gui::MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
+    w.openFile(ls::gui::test::samplePath());
+    ASSERT_TRUE(loaded.wait(30000));
+    FwdBwdPanel* panel = w.fwdBwdPanel();
+    const auto& t = *w.trace();
+    const auto& pairs = *w.session()->pairs;
+    // The first aten::linear of layer0.
+    uint32_t row = UINT32_MAX;
+    for (uint32_t r = 0; r < pairs.forward.size() && row == UINT32_MAX; ++r) {
+        const ls::OpId op = pairs.forward[r].op;
+        if (t.str(t.ranges.name[t.ops.range[op.value].value]) == "aten::linear" && t.ops.layer[op.value].valid() &&
+            t.str(t.ops.layer[op.value]) == "layer0")
+            row = r;
+    }
+    ASSERT_NE(row, UINT32_MAX);
+    ASSERT_EQ(pairs.forward[row].partners.size(), 1u);
+    QTableView* forward = panel->forwardView();
+    auto* proxy = static_cast<QSortFilterProxyModel*>(forward->model());
+    const QModelIndex index = proxy->mapFromSource(proxy->sourceModel()->index(static_cast<int>(row), 0));
+    forward->scrollTo(index);
+    QTest::mouseClick(forward->viewport(), Qt::LeftButton, {}, forward->visualRect(index).center());
+
+    const QModelIndexList selected = panel->backwardView()->selectionModel()->selectedRows();
+    ASSERT_EQ(selected.size(), 1);
+    auto* bproxy = static_cast<QSortFilterProxyModel*>(panel->backwardView()->model());
+    const uint32_t node = static_cast<uint32_t>(bproxy->mapToSource(selected.front()).row());
+    EXPECT_EQ(node, pairs.forward[row].partners.front());
+    EXPECT_EQ(ids(*panel->forwardKernels()), ids(ls::kernelsOfOp(t, pairs.forward[row].op)));
+    EXPECT_EQ(ids(*panel->backwardKernels()), ids(ls::kernelsOfOp(t, pairs.backward[node].op)));
+    EXPECT_FALSE(panel->backwardKernels()->rows().empty());
+
+    // And back: selecting a backward node selects its forward op.
+    panel->forwardView()->clearSelection();
+    ASSERT_TRUE(panel->selectOp(pairs.backward[node].op));
+    const QModelIndexList back = panel->forwardView()->selectionModel()->selectedRows();
+    ASSERT_EQ(back.size(), 1);
+    EXPECT_EQ(static_cast<uint32_t>(proxy->mapToSource(back.front()).row()), row);
+}
+
+TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
+    QStandardPaths::setTestModeEnabled(true);
+    ls::gui::MainWindow w;
+    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
+    w.openFile(ls::gui::test::samplePath());
+    ASSERT_TRUE(loaded.wait(30000));
+    FwdBwdPanel* panel = w.fwdBwdPanel();
+    panel->showLayer(QStringLiteral("layer1"));
+    const auto& t = *w.trace();
+    const auto& pairs = *w.session()->pairs;
+    int expected = 0;
+    for (const auto& f : pairs.forward) expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";
+    EXPECT_EQ(panel->forwardView()->model()->rowCount(), expected);
+    EXPECT_GT(expected, 5);
+}
+
+} // namespace
