@@ -128,8 +128,9 @@ std::vector<FwdBwdRatioRow> fwdBwdByLayer(const Trace& t) {
     }
     std::vector<FwdBwdRatioRow> out;
     for (auto& [key, row] : rows) {
+        if (!row.forwardKernels) continue; // no forward work: no ratio (the seed ops in a "backward" range)
         row.key = key;
-        row.ratio = row.forwardNs ? static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs) : NAN;
+        row.ratio = static_cast<double>(row.backwardNs) / static_cast<double>(std::max<uint64_t>(1, row.forwardNs));
         out.push_back(row);
     }
     return out;

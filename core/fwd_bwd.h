@@ -36,7 +36,8 @@ struct FwdBwdRatioRow {
     double forwardFlops = 0, backwardFlops = 0; // NaN when unknown
     double ratio = 0;                           // backward / forward time; NaN without forward time
 };
-// By layer: kernels of direction forward / backward with that layer (layer_sum's rows).
+// By layer: kernels of direction forward / backward with that layer (layer_sum's rows); layers
+// without forward kernels have no ratio and no row.
 std::vector<FwdBwdRatioRow> fwdBwdByLayer(const Trace& t);
 // By op type: forward ops of one name, and the backward nodes paired with them.
 std::vector<FwdBwdRatioRow> fwdBwdByOpType(const Trace& t, const FwdBwdPairs& pairs);

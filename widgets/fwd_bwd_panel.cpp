@@ -88,6 +88,8 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
         v->horizontalHeader()->resizeSection(OpSideModel::Unpaired, 300);
     }
     ratioView_->horizontalHeader()->resizeSection(FwdBwdRatioModel::Key, 240);
+    ratioView_->horizontalHeader()->setDefaultSectionSize(120);
+    for (QTableView* v : {forwardView_, backwardView_}) v->sortByColumn(OpSideModel::GpuTime, Qt::DescendingOrder); // costliest first
     ratioView_->horizontalHeader()->setSortIndicator(FwdBwdRatioModel::Ratio, Qt::DescendingOrder);
     ratioKey_->addItems({QStringLiteral("per layer"), QStringLiteral("per op type")});
     layer_->setToolTip(QStringLiteral("Show the ops of one layer"));

@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -93,6 +94,20 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     const QModelIndexList back = panel->forwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(back.size(), 1);
     EXPECT_EQ(static_cast<uint32_t>(proxy->mapToSource(back.front()).row()), row);
+
+    // The ratio table exports like the others: raw numbers under machine names.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("ratios.csv"));
+    ASSERT_EQ(w.exportView(*panel->ratioView(), path, false), QString());
+    const auto csv = ls::gui::test::parseCsv(QString::fromUtf8(ls::gui::test::readAll(path)));
+    ASSERT_GE(csv.size(), 3u);
+    EXPECT_EQ(csv[0].mid(0, 4), (QStringList{QStringLiteral("layer"), QStringLiteral("forward_ns"), QStringLiteral("backward_ns"),
+                                             QStringLiteral("backward_forward_ratio")}));
+    for (size_t r = 1; r < csv.size(); ++r)
+        if (csv[r][0] == QStringLiteral("layer0")) {
+            EXPECT_EQ(csv[r][1], QStringLiteral("111968")); // layer_sum: layer0 forward
+            EXPECT_EQ(csv[r][2], QStringLiteral("223774")); // layer_sum: layer0 backward
+        }
 }
 
 TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
