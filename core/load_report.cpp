@@ -19,6 +19,9 @@ constexpr AnomalyInfo kAnomalies[] = {
     {"range_ends_on_other_thread", Severity::Info, "NVTX start/end ranges that ended on another thread; kept on the thread that started them"},
     {"improper_nesting", Severity::Warning, "NVTX push/pop ranges that overlap a push/pop range of the same thread without nesting in it"},
     {"value_out_of_range", Severity::Warning, "values too large for their column (ids beyond 32 bits, negative sizes); clamped"},
+    {"converted_from_nvprof", Severity::Info, "a legacy nvprof database, converted on load into a private temporary copy: kernel names demangled, API names from CUPTI callback ids, thread ids cut to 24 bits"},
+    {"no_activity", Severity::Warning, "the file holds no kernels, copies or API calls: profiling never started (nvprof --profile-from-start off without cudaProfilerStart, or the program exited first)"},
+    {"unpaired_marker_end", Severity::Warning, "nvprof marker end rows whose start row is missing; skipped"},
 };
 static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));
 

@@ -24,6 +24,9 @@ enum class Anomaly {
     RangeEndsOnOtherThread,
     ImproperNesting,
     ValueOutOfRange,
+    ConvertedFromNvprof,
+    NoActivity,
+    UnpairedMarkerEnd,
     Count_
 };
 

@@ -6,6 +6,7 @@
 #include "core/load.h"
 #include "core/nsys_chunk.h"
 #include "core/nsys_small_tables.h"
+#include "core/nvprof_convert.h"
 #include "core/sqlite_db.h"
 #include "core/trace_builder.h"
 
@@ -48,13 +49,9 @@ LoadError sqliteLoadError(const SqliteError& e) {
 }
 
 std::optional<LoadError> detectFormat(const std::set<std::string>& tables) {
-    const bool nvprof = tables.count("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") ||
-                        (tables.count("StringTable") && tables.count("Version"));
     bool anyGpu = false;
     for (const auto& spec : nsysEventTables())
         if (spec.kind != EventTable::Nvtx && tables.count(std::string(spec.table))) anyGpu = true;
-    if (!anyGpu && nvprof)
-        return LoadError{LoadErrorKind::UnsupportedFormat, "legacy nvprof database: this version reads Nsight Systems exports only"};
     if (!anyGpu)
         return LoadError{LoadErrorKind::NoGpuTables,
                          "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET or _RUNTIME): "
@@ -197,6 +194,51 @@ std::string formatLoadError(const std::string& path, const LoadError& e) {
     return "error: " + path + ": " + e.reason;
 }
 
+namespace {
+
+// A removable file in the temporary directory, deleted with the last trace that uses it.
+struct TempFile {
+    std::string path;
+    ~TempFile() {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+    }
+};
+
+std::shared_ptr<TempFile> makeTempFile() {
+    static std::atomic<unsigned> counter{0};
+    auto f = std::make_shared<TempFile>();
+    std::error_code ec;
+    const auto dir = std::filesystem::temp_directory_path(ec);
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    f->path = (dir / ("layerscope-nvprof-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".sqlite")).string();
+    return f;
+}
+
+// nvprof: convert to an Nsight Systems-shaped private copy, then load that like any export.
+LoadResult loadNvprof(const std::string& path, const LoadOptions& options) {
+    auto copy = makeTempFile();
+    NvprofConversion conversion;
+    if (auto e = convertNvprof(path, copy->path, conversion, options.cancel)) return {nullptr, std::move(e)};
+    LoadResult r = loadTrace(copy->path, options);
+    if (!r.ok()) {
+        if (r.error->kind != LoadErrorKind::Cancelled) r.error->reason = "nvprof database: " + r.error->reason;
+        return r;
+    }
+    auto trace = std::const_pointer_cast<Trace>(r.trace);
+    trace->sourcePath = path;
+    trace->ownedFiles = copy;
+    trace->info.format = "nvprof database";
+    trace->info.schemaVersion = std::to_string(conversion.schemaVersion);
+    trace->report.add(Anomaly::ConvertedFromNvprof, 1, "schema version " + std::to_string(conversion.schemaVersion));
+    if (conversion.unpairedMarkerEnds) trace->report.add(Anomaly::UnpairedMarkerEnd, conversion.unpairedMarkerEnds);
+    if (trace->kernels.size() + trace->memcpys.size() + trace->memsets.size() + trace->apiCalls.size() == 0)
+        trace->report.add(Anomaly::NoActivity, 1);
+    return {std::move(trace), std::nullopt};
+}
+
+} // namespace
+
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     if (auto e = probeSqliteFile(path)) return {nullptr, std::move(e)};
@@ -208,6 +250,7 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         {
             Database db(path);
             const auto tables = db.tables();
+            if (looksLikeNvprof(tables)) return loadNvprof(path, options);
             if (auto e = detectFormat(tables)) return {nullptr, std::move(e)};
             small = readSmallTables(db, tables, trace->report);
             if (options.cancel && *options.cancel) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};

@@ -1,5 +1,10 @@
 #include "core/platform.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#include <cxxabi.h>
+#endif
+#include <cstdlib>
+
 #if defined(_WIN32)
 #include <windows.h>
 #include <psapi.h>
@@ -31,6 +36,20 @@ uint64_t peakRssBytes() {
 void preferMappedLargeAllocations() {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
+std::string demangle(const std::string& name) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (name.rfind("_Z", 0) != 0) return name;
+    int status = 0;
+    char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    if (status != 0 || !out) return name;
+    std::string result(out);
+    std::free(out);
+    return result;
+#else
+    return name;
 #endif
 }
 

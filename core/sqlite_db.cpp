@@ -60,6 +60,12 @@ int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col
 double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
 int Statement::columnCount() const { return sqlite3_column_count(stmt_); }
 
+std::string_view Statement::blob(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    const int n = sqlite3_column_bytes(stmt_, col);
+    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string_view();
+}
+
 std::string_view Statement::text(int col) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
     if (!p) return {};

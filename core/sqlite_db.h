@@ -38,6 +38,7 @@ public:
     int64_t int64(int col) const;
     double real(int col) const;
     std::string_view text(int col) const;
+    std::string_view blob(int col) const;
     int columnCount() const;
 
 private:

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -184,7 +185,9 @@ struct ExportInfo {
 };
 
 struct Trace {
-    std::string path;
+    std::string path;       // the file the trace's rows are read from (raw NVTX texts are re-read from it)
+    std::string sourcePath; // the user's file when path is a converted copy (nvprof), else empty
+    std::shared_ptr<const void> ownedFiles; // keeps a converted copy alive as long as the trace
     ExportInfo info;
     StringPool strings;
 
@@ -221,6 +224,7 @@ struct Trace {
     std::vector<std::pair<std::string, double>> loadPhases; // seconds per load phase, in order
 
     std::string_view str(StringId id) const { return strings.view(id); }
+    const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
 };
 
 } // namespace ls

@@ -88,13 +88,6 @@ std::vector<BadInput> badInputs() {
                                                    "INSERT INTO NVTX_EVENTS VALUES (1, 2, 59, 1, 'x');");
              return d / "nvtx.sqlite";
          }},
-        {"LegacyNvprof", LoadErrorKind::UnsupportedFormat,
-         [](const TempDir& d) {
-             writeSqliteFixture(d / "legacy.nvvp", "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, value TEXT);"
-                                                   "CREATE TABLE Version(version INTEGER); INSERT INTO Version VALUES (11);"
-                                                   "CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(start INTEGER, end INTEGER);");
-             return d / "legacy.nvvp";
-         }},
     };
 }
 

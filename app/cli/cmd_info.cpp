@@ -39,9 +39,12 @@ int commandInfo(const Options& o, Context& c) {
     auto t = loadForCommand(o, c, rc);
     if (!t) return rc;
     auto& out = c.out;
-    out << "file: " << t->path << "\n";
+    out << "file: " << t->displayPath() << "\n";
     out << "format: " << t->info.format << "\n";
-    out << "exporter: NVIDIA Nsight Systems " << (t->info.productVersion.empty() ? "(unknown version)" : t->info.productVersion) << "\n";
+    if (t->sourcePath.empty())
+        out << "exporter: NVIDIA Nsight Systems " << (t->info.productVersion.empty() ? "(unknown version)" : t->info.productVersion) << "\n";
+    else
+        out << "exporter: nvprof (converted on load)\n";
     out << "schema version: " << (t->info.schemaVersion.empty() ? "(unknown)" : t->info.schemaVersion) << "\n";
     out << "capture span: " << t->captureStart << " .. " << t->captureEnd << " ns (" << milliseconds(t->captureEnd - t->captureStart) << ")\n";
 
