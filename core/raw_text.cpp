@@ -24,10 +24,10 @@ RawTextReader::RawTextReader(const Trace& t) : t_(t) {
 
 RawTextReader::~RawTextReader() = default;
 
-std::string RawTextReader::text(RangeId r) {
+std::string RawTextReader::text(RangeId r, bool always) {
     const auto& ranges = t_.ranges;
     const std::string normalized(t_.str(ranges.name[r.value]));
-    if (!(ranges.flags[r.value] & kPytorchMarker) || !byRow_) return normalized;
+    if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || !byRow_) return normalized;
     try {
         byRow_->reset();
         byRow_->bind(1, ranges.sourceRow[r.value]);

@@ -15,8 +15,9 @@ class RawTextReader {
 public:
     explicit RawTextReader(const Trace& t);
     ~RawTextReader();
-    // Falls back to the normalized name when the file cannot be read any more.
-    std::string text(RangeId r);
+    // Falls back to the normalized name when the file cannot be read any more. Only PyTorch
+    // markers are re-read unless always is set (their normalized name is their text otherwise).
+    std::string text(RangeId r, bool always = false);
 
 private:
     const Trace& t_;

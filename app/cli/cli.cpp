@@ -36,7 +36,7 @@ struct Command {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"info", {}, {}, "usage: layerscope-cli info FILE\n\nPrints the export's format, exporter and schema version, capture span,\ncounts per event kind, processes, threads, devices, streams and the load report.\n", commandInfo},
-        {"kernels", {"format", "layer", "range", "filter", "sort"}, {"desc"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
+        {"kernels", {"format", "layer", "range", "filter", "sort", "columns"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
                               [--sort COLUMN [--desc]] [--format csv|tsv|table]
 
 One row per kernel, by start time, with columns
@@ -67,6 +67,9 @@ tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
                duration, start, end (both from the capture start), kernel, correlation, range
                (its normalized name), path, shapes, tflops, gbytes.
                e.g. --filter "duration > 50us and tc = not used", --filter "op ~ ^aten::(mm|addmm)$"
+--pyprof       PyProf's columns instead (idx, seq, altseq, tid, layer, trace, dir, sub, mod, op,
+               kernel, params, sil, tc, device, stream, grid, block, flops, bytes; docs/pyprof.md);
+               -c/--columns a,b,c picks and orders them as prof.py -c does
 --sort COLUMN  order rows by COLUMN or alias (unknown cells last), ties in start order;
                --desc reverses
 )",
@@ -122,7 +125,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     for (const auto& cmd : commands()) {
         if (args[0] != cmd.name) continue;
         std::string error;
-        const Options o = parseOptions({args.begin() + 1, args.end()}, cmd.values, cmd.flags, error);
+        std::vector<std::string> rest(args.begin() + 1, args.end());
+        for (auto& a : rest)
+            if (a == "-c") a = "--columns"; // prof.py's spelling
+        const Options o = parseOptions(rest, cmd.values, cmd.flags, error);
         if (o.help) {
             out << cmd.help;
             return kOk;

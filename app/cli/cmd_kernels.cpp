@@ -2,6 +2,9 @@
 #include "core/correlation.h"
 #include "core/kernel_filter.h"
 #include "core/kernel_table.h"
+#include "core/pyprof_columns.h"
+
+#include <algorithm>
 #include "core/table_writer.h"
 
 #include <ostream>
@@ -9,6 +12,38 @@
 namespace ls::cli {
 namespace {
 std::string orEmpty(int64_t v) { return v < 0 ? std::string() : std::to_string(v); }
+} // namespace
+
+namespace {
+
+int writePyprof(const Options& o, Context& c, const KernelTable& table, const std::vector<KernelId>& rows, TableFormat format) {
+    std::vector<std::string_view> columns;
+    if (o.values.count("columns")) {
+        std::string list = o.get("columns", "");
+        size_t from = 0;
+        while (from <= list.size()) {
+            const size_t comma = std::min(list.find(',', from), list.size());
+            const std::string name = list.substr(from, comma - from);
+            const auto& known = pyprofColumns();
+            const auto it = std::find(known.begin(), known.end(), name);
+            if (it == known.end()) {
+                c.err << "error: -c: unknown PyProf column \"" << name << "\"\n";
+                return kUsage;
+            }
+            columns.push_back(*it);
+            from = comma + 1;
+        }
+    } else {
+        columns = pyprofColumns();
+    }
+    const PyprofTable pyprof(table);
+    TableWriter w(c.out, format);
+    w.header(std::vector<std::string>(columns.begin(), columns.end()));
+    for (KernelId k : rows) w.row(pyprof.row(k, columns));
+    w.finish();
+    return kOk;
+}
+
 } // namespace
 
 int commandKernels(const Options& o, Context& c) {
@@ -56,6 +91,7 @@ int commandKernels(const Options& o, Context& c) {
     const KernelTable table(t);
     if (filter) selected = filter->apply(table, selected);
     if (sortBy) table.sort(selected, *sortBy, o.flags.count("desc") > 0);
+    if (o.flags.count("pyprof")) return writePyprof(o, c, table, selected, *format);
     TableWriter w(c.out, *format);
     std::vector<std::string> header;
     for (const auto& f : kernelFields()) header.emplace_back(f.name);
