@@ -48,7 +48,7 @@ QString opLine(const Trace& t, OpId op) {
 
 } // namespace
 
-QString kernelDetailsHtml(const KernelTable& table, KernelId k) {
+QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics* ncu) {
     const Trace& t = table.trace();
     if (!k.valid() || k.value >= t.kernels.size()) return QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>");
     const uint32_t i = k.value;
@@ -116,6 +116,21 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k) {
                                                     : QString());
     h.row(QStringLiteral("Formula"), field(table, k, KernelField::FlopsRule));
     h.row(QStringLiteral("Tensor Cores"), QStringLiteral("<b>%1</b> — %2").arg(field(table, k, KernelField::Tc), field(table, k, KernelField::TcReason)));
+    if (ncu && ncu->has(k)) {
+        if (const auto measured = ncu->tensorCore(k))
+            h.row(QStringLiteral("Measured"), QStringLiteral("<b>%1</b> — %2").arg(esc(ncuTensorCoreText(measured->state)), esc(measured->reason)));
+        for (const auto& [section, metrics] : ncu->sections()) {
+            h.section(QStringLiteral("Nsight Compute: %1").arg(section.empty() ? QStringLiteral("metrics") : esc(section)));
+            for (uint32_t m : metrics) {
+                const auto& info = ncu->metric(m);
+                const std::string value = ncu->text(k, m);
+                if (!value.empty()) h.row(esc(info.name), esc(value) + (info.unit.empty() ? QString() : QStringLiteral(" ") + esc(info.unit)));
+            }
+        }
+    } else if (ncu) {
+        h.section(QStringLiteral("Nsight Compute"));
+        h.row(QString(), QStringLiteral("<i>not measured in %1</i>").arg(esc(ncu->path())));
+    }
     return h.text();
 }
 

@@ -2,11 +2,13 @@
 // The details pane's text for one kernel: full name, launch call, NVTX stack, op with shapes and
 // dtype, paired forward/backward op, launch configuration, FLOPs, bytes and Tensor Core verdict.
 #include "core/kernel_table.h"
+#include "core/ncu_match.h"
 
 #include <QString>
 
 namespace ls::gui {
 
-QString kernelDetailsHtml(const KernelTable& table, KernelId k);
+// ncu: imported Nsight Compute metrics, shown grouped by section when the kernel was measured.
+QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics* ncu = nullptr);
 
 } // namespace ls::gui

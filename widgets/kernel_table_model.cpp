@@ -5,6 +5,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -31,10 +32,18 @@ void KernelTableModel::changeRows(const std::function<void()>& change) {
 void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
     changeRows([&] {
         table_ = std::move(table);
+        ncu_.reset();
         scope_.clear();
         hasScope_ = false;
         scopeLabel_.clear();
     });
+}
+
+void KernelTableModel::setNcu(std::shared_ptr<const NcuMetrics> ncu) {
+    beginResetModel();
+    ncu_ = table_ && ncu && ncu->trace() == table_->tracePtr() ? std::move(ncu) : nullptr;
+    if (sortColumn_ >= columnCount()) sortColumn_ = -1;
+    endResetModel();
 }
 
 void KernelTableModel::setScope(std::vector<KernelId> kernels, const QString& label) {
@@ -78,7 +87,19 @@ void KernelTableModel::rebuildRows() {
         for (uint32_t i = 0; i < base.size(); ++i) base[i] = KernelId(i);
     }
     rows_ = filter_.empty() ? std::move(base) : filter_.apply(*table_, base);
-    if (sortColumn_ >= 0) table_->sort(rows_, fieldOf(sortColumn_), sortOrder_ == Qt::DescendingOrder);
+    if (sortColumn_ >= 0) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
+}
+
+// Kernel columns sort in core; ncu columns by their values, unknown last, ties in place.
+void KernelTableModel::sortRows(int column, bool descending) {
+    if (static_cast<size_t>(column) < kKernelFieldCount) return table_->sort(rows_, fieldOf(column), descending);
+    if (!ncu_) return;
+    const auto m = static_cast<uint32_t>(static_cast<size_t>(column) - kKernelFieldCount);
+    std::stable_partition(rows_.begin(), rows_.end(), [&](KernelId k) { return std::isfinite(ncu_->value(k, m)); });
+    const auto known = std::find_if(rows_.begin(), rows_.end(), [&](KernelId k) { return !std::isfinite(ncu_->value(k, m)); });
+    std::stable_sort(rows_.begin(), known, [&](KernelId a, KernelId b) {
+        return descending ? ncu_->value(a, m) > ncu_->value(b, m) : ncu_->value(a, m) < ncu_->value(b, m);
+    });
 }
 
 KernelId KernelTableModel::kernelAt(int row) const {
@@ -99,7 +120,21 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(kKernelFieldCount);
+    return parent.isValid() ? 0 : static_cast<int>(kKernelFieldCount + (ncu_ ? ncu_->metricCount() : 0));
+}
+
+QVariant KernelTableModel::ncuData(KernelId k, uint32_t m, int role) const {
+    switch (role) {
+    case Qt::DisplayRole:
+    case ExportRole: return QString::fromStdString(ncu_->text(k, m));
+    case SortRole: {
+        const double v = ncu_->value(k, m);
+        return std::isfinite(v) ? QVariant(v) : QVariant();
+    }
+    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole: return QStringLiteral("%1: %2").arg(QString::fromStdString(ncu_->columnName(m)), QString::fromStdString(ncu_->text(k, m)));
+    default: return {};
+    }
 }
 
 QString KernelTableModel::display(KernelId k, KernelField f) const {
@@ -120,7 +155,12 @@ QString KernelTableModel::display(KernelId k, KernelField f) const {
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!table_ || !index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
     const KernelId k = rows_[static_cast<size_t>(index.row())];
+    if (static_cast<size_t>(index.column()) >= kKernelFieldCount)
+        return ncuData(k, static_cast<uint32_t>(static_cast<size_t>(index.column()) - kKernelFieldCount), role);
     const KernelField f = fieldOf(index.column());
+    if (f == KernelField::Tc && ncu_ && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole))
+        if (const auto measured = ncu_->tensorCore(k)) // ncu's instruction counts outrank the name rules
+            return role == Qt::ToolTipRole ? QString::fromStdString(measured->reason) : QString::fromStdString(ncuTensorCoreText(measured->state));
     const FieldUnit unit = kernelFieldInfo(f).unit;
     switch (role) {
     case Qt::DisplayRole: return display(k, f);
@@ -149,6 +189,15 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return QAbstractTableModel::headerData(section, orientation, role);
+    if (static_cast<size_t>(section) >= kKernelFieldCount) {
+        const auto m = static_cast<uint32_t>(static_cast<size_t>(section) - kKernelFieldCount);
+        const auto& info = ncu_->metric(m);
+        if (role == Qt::DisplayRole)
+            return QString::fromStdString(info.name + (info.unit.empty() ? std::string() : " [" + info.unit + "]"));
+        if (role == ExportRole) return QString::fromStdString(ncu_->columnName(m));
+        if (role == Qt::ToolTipRole) return QStringLiteral("Nsight Compute: %1").arg(QString::fromStdString(ncu_->columnName(m)));
+        return {};
+    }
     const auto& info = kernelFieldInfo(fieldOf(section));
     if (role == Qt::DisplayRole) return QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size()));
     if (role == ExportRole) return QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size()));
@@ -167,7 +216,7 @@ void KernelTableModel::sort(int column, Qt::SortOrder order) {
     for (const QModelIndex& i : before) kernels.push_back(kernelAt(i.row()));
     sortColumn_ = column;
     sortOrder_ = order;
-    table_->sort(rows_, fieldOf(column), order == Qt::DescendingOrder);
+    sortRows(column, order == Qt::DescendingOrder);
     rowOfKernel_.clear();
     QModelIndexList after;
     after.reserve(before.size());

@@ -5,6 +5,7 @@
 // raw numbers on SortRole, the CLI's exact text on ExportRole.
 #include "core/kernel_filter.h"
 #include "core/kernel_table.h"
+#include "core/ncu_match.h"
 #include "widgets/csv_export.h"
 
 #include <QAbstractTableModel>
@@ -27,6 +28,10 @@ public:
 
     void setTable(std::shared_ptr<const KernelTable> table);
     const KernelTable* table() const { return table_.get(); }
+    // Imported Nsight Compute metrics: one more column per metric after the kernels columns, and
+    // the measured Tensor Core verdict in the tc column where the file has the counts.
+    void setNcu(std::shared_ptr<const NcuMetrics> ncu);
+    const NcuMetrics* ncu() const { return ncu_.get(); }
 
     // Narrows the table to these kernels (any order; shown in the current sort); label says why
     // ("layer layer0, forward and backward"). clearScope() shows every kernel again.
@@ -56,10 +61,13 @@ signals:
 
 private:
     QString display(KernelId k, KernelField f) const;
+    QVariant ncuData(KernelId k, uint32_t metric, int role) const;
+    void sortRows(int column, bool descending);
     void rebuildRows();
     void changeRows(const std::function<void()>& change);
 
     std::shared_ptr<const KernelTable> table_;
+    std::shared_ptr<const NcuMetrics> ncu_;
     std::vector<KernelId> scope_;
     bool hasScope_ = false;
     QString scopeLabel_;

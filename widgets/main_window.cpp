@@ -271,6 +271,9 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
+    QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this, &MainWindow::importNcuInteractive);
+    importNcu->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same program: its metrics join the kernels they measured"));
     file->addSeparator();
     QAction* exportAll = file->addAction(QStringLiteral("&Export Table as CSV…"), this, [this] { exportInteractive(false); });
     exportAll->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -350,6 +353,7 @@ void MainWindow::setLoading(bool loading) {
 void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     setLoading(false);
     session_ = std::move(session);
+    ncu_.reset();
     const Trace& t = *session_->trace;
     kernelModel_->setTable(session_->kernels);
     auto* header = kernelView_->table()->horizontalHeader();
@@ -429,7 +433,7 @@ void MainWindow::syncTreeToKernel(KernelId k) {
 
 void MainWindow::showKernelDetails(KernelId k) {
     if (!session_) return;
-    details_->setHtml(kernelDetailsHtml(*session_->kernels, k));
+    details_->setHtml(kernelDetailsHtml(*session_->kernels, k, ncu_.get()));
     if (!k.valid()) return;
     timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
     // Link the kernel to its op's counterpart in the other direction.
@@ -462,6 +466,37 @@ QString MainWindow::exportView(const QAbstractItemView& view, const QString& pat
     if (!r.ok) return r.error.isEmpty() ? QStringLiteral("could not write the file") : r.error;
     statusLabel_->setText(QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
     return {};
+}
+
+QString MainWindow::importNcu(const QString& path) {
+    if (!session_) return QStringLiteral("open a trace first");
+    NcuImport imported = importNcuCsv(session_->trace, path.toStdString());
+    if (!imported.ok()) return QString::fromStdString(imported.error);
+    ncu_ = imported.metrics;
+    kernelModel_->setNcu(ncu_);
+    const auto& m = ncu_->match();
+    QString report = QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
+    for (const auto& line : ncu_->report(10)) report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
+    reportView_->setHtml(loadReportHtml(*session_->trace) + report + QStringLiteral("</ul>"));
+    statusLabel_->setText(QStringLiteral("Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
+                              .arg(m.matched)
+                              .arg(m.unmatched)
+                              .arg(m.ambiguous)
+                              .arg(ncu_->metricCount()));
+    showKernelDetails(kernelView_->currentKernel());
+    return {};
+}
+
+void MainWindow::importNcuInteractive() {
+    if (!session_) return;
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Import Nsight Compute CSV"),
+                                                      settings.value(QStringLiteral("ncuDir"), QDir::homePath()).toString(),
+                                                      QStringLiteral("Nsight Compute CSV (*.csv *.txt);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("ncuDir"), QFileInfo(path).absolutePath());
+    const QString error = importNcu(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Import failed"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
 }
 
 void MainWindow::exportInteractive(bool selectedOnly) {

@@ -3,6 +3,7 @@
 // report tabs), kernel table (bottom dock), details of the current kernel (right dock). Opens
 // traces from the menu, recent files, drag and drop, the command line or the bundled sample;
 // loads them in the background with progress and Cancel. Layout persists in QSettings.
+#include "core/ncu_match.h"
 #include "widgets/trace_session.h"
 
 #include <QMainWindow>
@@ -57,6 +58,9 @@ public:
     void showLayerNode(uint32_t node);
     // Writes the view's rows (all, or the selected ones) as CSV; returns the error, if any.
     QString exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly);
+    // Imports Nsight Compute CSV metrics onto the open trace; returns the error line, if any
+    // (the trace and its table stay as they were).
+    QString importNcu(const QString& path);
 
 signals:
     void traceLoaded();
@@ -80,11 +84,13 @@ private:
     void showCounterpart(KernelId k);
     void showLayerMenu(const QPoint& pos);
     void exportInteractive(bool selectedOnly);
+    void importNcuInteractive();
     QAbstractItemView* exportTarget() const;
     void saveSettings();
 
     TraceLoader* loader_;
     std::shared_ptr<const TraceSession> session_;
+    std::shared_ptr<const NcuMetrics> ncu_;
     QString loadingPath_;
 
     KernelTableModel* kernelModel_;
