@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -133,7 +134,18 @@ struct Cell {
     uint32_t kernel, metric;
     double value;
     uint32_t text;
+    int8_t decimals;
 };
+
+// Digits after the decimal point of a plain number ("75.30": 2); -1 for exponent forms.
+int8_t decimalsOf(std::string_view s) {
+    if (s.find_first_of("eE") != std::string_view::npos) return -1;
+    const size_t dot = s.find('.');
+    if (dot == std::string_view::npos) return 0;
+    size_t n = 0;
+    while (dot + 1 + n < s.size() && std::isdigit(static_cast<unsigned char>(s[dot + 1 + n]))) ++n;
+    return static_cast<int8_t>(std::min<size_t>(n, 30));
+}
 
 // Columns that identify a launch or annotate a details line; everything else on the raw page is a
 // metric.
@@ -269,14 +281,16 @@ bool Parser::kernelOf(const Record& r, uint32_t& kernel) {
 }
 
 void Parser::addCell(uint32_t kernel, uint32_t metric, std::string_view value, std::string_view unit, size_t line) {
-    Cell c{kernel, metric, NAN, 0};
+    Cell c{kernel, metric, NAN, 0, -1};
     if (auto v = parseNcuNumber(value)) {
         c.value = *v;
+        c.decimals = decimalsOf(value);
         const std::string& want = out_.metrics[metric].unit;
         if (unit != want) {
             const UnitScale *from = unitScale(unit), *to = unitScale(want);
             if (from && to && from->family == to->family) {
                 c.value = *v * from->factor / to->factor;
+                c.decimals = -1;
             } else {
                 c.value = NAN;
                 c.text = intern(std::string(value) + " " + std::string(unit));
@@ -343,6 +357,7 @@ NcuCsv Parser::finish() {
     o.values.assign(n, NAN);
     o.texts.assign(n, 0);
     o.present.assign(n, 0);
+    o.decimals.assign(n, -1);
     size_t duplicates = 0;
     for (const Cell& c : cells_) {
         const size_t i = o.index(rank[c.kernel], c.metric);
@@ -353,6 +368,7 @@ NcuCsv Parser::finish() {
         o.present[i] = 1;
         o.values[i] = c.value;
         o.texts[i] = c.text;
+        o.decimals[i] = c.decimals;
     }
     if (duplicates) o.warnings.push_back(std::to_string(duplicates) + " repeated (kernel, metric) lines; the first of each kept");
     if (o.page == NcuPage::Details && !o.kernels.empty()) {
@@ -527,7 +543,11 @@ std::string NcuCsv::text(size_t kernel, uint32_t metric) const {
     if (texts[i]) return textPool[texts[i]];
     const double v = values[i];
     if (!std::isfinite(v)) return {};
-    char buf[64];
+    char buf[512];
+    if (decimals[i] >= 0) {
+        std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(decimals[i]), v);
+        return buf;
+    }
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc() ? std::string(buf, end) : std::string();
 }

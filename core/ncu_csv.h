@@ -59,6 +59,7 @@ struct NcuCsv {
     std::vector<NcuMetricInfo> metrics; // in the file's order
     std::vector<double> values;   // NaN: missing, "n/a" or not a number (see texts)
     std::vector<uint32_t> texts;  // 0: none; else an index into textPool (non-numeric cells, "n/a")
+    std::vector<int8_t> decimals; // digits after the point as printed; -1: shortest form
     std::vector<std::string> textPool{std::string()};
     std::vector<uint8_t> present; // 1 where the file holds a cell for (kernel, metric)
     size_t skippedLines = 0;      // lines before the header (the program's output)
@@ -68,8 +69,9 @@ struct NcuCsv {
     size_t index(size_t kernel, uint32_t metric) const { return kernel * metrics.size() + metric; }
     double value(size_t kernel, uint32_t metric) const { return values[index(kernel, metric)]; }
     bool has(size_t kernel, uint32_t metric) const { return present[index(kernel, metric)] != 0; }
-    // The cell as text: the number in shortest form without thousands separators, the text ncu
-    // printed ("n/a", "CachePreferNone"), or empty when the file has no such cell.
+    // The cell as text: the number as ncu printed it without thousands separators ("75.30";
+    // shortest form after a unit conversion), the text ncu printed ("n/a", "CachePreferNone"), or
+    // empty when the file has no such cell.
     std::string text(size_t kernel, uint32_t metric) const;
     // "ncu:Section/Metric Name [unit]" (raw page: "ncu:metric__name [unit]").
     std::string columnName(uint32_t metric) const;

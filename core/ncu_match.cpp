@@ -307,7 +307,22 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
         return a;
     }
 
-    // 3. Any in-order subsequence: a kernel is placed where the earliest and the latest fitting
+    // 3. Mostly consecutive launches (the two runs differ in a few kernels): keep the agreeing ones.
+    //    Before 4, which would shift every later kernel past a kernel the runs disagree on.
+    const size_t mostly = (items.size() * 4 + 4) / 5;
+    if (run.best >= mostly && run.bestCount == 1) {
+        const int64_t off = run.bestOffsets[0];
+        for (auto [i, q] : items) {
+            const int64_t p = off + q;
+            if (p >= 0 && p < static_cast<int64_t>(seq.size()) && c.same(i, seq[static_cast<size_t>(p)]))
+                accept(q, seq[static_cast<size_t>(p)], "consecutive launches (most of the file agrees)");
+            else a.reason[q] = "the two runs differ here";
+        }
+        noteSlots(off, seq);
+        a.method = "consecutive launches where " + std::to_string(a.matched) + " of " + std::to_string(items.size()) + " agree";
+        return a;
+    }
+    // 4. Any in-order subsequence: a kernel is placed where the earliest and the latest fitting
     //    embeddings agree, ambiguous where they do not.
     auto embed = [&](bool forward, std::vector<int64_t>& at) {
         at.assign(items.size(), -1);
@@ -343,27 +358,16 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
                               " (the file's kernels are not consecutive launches, so their order alone does not decide)";
             }
         }
-        a.method = "kernels in launch order with gaps";
+        a.method = "kernels in launch order with gaps, " + std::to_string(a.matched) + " of " + std::to_string(items.size()) +
+                   " placed for sure";
         return a;
     }
 
-    // 4. Mostly consecutive launches (the two runs differ in a few kernels): keep the agreeing ones.
-    const size_t mostly = (items.size() * 4 + 4) / 5;
-    if (run.best >= mostly && run.bestCount == 1) {
-        const int64_t off = run.bestOffsets[0];
-        for (auto [i, q] : items) {
-            const int64_t p = off + q;
-            if (p >= 0 && p < static_cast<int64_t>(seq.size()) && c.same(i, seq[static_cast<size_t>(p)]))
-                accept(q, seq[static_cast<size_t>(p)], "consecutive launches (most of the file agrees)");
-            else a.reason[q] = "the two runs differ here";
-        }
-        noteSlots(off, seq);
-        a.method = "consecutive launches where " + std::to_string(a.matched) + " of " + std::to_string(items.size()) + " agree";
-        return a;
-    }
     for (auto [i, q] : items)
-        a.reason[q] = "its name occurs in the trace, but the file's order fits no place in the trace's launch order (at most " +
-                      std::to_string(run.best) + " of " + std::to_string(items.size()) + " agree in one run of consecutive launches)";
+        a.reason[q] = "its name occurs in the trace, but the file's order fits no place in the trace's launch order (" +
+                      (run.best ? "at most " + std::to_string(run.best) + " of " + std::to_string(items.size())
+                                : std::string("fewer than half")) +
+                      " agree in any run of consecutive launches)";
     a.method = "no placement fits";
     return a;
 }
@@ -509,21 +513,39 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         const Pair& pr = pairs[x];
         if (pr.a.matched == 0) break;
         if (groupDone[pr.g] || procUsed[pr.p]) continue;
-        // Another unused partner that fits exactly as well: say so instead of picking one.
-        const Pair* rival = nullptr;
+        // Another unused partner that fits exactly as well: say so instead of picking one. Two ncu
+        // processes fitting one trace process equally are both left ambiguous and the trace
+        // process is taken; one ncu process fitting two trace processes leaves them free.
+        std::vector<const Pair*> rivals;
         for (size_t y = x + 1; y < pairs.size() && rank(pairs[y]) == rank(pr); ++y)
-            if ((pairs[y].g == pr.g && !procUsed[pairs[y].p]) || (pairs[y].p == pr.p && !groupDone[pairs[y].g])) rival = &pairs[y];
-        groupDone[pr.g] = 1;
+            if ((pairs[y].g == pr.g && !procUsed[pairs[y].p]) || (pairs[y].p == pr.p && !groupDone[pairs[y].g]))
+                rivals.push_back(&pairs[y]);
         const std::string trace = processText(t, ProcessId(procs[pr.p]));
-        if (rival) {
-            const std::string other = rival->g == pr.g ? "trace " + processText(t, ProcessId(procs[rival->p])) : ncuText(rival->g);
-            for (uint32_t i : ncuByPid[pids[pr.g]]) {
-                m.state[i] = NcuMatchState::Ambiguous;
-                m.reason[i] = "its process fits trace " + trace + " and " + other + " equally well";
+        if (!rivals.empty()) {
+            std::vector<size_t> groups{pr.g};
+            std::string ncuPids = "pid " + std::to_string(pids[pr.g]), tracePids = trace;
+            for (const Pair* r : rivals) {
+                if (r->g == pr.g) {
+                    tracePids += ", " + processText(t, ProcessId(procs[r->p]));
+                } else if (std::find(groups.begin(), groups.end(), r->g) == groups.end()) {
+                    groups.push_back(r->g);
+                    ncuPids += ", pid " + std::to_string(pids[r->g]);
+                    procUsed[pr.p] = 1;
+                }
             }
-            m.notes.push_back(ncuText(pr.g) + ": fits trace " + trace + " and " + other + " equally well; not matched");
+            const std::string why = "ncu " + std::string(groups.size() > 1 ? "processes " : "process ") + ncuPids + " and trace " +
+                                    (tracePids == trace ? "process " : "processes ") + tracePids + " fit each other equally well";
+            for (size_t g : groups) {
+                groupDone[g] = 1;
+                for (uint32_t i : ncuByPid[pids[g]]) {
+                    m.state[i] = NcuMatchState::Ambiguous;
+                    m.reason[i] = why;
+                }
+                m.notes.push_back(ncuText(g) + ": not matched: " + why);
+            }
             continue;
         }
+        groupDone[pr.g] = 1;
         procUsed[pr.p] = 1;
         apply(pr);
         m.notes.push_back(ncuText(pr.g) + " -> trace " + trace + ": " + std::to_string(pr.a.matched) + " matched, " +
@@ -542,7 +564,9 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
                     none.a.reason[q] = "its best trace process fits another ncu process better";
                 }
             apply(none);
-            m.notes.push_back(ncuText(g) + ": no trace process fits (closest: " + processText(t, ProcessId(procs[best->p])) + ")");
+            const std::string closest = processText(t, ProcessId(procs[best->p]));
+            m.notes.push_back(ncuText(g) + (best->a.method.empty() || best->a.matched ? ": no trace process fits (closest: " + closest + ")"
+                                                                                      : " -> trace " + closest + ": " + best->a.method));
         } else {
             for (uint32_t i : ncuByPid[pids[g]]) m.reason[i] = "no trace process to compare with";
         }

@@ -13,14 +13,16 @@ const char* kUsageText = R"(usage: layerscope-cli COMMAND FILE [options]
 Reads an Nsight Systems SQLite export (nsys export --type sqlite) and prints what it holds.
 
 commands:
-  info FILE                     format, versions, capture span, counts, devices, load report
-  kernels FILE [--layer NAME | --range TEXT] [--format F]
+  info FILE [--ncu CSV]         format, versions, capture span, counts, devices, load report
+                                (and how Nsight Compute kernels matched the trace's)
+  kernels FILE [--layer NAME | --range TEXT] [--ncu CSV] [--format F]
                                 one row per kernel with its launch call, NVTX stack, layer, op
-                                and direction (F: csv, tsv or table; default csv)
+                                and direction (F: csv, tsv or table; default csv); --ncu adds
+                                Nsight Compute metrics
   ops FILE [--format F]         one row per op instance: forward ops and backward nodes, paired
   summary FILE --report R [--format F]
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
-                                layer_sum, op_sum, tc_sum (see `summary --help`)
+                                layer_sum, op_sum, tc_sum, ncu_match (see `summary --help`)
 
 Run `layerscope-cli COMMAND --help` for a command's options; --version prints the version.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -35,9 +37,18 @@ struct Command {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
-        {"info", {}, {}, "usage: layerscope-cli info FILE\n\nPrints the export's format, exporter and schema version, capture span,\ncounts per event kind, processes, threads, devices, streams and the load report.\n", commandInfo},
-        {"kernels", {"format", "layer", "range", "filter", "sort", "columns"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
-                              [--sort COLUMN [--desc]] [--format csv|tsv|table]
+        {"info", {"ncu"}, {}, R"(usage: layerscope-cli info FILE [--ncu CSV]
+
+Prints the export's format, exporter and schema version, capture span,
+counts per event kind, processes, threads, devices, streams and the load report.
+
+--ncu CSV      also read Nsight Compute `ncu --csv` output of the same program and print how
+               its kernels matched the trace's: matched, unmatched and ambiguous counts, the
+               process pairing and the first reasons (docs/ncu.md)
+)",
+         commandInfo},
+        {"kernels", {"format", "layer", "range", "filter", "sort", "columns", "ncu"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
+                              [--sort COLUMN [--desc]] [--ncu CSV] [--format csv|tsv|table]
 
 One row per kernel, by start time, with columns
   id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,
@@ -72,6 +83,12 @@ tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
                -c/--columns a,b,c picks and orders them as prof.py -c does
 --sort COLUMN  order rows by COLUMN or alias (unknown cells last), ties in start order;
                --desc reverses
+--ncu CSV      Nsight Compute `ncu --csv` output (details or --page raw) of the same program:
+               its kernels are matched to the trace's by launch order and name, and the columns
+               ncu:id, then one per metric named ncu:SECTION/METRIC [UNIT] (raw page:
+               ncu:METRIC [UNIT]), then ncu:tc and ncu:tc_reason when the file has tensor-pipe
+               instruction counts, are appended; empty for kernels ncu did not measure or that
+               did not match (`info FILE --ncu CSV` says why). docs/ncu.md
 )",
          commandKernels},
         {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE [--format csv|tsv|table]
@@ -83,7 +100,7 @@ A backward node with seq N pairs with the last top-level forward op of its proce
 seq N. paired_op_id: for a backward node its forward op, for a forward op its backward node.
 )",
          commandOps},
-        {"summary", {"report", "format"}, {}, R"(usage: layerscope-cli summary FILE --report REPORT [--format csv|tsv|table]
+        {"summary", {"report", "format", "ncu"}, {}, R"(usage: layerscope-cli summary FILE --report REPORT [--ncu CSV] [--format csv|tsv|table]
 
 kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
 gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
@@ -100,6 +117,8 @@ layer_sum      kernels, GPU time, FLOPs, achieved TFLOP/s and Tensor Core share 
                layer and direction; rows add up to all kernel time
 op_sum         the same per op instance name and direction
 tc_sum         GPU time by Tensor Core state (used, not used, n/a), per device
+ncu_match      with --ncu CSV: one row per Nsight Compute kernel with its match state
+               (matched, unmatched, ambiguous), the trace kernel id and the reason
 Times in nanoseconds.
 )",
          commandSummary},

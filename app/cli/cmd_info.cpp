@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "core/ncu_match.h"
 #include "core/summary.h"
 
 #include <algorithm>
@@ -38,6 +39,15 @@ int commandInfo(const Options& o, Context& c) {
     int rc = kOk;
     auto t = loadForCommand(o, c, rc);
     if (!t) return rc;
+    std::shared_ptr<const NcuMetrics> ncu;
+    if (o.values.count("ncu")) {
+        auto imported = importNcuCsv(t, o.get("ncu", ""));
+        if (!imported.ok()) {
+            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
+            return kUnreadable;
+        }
+        ncu = imported.metrics;
+    }
     auto& out = c.out;
     out << "file: " << t->displayPath() << "\n";
     out << "format: " << t->info.format << "\n";
@@ -80,6 +90,8 @@ int commandInfo(const Options& o, Context& c) {
         out << "  device " << s.device << " context " << s.context << " stream " << s.stream << ": " << (last - first) << " kernels\n";
     }
     printReport(*t, out);
+    if (ncu)
+        for (const auto& line : ncu->report()) out << line << "\n";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f s", t->loadSeconds);
     out << "load time: " << buf << "\n";

@@ -2,6 +2,7 @@
 #include "core/correlation.h"
 #include "core/kernel_filter.h"
 #include "core/kernel_table.h"
+#include "core/ncu_match.h"
 #include "core/pyprof_columns.h"
 
 #include <algorithm>
@@ -44,6 +45,25 @@ int writePyprof(const Options& o, Context& c, const KernelTable& table, const st
     return kOk;
 }
 
+// --ncu: ncu:id, one column per metric, and the measured Tensor Core verdict when the file
+// has tensor-pipe counts; empty cells for kernels without an ncu measurement.
+void appendNcuHeader(const NcuMetrics& ncu, std::vector<std::string>& header) {
+    header.emplace_back("ncu:id");
+    for (uint32_t m = 0; m < ncu.metricCount(); ++m) header.push_back(ncu.columnName(m));
+    if (ncu.hasTensorCoreCounts()) header.insert(header.end(), {"ncu:tc", "ncu:tc_reason"});
+}
+
+void appendNcuCells(const NcuMetrics& ncu, KernelId k, std::vector<std::string>& row) {
+    const auto i = ncu.ncuKernel(k);
+    row.push_back(i ? std::to_string(ncu.csv().kernels[*i].id) : std::string());
+    for (uint32_t m = 0; m < ncu.metricCount(); ++m) row.push_back(ncu.text(k, m));
+    if (ncu.hasTensorCoreCounts()) {
+        const auto tc = ncu.tensorCore(k);
+        row.push_back(tc ? ncuTensorCoreText(tc->state) : std::string());
+        row.push_back(tc ? tc->reason : std::string());
+    }
+}
+
 } // namespace
 
 int commandKernels(const Options& o, Context& c) {
@@ -73,9 +93,27 @@ int commandKernels(const Options& o, Context& c) {
         c.err << "error: --desc needs --sort COLUMN\n";
         return kUsage;
     }
+    if (o.values.count("ncu") && o.flags.count("pyprof")) {
+        c.err << "error: --ncu does not apply to --pyprof\n";
+        return kUsage;
+    }
     int rc = kOk;
     auto t = loadForCommand(o, c, rc);
     if (!t) return rc;
+    std::shared_ptr<const NcuMetrics> ncu;
+    if (o.values.count("ncu")) {
+        const std::string csv = o.get("ncu", "");
+        auto imported = importNcuCsv(t, csv);
+        if (!imported.ok()) {
+            c.err << formatNcuError(csv, imported.error) << "\n";
+            return kUnreadable;
+        }
+        ncu = imported.metrics;
+        const auto& m = ncu->match();
+        if (m.matched < m.state.size())
+            c.err << "warning: " << csv << ": " << m.matched << " of " << m.state.size()
+                  << " Nsight Compute kernels matched (`info FILE --ncu CSV` says why)\n";
+    }
 
     std::vector<KernelId> selected;
     if (o.values.count("layer")) {
@@ -95,11 +133,13 @@ int commandKernels(const Options& o, Context& c) {
     TableWriter w(c.out, *format);
     std::vector<std::string> header;
     for (const auto& f : kernelFields()) header.emplace_back(f.name);
+    if (ncu) appendNcuHeader(*ncu, header);
     w.header(std::move(header));
     for (KernelId id : selected) {
         std::vector<std::string> row;
         row.reserve(kKernelFieldCount);
         for (const auto& f : kernelFields()) row.push_back(table.text(id, f.field));
+        if (ncu) appendNcuCells(*ncu, id, row);
         w.row(std::move(row));
     }
     w.finish();

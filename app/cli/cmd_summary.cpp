@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "core/layer_tree.h"
+#include "core/ncu_match.h"
 #include "core/nvtx_summary.h"
 #include "core/summary.h"
 #include "core/table_writer.h"
@@ -119,20 +120,47 @@ void writeLayerTree(TableWriter& w, const Trace& t) {
     }
 }
 
+// One row per Nsight Compute kernel: how it matched the trace, and why not.
+void writeNcuMatch(TableWriter& w, const NcuMetrics& ncu) {
+    w.header({"ncu_id", "pid", "kernel_name", "grid", "block", "state", "kernel_id", "reason"});
+    const auto& m = ncu.match();
+    for (size_t i = 0; i < ncu.csv().kernels.size(); ++i) {
+        const NcuKernel& k = ncu.csv().kernels[i];
+        w.row({std::to_string(k.id), std::to_string(k.pid), k.name, k.hasDims ? formatDim3(k.grid) : "",
+               k.hasDims ? formatDim3(k.block) : "", std::string(ncuMatchStateName(m.state[i])),
+               m.kernelOfNcu[i].valid() ? std::to_string(m.kernelOfNcu[i].value) : "", m.reason[i]});
+    }
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
     const auto format = formatOption(o, c);
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
-    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum", "layer_tree"};
+    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum", "layer_tree", "ncu_match"};
     if (!reports.count(report)) {
-        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, layer_tree\n";
+        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, layer_tree, ncu_match\n";
+        return kUsage;
+    }
+    if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
+        c.err << "error: --report ncu_match and --ncu CSV go together\n";
         return kUsage;
     }
     int rc = kOk;
     auto t = loadForCommand(o, c, rc);
     if (!t) return rc;
+    if (report == "ncu_match") {
+        auto imported = importNcuCsv(t, o.get("ncu", ""));
+        if (!imported.ok()) {
+            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
+            return kUnreadable;
+        }
+        TableWriter w(c.out, *format);
+        writeNcuMatch(w, *imported.metrics);
+        w.finish();
+        return kOk;
+    }
     TableWriter w(c.out, *format);
     if (report == "nvtx_kern_sum") writeNvtxKernSummary(w, *t);
     else if (report == "nvtx_sum") writeNvtxSummary(w, *t);
