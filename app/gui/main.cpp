@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
-                        "SQLite export), or the bundled sample trace when none is given.\n");
+            std::printf("usage: layerscope [FILE] [--ncu CSV]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
+                        "SQLite export or an nvprof database), or the bundled sample trace when none is given;\n"
+                        "--ncu imports Nsight Compute CSV metrics onto it.\n");
             return 0;
         }
     }
@@ -35,10 +36,19 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Nsight Systems SQLite export to open (default: the sample trace)"));
+    const QCommandLineOption ncu(QStringLiteral("ncu"), QStringLiteral("Nsight Compute CSV to import once the trace is open"), QStringLiteral("csv"));
+    parser.addOption(ncu);
     parser.process(app);
 
     ls::gui::MainWindow window;
     window.show();
+    if (parser.isSet(ncu)) {
+        const QString csv = parser.value(ncu);
+        QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &window, [&window, csv] {
+            const QString error = window.importNcu(csv);
+            if (!error.isEmpty()) std::fprintf(stderr, "error: %s: %s\n", qPrintable(csv), qPrintable(error));
+        }, Qt::SingleShotConnection);
+    }
     const QStringList files = parser.positionalArguments();
     window.openFile(files.isEmpty() ? ls::gui::MainWindow::samplePath() : files.first());
     return QApplication::exec();
