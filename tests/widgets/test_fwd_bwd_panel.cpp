@@ -53,13 +53,9 @@ TEST(FwdBwdModels, PassModelTester) {
 }
 
 TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelLists) {
-    QStandardPaths::setTestModeEnabled(true);
-    ls::gui::MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
-    w.openFile(ls::gui::test::samplePath());
-    ASSERT_TRUE(loaded.wait(30000));
+    const auto window = ls::gui::test::openInWindow(ls::gui::test::samplePath());
+    ASSERT_TRUE(window);
+    ls::gui::MainWindow& w = *window;
     FwdBwdPanel* panel = w.fwdBwdPanel();
     const auto& t = *w.trace();
     const auto& pairs = *w.session()->pairs;

@@ -158,13 +158,9 @@ TEST_F(TimelineViewTest, RowsCollapseHideLimitNvtxLevelsAndReorder) {
 }
 
 TEST(TimelineInWindow, ClickingAKernelSelectsItInTheTableAndRangesListTheirKernels) {
-    QStandardPaths::setTestModeEnabled(true);
-    ls::gui::MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
-    w.openFile(ls::gui::test::samplePath());
-    ASSERT_TRUE(loaded.wait(30000));
+    const auto window = ls::gui::test::openInWindow(ls::gui::test::samplePath());
+    ASSERT_TRUE(window);
+    ls::gui::MainWindow& w = *window;
     auto* view = w.findChild<TimelineView*>();
     ASSERT_NE(view, nullptr);
     const auto& t = *w.trace();

@@ -1,13 +1,27 @@
 #include "tests/widgets/widget_test_support.h"
 
+#include "widgets/main_window.h"
+
 #include <QFile>
 #include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
 
 #include <sqlite3.h>
 
 namespace ls::gui::test {
 
 QString samplePath() { return QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite"); }
+
+std::unique_ptr<MainWindow> openInWindow(const QString& path) {
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QSignalSpy loaded(w.get(), &MainWindow::traceLoaded);
+    w->openFile(path);
+    return loaded.wait(30000) ? std::move(w) : nullptr;
+}
 
 CliRun runCli(const QStringList& args) {
     QProcess p;

@@ -4,11 +4,19 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <vector>
+
+namespace ls::gui {
+class MainWindow;
+}
 
 namespace ls::gui::test {
 
 QString samplePath();
+
+// A shown 1400x900 main window (test-mode settings) with `path` loaded; null if loading failed.
+std::unique_ptr<MainWindow> openInWindow(const QString& path);
 
 struct CliRun {
     int exitCode = -1;
