@@ -155,6 +155,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER, end INTEGER, deviceId INT
 CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER, streamId INTEGER,
   correlationId INTEGER, globalPid INTEGER, bytes INTEGER, value INTEGER);
 CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
+CREATE TABLE PROCESSES(globalPid INTEGER, pid INTEGER, name TEXT);
 CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, globalTid INTEGER, text TEXT, textId INTEGER,
   endGlobalTid INTEGER, domainId INTEGER);
 )";
@@ -175,6 +176,7 @@ public:
         copies();
         markers();
         devices();
+        processNames();
         dst_.exec("COMMIT");
     }
 
@@ -334,6 +336,22 @@ private:
         for (const auto& [id, o] : open) { // never ended: the loader counts them as unended
             ins.set(1, o.start).set(2, std::nullopt).set(3, 59).set(4, o.tid).set(5, o.name).set(6, std::nullopt).set(7, std::nullopt).run();
             ++out_.markers;
+        }
+    }
+
+    // CUPTI_ACTIVITY_KIND_NAME rows of object kind 1 name a process (objectId: its pid first).
+    void processNames() {
+        if (!has("CUPTI_ACTIVITY_KIND_NAME")) return;
+        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_NAME", {"objectKind", "objectId", "name"}));
+        Insert ins(dst_.handle(), "INSERT INTO PROCESSES VALUES (?1, ?2, ?3)");
+        while (st.step()) {
+            const std::string_view blob = st.blob(1);
+            if (st.int64(0) != 1 || blob.size() < 4) continue;
+            uint32_t pid = 0;
+            std::memcpy(&pid, blob.data(), 4);
+            const auto name = strings_.find(st.int64(2));
+            if (name == strings_.end()) continue;
+            ins.set(1, static_cast<int64_t>(pid & 0xFFFFFF) << 24).set(2, pid).text(3, name->second).run();
         }
     }
 

@@ -63,6 +63,9 @@ TEST(Nvprof, LstmKernelsAreThoseOfPyProfsOwnOutputInOrder) {
     }
     // API names come from CUPTI callback ids; launches are cudaLaunchKernel.
     EXPECT_EQ(ours.at(0, "api"), "cudaLaunchKernel");
+    // The process is named from CUPTI_ACTIVITY_KIND_NAME.
+    ASSERT_EQ(t->processes.size(), 1u);
+    EXPECT_EQ(t->processes[0].name, "python language-model.py");
     // Kernel names are demangled.
     EXPECT_EQ(ours.at(0, "name").rfind("void indexSelectLargeIndex<", 0), 0u) << ours.at(0, "name");
 }
