@@ -112,3 +112,29 @@ TEST_F(FwdBwdSample, PerOpTypeRowsSumTheirOpsAndPairedNodes) {
 }
 
 } // namespace
+
+namespace {
+
+// The apex LSTM (nvprof, PyTorch 1.4 markers without op_id, backward nodes named `MmBackward`):
+// nodes still pair with the forward op of their seq.
+TEST(FwdBwdLstm, OldStyleNodesPairBySeq) {
+    const auto file = ls::test::sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.nvprof.sql";
+    LS_REQUIRE_FILE(file);
+    const auto r = ls::loadTrace(file.string());
+    ASSERT_TRUE(r.ok());
+    const auto& t = *r.trace;
+    const auto pairs = ls::buildFwdBwdPairs(t);
+    size_t paired = 0, withSeq = 0;
+    for (const auto& node : pairs.backward) {
+        const int32_t seq = t.ranges.seq[t.ops.range[node.op.value].value];
+        if (seq < 0) continue;
+        ++withSeq;
+        if (node.partners.empty()) continue;
+        ++paired;
+        EXPECT_EQ(t.ranges.seq[t.ops.range[pairs.forward[node.partners.front()].op.value].value], seq);
+    }
+    EXPECT_GT(withSeq, 20u);
+    EXPECT_EQ(paired, withSeq);
+}
+
+} // namespace
