@@ -2,7 +2,7 @@
 // The details pane's text for one kernel: full name, launch call, NVTX stack, op with shapes and
 // dtype, paired forward/backward op, launch configuration, FLOPs, bytes and Tensor Core verdict.
 #include "core/kernel_table.h"
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 
 #include <QString>
 

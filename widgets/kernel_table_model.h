@@ -5,7 +5,7 @@
 // raw numbers on SortRole, the CLI's exact text on ExportRole.
 #include "core/kernel_filter.h"
 #include "core/kernel_table.h"
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 #include "widgets/csv_export.h"
 
 #include <QAbstractTableModel>

@@ -1,5 +1,5 @@
 #include "app/cli/commands.h"
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 #include "core/summary.h"
 
 #include <algorithm>

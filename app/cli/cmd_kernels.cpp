@@ -2,7 +2,7 @@
 #include "core/correlation.h"
 #include "core/kernel_filter.h"
 #include "core/kernel_table.h"
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 #include "core/pyprof_columns.h"
 
 #include <algorithm>

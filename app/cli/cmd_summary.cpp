@@ -1,6 +1,6 @@
 #include "app/cli/commands.h"
 #include "core/layer_tree.h"
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 #include "core/nvtx_summary.h"
 #include "core/summary.h"
 #include "core/table_writer.h"

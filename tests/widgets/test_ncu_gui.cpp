@@ -1,6 +1,6 @@
 // File → Import Nsight Compute CSV, offscreen: metric columns join the kernels they measured,
 // the details pane groups them by section, a malformed file leaves the table as it was.
-#include "core/ncu_match.h"
+#include "core/ncu_metrics.h"
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/kernel_table_model.h"
 #include "widgets/kernel_table_view.h"
