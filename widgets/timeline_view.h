@@ -5,8 +5,7 @@
 // Ctrl+wheel zooms at the cursor, wheel scrolls rows, drag pans, Shift+drag measures a time
 // range, W/S/A/D zoom and pan, F zooms to the selection, 0 fits all, Alt+Left/Right go back and
 // forward through zoom history.
-#include "core/kernel_class.h"
-#include "core/timeline_tracks.h"
+#include "widgets/timeline_data.h"
 
 #include <QAbstractScrollArea>
 
@@ -15,16 +14,6 @@
 #include <vector>
 
 namespace ls::gui {
-
-struct TimelineData {
-    std::shared_ptr<const Trace> trace;
-    TimelineTracks tracks;
-    std::vector<KernelClass> kernelClass;
-    std::vector<uint32_t> kernelLane, apiLane; // lane of each kernel / API call
-    std::vector<float> busy;                    // GPU busy fraction per minimap bucket
-};
-// Runs on the loader thread.
-std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);
 
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT

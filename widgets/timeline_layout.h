@@ -1,0 +1,18 @@
+#pragma once
+// The timeline's fixed geometry, shared by its painting, row layout and input handling.
+#include <QString>
+
+#include <string_view>
+
+namespace ls::gui::timeline {
+
+inline constexpr int kHeaderWidth = 230; // row labels
+inline constexpr int kMinimapHeight = 26;
+inline constexpr int kRulerHeight = 22;
+inline constexpr int kTop = kMinimapHeight + kRulerHeight;
+inline constexpr int kLaneHeight = 17;
+inline constexpr int kGroupHeight = 20;
+
+inline QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+} // namespace ls::gui::timeline
