@@ -1,5 +1,6 @@
 #include "core/fwd_bwd.h"
 
+#include "core/nvtx_summary.h"
 #include "core/range_roles.h"
 
 #include <algorithm>
@@ -13,6 +14,29 @@ namespace {
 constexpr uint32_t kNone = UINT32_MAX;
 
 void addFlops(double& to, double v) { to = std::isnan(to) ? v : to + v; }
+
+using RatioRows = std::map<std::string, FwdBwdRatioRow>;
+
+FwdBwdRatioRow& ratioRow(RatioRows& rows, const std::string& key) {
+    auto [it, added] = rows.try_emplace(key);
+    if (added) {
+        it->second.key = key;
+        it->second.forwardFlops = it->second.backwardFlops = NAN;
+    }
+    return it->second;
+}
+
+// Rows by key with their ratio; without forward time the ratio is NaN, and such rows are left
+// out when they only have backward work by accident of ranges (byLayer).
+std::vector<FwdBwdRatioRow> finish(RatioRows& rows, bool dropWithoutForward) {
+    std::vector<FwdBwdRatioRow> out;
+    for (auto& [key, row] : rows) {
+        if (dropWithoutForward && !row.forwardKernels) continue;
+        row.ratio = row.forwardNs ? static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs) : NAN;
+        out.push_back(row);
+    }
+    return out;
+}
 
 // Lowest forward seq per process: a backward node below it paired with an op before the capture.
 std::unordered_map<uint32_t, int64_t> lowestForwardSeq(const Trace& t) {
@@ -105,43 +129,24 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
     return p;
 }
 
+// From layer_sum's rows, so the two always agree.
 std::vector<FwdBwdRatioRow> fwdBwdByLayer(const Trace& t) {
-    std::map<std::string, FwdBwdRatioRow> rows;
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-        const Direction d = t.kernelLinks.direction[k];
-        const StringId layer = t.kernelLinks.layer[k];
-        if ((d != Direction::Forward && d != Direction::Backward) || !layer.valid()) continue;
-        auto [it, added] = rows.try_emplace(std::string(t.str(layer)));
-        auto& row = it->second;
-        if (added) row.forwardFlops = row.backwardFlops = NAN;
-        const auto ns = static_cast<uint64_t>(t.kernels.duration(k));
-        const double flops = t.metrics.flops[k];
-        if (d == Direction::Forward) {
-            row.forwardNs += ns;
-            ++row.forwardKernels;
-            if (std::isfinite(flops)) addFlops(row.forwardFlops, flops);
-        } else {
-            row.backwardNs += ns;
-            ++row.backwardKernels;
-            if (std::isfinite(flops)) addFlops(row.backwardFlops, flops);
-        }
+    RatioRows rows;
+    for (const GpuTimeRow& g : layerSummary(t)) {
+        if ((g.direction != Direction::Forward && g.direction != Direction::Backward) || g.name == "(none)") continue;
+        auto& row = ratioRow(rows, g.name);
+        const bool forward = g.direction == Direction::Forward;
+        (forward ? row.forwardNs : row.backwardNs) += g.gpuTimeNs;
+        (forward ? row.forwardKernels : row.backwardKernels) += g.kernels;
+        if (g.kernelsWithFlops) addFlops(forward ? row.forwardFlops : row.backwardFlops, g.flops);
     }
-    std::vector<FwdBwdRatioRow> out;
-    for (auto& [key, row] : rows) {
-        if (!row.forwardKernels) continue; // no forward work: no ratio (the seed ops in a "backward" range)
-        row.key = key;
-        row.ratio = static_cast<double>(row.backwardNs) / static_cast<double>(std::max<uint64_t>(1, row.forwardNs));
-        out.push_back(row);
-    }
-    return out;
+    return finish(rows, true); // a layer without forward kernels: the seed ops in a "backward" range
 }
 
 std::vector<FwdBwdRatioRow> fwdBwdByOpType(const Trace& t, const FwdBwdPairs& pairs) {
-    std::map<std::string, FwdBwdRatioRow> rows;
+    RatioRows rows;
     for (const auto& f : pairs.forward) {
-        auto [it, added] = rows.try_emplace(std::string(t.str(t.ranges.name[t.ops.range[f.op.value].value])));
-        auto& row = it->second;
-        if (added) row.forwardFlops = row.backwardFlops = NAN;
+        auto& row = ratioRow(rows, std::string(t.str(t.ranges.name[t.ops.range[f.op.value].value])));
         row.forwardNs += f.gpuTimeNs;
         row.forwardKernels += f.kernels;
         if (std::isfinite(f.flops)) addFlops(row.forwardFlops, f.flops);
@@ -152,13 +157,7 @@ std::vector<FwdBwdRatioRow> fwdBwdByOpType(const Trace& t, const FwdBwdPairs& pa
             if (std::isfinite(node.flops)) addFlops(row.backwardFlops, node.flops);
         }
     }
-    std::vector<FwdBwdRatioRow> out;
-    for (auto& [key, row] : rows) {
-        row.key = key;
-        row.ratio = row.forwardNs ? static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs) : NAN;
-        out.push_back(row);
-    }
-    return out;
+    return finish(rows, false);
 }
 
 } // namespace ls

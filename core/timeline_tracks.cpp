@@ -221,10 +221,14 @@ int64_t eventAt(const Trace& t, const TimelineLane& lane, double timeNs, double 
     return best;
 }
 
-size_t eventsInWindow(const Trace& t, const TimelineLane& lane, double from, double to) {
+std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from, double to) {
     const size_t a = firstEndingAfter(t, lane, 0, from);
-    const size_t b = firstStartingAt(t, lane, a, to);
-    return b > a ? b - a : 0;
+    return {a, std::max(a, firstStartingAt(t, lane, a, to))};
+}
+
+size_t eventsInWindow(const Trace& t, const TimelineLane& lane, double from, double to) {
+    const auto [a, b] = eventRange(t, lane, from, to);
+    return b - a;
 }
 
 } // namespace ls

@@ -65,7 +65,8 @@ struct TimelineBar {
 void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w, std::vector<TimelineBar>& out);
 // Index into lane.events of the event under time t (within tolerance ns), or -1.
 int64_t eventAt(const Trace& t, const TimelineLane& lane, double timeNs, double toleranceNs);
-// Number of lane events intersecting [from, to) (for tests and the selection summary).
+// The lane events intersecting [from, to): indexes [first, last) into lane.events.
+std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from, double to);
 size_t eventsInWindow(const Trace& t, const TimelineLane& lane, double from, double to);
 
 } // namespace ls

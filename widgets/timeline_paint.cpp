@@ -233,25 +233,10 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
     if (measure_) {
         const double x0 = w.toX(measure_->first) + kHeaderWidth, x1 = w.toX(measure_->second) + kHeaderWidth;
         p.fillRect(QRectF(x0, kTop, x1 - x0, size.height() - kTop), QColor(0x30, 0x60, 0xc0, 40));
-        uint64_t count = 0;
-        double gpu = 0;
-        for (const auto& lane : data_->tracks.lanes) {
-            if (lane.kind != TimelineEventKind::Kernel) continue;
-            count += eventsInWindow(t, lane, measure_->first, measure_->second);
-        }
-        for (uint32_t l = 0; l < data_->tracks.lanes.size(); ++l) {
-            const auto& lane = data_->tracks.lanes[l];
-            if (lane.kind != TimelineEventKind::Kernel || count > 200000) continue;
-            for (uint32_t id : lane.events) {
-                const double s = std::max<double>(measure_->first, static_cast<double>(t.kernels.start[id]));
-                const double e = std::min<double>(measure_->second, static_cast<double>(t.kernels.end[id]));
-                if (e > s) gpu += e - s;
-            }
-        }
         const QString text = QStringLiteral("%1 · %L2 kernels · GPU time %3")
                                  .arg(formatDuration(measure_->second - measure_->first))
-                                 .arg(count)
-                                 .arg(count > 200000 ? QStringLiteral("(zoom in)") : formatDuration(gpu));
+                                 .arg(measuredKernels_)
+                                 .arg(formatDuration(measuredGpuNs_));
         const QRectF box(std::max<double>(x0, kHeaderWidth) + 4, kTop + 4, QFontMetrics(p.font()).horizontalAdvance(text) + 12, 20);
         p.fillRect(box, QColor(255, 255, 255, 230));
         p.setPen(QColor(0x10, 0x30, 0x80));

@@ -84,6 +84,26 @@ void TimelineView::recordHistory() {
     historyPos_ = history_.size() - 1;
 }
 
+// The measured range's kernel count and the GPU time inside it (kernels clipped to the range),
+// from the lanes' events in the range only.
+void TimelineView::setMeasure(double fromNs, double toNs) {
+    measure_ = std::make_pair(fromNs, toNs);
+    measuredKernels_ = 0;
+    measuredGpuNs_ = 0;
+    const Trace& t = *data_->trace;
+    for (const auto& lane : data_->tracks.lanes) {
+        if (lane.kind != TimelineEventKind::Kernel) continue;
+        const auto [first, last] = eventRange(t, lane, fromNs, toNs);
+        measuredKernels_ += last - first;
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t id = lane.events[i];
+            measuredGpuNs_ += std::min<double>(toNs, static_cast<double>(t.kernels.end[id])) -
+                              std::max<double>(fromNs, static_cast<double>(t.kernels.start[id]));
+        }
+    }
+    viewport()->update();
+}
+
 void TimelineView::fitAll() {
     if (!data_) return;
     const double span = static_cast<double>(data_->tracks.end - data_->tracks.start);
@@ -336,8 +356,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         verticalScrollBar()->setValue(verticalScrollBar()->value() - step.y());
     } else if (measuring_) {
         const double now = laneWindow(lanesWidth()).toTime(e->pos().x() - kHeaderWidth);
-        measure_ = std::make_pair(std::min(pressStartNs_, now), std::max(pressStartNs_, now));
-        viewport()->update();
+        setMeasure(std::min(pressStartNs_, now), std::max(pressStartNs_, now));
     }
 }
 

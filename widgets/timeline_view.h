@@ -59,6 +59,16 @@ public:
     // Centre of the kernel's bar in viewport coordinates, if its lane is on screen.
     std::optional<QPointF> kernelPoint(KernelId k) const;
     int laneTop(uint32_t lane) const; // -1 when hidden
+    // The Shift+drag measurement: its range, the kernels in it and their GPU time inside it.
+    struct Measure {
+        double fromNs, toNs;
+        uint64_t kernels;
+        double gpuNs;
+    };
+    std::optional<Measure> measure() const {
+        if (!measure_) return std::nullopt;
+        return Measure{measure_->first, measure_->second, measuredKernels_, measuredGpuNs_};
+    }
     // Row layout controls (also on the row headers' context menu and by dragging headers).
     void setGroupCollapsed(uint32_t group, bool collapsed);
     void setGroupHidden(uint32_t group, bool hidden);
@@ -99,6 +109,7 @@ private:
     QColor colorOf(TimelineEventKind kind, uint32_t id) const;
     QString tooltipFor(const Hit& h) const;
     void recordHistory();
+    void setMeasure(double fromNs, double toNs);
     void paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) const;
     void paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w) const;
     void paintLanes(QPainter& p, const QSize& size, const TimeWindow& w) const;
@@ -128,6 +139,8 @@ private:
     bool panning_ = false, measuring_ = false, moved_ = false;
     double pressStartNs_ = 0;
     std::optional<std::pair<double, double>> measure_;
+    uint64_t measuredKernels_ = 0; // in measure_, summed once when it changes, not per paint
+    double measuredGpuNs_ = 0;
 };
 
 } // namespace ls::gui

@@ -11,7 +11,9 @@
 #include "widgets/timeline_palette.h"
 #include "widgets/timeline_view.h"
 
+#include <QApplication>
 #include <QImage>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -130,6 +132,33 @@ TEST_F(TimelineViewTest, FoldedBarsZoomInWhenClicked) {
     EXPECT_DOUBLE_EQ(sum, folded->totalNs);
     QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, point->toPoint());
     EXPECT_LT(view_->window().nsPerPixel, before.nsPerPixel);
+}
+
+TEST_F(TimelineViewTest, ShiftDragMeasuresKernelsAndTheirGpuTimeInTheRange) {
+    const auto lane = view_->kernelPoint(KernelId(0));
+    ASSERT_TRUE(lane);
+    const QPoint from(400, static_cast<int>(lane->y())), to(700, static_cast<int>(lane->y()));
+    QTest::mousePress(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view_->viewport()->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                     Qt::ShiftModifier);
+    QApplication::sendEvent(view_->viewport(), &move);
+    QTest::mouseRelease(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, to);
+    const auto m = view_->measure();
+    ASSERT_TRUE(m);
+    // By hand: every kernel overlapping the range, clipped to it.
+    const auto& k = data_->trace->kernels;
+    uint64_t count = 0;
+    double gpu = 0;
+    for (size_t i = 0; i < k.size(); ++i) {
+        const double s = std::max(m->fromNs, static_cast<double>(k.start[i])), e = std::min(m->toNs, static_cast<double>(k.end[i]));
+        if (static_cast<double>(k.end[i]) > m->fromNs && static_cast<double>(k.start[i]) < m->toNs) {
+            ++count;
+            gpu += e - s;
+        }
+    }
+    EXPECT_GT(count, 5u);
+    EXPECT_EQ(m->kernels, count);
+    EXPECT_NEAR(m->gpuNs, gpu, 1e-3);
 }
 
 TEST_F(TimelineViewTest, RowsCollapseHideLimitNvtxLevelsAndReorder) {
