@@ -1,11 +1,15 @@
 #include "core/kernel_metrics.h"
 
 #include "core/correlation.h"
+#include "core/dict_context.h"
+#include "core/dict_op_shapes.h"
 #include "core/op_costs.h"
+#include "core/raw_text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -62,6 +66,7 @@ void computeKernelMetrics(Trace& t) {
     struct CachedCost {
         std::optional<OpCost> cost;
         StringId rule, splitRule;
+        DType markerDtype = DType::Unknown; // the dict marker's, which wins over kernel names
     };
     std::map<std::tuple<uint32_t, uint32_t, DType>, CachedCost> costs; // (op name, sizes, dtype)
     auto costOf = [&](uint32_t op, DType dtype) -> const CachedCost& {
@@ -117,6 +122,33 @@ void computeKernelMetrics(Trace& t) {
         return OpCost{flops, b ? (numel(s[1]) + numel(s[2]) + numel(s[0])) * b : NAN, OpFamily::Conv,
                       "convolution forward: 2*N*K*P*Q*(C/g)*R*S, output size from its backward's grad_output"};
     };
+    // PyTorch 1.x markers carry no sizes: the apex/pyprof dict marker around the op (or around its
+    // forward op, for backward kernels) gives the shapes and the dtype.
+    std::unique_ptr<RawTextReader> raw;
+    auto fromDictMarker = [&](uint32_t op, uint32_t kernel) -> std::optional<CachedCost> {
+        if (r.sizes[op].value != 0 && !mayBeDictOp(t, RangeId(op))) return std::nullopt;
+        RangeId outer;
+        for (RangeId s : pyprofMarkerStack(t, KernelId(kernel)))
+            if (mayBeDictOp(t, s)) outer = s; // the outermost call, as PyProf takes it
+        if (!outer.valid()) return std::nullopt;
+        if (!raw) raw = std::make_unique<RawTextReader>(t);
+        const auto dict = parseDictMarker(raw->text(outer, true));
+        if (!dict) return std::nullopt;
+        std::string_view inner = t.str(r.name[op]);
+        if (mayBeDictOp(t, RangeId(op))) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
+        const auto inferred = inferInnerOp(*dict, inner);
+        if (!inferred) return std::nullopt;
+        auto cost = opCost(inferred->name, inferred->shapes, inferred->dtype);
+        if (!cost) return std::nullopt;
+        std::string rule(cost->rule);
+        if (inferred->alpha) {
+            cost->flops *= 2;
+            rule = "add/sub with a scaling factor: 2 FLOPs per output element (multiply + add)";
+        }
+        rule += "; shapes from the dict marker " + dict->name;
+        CachedCost c{cost, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration"), inferred->dtype};
+        return c;
+    };
     std::vector<uint32_t> group;
     std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
@@ -133,7 +165,12 @@ void computeKernelMetrics(Trace& t) {
             if (dtype == DType::Unknown) dtype = m.dtype[i];
 
         const CachedCost* cachedPtr = &costOf(op, dtype);
-        CachedCost convolutionCost;
+        CachedCost convolutionCost, dictCost;
+        if (auto c = fromDictMarker(op, group.front())) {
+            dictCost = std::move(*c);
+            cachedPtr = &dictCost;
+            if (dictCost.markerDtype != DType::Unknown) dtype = dictCost.markerDtype;
+        }
         if (cachedPtr->cost && cachedPtr->cost->family == OpFamily::Conv && std::isnan(cachedPtr->cost->flops))
             if (auto c = forwardConvolution(group.front(), dtype)) {
                 convolutionCost = {c, t.strings.intern(c->rule), t.strings.intern(std::string(c->rule) + "; split over the op's kernels by duration")};
@@ -173,7 +210,10 @@ void computeKernelMetrics(Trace& t) {
             m.flops[i] = cached.cost->flops * share;
             m.bytes[i] = cached.cost->bytes * share;
             m.rule[i] = mathCount == 1 ? cached.rule : cached.splitRule;
-            if (m.dtype[i] == DType::Unknown && dtype != DType::Unknown) {
+            if (cached.markerDtype != DType::Unknown) {
+                m.dtype[i] = cached.markerDtype;
+                m.dtypeSource[i] = DTypeSource::Marker;
+            } else if (m.dtype[i] == DType::Unknown && dtype != DType::Unknown) {
                 m.dtype[i] = dtype;
                 m.dtypeSource[i] = DTypeSource::KernelName;
             }

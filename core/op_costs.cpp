@@ -134,7 +134,6 @@ constexpr ElementRule kElementRules[] = {
     {"silu", OpFamily::Elementwise, 4, true}, {"silu_", OpFamily::Elementwise, 4, true}, {"silu_backward", OpFamily::Elementwise, 6, true},
     {"sigmoid", OpFamily::Elementwise, 4, true}, {"sigmoid_backward", OpFamily::Elementwise, 2, true},
     {"tanh", OpFamily::Elementwise, 4, true}, {"tanh_backward", OpFamily::Elementwise, 2, true},
-    {"native_dropout", OpFamily::Elementwise, 2, true}, {"native_dropout_backward", OpFamily::Elementwise, 1, true},
     {"masked_fill", OpFamily::Elementwise, 1, true}, {"masked_fill_", OpFamily::Elementwise, 1, true}, {"where", OpFamily::Elementwise, 1, true},
     {"addcmul", OpFamily::Elementwise, 2, true}, {"addcmul_", OpFamily::Elementwise, 2, true}, {"addcdiv", OpFamily::Elementwise, 2, true},
     {"addcdiv_", OpFamily::Elementwise, 2, true}, {"lerp", OpFamily::Elementwise, 2, true}, {"lerp_", OpFamily::Elementwise, 2, true},
@@ -148,7 +147,23 @@ constexpr ElementRule kElementRules[] = {
 constexpr std::string_view kReductions[] = {"sum", "mean", "amax", "amin", "max", "min", "prod", "norm", "linalg_vector_norm",
                                             "var", "std", "argmax", "argmin", "logsumexp", "any", "all"};
 
+// Dropout moves a one-byte mask besides its data: forward writes it, backward reads it.
+std::optional<OpCost> dropout(std::string_view op, const Shapes& s, int b) {
+    const bool forward = op == "native_dropout" || op == "_fused_dropout";
+    if (!forward && op != "native_dropout_backward" && op != "_masked_scale") return std::nullopt;
+    const Shapes t = tensors(s);
+    if (t.empty()) return OpCost{NAN, NAN, OpFamily::Elementwise, "dropout: no tensor shapes recorded"};
+    const double n = numel(t[0]);
+    constexpr double kMaskBytes = 1; // bool
+    if (forward)
+        return OpCost{2 * n, b > 0 ? 2 * n * b + n * kMaskBytes : NAN, OpFamily::Elementwise,
+                      "dropout: compare + scale per element (random numbers not counted); input read, output and mask written"};
+    return OpCost{2 * n, b > 0 ? 2 * n * b + n * kMaskBytes : NAN, OpFamily::Elementwise,
+                  "dropout backward: grad*mask*scale per element; grad and mask read, output written"};
+}
+
 std::optional<OpCost> perElement(std::string_view op, const Shapes& s, int b) {
+    if (auto c = dropout(op, s, b)) return c;
     const Shapes t = tensors(s);
     for (const auto& r : kElementRules) {
         if (r.op != op) continue;
@@ -173,7 +188,9 @@ std::optional<OpCost> perElement(std::string_view op, const Shapes& s, int b) {
     if (std::find(std::begin(kReductions), std::end(kReductions), op) != std::end(kReductions)) {
         if (t.empty()) return OpCost{NAN, NAN, OpFamily::Reduction, "reduction: no tensor shapes recorded"};
         const double n = numel(t[0]);
-        const double per = op == "var" || op == "std" || op == "norm" || op == "linalg_vector_norm" ? 2 : 1;
+        if (op == "norm" || op == "linalg_vector_norm") // emit_nvtx records no dims: taken as a full reduction
+            return make(OpFamily::Reduction, 2 * n + 1, n, b, "norm: square and add per element, one root; bytes count the input");
+        const double per = op == "var" || op == "std" ? 2 : 1;
         return make(OpFamily::Reduction, per * n, n, b, "reduction: one op per input element; bytes count the input");
     }
     return std::nullopt;
@@ -201,7 +218,8 @@ std::optional<OpCost> special(std::string_view op, const Shapes& s, int b) {
     }
     if (op == "nll_loss_backward" && s.size() >= 3 && !s[1].empty()) {
         const double n = numel(s[2]);
-        return OpCost{n, b > 0 ? numel(s[1]) * b + n * kIndexBytes : NAN, OpFamily::Loss, "nll_loss backward: writes the gradient of every logit"};
+        return OpCost{n, b > 0 ? n * (b + kIndexBytes) : NAN, OpFamily::Loss,
+                      "nll_loss backward: one gradient per sample written (the zero fill of the rest is aten::zero_'s kernel)"};
     }
     if (op.substr(0, 9) == "_foreach_" || op.find("_fused_adam") != std::string_view::npos ||
         op == "_amp_foreach_non_finite_check_and_unscale_") {

@@ -1,6 +1,7 @@
 #include "core/pyprof_columns.h"
 
 #include "core/correlation.h"
+#include "core/dict_context.h"
 #include "core/pytorch_marker.h"
 #include "core/raw_text.h"
 
@@ -52,21 +53,14 @@ PyprofTable::DictContext PyprofTable::dictContext(KernelId k) const {
     const Trace& t = table_.trace();
     if (!raw_) raw_ = std::make_unique<RawTextReader>(t);
     RawTextReader& raw = *raw_;
-    // Backward kernels run on the autograd thread, outside the user's markers: PyProf gives
-    // them the markers of the forward op they pair with.
-    std::vector<RangeId> stack = rangeStack(t, k); // innermost first
-    const OpId op = t.kernelLinks.opInstance[k.value];
-    if (op.valid() && t.ops.direction[op.value] == Direction::Backward && t.ops.paired[op.value].valid()) {
-        stack.clear();
-        for (RangeId r = t.ops.extent[t.ops.paired[op.value].value]; r.valid(); r = t.ranges.parent[r.value]) stack.push_back(r);
-    }
+    const std::vector<RangeId> stack = pyprofMarkerStack(t, k); // innermost first
     for (RangeId r : stack) {
         const std::string_view name = t.str(t.ranges.name[r.value]);
         if (name == "traceMarker") { // the innermost call site wins
             if (c.trace.empty()) c.trace = traceOf(raw.text(r, true));
             continue;
         }
-        if (name.find('.') == std::string_view::npos) continue;
+        if (!mayBeDictOp(t, r)) continue;
         // The outermost dict wins, as in PyProf: torch.nn.functional.embedding, not torch.embedding.
         const auto dict = parseDictMarker(raw.text(r, true));
         if (!dict || dict->name == "traceMarker") continue;

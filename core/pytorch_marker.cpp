@@ -114,6 +114,85 @@ std::optional<std::string_view> quotedValue(std::string_view text, std::string_v
     return text.substr(begin, end - begin);
 }
 
+// End of the Python value that starts at pos: the first closing bracket at depth 0, or the
+// first ',' at depth 0 when stopAtComma; outside quotes.
+size_t valueEnd(std::string_view s, size_t pos, bool stopAtComma = true) {
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = pos; i < s.size(); ++i) {
+        const char c = s[i];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth-- == 0) return i;
+        } else if (c == ',' && depth == 0 && stopAtComma) {
+            return i;
+        }
+    }
+    return s.size();
+}
+
+// The raw value text after `'key': ` inside one argument's dict, or nullopt.
+std::optional<std::string_view> rawValue(std::string_view arg, std::string_view key) {
+    const std::string pattern = "'" + std::string(key) + "': ";
+    const size_t at = arg.find(pattern);
+    if (at == std::string_view::npos) return std::nullopt;
+    const size_t begin = at + pattern.size();
+    return arg.substr(begin, valueEnd(arg, begin) - begin);
+}
+
+std::string_view unquoted(std::string_view v) {
+    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) return v.substr(1, v.size() - 2);
+    return v;
+}
+
+// "(35, 20, 200)" or "(600,)" or "()" -> dims; nullopt when not a tuple of integers.
+std::optional<std::vector<int64_t>> tupleOfInts(std::string_view v) {
+    if (v.size() < 2 || v.front() != '(' || v.back() != ')') return std::nullopt;
+    std::vector<int64_t> dims;
+    size_t pos = 1;
+    while (pos < v.size() - 1) {
+        while (pos < v.size() - 1 && (v[pos] == ' ' || v[pos] == ',')) ++pos;
+        if (pos >= v.size() - 1) break;
+        int64_t d = 0;
+        const auto [ptr, ec] = std::from_chars(v.data() + pos, v.data() + v.size() - 1, d);
+        if (ec != std::errc()) return std::nullopt;
+        dims.push_back(d);
+        pos = static_cast<size_t>(ptr - v.data());
+    }
+    return dims;
+}
+
+// The list after "'args': [": one DictArg per "{...}" element.
+std::vector<DictArg> parseArgs(std::string_view text) {
+    std::vector<DictArg> args;
+    constexpr std::string_view kArgs = "'args': [";
+    const size_t at = text.find(kArgs);
+    if (at == std::string_view::npos) return args;
+    size_t pos = at + kArgs.size();
+    while (pos < text.size()) {
+        while (pos < text.size() && (text[pos] == ' ' || text[pos] == ',')) ++pos;
+        if (pos >= text.size() || text[pos] != '{') break;
+        const size_t end = valueEnd(text, pos + 1, false); // the element's closing '}'
+        if (end >= text.size() || text[end] != '}') break;
+        const std::string_view element = text.substr(pos + 1, end - pos - 1);
+        DictArg a;
+        if (auto v = rawValue(element, "name")) a.name = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "type")) a.type = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "dtype")) a.dtype = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "shape"))
+            if (auto dims = tupleOfInts(*v)) a.shape = std::move(*dims);
+        if (auto v = rawValue(element, "value")) a.value = std::string(*v);
+        args.push_back(std::move(a));
+        pos = end + 1;
+    }
+    return args;
+}
+
 } // namespace
 
 std::optional<DictMarker> parseDictMarker(std::string_view text) {
@@ -141,6 +220,7 @@ std::optional<DictMarker> parseDictMarker(std::string_view text) {
         sizes += "[" + dims + "]";
     }
     if (!sizes.empty()) d.sizes = sizes + "]";
+    d.args = parseArgs(text);
     return d;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ls {
 
@@ -26,11 +27,19 @@ MarkerFields parseMarker(std::string_view text);
 //   {'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor',
 //    'shape': (32, 1024), 'dtype': 'float16'}, ...]}     -> name "torch.nn.functional.linear"
 //   {'traceMarker': [...call stack...]}                  -> name "traceMarker"
+struct DictArg {
+    std::string name;  // keyword name; empty for a positional argument
+    std::string type;  // "tensor", "float", "int", "bool", "NoneType", "tuple", "str", ...
+    std::vector<int64_t> shape; // tensors only
+    std::string dtype; // tensors only, e.g. "float32"
+    std::string value; // non-tensors: the value's Python text, e.g. "-20", "2.0", "(200,)"
+};
 struct DictMarker {
     std::string name;  // "mod.op", or "traceMarker"
     std::string sizes; // tensor shapes as emit_nvtx writes them: "[[32, 1024], [1024]]"
     std::string dtype; // of the first tensor argument, e.g. "float16"
     bool isOp = false; // a mod/op marker (traceMarker is not an op)
+    std::vector<DictArg> args; // every argument in order, tensors and scalars
 };
 std::optional<DictMarker> parseDictMarker(std::string_view text);
 

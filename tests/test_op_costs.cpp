@@ -179,6 +179,10 @@ TEST(OpCostsPerElement, BinaryBroadcastFillGeluReductions) {
     // reductions: one op per input element (two for var), bytes count the input
     expectCost("aten::sum", {{256, 4, 2304}, {}, {}, {}}, DType::F16, OpFamily::Reduction, 256.0 * 4 * 2304, 256.0 * 4 * 2304 * kF16);
     expectCost("aten::var", {{32, 1000}, {}, {}, {}}, DType::F32, OpFamily::Reduction, 2 * 32.0 * 1000, 32.0 * 1000 * kF32);
+    // a 2-norm: a square and an add per element and one square root (as PyProf counts it)
+    expectCost("aten::linalg_vector_norm", {{600, 200}, {}, {}, {}, {}}, DType::F32, OpFamily::Reduction, 2 * 120000.0 + 1,
+               120000.0 * kF32);
+    expectCost("norm", {{33278}}, DType::F32, OpFamily::Reduction, 2 * 33278.0 + 1, 33278.0 * kF32);
 }
 
 TEST(OpCostsPerElement, CopiesAndCasts) {
@@ -199,13 +203,28 @@ TEST(OpCostsSpecial, EmbeddingForwardAndBackward) {
                4.0 * 256 * 768, 2 * (4.0 * 256 * 768) * kF32 + 1024 * kIdx);
 }
 
+// Dropout's one-byte mask: written forward, read backward. Both count two FLOPs per element
+// (compare + scale forward, grad*mask*scale backward); the integer RNG work is not FLOPs.
+TEST(OpCostsPerElement, DropoutCountsItsMask) {
+    const double n = 4.0 * 256 * 768;
+    expectCost("aten::native_dropout", {{4, 256, 768}, {}, {}}, DType::F16, OpFamily::Elementwise, 2 * n, 2 * n * kF16 + n);
+    expectCost("aten::native_dropout_backward", {{4, 256, 768}, {4, 256, 768}, {}}, DType::F16, OpFamily::Elementwise, 2 * n,
+               2 * n * kF16 + n);
+    // PyTorch 1.x spellings
+    expectCost("_fused_dropout", {{35, 20, 200}}, DType::F32, OpFamily::Elementwise, 2 * 140000.0, 2 * 140000.0 * kF32 + 140000);
+    expectCost("_masked_scale", {{35, 20, 200}, {35, 20, 200}}, DType::F32, OpFamily::Elementwise, 2 * 140000.0,
+               2 * 140000.0 * kF32 + 140000);
+}
+
 TEST(OpCostsSpecial, NllLossForwardAndBackward) {
     // nll_loss_forward(log_probs[1024,50257], target[1024], weight, reduction, ignore_index)
     expectCost("aten::nll_loss_forward", {{1024, 50257}, {1024}, {}, {}, {}}, DType::F32, OpFamily::Loss, 1024,
                1024 * (kF32 + kIdx));
-    // nll_loss_backward(grad_out, log_probs, target, ...): the whole [1024,50257] gradient written
+    // nll_loss_backward(grad_out, log_probs, target, ...): its kernel writes one gradient per
+    // sample; the zero fill of the [1024,50257] gradient is aten::zero_'s own kernel (the sample
+    // trace has it nested), so counting it here would put 206 MB on a 10 us kernel.
     expectCost("aten::nll_loss_backward", {{}, {1024, 50257}, {1024}, {}, {}, {}, {}}, DType::F32, OpFamily::Loss, 1024,
-               1024.0 * 50257 * kF32 + 1024 * kIdx);
+               1024 * (kF32 + kIdx));
 }
 
 // emit_nvtx flattens tensor lists: _foreach_add_(self[2], other[2], alpha) records four shapes

@@ -111,6 +111,42 @@ TEST(PytorchMarker, ApexDictMarkersGiveModuleOpShapesAndDtype) {
     EXPECT_FALSE(parseDictMarker("layer3"));
 }
 
+TEST(PytorchMarker, ApexDictMarkersKeepEveryArgumentInOrder) {
+    // Texts as apex.pyprof.nvtx writes them (from the LSTM example's trace): scalars, None,
+    // tuples and strings between the tensors.
+    const auto add = parseDictMarker("{'mod': 'Tensor', 'op': 'add_', 'args': [{'name': '', 'type': 'tensor', 'shape': (600, 200), "
+                                     "'dtype': 'float32'}, {'name': '', 'type': 'int', 'value': -20}, {'name': '', 'type': 'tensor', "
+                                     "'shape': (600,), 'dtype': 'float32'}]}");
+    ASSERT_TRUE(add);
+    ASSERT_EQ(add->args.size(), 3u);
+    EXPECT_EQ(add->args[0].type, "tensor");
+    EXPECT_EQ(add->args[0].shape, (std::vector<int64_t>{600, 200}));
+    EXPECT_EQ(add->args[0].dtype, "float32");
+    EXPECT_EQ(add->args[1].type, "int");
+    EXPECT_EQ(add->args[1].value, "-20");
+    EXPECT_TRUE(add->args[1].shape.empty());
+    EXPECT_EQ(add->args[2].shape, (std::vector<int64_t>{600}));
+
+    const auto ln = parseDictMarker("{'mod': 'torch.nn.functional', 'op': 'cross_entropy', 'args': [{'name': '', 'type': 'tuple', "
+                                    "'value': (200, 3)}, {'name': 'reduction', 'type': 'str', 'value': 'mean, or not'}, "
+                                    "{'name': '', 'type': 'NoneType', 'value': None}, {'name': '', 'type': 'tensor', 'shape': (), "
+                                    "'dtype': 'int64'}]}");
+    ASSERT_TRUE(ln);
+    ASSERT_EQ(ln->args.size(), 4u);
+    EXPECT_EQ(ln->args[0].value, "(200, 3)");
+    EXPECT_EQ(ln->args[1].name, "reduction");
+    EXPECT_EQ(ln->args[1].value, "'mean, or not'") << "a comma inside quotes does not end the value";
+    EXPECT_EQ(ln->args[2].value, "None");
+    EXPECT_EQ(ln->args[3].type, "tensor");
+    EXPECT_TRUE(ln->args[3].shape.empty()) << "a 0-d tensor";
+    EXPECT_EQ(ln->args[3].dtype, "int64");
+
+    // Cut short: the arguments read so far, no crash.
+    const auto cut = parseDictMarker("{'mod': 'Tensor', 'op': 'mul', 'args': [{'name': '', 'type': 'tensor', 'shape': (3,");
+    ASSERT_TRUE(cut);
+    EXPECT_TRUE(cut->args.empty());
+}
+
 TEST(PytorchMarker, LargeIdsParse) {
     const auto m = parseMarker("aten::add_, seq = 2147483647, op_id = 9007199254740993");
     EXPECT_EQ(m.seq, 2147483647);

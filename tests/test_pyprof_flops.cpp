@@ -1,0 +1,180 @@
+// FLOPs and bytes on the apex/pyprof LSTM example against PyProf's own numbers for it
+// (pyprof_lstm_v100.prof.csv). The shapes come from the apex dict markers; every kernel either
+// equals PyProf or is listed below under the reason it differs, and each reason checks the
+// exact relation between the two numbers, so a change on either side fails the test.
+#include "tests/cli_table.h"
+#include "tests/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace {
+
+using namespace ls::test;
+
+const fs::path kTrace = sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.nvprof.sql";
+const fs::path kProf = sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.prof.csv";
+
+constexpr double kF32 = 4;
+
+struct Kernel {
+    size_t idx;
+    std::string name, op, dir;
+    double refFlops, refBytes;
+    std::optional<double> flops, bytes; // ours; nullopt: an empty cell (unknown)
+};
+
+bool near(double a, double b, double slack = 0.5) { return std::fabs(a - b) <= slack + 1e-9 * std::fabs(b); }
+
+struct Reason {
+    std::string why;
+    std::set<size_t> kernels;                  // the kernels it explains, listed
+    std::function<bool(const Kernel&)> holds;  // the exact relation between ours and PyProf's
+};
+
+// Our per-kernel numbers for one op's kernels split by duration: check the sum.
+double sumOf(const std::vector<Kernel>& ks, std::initializer_list<size_t> idx, bool flops) {
+    double s = 0;
+    for (size_t i : idx) s += (flops ? ks[i].flops : ks[i].bytes).value_or(NAN);
+    return s;
+}
+
+TEST(PyprofFlops, EqualToPyProfOrAListedDifference) {
+    LS_REQUIRE_FILE(kTrace);
+    LS_REQUIRE_FILE(kProf);
+    const auto ours = cliTable({"kernels", kTrace.string(), "--pyprof", "-c", "kernel,op,dir,flops,bytes"});
+    const auto ref = parseCsv(readFile(kProf)); // Kernel, Module, Op, Direction, Sil(ns), TC, FLOPs, Bytes, ...
+    ASSERT_EQ(ours.rows.size() + 1, ref.size());
+    std::vector<Kernel> ks;
+    for (size_t i = 0; i < ours.rows.size(); ++i) {
+        const auto& r = ref[i + 1];
+        Kernel k{i, r[0], r[2], r[3], std::stod(r[6]), std::stod(r[7]), std::nullopt, std::nullopt};
+        if (!ours.at(i, "flops").empty()) k.flops = std::stod(ours.at(i, "flops"));
+        if (!ours.at(i, "bytes").empty()) k.bytes = std::stod(ours.at(i, "bytes"));
+        ASSERT_EQ(ours.at(i, "kernel"), k.name) << i;
+        ks.push_back(k);
+    }
+    const size_t n = 35 * 20 * 200; // the model's activations: seq 35 x batch 20 x d_model 200
+    const double linearGemm[][3] = {{700, 200, 200}, {700, 33278, 200}}; // M rows, N out, K in
+
+    const std::vector<Reason> reasons = {
+        {"PyProf's pointwise FLOPs are half the elements it moves ((a+b+out)/2); an add is one FLOP per output element, and "
+         "add_(p, alpha, g) is a multiply and an add. Bytes agree.",
+         {3, 27, 37, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159},
+         [&](const Kernel& k) {
+             const double moved = k.refBytes / kF32;
+             if (!k.flops || !k.bytes || !near(k.refFlops, moved / 2) || !near(*k.bytes, k.refBytes)) return false;
+             if (k.op == "add_") return near(*k.flops, 2 * moved / 3); // same shapes: moved = 3 x elements
+             return near(*k.flops, n);                                 // __add__: 35x20x200 outputs
+         }},
+        {"PyProf's Linear bytes formula has an operator-precedence bug: m*n + m*k + n*k*size instead of (m*n + m*k + n*k)*size "
+         "(its m is the output features, n the rows). FLOPs agree (2MNK, for the forward GEMM and for each of dgrad and wgrad).",
+         {30, 34, 40, 51, 52, 63, 64, 70, 71},
+         [&](const Kernel& k) {
+             for (const auto& g : linearGemm) {
+                 const double m = g[0], nOut = g[1], kIn = g[2];
+                 if (k.flops && k.bytes && near(*k.flops, 2 * m * nOut * kIn) && near(k.refFlops, *k.flops) &&
+                     near(k.refBytes, nOut * m + nOut * kIn + m * kIn * kF32) && near(*k.bytes, (m * nOut + m * kIn + nOut * kIn) * kF32))
+                     return true;
+             }
+             return false;
+         }},
+        {"The bias add of linear also reads the bias vector (N elements); PyProf counts only the M x N read and write. FLOPs agree.",
+         {31, 35, 41},
+         [&](const Kernel& k) {
+             const double nOut = k.refFlops / 700; // M = 700 rows
+             return k.flops && k.bytes && near(*k.flops, k.refFlops) && near(*k.bytes - k.refBytes, nOut * kF32);
+         }},
+        {"Dropout: PyProf estimates 5 FLOPs per element for the RNG and leaves out the one-byte mask, in both directions; we count "
+         "the compare and the scale (2 per element) and the mask written forward, read backward.",
+         {4, 26, 33, 36, 60, 66, 80, 103},
+         [&](const Kernel& k) {
+             return k.flops && k.bytes && near(k.refFlops, 5.0 * n) && near(k.refBytes, 2.0 * n * kF32) && near(*k.flops, 2.0 * n) &&
+                    near(*k.bytes, 2.0 * n * kF32 + n);
+         }},
+        {"log_softmax: PyProf's FLOPs are commented out (0) and its bytes are 3x (forward) and 5x (backward) the tensor, marked "
+         "'verify'; we count 5 FLOPs per element forward and 4 backward, and read + write (+ the output read backward) once.",
+         {42, 48},
+         [&](const Kernel& k) {
+             const double v = 35.0 * 20 * 33278;
+             if (!k.flops || !k.bytes || k.refFlops != 0) return false;
+             if (k.dir == "fprop") return near(k.refBytes, 3 * v * kF32) && near(*k.flops, 5 * v) && near(*k.bytes, 2 * v * kF32);
+             return near(k.refBytes, 5 * v * kF32) && near(*k.flops, 4 * v) && near(*k.bytes, 3 * v * kF32);
+         }},
+        {"PyProf has no formula for layer_norm or cross_entropy (its Foo class prints 0); ours: layer norm 8 FLOPs per element "
+         "forward and 16 backward, split over the op's kernels by duration; cross_entropy as its log_softmax and nll_loss.",
+         {28, 29, 38, 39, 54, 55, 56, 57, 74, 75, 76, 77, 43, 44, 46, 47},
+         [&](const Kernel& k) { return k.refFlops == 0 && k.refBytes == 0 && k.flops && k.bytes && *k.flops > 0 && *k.bytes > 0; }},
+        {"Embedding backward: PyProf puts 3 x I x D x size on the op's first kernel (the zero fill) and 0 on the second; we count "
+         "the op's I x D adds and its gradient and index traffic, split over both kernels by duration.",
+         {105, 106, 109, 110},
+         [&](const Kernel& k) { return k.refFlops == 0 && k.flops && k.bytes && *k.flops > 0; }},
+        {"No formula on either side, so PyProf prints 0 and we leave the cells empty (unknown, not zero): "
+         "multi_head_attention_forward's kernels, the Tensor.backward seed, SplitBackward's cat, and the gradient accumulation "
+         "kernels (add_/add/sum, seq = 0) that run under no marker.",
+         {5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,  18,  19,  20,  21,  22,  23,  24,  25,
+          45, 49, 50, 53, 58, 59, 61, 62, 65, 68, 69, 72, 73,  78,  79,  81,  82,  83,  84,  85,  86,
+          87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 104, 107, 111},
+         [&](const Kernel& k) { return k.refFlops == 0 && k.refBytes == 0 && !k.flops && !k.bytes; }},
+    };
+
+    size_t equal = 0;
+    std::map<size_t, const Reason*> listed;
+    for (const auto& r : reasons)
+        for (size_t i : r.kernels) {
+            ASSERT_LT(i, ks.size());
+            EXPECT_FALSE(listed.count(i)) << "kernel " << i << " listed twice";
+            listed[i] = &r;
+        }
+    for (const Kernel& k : ks) {
+        const bool same = k.flops && k.bytes && near(*k.flops, k.refFlops) && near(*k.bytes, k.refBytes);
+        const auto it = listed.find(k.idx);
+        if (it == listed.end()) {
+            EXPECT_TRUE(same) << "kernel " << k.idx << " " << k.name << " (" << k.op << ", " << k.dir << "): ours "
+                              << (k.flops ? std::to_string(*k.flops) : "empty") << " FLOPs / " << (k.bytes ? std::to_string(*k.bytes) : "empty")
+                              << " B, PyProf " << k.refFlops << " / " << k.refBytes << ", and no reason listed";
+            equal += same;
+            continue;
+        }
+        EXPECT_FALSE(same) << "kernel " << k.idx << " is listed as different but equals PyProf";
+        EXPECT_TRUE(it->second->holds(k)) << "kernel " << k.idx << " " << k.name << " (" << k.op << ", " << k.dir << "): ours "
+                                          << (k.flops ? std::to_string(*k.flops) : "empty") << " / "
+                                          << (k.bytes ? std::to_string(*k.bytes) : "empty") << ", PyProf " << k.refFlops << " / "
+                                          << k.refBytes << "; listed under: " << it->second->why;
+    }
+    // embedding, __mul__ (both directions), relu (both), and the optimizer's norm and mul_ calls.
+    EXPECT_EQ(equal, 38u);
+
+    // Split kernels: their sums are the op's formula, checked by hand.
+    const double x = n, ln = 200;
+    EXPECT_NEAR(sumOf(ks, {28, 29}, true), 8 * x, 2);                         // layer norm forward: 8 per element
+    EXPECT_NEAR(sumOf(ks, {28, 29}, false), (2 * x + 2 * ln) * kF32, 2);      // x read, y written, weight and bias read
+    EXPECT_NEAR(sumOf(ks, {54, 55, 56, 57}, true), 16 * x, 4);                 // backward: 16 per element
+    EXPECT_NEAR(sumOf(ks, {54, 55, 56, 57}, false), 3 * x * kF32, 4);          // grad and x read, dx written
+    const double rows = 700, vocab = 33278, logits = rows * vocab;
+    EXPECT_NEAR(*ks[43].flops, 5 * logits, 1);                                 // cross_entropy's log_softmax
+    EXPECT_NEAR(*ks[44].flops, rows, 0.5);                                     // nll_loss: one per sample
+    EXPECT_NEAR(*ks[44].bytes, rows * (kF32 + 8), 0.5);                        // one logit and one int64 target per sample
+    EXPECT_NEAR(*ks[46].bytes, rows * (kF32 + 8), 0.5);                        // backward writes one gradient per sample
+    EXPECT_NEAR(*ks[47].flops, 4 * logits, 1);
+    EXPECT_NEAR(sumOf(ks, {109, 110}, true), rows * ln, 2);                    // embedding backward: I x D adds (I = 700)
+    EXPECT_NEAR(sumOf(ks, {109, 110}, false), 2 * rows * ln * kF32 + rows * 8, 2);
+}
+
+// The dtype comes from the dict marker ("float32"), not from the kernel name.
+TEST(PyprofFlops, DtypeFromTheDictMarker) {
+    LS_REQUIRE_FILE(kTrace);
+    const auto t = cliTable({"kernels", kTrace.string(), "-c", "short_name,op,dtype,dtype_source,flops_rule"});
+    ASSERT_GT(t.rows.size(), 40u);
+    EXPECT_EQ(t.at(30, "short_name").rfind("volta_sgemm", 0), 0u);
+    EXPECT_EQ(t.at(30, "dtype"), "float32");
+    EXPECT_EQ(t.at(30, "dtype_source"), "marker");
+    EXPECT_NE(t.at(30, "flops_rule").find("torch.nn.functional.linear"), std::string::npos) << t.at(30, "flops_rule");
+    EXPECT_NE(t.at(144, "flops_rule").find("scaling factor"), std::string::npos) << t.at(144, "flops_rule");
+}
+
+} // namespace
