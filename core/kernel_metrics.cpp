@@ -149,6 +149,29 @@ void computeKernelMetrics(Trace& t) {
         CachedCost c{cost, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration"), inferred->dtype};
         return c;
     };
+    // A tensor passed twice (AdamW's addcmul_(exp_avg_sq, grad, grad)) is read from memory once:
+    // its repeats count as no tensor. Only elementwise and optimizer formulas sum their inputs'
+    // bytes this way. Same op, same shapes is taken as the same call site, so the first re-read
+    // answers for all of them.
+    std::map<std::tuple<uint32_t, uint32_t, DType>, CachedCost> readOnceCosts;
+    auto readingRepeatsOnce = [&](uint32_t op, DType dtype, const CachedCost& plain) -> const CachedCost* {
+        if (!(r.flags[op] & kRepeatedInput) || !plain.cost) return nullptr;
+        if (plain.cost->family != OpFamily::Elementwise && plain.cost->family != OpFamily::Optimizer) return nullptr;
+        auto [it, inserted] = readOnceCosts.try_emplace({r.name[op].value, r.sizes[op].value, dtype});
+        if (inserted) {
+            if (!raw) raw = std::make_unique<RawTextReader>(t);
+            const std::vector<uint8_t> repeated = repeatedInputs(raw->text(RangeId(op)));
+            auto shapes = parseShapes(t.str(r.sizes[op]));
+            if (!shapes || shapes->size() != repeated.size()) return nullptr; // leaves the entry empty: plain cost
+            for (size_t j = 0; j < repeated.size(); ++j)
+                if (repeated[j]) (*shapes)[j].clear();
+            if (auto c = opCost(t.str(r.name[op]), *shapes, dtype); c && c->family == plain.cost->family) {
+                const std::string rule = std::string(c->rule) + "; a tensor passed twice is read once";
+                it->second = {c, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration")};
+            }
+        }
+        return it->second.cost ? &it->second : nullptr;
+    };
     std::vector<uint32_t> group;
     std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
@@ -165,6 +188,7 @@ void computeKernelMetrics(Trace& t) {
             if (dtype == DType::Unknown) dtype = m.dtype[i];
 
         const CachedCost* cachedPtr = &costOf(op, dtype);
+        if (const CachedCost* once = readingRepeatsOnce(op, dtype, *cachedPtr)) cachedPtr = once;
         CachedCost convolutionCost, dictCost;
         if (auto c = fromDictMarker(op, group.front())) {
             dictCost = std::move(*c);

@@ -215,6 +215,7 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
     }
     if (m.seqIsStashed) flags |= kSeqIsStashed;
     if (m.isPytorchMarker) flags |= kPytorchMarker;
+    if (m.repeatedInput) flags |= kRepeatedInput;
     r.start[i] = start;
     r.end[i] = end;
     r.thread[i] = ThreadId(out.keys.get(tid));

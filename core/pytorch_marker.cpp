@@ -1,5 +1,7 @@
 #include "core/pytorch_marker.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
 namespace ls {
@@ -46,7 +48,67 @@ size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
     return end;
 }
 
+// Calls fn(opId, output) for each "(a,b)" of the list that starts the text, until it returns false.
+template <class Fn>
+void forEachInputId(std::string_view list, Fn&& fn) {
+    if (list.empty() || list[0] != '[') return;
+    size_t pos = 1;
+    while (pos < list.size() && list[pos] != ']') {
+        if (list[pos] != '(') {
+            ++pos;
+            continue;
+        }
+        int64_t op = 0, out = 0;
+        auto [p1, e1] = std::from_chars(list.data() + pos + 1, list.data() + list.size(), op);
+        if (e1 != std::errc() || p1 == list.data() + list.size() || *p1 != ',') return;
+        auto [p2, e2] = std::from_chars(p1 + 1, list.data() + list.size(), out);
+        if (e2 != std::errc()) return;
+        if (!fn(op, out)) return;
+        pos = static_cast<size_t>(p2 - list.data());
+    }
+}
+
+// A tensor input (output index >= 0) that appears twice.
+// Runs on every marker at load: most have one to three inputs, kept without allocating.
+bool anyRepeatedInput(std::string_view list) {
+    std::array<std::pair<int64_t, int64_t>, 8> small;
+    size_t count = 0;
+    std::vector<std::pair<int64_t, int64_t>> more;
+    bool repeated = false;
+    forEachInputId(list, [&](int64_t op, int64_t out) {
+        if (out < 0) return true;
+        const std::pair<int64_t, int64_t> id(op, out);
+        const size_t inSmall = std::min(count, small.size());
+        repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(inSmall), id) != small.begin() + static_cast<ptrdiff_t>(inSmall) ||
+                   std::find(more.begin(), more.end(), id) != more.end();
+        if (repeated) return false;
+        if (count < small.size()) small[count] = id;
+        else more.push_back(id);
+        ++count;
+        return true;
+    });
+    return repeated;
+}
+
 } // namespace
+
+std::vector<uint8_t> repeatedInputs(std::string_view text) {
+    std::vector<uint8_t> out;
+    constexpr std::string_view kKey = "input_op_ids = ";
+    const size_t at = text.rfind(kKey);
+    if (at == std::string_view::npos) return out;
+    std::vector<std::pair<int64_t, int64_t>> seen;
+    forEachInputId(text.substr(at + kKey.size()), [&](int64_t op, int64_t o) {
+        bool repeated = false;
+        if (o >= 0) {
+            for (const auto& s : seen) repeated = repeated || (s.first == op && s.second == o);
+            if (!repeated) seen.emplace_back(op, o);
+        }
+        out.push_back(repeated ? 1 : 0);
+        return true;
+    });
+    return out;
+}
 
 MarkerFields parseMarker(std::string_view text) {
     MarkerFields f;
@@ -89,7 +151,8 @@ MarkerFields parseMarker(std::string_view text) {
             pos = end;
             break;
         }
-        case Field::InputOpIds: // not needed: the raw text can be re-read by the range's source row
+        case Field::InputOpIds: // only whether a tensor repeats; the raw text can be re-read for the rest
+            f.repeatedInput = anyRepeatedInput(text.substr(pos));
             return f;
         case Field::None: return parsedAny ? f : plain;
         }

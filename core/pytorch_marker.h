@@ -19,9 +19,14 @@ struct MarkerFields {
     int64_t opId = -1;
     bool seqIsStashed = false;
     bool isPytorchMarker = false;
+    bool repeatedInput = false; // input_op_ids names one tensor twice (addcmul_(v, g, g))
 };
 
 MarkerFields parseMarker(std::string_view text);
+
+// Per entry of the marker's input_op_ids: whether it is a tensor already listed before it (same
+// producing op and output). Such an input is read from memory once. Empty without the field.
+std::vector<uint8_t> repeatedInputs(std::string_view text);
 
 // apex.pyprof / pyprof2 markers are Python dict strings:
 //   {'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor',

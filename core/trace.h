@@ -109,6 +109,7 @@ enum RangeFlag : uint8_t {
     kUnended = 2,         // no end in the export; ends at the capture end
     kEndsOnOtherThread = 4,
     kPytorchMarker = 8,
+    kRepeatedInput = 16, // input_op_ids lists one tensor twice: read once (core/kernel_metrics.cpp)
 };
 
 // One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a

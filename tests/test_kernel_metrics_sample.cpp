@@ -129,6 +129,30 @@ TEST_F(KernelMetricsSample, NvjetHshKernelsAreFloat16FromTheirName) {
     EXPECT_GT(n, 20u);
 }
 
+// AdamW's exp_avg_sq.addcmul_(grad, grad, 1 - beta2) passes the gradient list twice; the kernel
+// reads it from memory once. Its bytes are exp_avg_sq and grad read and exp_avg_sq written: 3 x P
+// float32 values over the op's kernels, P the model's parameters written out by hand (untied LM head).
+TEST_F(KernelMetricsSample, AdamWAddcmulReadsTheGradientListOnce) {
+    constexpr double d = 768, ff = 3072, vocab = 50257, positions = 256;
+    constexpr double perLayer = 2 * d + (d * 3 * d + 3 * d) + (d * d + d) + 2 * d + (d * ff + ff) + (ff * d + d);
+    constexpr double params = vocab * d + positions * d + kLayers * perLayer + 2 * d + vocab * d;
+    double bytes = 0, seconds = 0;
+    size_t kernels = 0;
+    for (uint32_t i = 0; i < trace_->kernels.size(); ++i) {
+        if (opName(i) != "aten::_foreach_addcmul_") continue;
+        ++kernels;
+        bytes += trace_->metrics.bytes[i];
+        seconds += static_cast<double>(trace_->kernels.duration(i)) * 1e-9;
+        EXPECT_NE(std::string(trace_->str(trace_->metrics.rule[i])).find("read once"), std::string::npos);
+    }
+    ASSERT_GT(kernels, 0u);
+    EXPECT_DOUBLE_EQ(bytes, 3 * params * 4);
+    // Each list is far larger than the 50 MB L2, so the rate must stay under the H200's HBM peak
+    // (4.8 TB/s); counting the gradient twice gave 5.08 TB/s.
+    EXPECT_LT(bytes / seconds, 4.8e12);
+    EXPECT_GT(bytes / seconds, 2.0e12);
+}
+
 TEST_F(KernelMetricsSample, KernelsCsvRatesFollowFromFlopsBytesAndDuration) {
     ASSERT_EQ(kernels_->rows.size(), trace_->kernels.size());
     size_t checked = 0;

@@ -147,6 +147,26 @@ TEST(PytorchMarker, ApexDictMarkersKeepEveryArgumentInOrder) {
     EXPECT_TRUE(cut->args.empty());
 }
 
+// input_op_ids name each input by the op and output that made it; (0,-1) is a non-tensor.
+TEST(PytorchMarker, RepeatedTensorInputsAreFlagged) {
+    const char* addcmul = "aten::_foreach_addcmul_, op_id = 4675, sizes = [[2], [3], [2], [3], [2], [3], []], "
+                          "input_op_ids = [(10,0), (11,0), (20,0), (21,0), (20,0), (21,0), (0,-1)]";
+    EXPECT_TRUE(parseMarker(addcmul).repeatedInput);
+    EXPECT_EQ(ls::repeatedInputs(addcmul), (std::vector<uint8_t>{0, 0, 0, 0, 1, 1, 0}));
+    // Two outputs of one op are different tensors; non-tensors never repeat.
+    const char* distinct = "aten::add, op_id = 7, sizes = [[4], [4], [], []], input_op_ids = [(3,0), (3,1), (0,-1), (0,-1)]";
+    EXPECT_FALSE(parseMarker(distinct).repeatedInput);
+    EXPECT_EQ(ls::repeatedInputs(distinct), (std::vector<uint8_t>{0, 0, 0, 0}));
+    // More inputs than the parser keeps without allocating.
+    std::string many = "aten::_foreach_mul_, op_id = 1, sizes = [], input_op_ids = [";
+    for (int i = 0; i < 20; ++i) many += "(" + std::to_string(100 + i) + ",0), ";
+    many += "(119,0)]";
+    EXPECT_TRUE(parseMarker(many).repeatedInput);
+    EXPECT_EQ(ls::repeatedInputs(many).back(), 1);
+    EXPECT_TRUE(ls::repeatedInputs("aten::mm, op_id = 2").empty());
+    EXPECT_FALSE(parseMarker("aten::mm, op_id = 2, input_op_ids = [(1,").repeatedInput) << "cut short";
+}
+
 TEST(PytorchMarker, LargeIdsParse) {
     const auto m = parseMarker("aten::add_, seq = 2147483647, op_id = 9007199254740993");
     EXPECT_EQ(m.seq, 2147483647);
