@@ -69,25 +69,26 @@ void forEachInputId(std::string_view list, Fn&& fn) {
 }
 
 // A tensor input (output index >= 0) that appears twice.
-// Runs on every marker at load: most have one to three inputs, kept without allocating.
+// Runs on every marker at load, so it compares the entries' text instead of parsing numbers:
+// "(3944,0)" twice is the same tensor; "(0,-1)" is not a tensor.
 bool anyRepeatedInput(std::string_view list) {
-    std::array<std::pair<int64_t, int64_t>, 8> small;
+    std::array<std::string_view, 8> small;
     size_t count = 0;
-    std::vector<std::pair<int64_t, int64_t>> more;
-    bool repeated = false;
-    forEachInputId(list, [&](int64_t op, int64_t out) {
-        if (out < 0) return true;
-        const std::pair<int64_t, int64_t> id(op, out);
-        const size_t inSmall = std::min(count, small.size());
-        repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(inSmall), id) != small.begin() + static_cast<ptrdiff_t>(inSmall) ||
-                   std::find(more.begin(), more.end(), id) != more.end();
-        if (repeated) return false;
+    std::vector<std::string_view> more;
+    for (size_t pos = list.find('('); pos != std::string_view::npos; pos = list.find('(', pos + 1)) {
+        const size_t close = list.find(')', pos);
+        if (close == std::string_view::npos) return false;
+        const std::string_view id = list.substr(pos, close - pos + 1);
+        if (id.size() > 3 && id[id.size() - 3] == '-') continue; // ",-1)"
+        for (size_t j = 0; j < std::min(count, small.size()); ++j)
+            if (small[j] == id) return true;
+        if (std::find(more.begin(), more.end(), id) != more.end()) return true;
         if (count < small.size()) small[count] = id;
         else more.push_back(id);
         ++count;
-        return true;
-    });
-    return repeated;
+        if (list[close + 1 < list.size() ? close + 1 : close] == ']') break;
+    }
+    return false;
 }
 
 } // namespace
