@@ -41,9 +41,74 @@ Shape withLast(Shape s, int64_t last) {
     return s;
 }
 
+DictArg tensorArg(Shape shape, const std::string& dtype) {
+    DictArg a;
+    a.type = "tensor";
+    a.shape = std::move(shape);
+    a.dtype = dtype;
+    return a;
+}
+
+// PyTorch 1.x's F.multi_head_attention_forward(query, key, value, embed_dim, num_heads,
+// in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight,
+// out_proj_bias, training, key_padding_mask, need_weights, attn_mask) on self-attention (one
+// input projection: two GEMMs in all). Each inner op, found by its name and index, becomes the
+// call it makes on [L, N, E] inputs with B = N x heads, d = E / heads:
+//   mm #0 in-projection [L*N, E] x [E, 3E], add_ #0 its bias, mul the query scaling,
+//   contiguous the head reshapes, bmm #0 Q K^T [B, L, d] x [B, d, S], add_ #1 the attention mask,
+//   softmax and dropout on [B, L, S], bmm #1 [B, L, S] x [B, S, d], mm #1 the output projection
+//   [L*N, E] x [E, E], add_ #2 its bias, sum and div averaging the weights over heads.
+std::optional<InferredOp> multiHeadAttention(const DictMarker& dict, std::string_view inner, const InnerSite& site) {
+    const auto& a = dict.args;
+    if (a.size() < 13 || a[0].shape.size() != 3 || a[1].shape.size() != 3 || a[0].shape != a[2].shape || a[1].shape != a[2].shape)
+        return std::nullopt;
+    int64_t heads = 0;
+    std::from_chars(a[4].value.data(), a[4].value.data() + a[4].value.size(), heads);
+    const int64_t l = a[0].shape[0], n = a[0].shape[1], e = a[0].shape[2], s = a[1].shape[0];
+    if (heads <= 0 || e % heads != 0) return std::nullopt;
+    const int64_t b = n * heads, d = e / heads;
+    const bool mask = a.size() > 16 && a[16].type == "tensor";
+    const std::string& dtype = a[0].dtype;
+    DictMarker call;
+    call.isOp = true;
+    auto as = [&](std::string name, std::initializer_list<Shape> shapes) {
+        call.name = std::move(name);
+        for (const auto& sh : shapes) call.args.push_back(tensorArg(sh, dtype));
+    };
+    const std::string_view f = site.name;
+    if (f == "mm" || f == "matmul") {
+        if (site.count != 2) return std::nullopt; // separate q/k/v projections: not this layout
+        as("linear", {{l, n, e}, {site.ordinal == 0 ? 3 * e : e, e}});
+    } else if (f == "bmm") {
+        if (site.count != 2) return std::nullopt;
+        if (site.ordinal == 0) as("bmm", {{b, l, d}, {b, d, s}});
+        else as("bmm", {{b, l, s}, {b, s, d}});
+    } else if (f == "add_") {
+        if (site.count != (mask ? 3u : 2u)) return std::nullopt;
+        if (site.ordinal == 0) as("add_", {{l, n, 3 * e}, {3 * e}});
+        else if (mask && site.ordinal == 1) as("add_", {{b, l, s}, {l, s}});
+        else as("add_", {{l, n, e}, {e}});
+    } else if (f == "mul") {
+        as("mul", {{l, n, e}});
+    } else if (f == "contiguous") {
+        as("contiguous", {{site.ordinal + 1 == site.count ? l : s, n, e}});
+    } else if (f == "softmax" || f == "_softmax") {
+        as("softmax", {{b, l, s}});
+    } else if (f == "dropout" || f == "_fused_dropout") {
+        as("dropout", {{b, l, s}});
+    } else if (f == "sum") {
+        as("sum", {{n, heads, l, s}});
+    } else if (f == "div") {
+        as("div", {{n, l, s}});
+    } else {
+        return std::nullopt;
+    }
+    return inferInnerOp(call, inner);
+}
+
 } // namespace
 
-std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view inner) {
+std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view inner, const InnerSite* site) {
     if (!dict.isOp) return std::nullopt;
     if (inner.substr(0, 6) == "aten::") inner.remove_prefix(6);
     std::string_view op = dict.name;
@@ -71,6 +136,7 @@ std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view 
         return out;
     };
 
+    if (op == "multi_head_attention_forward") return site ? multiHeadAttention(dict, inner, *site) : std::nullopt;
     if (op == "linear") { // x [..., K], weight [N, K], bias [N]
         if (t.size() < 2 || t[0].empty() || t[1].size() != 2) return std::nullopt;
         const Shape& x = t[0];

@@ -21,9 +21,18 @@ struct InferredOp {
     bool alpha = false;           // add/sub with a scaling factor: a + alpha*b is 2 FLOPs per element
 };
 
+// Where the kernel's forward op sits inside the dict call: its marker name, its index among the
+// call's markers of that name, and how many there are. Calls that run several ops of one name
+// (multi_head_attention_forward's two GEMMs) need it; a backward kernel's site is its forward op's.
+struct InnerSite {
+    std::string_view name;
+    uint32_t ordinal = 0;
+    uint32_t count = 1;
+};
+
 // innerOp: the innermost emit_nvtx op name under the dict marker ("mm", "aten::add_",
 // "_fused_dropout", "threshold_backward"), or the dict's own op name when the kernel has no
 // inner marker. nullopt when the pair is not one we can map.
-std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view innerOp);
+std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view innerOp, const InnerSite* site = nullptr);
 
 } // namespace ls

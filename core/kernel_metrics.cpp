@@ -136,7 +136,28 @@ void computeKernelMetrics(Trace& t) {
         if (!dict) return std::nullopt;
         std::string_view inner = t.str(r.name[op]);
         if (mayBeDictOp(t, RangeId(op))) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
-        const auto inferred = inferInnerOp(*dict, inner);
+        // The forward op's place among the call's markers (a backward kernel's forward op is its
+        // pair): which of multi_head_attention_forward's two GEMMs, say.
+        InnerSite site;
+        const bool needsSite = dict->name.size() >= 28 && dict->name.compare(dict->name.size() - 28, 28, "multi_head_attention_forward") == 0;
+        if (needsSite) {
+            uint32_t forward = op;
+            const OpId inst = t.kernelLinks.opInstance[kernel];
+            if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward && t.ops.paired[inst.value].valid())
+                forward = t.ops.range[t.ops.paired[inst.value].value].value;
+            site.name = t.str(r.name[forward]);
+            site.count = 0;
+            const uint32_t end = t.threadRangeBegin[threadOfRange(t, outer).value + 1];
+            bool inside = false;
+            for (uint32_t j = outer.value + 1; j < end && r.depth[j] > r.depth[outer.value]; ++j) {
+                if (j == forward) inside = true;
+                if (r.name[j] != r.name[forward] || !(r.flags[j] & kPytorchMarker)) continue;
+                if (j < forward) ++site.ordinal;
+                ++site.count;
+            }
+            if (!inside) return std::nullopt;
+        }
+        const auto inferred = inferInnerOp(*dict, inner, needsSite ? &site : nullptr);
         if (!inferred) return std::nullopt;
         auto cost = opCost(inferred->name, inferred->shapes, inferred->dtype);
         if (!cost) return std::nullopt;
