@@ -1,6 +1,7 @@
 #include "core/dict_context.h"
 
 #include "core/correlation.h"
+#include "core/raw_text.h"
 
 namespace ls {
 
@@ -16,6 +17,50 @@ std::vector<RangeId> pyprofMarkerStack(const Trace& t, KernelId k) {
 
 bool mayBeDictOp(const Trace& t, RangeId r) {
     return (t.ranges.flags[r.value] & kPytorchMarker) && t.str(t.ranges.name[r.value]).find('.') != std::string_view::npos;
+}
+
+namespace {
+
+// The forward op's place among the call's markers of its name (a backward kernel's forward op is
+// its pair): which of multi_head_attention_forward's two GEMMs, say. nullopt when the forward op
+// is not inside the call.
+std::optional<InnerSite> siteInCall(const Trace& t, RangeId call, RangeId op, KernelId k) {
+    const auto& r = t.ranges;
+    uint32_t forward = op.value;
+    const OpId inst = t.kernelLinks.opInstance[k.value];
+    if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward && t.ops.paired[inst.value].valid())
+        forward = t.ops.range[t.ops.paired[inst.value].value].value;
+    InnerSite site{t.str(r.name[forward]), 0, 0};
+    const uint32_t end = t.threadRangeBegin[threadOfRange(t, call).value + 1];
+    bool inside = false;
+    for (uint32_t j = call.value + 1; j < end && r.depth[j] > r.depth[call.value]; ++j) { // the call's subtree
+        inside = inside || j == forward;
+        if (r.name[j] != r.name[forward] || !(r.flags[j] & kPytorchMarker)) continue;
+        if (j < forward) ++site.ordinal;
+        ++site.count;
+    }
+    if (!inside) return std::nullopt;
+    return site;
+}
+
+bool endsWith(std::string_view s, std::string_view tail) { return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail; }
+
+} // namespace
+
+std::optional<InferredOp> inferFromDictMarker(const Trace& t, RawTextReader& raw, RangeId op, KernelId k, std::string& dictName) {
+    RangeId call;
+    for (RangeId s : pyprofMarkerStack(t, k))
+        if (mayBeDictOp(t, s)) call = s; // the outermost, as PyProf takes it
+    if (!call.valid()) return std::nullopt;
+    const auto dict = parseDictMarker(raw.text(call, true));
+    if (!dict) return std::nullopt;
+    dictName = dict->name;
+    std::string_view inner = t.str(t.ranges.name[op.value]);
+    if (mayBeDictOp(t, op)) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
+    if (!endsWith(dict->name, "multi_head_attention_forward")) return inferInnerOp(*dict, inner);
+    const auto site = siteInCall(t, call, op, k);
+    if (!site) return std::nullopt;
+    return inferInnerOp(*dict, inner, &*site);
 }
 
 } // namespace ls

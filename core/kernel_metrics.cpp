@@ -2,7 +2,6 @@
 
 #include "core/correlation.h"
 #include "core/dict_context.h"
-#include "core/dict_op_shapes.h"
 #include "core/op_costs.h"
 #include "core/raw_text.h"
 
@@ -127,37 +126,9 @@ void computeKernelMetrics(Trace& t) {
     std::unique_ptr<RawTextReader> raw;
     auto fromDictMarker = [&](uint32_t op, uint32_t kernel) -> std::optional<CachedCost> {
         if (r.sizes[op].value != 0 && !mayBeDictOp(t, RangeId(op))) return std::nullopt;
-        RangeId outer;
-        for (RangeId s : pyprofMarkerStack(t, KernelId(kernel)))
-            if (mayBeDictOp(t, s)) outer = s; // the outermost call, as PyProf takes it
-        if (!outer.valid()) return std::nullopt;
         if (!raw) raw = std::make_unique<RawTextReader>(t);
-        const auto dict = parseDictMarker(raw->text(outer, true));
-        if (!dict) return std::nullopt;
-        std::string_view inner = t.str(r.name[op]);
-        if (mayBeDictOp(t, RangeId(op))) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
-        // The forward op's place among the call's markers (a backward kernel's forward op is its
-        // pair): which of multi_head_attention_forward's two GEMMs, say.
-        InnerSite site;
-        const bool needsSite = dict->name.size() >= 28 && dict->name.compare(dict->name.size() - 28, 28, "multi_head_attention_forward") == 0;
-        if (needsSite) {
-            uint32_t forward = op;
-            const OpId inst = t.kernelLinks.opInstance[kernel];
-            if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward && t.ops.paired[inst.value].valid())
-                forward = t.ops.range[t.ops.paired[inst.value].value].value;
-            site.name = t.str(r.name[forward]);
-            site.count = 0;
-            const uint32_t end = t.threadRangeBegin[threadOfRange(t, outer).value + 1];
-            bool inside = false;
-            for (uint32_t j = outer.value + 1; j < end && r.depth[j] > r.depth[outer.value]; ++j) {
-                if (j == forward) inside = true;
-                if (r.name[j] != r.name[forward] || !(r.flags[j] & kPytorchMarker)) continue;
-                if (j < forward) ++site.ordinal;
-                ++site.count;
-            }
-            if (!inside) return std::nullopt;
-        }
-        const auto inferred = inferInnerOp(*dict, inner, needsSite ? &site : nullptr);
+        std::string dictName;
+        const auto inferred = inferFromDictMarker(t, *raw, RangeId(op), KernelId(kernel), dictName);
         if (!inferred) return std::nullopt;
         auto cost = opCost(inferred->name, inferred->shapes, inferred->dtype);
         if (!cost) return std::nullopt;
@@ -166,7 +137,7 @@ void computeKernelMetrics(Trace& t) {
             cost->flops *= 2;
             rule = "add/sub with a scaling factor: 2 FLOPs per output element (multiply + add)";
         }
-        rule += "; shapes from the dict marker " + dict->name;
+        rule += "; shapes from the dict marker " + dictName;
         CachedCost c{cost, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration"), inferred->dtype};
         return c;
     };
