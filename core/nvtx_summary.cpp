@@ -27,6 +27,7 @@ void addKernel(const Trace& t, GpuTimeRow& row, uint32_t i) {
     if (std::isfinite(t.metrics.flops[i])) {
         row.flops += t.metrics.flops[i];
         ++row.kernelsWithFlops;
+        row.flopsTimeNs += d;
     }
     if (t.metrics.tc[i] == TcState::Used) row.tcTimeNs += d;
 }

@@ -42,8 +42,9 @@ struct GpuTimeRow {
     double percent = 0;       // of all kernel time
     double flops = 0;         // sum over the kernels with a known FLOP count
     uint64_t kernelsWithFlops = 0;
+    uint64_t flopsTimeNs = 0; // GPU time of those kernels: the rate is theirs, as in the layer tree
     uint64_t tcTimeNs = 0;    // GPU time of kernels that used Tensor Cores
-    double tflopsPerSecond() const { return gpuTimeNs ? flops / static_cast<double>(gpuTimeNs) / 1e3 : 0; }
+    double tflopsPerSecond() const { return flopsTimeNs ? flops / static_cast<double>(flopsTimeNs) / 1e3 : 0; }
     double tcShare() const { return gpuTimeNs ? 100.0 * static_cast<double>(tcTimeNs) / static_cast<double>(gpuTimeNs) : 0; }
 };
 // Per layer and direction; the rows add up to the total kernel time.

@@ -209,6 +209,36 @@ TEST(PyprofFlops, EqualToPyProfOrAListedDifference) {
     EXPECT_DOUBLE_EQ(*ks[16].flops + *ks[20].flops, 4 * B * L * S * d);
 }
 
+// op_sum on a row where only some kernels have FLOPs (the seven forward `sum` kernels: six are
+// gradient accumulation under no marker, one averages multi_head_attention's weights): the rate is
+// over the known kernel's time, not the row's.
+TEST(PyprofFlops, OpSumRateIsOverTheKernelsWithFlops) {
+    LS_REQUIRE_FILE(kTrace);
+    const auto kernels = cliTable({"kernels", kTrace.string()});
+    const auto ops = cliTable({"summary", kTrace.string(), "--report", "op_sum"});
+    double flops = 0, knownNs = 0, allNs = 0;
+    size_t known = 0;
+    for (size_t i = 0; i < kernels.rows.size(); ++i) {
+        if (kernels.at(i, "op") != "sum" || kernels.at(i, "direction") != "forward") continue;
+        allNs += std::stod(kernels.at(i, "duration_ns"));
+        if (kernels.at(i, "flops").empty()) continue;
+        ++known;
+        flops += std::stod(kernels.at(i, "flops"));
+        knownNs += std::stod(kernels.at(i, "duration_ns"));
+    }
+    ASSERT_EQ(known, 1u);
+    bool found = false;
+    for (size_t i = 0; i < ops.rows.size(); ++i) {
+        if (ops.at(i, "op") != "sum" || ops.at(i, "direction") != "forward") continue;
+        found = true;
+        EXPECT_EQ(std::stod(ops.at(i, "gpu_time_ns")), allNs);
+        EXPECT_EQ(std::stod(ops.at(i, "flops")), flops);
+        EXPECT_NEAR(std::stod(ops.at(i, "tflops_s")), flops / knownNs / 1e3, 0.0006);
+        EXPECT_GT(std::stod(ops.at(i, "tflops_s")), 0.0005) << "not diluted by the six unknown kernels";
+    }
+    EXPECT_TRUE(found);
+}
+
 // The dtype comes from the dict marker ("float32"), not from the kernel name.
 TEST(PyprofFlops, DtypeFromTheDictMarker) {
     LS_REQUIRE_FILE(kTrace);

@@ -114,7 +114,8 @@ nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as ns
                (nsys drops them); unended ranges end at the capture end.
 nvtx_sum       NVTX ranges grouped by normalized name (op_id, seq, sizes stripped) and style
 layer_sum      kernels, GPU time, FLOPs, achieved TFLOP/s and Tensor Core share of GPU time per
-               layer and direction; rows add up to all kernel time
+               layer and direction; rows add up to all kernel time. flops sums the kernels
+               with a formula (empty when none has one); tflops_s is over those kernels' time
 op_sum         the same per op instance name and direction
 tc_sum         GPU time by Tensor Core state (used, not used, n/a), per device
 ncu_match      with --ncu CSV: one row per Nsight Compute kernel with its match state
