@@ -15,8 +15,18 @@ std::vector<RangeId> pyprofMarkerStack(const Trace& t, KernelId k) {
     return rangeStack(t, k);
 }
 
-bool mayBeDictOp(const Trace& t, RangeId r) {
-    return (t.ranges.flags[r.value] & kPytorchMarker) && t.str(t.ranges.name[r.value]).find('.') != std::string_view::npos;
+DictCalls::DictCalls(const Trace& t) : t_(t) {}
+DictCalls::~DictCalls() = default;
+
+RawTextReader& DictCalls::reader() {
+    if (!raw_) raw_ = std::make_unique<RawTextReader>(t_);
+    return *raw_;
+}
+
+const DictMarker* DictCalls::parsed(RangeId call) {
+    auto [it, inserted] = parsed_.try_emplace(call.value);
+    if (inserted) it->second = parseDictMarker(reader().text(call, true));
+    return it->second ? &*it->second : nullptr;
 }
 
 namespace {
@@ -47,16 +57,16 @@ bool endsWith(std::string_view s, std::string_view tail) { return s.size() >= ta
 
 } // namespace
 
-std::optional<InferredOp> inferFromDictMarker(const Trace& t, RawTextReader& raw, RangeId op, KernelId k, std::string& dictName) {
+std::optional<InferredOp> inferFromDictMarker(const Trace& t, DictCalls& calls, RangeId op, KernelId k, std::string& dictName) {
     RangeId call;
     for (RangeId s : pyprofMarkerStack(t, k))
-        if (mayBeDictOp(t, s)) call = s; // the outermost, as PyProf takes it
+        if (isDictCall(t, s)) call = s; // the outermost, as PyProf takes it
     if (!call.valid()) return std::nullopt;
-    const auto dict = parseDictMarker(raw.text(call, true));
+    const DictMarker* dict = calls.parsed(call);
     if (!dict) return std::nullopt;
     dictName = dict->name;
     std::string_view inner = t.str(t.ranges.name[op.value]);
-    if (mayBeDictOp(t, op)) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
+    if (isDictCall(t, op)) inner.remove_prefix(inner.rfind('.') + 1); // torch.norm -> norm
     if (!endsWith(dict->name, "multi_head_attention_forward")) return inferInnerOp(*dict, inner);
     const auto site = siteInCall(t, call, op, k);
     if (!site) return std::nullopt;

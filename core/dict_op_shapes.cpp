@@ -62,10 +62,12 @@ std::optional<InferredOp> multiHeadAttention(const DictMarker& dict, std::string
     const auto& a = dict.args;
     if (a.size() < 13 || a[0].shape.size() != 3 || a[1].shape.size() != 3 || a[0].shape != a[2].shape || a[1].shape != a[2].shape)
         return std::nullopt;
+    // bias_k/bias_v or add_zero_attn lengthen the keys by one: not this layout.
+    if (a[7].type != "NoneType" || a[8].type != "NoneType" || a[9].value != "False") return std::nullopt;
     int64_t heads = 0;
     std::from_chars(a[4].value.data(), a[4].value.data() + a[4].value.size(), heads);
     const int64_t l = a[0].shape[0], n = a[0].shape[1], e = a[0].shape[2], s = a[1].shape[0];
-    if (heads <= 0 || e % heads != 0) return std::nullopt;
+    if (heads <= 0 || heads > (1 << 20) || e % heads != 0) return std::nullopt;
     const int64_t b = n * heads, d = e / heads;
     const bool mask = a.size() > 16 && a[16].type == "tensor";
     const std::string& dtype = a[0].dtype;
@@ -120,6 +122,7 @@ std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view 
     Shapes integral; // indices and targets
     for (const auto& a : dict.args) {
         if (a.type != "tensor") continue;
+        if (a.badShape) return std::nullopt;
         t.push_back(a.shape);
         const DType d = dtypeFromName(a.dtype);
         if (isFloating(d)) {
@@ -142,7 +145,10 @@ std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view 
         const Shape& x = t[0];
         const int64_t k = x.back(), n = t[1][0];
         int64_t m = 1;
-        for (size_t i = 0; i + 1 < x.size(); ++i) m *= x[i];
+        for (size_t i = 0; i + 1 < x.size(); ++i) {
+            if (x[i] != 0 && m > (int64_t(1) << 53) / x[i]) return std::nullopt; // no shape is that large
+            m *= x[i];
+        }
         const bool bias = t.size() >= 3 && t[2].size() == 1;
         // Forward GEMM, dgrad and wgrad each multiply the same three extents.
         if (inner == "addmm" && bias) return result("addmm", {t[2], {m, k}, {k, n}});

@@ -123,12 +123,11 @@ void computeKernelMetrics(Trace& t) {
     };
     // PyTorch 1.x markers carry no sizes: the apex/pyprof dict marker around the op (or around its
     // forward op, for backward kernels) gives the shapes and the dtype.
-    std::unique_ptr<RawTextReader> raw;
+    DictCalls calls(t);
     auto fromDictMarker = [&](uint32_t op, uint32_t kernel) -> std::optional<CachedCost> {
-        if (r.sizes[op].value != 0 && !mayBeDictOp(t, RangeId(op))) return std::nullopt;
-        if (!raw) raw = std::make_unique<RawTextReader>(t);
+        if (r.sizes[op].value != 0 && !isDictCall(t, RangeId(op))) return std::nullopt;
         std::string dictName;
-        const auto inferred = inferFromDictMarker(t, *raw, RangeId(op), KernelId(kernel), dictName);
+        const auto inferred = inferFromDictMarker(t, calls, RangeId(op), KernelId(kernel), dictName);
         if (!inferred) return std::nullopt;
         auto cost = opCost(inferred->name, inferred->shapes, inferred->dtype);
         if (!cost) return std::nullopt;
@@ -151,8 +150,7 @@ void computeKernelMetrics(Trace& t) {
         if (plain.cost->family != OpFamily::Elementwise && plain.cost->family != OpFamily::Optimizer) return nullptr;
         auto [it, inserted] = readOnceCosts.try_emplace({r.name[op].value, r.sizes[op].value, dtype});
         if (inserted) {
-            if (!raw) raw = std::make_unique<RawTextReader>(t);
-            const std::vector<uint8_t> repeated = repeatedInputs(raw->text(RangeId(op)));
+            const std::vector<uint8_t> repeated = repeatedInputs(calls.reader().text(RangeId(op)));
             auto shapes = parseShapes(t.str(r.sizes[op]));
             if (!shapes || shapes->size() != repeated.size()) return nullptr; // leaves the entry empty: plain cost
             for (size_t j = 0; j < repeated.size(); ++j)

@@ -208,7 +208,7 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
 
     MarkerFields m = parseMarker(text);
     std::optional<DictMarker> dict;
-    if (!m.isPytorchMarker && (dict = parseDictMarker(text))) { // m's views point into *dict below
+    if (!m.isPytorchMarker && (dict = parseDictMarker(text, false))) { // m's views point into *dict below
         m.name = dict->name;
         m.sizes = dict->sizes;
         m.isPytorchMarker = dict->isOp;
@@ -216,6 +216,7 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
     if (m.seqIsStashed) flags |= kSeqIsStashed;
     if (m.isPytorchMarker) flags |= kPytorchMarker;
     if (m.repeatedInput) flags |= kRepeatedInput;
+    if (dict && dict->isOp) flags |= kDictCall;
     r.start[i] = start;
     r.end[i] = end;
     r.thread[i] = ThreadId(out.keys.get(tid));

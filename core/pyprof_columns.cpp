@@ -60,7 +60,7 @@ PyprofTable::DictContext PyprofTable::dictContext(KernelId k) const {
             if (c.trace.empty()) c.trace = traceOf(raw.text(r, true));
             continue;
         }
-        if (!mayBeDictOp(t, r)) continue;
+        if (!isDictCall(t, r)) continue;
         // The outermost dict wins, as in PyProf: torch.nn.functional.embedding, not torch.embedding.
         const auto dict = parseDictMarker(raw.text(r, true));
         if (!dict || dict->name == "traceMarker") continue;

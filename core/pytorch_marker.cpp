@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <set>
 
 namespace ls {
 namespace {
@@ -68,27 +69,35 @@ void forEachInputId(std::string_view list, Fn&& fn) {
     }
 }
 
-// A tensor input (output index >= 0) that appears twice.
-// Runs on every marker at load, so it compares the entries' text instead of parsing numbers:
-// "(3944,0)" twice is the same tensor; "(0,-1)" is not a tensor.
+// A tensor input (output index >= 0) that appears twice. Runs on every marker at load, so it
+// compares the entries' text instead of parsing numbers: "(3944,0)" twice is the same tensor;
+// "(0,-1)" is a non-tensor or a tensor with no recorded producer (a parameter), never matched.
+// Up to 16 entries by pairwise compare without allocating; longer lists (a _foreach_ call over
+// thousands of parameters) by sorting.
 bool anyRepeatedInput(std::string_view list) {
-    std::array<std::string_view, 8> small;
+    if (list.empty() || list[0] != '[') return false;
+    const size_t listEnd = std::min(list.find(']'), list.size());
+    std::array<std::string_view, 16> small;
     size_t count = 0;
-    std::vector<std::string_view> more;
-    for (size_t pos = list.find('('); pos != std::string_view::npos; pos = list.find('(', pos + 1)) {
+    std::vector<std::string_view> many;
+    for (size_t pos = list.find('('); pos < listEnd; pos = list.find('(', pos + 1)) {
         const size_t close = list.find(')', pos);
-        if (close == std::string_view::npos) return false;
+        if (close == std::string_view::npos || close > listEnd) break;
         const std::string_view id = list.substr(pos, close - pos + 1);
         if (id.size() > 3 && id[id.size() - 3] == '-') continue; // ",-1)"
-        for (size_t j = 0; j < std::min(count, small.size()); ++j)
-            if (small[j] == id) return true;
-        if (std::find(more.begin(), more.end(), id) != more.end()) return true;
-        if (count < small.size()) small[count] = id;
-        else more.push_back(id);
+        if (count < small.size()) {
+            for (size_t j = 0; j < count; ++j)
+                if (small[j] == id) return true;
+            small[count++] = id;
+            continue;
+        }
+        if (many.empty()) many.assign(small.begin(), small.end());
+        many.push_back(id);
         ++count;
-        if (list[close + 1 < list.size() ? close + 1 : close] == ']') break;
     }
-    return false;
+    if (many.empty()) return false;
+    std::sort(many.begin(), many.end());
+    return std::adjacent_find(many.begin(), many.end()) != many.end();
 }
 
 } // namespace
@@ -96,16 +105,11 @@ bool anyRepeatedInput(std::string_view list) {
 std::vector<uint8_t> repeatedInputs(std::string_view text) {
     std::vector<uint8_t> out;
     constexpr std::string_view kKey = "input_op_ids = ";
-    const size_t at = text.rfind(kKey);
+    const size_t at = text.find(kKey);
     if (at == std::string_view::npos) return out;
-    std::vector<std::pair<int64_t, int64_t>> seen;
+    std::set<std::pair<int64_t, int64_t>> seen;
     forEachInputId(text.substr(at + kKey.size()), [&](int64_t op, int64_t o) {
-        bool repeated = false;
-        if (o >= 0) {
-            for (const auto& s : seen) repeated = repeated || (s.first == op && s.second == o);
-            if (!repeated) seen.emplace_back(op, o);
-        }
-        out.push_back(repeated ? 1 : 0);
+        out.push_back(o >= 0 && !seen.emplace(op, o).second ? 1 : 0);
         return true;
     });
     return out;
@@ -224,7 +228,7 @@ std::optional<std::vector<int64_t>> tupleOfInts(std::string_view v) {
         if (pos >= v.size() - 1) break;
         int64_t d = 0;
         const auto [ptr, ec] = std::from_chars(v.data() + pos, v.data() + v.size() - 1, d);
-        if (ec != std::errc()) return std::nullopt;
+        if (ec != std::errc() || d < 0 || d > (int64_t(1) << 40)) return std::nullopt; // no shape, not a wrong one
         dims.push_back(d);
         pos = static_cast<size_t>(ptr - v.data());
     }
@@ -248,8 +252,10 @@ std::vector<DictArg> parseArgs(std::string_view text) {
         if (auto v = rawValue(element, "name")) a.name = std::string(unquoted(*v));
         if (auto v = rawValue(element, "type")) a.type = std::string(unquoted(*v));
         if (auto v = rawValue(element, "dtype")) a.dtype = std::string(unquoted(*v));
-        if (auto v = rawValue(element, "shape"))
+        if (auto v = rawValue(element, "shape")) {
             if (auto dims = tupleOfInts(*v)) a.shape = std::move(*dims);
+            else a.badShape = true;
+        }
         if (auto v = rawValue(element, "value")) a.value = std::string(*v);
         args.push_back(std::move(a));
         pos = end + 1;
@@ -259,7 +265,7 @@ std::vector<DictArg> parseArgs(std::string_view text) {
 
 } // namespace
 
-std::optional<DictMarker> parseDictMarker(std::string_view text) {
+std::optional<DictMarker> parseDictMarker(std::string_view text, bool withArgs) {
     if (text.substr(0, 2) != "{'") return std::nullopt;
     DictMarker d;
     if (text.substr(0, 15) == "{'traceMarker':") {
@@ -284,7 +290,7 @@ std::optional<DictMarker> parseDictMarker(std::string_view text) {
         sizes += "[" + dims + "]";
     }
     if (!sizes.empty()) d.sizes = sizes + "]";
-    d.args = parseArgs(text);
+    if (withArgs) d.args = parseArgs(text);
     return d;
 }
 

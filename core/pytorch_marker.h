@@ -36,6 +36,7 @@ struct DictArg {
     std::string name;  // keyword name; empty for a positional argument
     std::string type;  // "tensor", "float", "int", "bool", "NoneType", "tuple", "str", ...
     std::vector<int64_t> shape; // tensors only
+    bool badShape = false; // a shape was written but is not a tuple of sane sizes
     std::string dtype; // tensors only, e.g. "float32"
     std::string value; // non-tensors: the value's Python text, e.g. "-20", "2.0", "(200,)"
 };
@@ -46,6 +47,7 @@ struct DictMarker {
     bool isOp = false; // a mod/op marker (traceMarker is not an op)
     std::vector<DictArg> args; // every argument in order, tensors and scalars
 };
-std::optional<DictMarker> parseDictMarker(std::string_view text);
+// withArgs = false skips `args` (the loader keeps only name, sizes and dtype).
+std::optional<DictMarker> parseDictMarker(std::string_view text, bool withArgs = true);
 
 } // namespace ls

@@ -110,6 +110,7 @@ enum RangeFlag : uint8_t {
     kEndsOnOtherThread = 4,
     kPytorchMarker = 8,
     kRepeatedInput = 16, // input_op_ids lists one tensor twice: read once (core/kernel_metrics.cpp)
+    kDictCall = 32,      // an apex/pyprof dict marker of a call ({'mod', 'op', 'args'})
 };
 
 // One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a

@@ -93,14 +93,15 @@ TEST(CorrelationPytorch, BackwardKernelsUnderTheEngineWrapperPairWithTheForwardO
 
     EXPECT_EQ(splitLines(runCli({"summary", l.file, "--report", "layer_sum"}).out),
               (std::vector<std::string>{"layer,direction,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
-                                        // backward: aten::sum over [8, 3072], one add per element
-                                        "layer7,backward,3,65,52.00,24576,0.378,0.00",
+                                        // backward: aten::sum over [8, 3072], one add per element, in
+                                        // its 10 ns kernel (the rate is over the kernels with FLOPs)
+                                        "layer7,backward,3,65,52.00,24576,2.458,0.00",
                                         // forward: the addmm GEMM only; the kernel directly under
                                         // aten::linear is auxiliary (0), not a second copy of it
                                         "layer7,forward,2,60,48.00,37748736,629.146,0.00"}));
     EXPECT_EQ(splitLines(runCli({"summary", l.file, "--report", "op_sum"}).out),
               (std::vector<std::string>{"op,direction,instances,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
-                                        "AddmmBackward0,backward,1,3,65,52.00,24576,0.378,0.00",
+                                        "AddmmBackward0,backward,1,3,65,52.00,24576,2.458,0.00",
                                         "aten::addmm,forward,1,1,50,40.00,37748736,754.975,0.00",
                                         "aten::linear,forward,1,1,10,8.00,0,0.000,0.00"}));
 }

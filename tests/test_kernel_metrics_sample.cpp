@@ -146,7 +146,7 @@ TEST_F(KernelMetricsSample, AdamWAddcmulReadsTheGradientListOnce) {
         EXPECT_NE(std::string(trace_->str(trace_->metrics.rule[i])).find("read once"), std::string::npos);
     }
     ASSERT_GT(kernels, 0u);
-    EXPECT_DOUBLE_EQ(bytes, 3 * params * 4);
+    EXPECT_NEAR(bytes, 3 * params * 4, 1e-9 * bytes) << "the op's bytes, split over its kernels by duration, add back up";
     // Each list is far larger than the 50 MB L2, so the rate must stay under the H200's HBM peak
     // (4.8 TB/s); counting the gradient twice gave 5.08 TB/s.
     EXPECT_LT(bytes / seconds, 4.8e12);
