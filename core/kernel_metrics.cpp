@@ -124,8 +124,12 @@ void computeKernelMetrics(Trace& t) {
     // PyTorch 1.x markers carry no sizes: the apex/pyprof dict marker around the op (or around its
     // forward op, for backward kernels) gives the shapes and the dtype.
     DictCalls calls(t);
+    std::optional<bool> anyDictCall; // looked up once, at the first op without sizes
     auto fromDictMarker = [&](uint32_t op, uint32_t kernel) -> std::optional<CachedCost> {
         if (r.sizes[op].value != 0 && !isDictCall(t, RangeId(op))) return std::nullopt;
+        if (!anyDictCall)
+            anyDictCall = std::any_of(r.flags.begin(), r.flags.end(), [](uint8_t f) { return (f & kDictCall) != 0; });
+        if (!*anyDictCall) return std::nullopt; // emit_nvtx without record_shapes: no call to look for
         std::string dictName;
         const auto inferred = inferFromDictMarker(t, calls, RangeId(op), KernelId(kernel), dictName);
         if (!inferred) return std::nullopt;

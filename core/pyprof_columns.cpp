@@ -62,7 +62,7 @@ PyprofTable::DictContext PyprofTable::dictContext(KernelId k) const {
         }
         if (!isDictCall(t, r)) continue;
         // The outermost dict wins, as in PyProf: torch.nn.functional.embedding, not torch.embedding.
-        const auto dict = parseDictMarker(raw.text(r, true));
+        const auto dict = parseDictMarker(raw.text(r, true), false); // params need the shapes only
         if (!dict || dict->name == "traceMarker") continue;
         const size_t dot = dict->name.rfind('.');
         c.mod = dict->name.substr(0, dot);

@@ -49,53 +49,41 @@ size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
     return end;
 }
 
-// Calls fn(opId, output) for each "(a,b)" of the list that starts the text, until it returns false.
+// Calls fn(entry, isTensor) for each "(op,output)" entry of the input_op_ids list that starts the
+// text, as text: "(3944,0)" twice is the same tensor. "(0,-1)" is a non-tensor or a tensor with no
+// recorded producer (a parameter): isTensor false, never matched. Stops when fn returns false.
 template <class Fn>
 void forEachInputId(std::string_view list, Fn&& fn) {
     if (list.empty() || list[0] != '[') return;
-    size_t pos = 1;
-    while (pos < list.size() && list[pos] != ']') {
-        if (list[pos] != '(') {
-            ++pos;
-            continue;
-        }
-        int64_t op = 0, out = 0;
-        auto [p1, e1] = std::from_chars(list.data() + pos + 1, list.data() + list.size(), op);
-        if (e1 != std::errc() || p1 == list.data() + list.size() || *p1 != ',') return;
-        auto [p2, e2] = std::from_chars(p1 + 1, list.data() + list.size(), out);
-        if (e2 != std::errc()) return;
-        if (!fn(op, out)) return;
-        pos = static_cast<size_t>(p2 - list.data());
+    const size_t listEnd = std::min(list.find(']'), list.size());
+    for (size_t pos = list.find('('); pos < listEnd; pos = list.find('(', pos + 1)) {
+        const size_t close = list.find(')', pos);
+        if (close == std::string_view::npos || close > listEnd) return;
+        const std::string_view id = list.substr(pos, close - pos + 1);
+        if (!fn(id, !(id.size() > 3 && id[id.size() - 3] == '-'))) return; // ",-1)"
     }
 }
 
-// A tensor input (output index >= 0) that appears twice. Runs on every marker at load, so it
-// compares the entries' text instead of parsing numbers: "(3944,0)" twice is the same tensor;
-// "(0,-1)" is a non-tensor or a tensor with no recorded producer (a parameter), never matched.
-// Up to 16 entries by pairwise compare without allocating; longer lists (a _foreach_ call over
-// thousands of parameters) by sorting.
+// A tensor input that appears twice. Runs on every marker at load: up to 16 entries by pairwise
+// compare without allocating; longer lists (a _foreach_ call over thousands of parameters) by
+// sorting.
 bool anyRepeatedInput(std::string_view list) {
-    if (list.empty() || list[0] != '[') return false;
-    const size_t listEnd = std::min(list.find(']'), list.size());
     std::array<std::string_view, 16> small;
     size_t count = 0;
     std::vector<std::string_view> many;
-    for (size_t pos = list.find('('); pos < listEnd; pos = list.find('(', pos + 1)) {
-        const size_t close = list.find(')', pos);
-        if (close == std::string_view::npos || close > listEnd) break;
-        const std::string_view id = list.substr(pos, close - pos + 1);
-        if (id.size() > 3 && id[id.size() - 3] == '-') continue; // ",-1)"
+    bool repeated = false;
+    forEachInputId(list, [&](std::string_view id, bool tensor) {
+        if (!tensor) return true;
         if (count < small.size()) {
-            for (size_t j = 0; j < count; ++j)
-                if (small[j] == id) return true;
+            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), id) != small.begin() + static_cast<ptrdiff_t>(count);
             small[count++] = id;
-            continue;
+            return !repeated;
         }
         if (many.empty()) many.assign(small.begin(), small.end());
         many.push_back(id);
-        ++count;
-    }
-    if (many.empty()) return false;
+        return true;
+    });
+    if (repeated || many.empty()) return repeated;
     std::sort(many.begin(), many.end());
     return std::adjacent_find(many.begin(), many.end()) != many.end();
 }
@@ -107,9 +95,9 @@ std::vector<uint8_t> repeatedInputs(std::string_view text) {
     constexpr std::string_view kKey = "input_op_ids = ";
     const size_t at = text.find(kKey);
     if (at == std::string_view::npos) return out;
-    std::set<std::pair<int64_t, int64_t>> seen;
-    forEachInputId(text.substr(at + kKey.size()), [&](int64_t op, int64_t o) {
-        out.push_back(o >= 0 && !seen.emplace(op, o).second ? 1 : 0);
+    std::set<std::string_view> seen;
+    forEachInputId(text.substr(at + kKey.size()), [&](std::string_view id, bool tensor) {
+        out.push_back(tensor && !seen.insert(id).second ? 1 : 0);
         return true;
     });
     return out;
