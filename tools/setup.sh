@@ -4,12 +4,18 @@
 #                               (on the bundled sample trace when no FILE is given)
 #   tools/setup.sh test         install what is missing, build the dev preset (ASan + UBSan,
 #                               warnings as errors) and run the whole test suite
+#   tools/setup.sh packages     print the Debian packages it installs, one a line
 # The install step is idempotent and uses sudo only when not root.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-PACKAGES=(cmake ninja-build g++ pkg-config libsqlite3-dev libgtest-dev libgmock-dev
-          qt6-base-dev qt6-charts-dev libqt6svg6 libgl-dev)
+# Everything the build, the tests and the README's GUI steps use on a bare Debian 12, installed
+# with --no-install-recommends. tools/check_install_list.sh (a ctest) proves this list complete.
+# libqt6opengl6-dev: qt6-charts-dev's CMake files need Qt6OpenGL's but the package does not say so.
+# dpkg-dev: cpack's dpkg-shlibdeps. xvfb, xauth: the README's screenshot steps (xvfb-run).
+PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev libsqlite3-dev libgtest-dev libgmock-dev
+          qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6 libgl-dev
+          xvfb xauth)
 
 install_deps() {
     local missing=()
@@ -27,6 +33,9 @@ install_deps() {
 jobs() { nproc 2>/dev/null || echo 2; }
 
 case "${1:-}" in
+packages)
+    printf '%s\n' "${PACKAGES[@]}"
+    ;;
 app)
     shift
     install_deps
@@ -41,7 +50,7 @@ test)
     ctest --preset dev -j "$(jobs)"
     ;;
 *)
-    echo "usage: tools/setup.sh app [FILE] | test" >&2
+    echo "usage: tools/setup.sh app [FILE] | test | packages" >&2
     exit 2
     ;;
 esac
