@@ -1,6 +1,6 @@
 #include "widgets/csv_export.h"
 
-#include "core/table_writer.h"
+#include "core/reports/table_writer.h"
 
 #include <QAbstractItemModel>
 #include <QHeaderView>

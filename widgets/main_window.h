@@ -3,7 +3,7 @@
 // report tabs), kernel table (bottom dock), details of the current kernel (right dock). Opens
 // traces from the menu, recent files, drag and drop, the command line or the bundled sample;
 // loads them in the background with progress and Cancel. Layout persists in QSettings.
-#include "core/ncu_metrics.h"
+#include "core/import/ncu/ncu_metrics.h"
 #include "widgets/trace_session.h"
 
 #include <QMainWindow>

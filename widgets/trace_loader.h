@@ -1,7 +1,7 @@
 #pragma once
 // Loads a trace off the GUI thread. Each start() gets a job id; results of a job that was
 // cancelled or superseded are dropped (hotspot's job tracker is the model).
-#include "core/load.h"
+#include "core/load/load.h"
 #include "widgets/trace_session.h"
 
 #include <QObject>

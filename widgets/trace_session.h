@@ -1,10 +1,10 @@
 #pragma once
 // What the window shows for one open trace: the trace and the structures derived from it off the
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
-#include "core/fwd_bwd.h"
-#include "core/kernel_table.h"
-#include "core/layer_tree.h"
-#include "widgets/timeline_view.h"
+#include "core/views/fwd_bwd.h"
+#include "core/views/kernel_table.h"
+#include "core/views/layer_tree.h"
+#include "widgets/timeline/timeline_view.h"
 
 #include <memory>
 

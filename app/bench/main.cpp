@@ -1,12 +1,12 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
-#include "core/kernel_filter.h"
+#include "core/views/kernel_filter.h"
 #include "app/bench/timeline_bench.h"
-#include "core/kernel_table.h"
-#include "core/load.h"
-#include "core/load_floor.h"
-#include "core/platform.h"
-#include "core/sqlite_db.h"
+#include "core/views/kernel_table.h"
+#include "core/load/load.h"
+#include "core/import/nsys/load_floor.h"
+#include "core/model/platform.h"
+#include "core/import/sqlite_db.h"
 
 #include <algorithm>
 #include <chrono>

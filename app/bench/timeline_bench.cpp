@@ -1,6 +1,6 @@
 #include "app/bench/timeline_bench.h"
 
-#include "widgets/timeline_view.h"
+#include "widgets/timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QImage>

@@ -1,7 +1,7 @@
 #pragma once
 // Renders the timeline offscreen (1920x1080 QImage) on a loaded trace: the first frame after
 // the load, then frames at several zoom levels while panning. Only built with the GUI.
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
 #include "app/cli/commands.h"
-#include "core/ncu_metrics.h"
-#include "core/summary.h"
+#include "core/import/ncu/ncu_metrics.h"
+#include "core/reports/summary.h"
 
 #include <algorithm>
 #include <cstdio>

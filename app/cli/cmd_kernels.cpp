@@ -1,12 +1,12 @@
 #include "app/cli/commands.h"
-#include "core/correlation.h"
-#include "core/kernel_filter.h"
-#include "core/kernel_table.h"
-#include "core/ncu_metrics.h"
-#include "core/pyprof_columns.h"
+#include "core/pytorch/correlation.h"
+#include "core/views/kernel_filter.h"
+#include "core/views/kernel_table.h"
+#include "core/import/ncu/ncu_metrics.h"
+#include "core/views/pyprof_columns.h"
 
 #include <algorithm>
-#include "core/table_writer.h"
+#include "core/reports/table_writer.h"
 
 #include <ostream>
 

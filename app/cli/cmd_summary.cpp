@@ -1,9 +1,9 @@
 #include "app/cli/commands.h"
-#include "core/layer_tree.h"
-#include "core/ncu_metrics.h"
-#include "core/nvtx_summary.h"
-#include "core/summary.h"
-#include "core/table_writer.h"
+#include "core/views/layer_tree.h"
+#include "core/import/ncu/ncu_metrics.h"
+#include "core/reports/nvtx_summary.h"
+#include "core/reports/summary.h"
+#include "core/reports/table_writer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -95,7 +95,7 @@ void writeTcSummary(TableWriter& w, const Trace& t) {
     }
 }
 
-// The layer tree (core/layer_tree.h) in preorder: one row per node, path of names from the top.
+// The layer tree (core/views/layer_tree.h) in preorder: one row per node, path of names from the top.
 void writeLayerTree(TableWriter& w, const Trace& t) {
     const LayerTree tree = buildLayerTree(t);
     w.header({"path", "depth", "kind", "name", "kernels", "gpu_time_ns", "gpu_time_pct", "flops", "tflops_s", "tc_time_pct"});

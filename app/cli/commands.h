@@ -1,8 +1,8 @@
 #pragma once
 #include "app/cli/cli.h"
 #include "app/cli/options.h"
-#include "core/load.h"
-#include "core/table_writer.h"
+#include "core/load/load.h"
+#include "core/reports/table_writer.h"
 
 #include <optional>
 

@@ -1,5 +1,5 @@
 #include "app/cli/cli.h"
-#include "core/platform.h"
+#include "core/model/platform.h"
 
 #include <iostream>
 

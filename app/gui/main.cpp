@@ -1,6 +1,6 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
 // sample trace.
-#include "core/platform.h"
+#include "core/model/platform.h"
 #include "widgets/main_window.h"
 
 #include <QApplication>

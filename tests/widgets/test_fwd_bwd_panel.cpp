@@ -1,11 +1,11 @@
 // The Forward/Backward tab offscreen: models under QAbstractItemModelTester; clicking a forward
 // op selects its backward node and lists both sides' kernels (core's kernelsOfOp), and back.
-#include "core/correlation.h"
-#include "core/load.h"
+#include "core/pytorch/correlation.h"
+#include "core/load/load.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/fwd_bwd_models.h"
-#include "widgets/fwd_bwd_panel.h"
-#include "widgets/kernel_table_model.h"
+#include "widgets/panes/fwd_bwd_models.h"
+#include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/tables/kernel_table_model.h"
 #include "widgets/main_window.h"
 
 #include <QAbstractItemModelTester>

@@ -1,14 +1,14 @@
 // The main window used as a person would: open the sample, click a layer in the tree, read the
 // kernel table, filter, sort, select, copy, export; checked against layerscope-cli (a separate
 // process) and core queries.
-#include "core/correlation.h"
-#include "core/time_breakdown.h"
+#include "core/pytorch/correlation.h"
+#include "core/views/time_breakdown.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/kernel_table_model.h"
-#include "widgets/kernel_table_view.h"
-#include "widgets/layer_tree_model.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/kernel_table_view.h"
+#include "widgets/tables/layer_tree_model.h"
 #include "widgets/main_window.h"
-#include "widgets/summary_charts.h"
+#include "widgets/panes/summary_charts.h"
 
 #include <QApplication>
 #include <QAbstractBarSeries>

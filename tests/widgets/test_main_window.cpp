@@ -1,11 +1,11 @@
 // Offscreen widget tests (QT_QPA_PLATFORM=offscreen): the summary model under
 // QAbstractItemModelTester, and the main window loading the sample trace in the background.
-#include "core/load.h"
-#include "core/summary.h"
-#include "core/correlation.h"
-#include "widgets/kernel_summary_model.h"
-#include "widgets/kernel_table_model.h"
-#include "widgets/layer_tree_model.h"
+#include "core/load/load.h"
+#include "core/reports/summary.h"
+#include "core/pytorch/correlation.h"
+#include "widgets/tables/kernel_summary_model.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/layer_tree_model.h"
 #include "widgets/units.h"
 #include "widgets/main_window.h"
 

@@ -1,9 +1,9 @@
 // File → Import Nsight Compute CSV, offscreen: metric columns join the kernels they measured,
 // the details pane groups them by section, a malformed file leaves the table as it was.
-#include "core/ncu_metrics.h"
+#include "core/import/ncu/ncu_metrics.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/kernel_table_model.h"
-#include "widgets/kernel_table_view.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/kernel_table_view.h"
 #include "widgets/main_window.h"
 
 #include <QFile>

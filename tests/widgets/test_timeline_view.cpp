@@ -1,15 +1,15 @@
 // The timeline widget offscreen: pixels at known kernels' positions have the kernel's colour,
 // a click at a kernel's pixel selects it (in the view, the kernel table and the details pane),
 // keys zoom, pan and walk the history, and a range click lists the range's kernels.
-#include "core/correlation.h"
-#include "core/load.h"
+#include "core/pytorch/correlation.h"
+#include "core/load/load.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/kernel_table_model.h"
-#include "widgets/kernel_table_view.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/kernel_table_view.h"
 #include "widgets/main_window.h"
-#include "widgets/timeline_area.h"
-#include "widgets/timeline_palette.h"
-#include "widgets/timeline_view.h"
+#include "widgets/timeline/timeline_area.h"
+#include "widgets/timeline/timeline_palette.h"
+#include "widgets/timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QImage>

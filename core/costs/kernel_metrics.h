@@ -1,0 +1,17 @@
+#pragma once
+// FLOPs, bytes, dtype and Tensor Core use per kernel, from the op its launch call sits in
+// (kernelLinks.op) and its name. An op's FLOPs go to the kernels that do its math (the GEMM
+// kernel of addmm, not its copies), split by duration when there are several.
+#include "core/costs/tensor_core.h"
+#include "core/model/trace.h"
+
+namespace ls {
+
+// Fills t.metrics. Needs correlate() first.
+void computeKernelMetrics(Trace& t);
+
+struct TcVerdict;
+// The verdict stored for kernel k, for reasons and display.
+TcVerdict tensorCoreVerdict(const Trace& t, KernelId k);
+
+} // namespace ls

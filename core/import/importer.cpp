@@ -1,0 +1,58 @@
+#include "core/import/importer.h"
+
+#include "core/import/nsys/nsys_importer.h"
+#include "core/import/nvprof/nvprof_importer.h"
+#include "core/import/sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <new>
+
+namespace ls {
+
+const std::vector<Importer>& importers() {
+    // nvprof first: its databases are SQLite too, and are told apart by their tables.
+    static const std::vector<Importer> table = {
+        {"nvprof database", acceptsNvprof, readNvprof},
+        {"Nsight Systems SQLite export", acceptsNsysExport, readNsysExport},
+    };
+    return table;
+}
+
+LoadError loadErrorFrom(const SqliteError& e) {
+    const int primary = e.code() & 0xFF;
+    if (primary == SQLITE_NOTADB) return {LoadErrorKind::NotSqlite, "not an SQLite database (or an encrypted one)"};
+    if (primary == SQLITE_CORRUPT) return {LoadErrorKind::Corrupt, std::string("truncated or corrupt database (") + e.what() + ")"};
+    if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM)
+        return {LoadErrorKind::Unreadable, std::string("cannot read the file (") + e.what() + ")"};
+    return {LoadErrorKind::Corrupt, std::string("unexpected database error (") + e.what() + ")"};
+}
+
+LoadResult importTrace(const std::string& path, const LoadOptions& options) {
+    FileHead head;
+    if (auto e = readFileHead(path, head)) return {nullptr, std::move(e)};
+    try {
+        std::set<std::string> tables;
+        if (head.isSqlite()) {
+            if (auto e = checkSqliteHeader(head)) return {nullptr, std::move(e)};
+            tables = Database(path).tables();
+        }
+        const ImportProbe probe{path, head, head.isSqlite() ? &tables : nullptr};
+        for (const Importer& importer : importers())
+            if (importer.accepts(probe)) return importer.read(probe, options);
+        if (head.isSqlite())
+            return {nullptr, LoadError{LoadErrorKind::NoGpuTables,
+                                       "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET or _RUNTIME): "
+                                       "not an Nsight Systems export, or CUDA was not traced"}};
+        return {nullptr, LoadError{LoadErrorKind::NotSqlite,
+                                   "not an SQLite database (Nsight Systems traces must be exported with `nsys export --type sqlite`)"}};
+    } catch (const SqliteError& e) {
+        return {nullptr, loadErrorFrom(e)};
+    } catch (const std::bad_alloc&) {
+        return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
+    } catch (const std::exception& e) {
+        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
+    }
+}
+
+} // namespace ls

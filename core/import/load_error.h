@@ -1,0 +1,56 @@
+#pragma once
+// What a load reports back: the error kinds with their one-line reasons, progress, options and
+// the result. Shared by every importer and by core/load's loadTrace.
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ls {
+
+enum class LoadErrorKind {
+    NotFound,
+    IsDirectory,
+    Unreadable,
+    Empty,
+    NotSqlite,
+    Corrupt,
+    NoGpuTables,
+    UnsupportedFormat,
+    Cancelled,
+};
+
+struct LoadError {
+    LoadErrorKind kind;
+    std::string reason; // one line, without the file name
+};
+
+// A snapshot of how far the read has come, summed over all event tables.
+struct LoadProgress {
+    std::string_view table; // the table a chunk was just read from
+    uint64_t rowsRead = 0;
+    uint64_t rowsTotal = 0; // estimate from rowid ranges
+};
+
+struct LoadOptions {
+    unsigned threads = 0; // 0: one per hardware thread, at least 2
+    // Called from worker threads (never two at once), throttled to a few calls per chunk.
+    std::function<void(const LoadProgress&)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+struct LoadResult {
+    std::shared_ptr<const Trace> trace;
+    std::optional<LoadError> error;
+    bool ok() const { return trace != nullptr; }
+};
+
+// "error: FILE: REASON" as the CLI prints it.
+inline std::string formatLoadError(const std::string& path, const LoadError& e) { return "error: " + path + ": " + e.reason; }
+
+} // namespace ls

@@ -1,0 +1,274 @@
+#include "core/import/nsys/nsys_chunk.h"
+
+#include "core/model/columns.h"
+#include "core/import/pytorch_marker.h"
+#include "core/import/sqlite_db.h"
+
+#include <limits>
+
+namespace ls {
+
+uint32_t LocalKeys::get(int64_t key) {
+    if (lastIndex_ != UINT32_MAX && key == lastKey_) return lastIndex_;
+    auto [it, inserted] = index_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+    if (inserted) keys_.push_back(key);
+    lastKey_ = key;
+    lastIndex_ = it->second;
+    return it->second;
+}
+
+void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads) {
+    const auto k = static_cast<size_t>(table);
+    firstRowid[k] = firstRow;
+    valid[k].assign(rows, 0);
+    auto grow = [&](auto& cols) { columns::forEachParallel(cols, [&](auto& v) { v.resize(rows); }, threads); };
+    switch (table) {
+    case EventTable::Kernel: grow(trace.kernels); break;
+    case EventTable::Memcpy: grow(trace.memcpys); break;
+    case EventTable::Memset: grow(trace.memsets); break;
+    case EventTable::Runtime:
+        grow(trace.apiCalls);
+        apiIsBacktrace.assign(rows, 0);
+        break;
+    case EventTable::Nvtx: grow(trace.ranges); break;
+    }
+}
+
+namespace {
+
+constexpr uint64_t kReportEvery = 8192;
+
+// Reads an integer column into a 32-bit field, counting values that do not fit. NULL reads as 0,
+// which is what every such column means by it, so no separate NULL check per value.
+uint32_t u32(const Statement& st, int col, LoadReport& report, const char* what) {
+    const int64_t v = st.int64(col);
+    if (v < 0 || v > std::numeric_limits<uint32_t>::max()) {
+        report.add(Anomaly::ValueOutOfRange, 1, what);
+        return v < 0 ? 0 : std::numeric_limits<uint32_t>::max();
+    }
+    return static_cast<uint32_t>(v);
+}
+
+int32_t i32(int64_t v, LoadReport& report, const char* what) {
+    if (v > std::numeric_limits<int32_t>::max()) {
+        report.add(Anomaly::ValueOutOfRange, 1, what);
+        return std::numeric_limits<int32_t>::max();
+    }
+    return static_cast<int32_t>(v);
+}
+
+uint32_t nsysStringRef(const Statement& st, int col) {
+    if (st.isNull(col)) return kNoNsysString;
+    const int64_t v = st.int64(col);
+    return v < 0 || v >= kNoNsysString ? kNoNsysString - 1 : static_cast<uint32_t>(v);
+}
+
+// Timestamps beyond +-2^62 ns (146 years) are corrupt, and would overflow durations.
+bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); }
+
+// Reads start/end; false when the row has no usable start. Negative durations are clamped.
+bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& report, std::string_view table) {
+    if (st.isNull(0)) {
+        report.add(Anomaly::NullTimestamp, 1, table);
+        return false;
+    }
+    start = st.int64(0);
+    end = st.isNull(1) ? start : st.int64(1);
+    if (absurd(start) || absurd(end)) {
+        report.add(Anomaly::ValueOutOfRange, 1, std::string(table) + ".start/end");
+        return false;
+    }
+    if (end < start) {
+        report.add(Anomaly::NegativeDuration, 1, table);
+        end = start;
+    }
+    return true;
+}
+
+bool readGpuCommon(const Statement& st, GpuOpColumns& c, size_t i, Chunk& out, std::string_view table) {
+    TimeNs s, e;
+    if (!readSpan(st, s, e, out.report, table)) return false;
+    c.start[i] = s;
+    c.end[i] = e;
+    c.device[i] = u32(st, kcol::Device, out.report, "deviceId");
+    c.context[i] = u32(st, kcol::Context, out.report, "contextId");
+    c.stream[i] = u32(st, kcol::Stream, out.report, "streamId");
+    c.correlation[i] = u32(st, kcol::Correlation, out.report, "correlationId");
+    c.process[i] = ProcessId(out.keys.get(st.int64(kcol::GlobalPid))); // NULL reads as 0
+    return true;
+}
+
+CopyKind copyKindFromCupti(int64_t k) {
+    switch (k) {
+    case 1: return CopyKind::HtoD;
+    case 2: return CopyKind::DtoH;
+    case 8: return CopyKind::DtoD;
+    case 9: return CopyKind::HtoH;
+    case 10: return CopyKind::PtoP;
+    case 0: return CopyKind::Unknown;
+    default: return CopyKind::Other;
+    }
+}
+
+bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, k, i, out, "CUPTI_ACTIVITY_KIND_KERNEL")) return false;
+    auto& r = out.report;
+    k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
+    k.shortName[i] = StringId(nsysStringRef(st, kcol::Short));
+    k.grid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"), u32(st, kcol::GridZ, r, "gridZ")};
+    k.block[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"), u32(st, kcol::BlockZ, r, "blockZ")};
+    k.registers[i] = static_cast<uint16_t>(std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
+    k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
+    k.dynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
+    return true;
+}
+
+uint64_t nonNegative(const Statement& st, int col) {
+    return st.isNull(col) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(col)));
+}
+
+bool readMemcpyRow(const Statement& st, MemcpyColumns& m, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMCPY")) return false;
+    m.bytes[i] = nonNegative(st, mcol::Bytes);
+    m.kind[i] = st.isNull(mcol::Kind) ? CopyKind::Unknown : copyKindFromCupti(st.int64(mcol::Kind));
+    return true;
+}
+
+bool readMemsetRow(const Statement& st, MemsetColumns& m, size_t i, Chunk& out) {
+    if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMSET")) return false;
+    m.bytes[i] = nonNegative(st, scol::Bytes);
+    m.value[i] = st.isNull(scol::Value) ? 0 : static_cast<int32_t>(st.int64(scol::Value));
+    return true;
+}
+
+bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) {
+    TimeNs s, e;
+    if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_RUNTIME")) return false;
+    auto& a = sink.trace.apiCalls;
+    a.start[i] = s;
+    a.end[i] = e;
+    a.thread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
+    a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
+    a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
+    const int64_t cls = st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
+    a.kind[i] = cls == event_class::CudaRuntime ? ApiKind::Runtime
+                : cls == event_class::CudaDriver ? ApiKind::Driver
+                                                 : ApiKind::Other;
+    sink.apiIsBacktrace[i] = cls == event_class::CudaBacktrace ? 1 : 0;
+    return true;
+}
+
+bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
+    // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
+    // without a NULL check; this loop runs millions of times.
+    const int64_t type = st.int64(ncol::EventType);
+    const int64_t tid = st.int64(ncol::GlobalTid);
+    std::string_view text = st.text(ncol::Text);
+    if (text.empty() && st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
+        if (const std::string* s = strings.find(st.int64(ncol::TextId))) text = *s;
+        else out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
+    }
+    if (type == nvtx_type::DomainCreate) {
+        out.domains.push_back({tid, st.int64(ncol::DomainId), std::string(text)});
+        return false;
+    }
+    const bool pushPop = type == nvtx_type::PushPop || type == nvtx_type::NvtxtPushPop;
+    const bool startEnd = type == nvtx_type::StartEnd || type == nvtx_type::NvtxtStartEnd;
+    if (!pushPop && !startEnd && type != nvtx_type::Mark) {
+        out.report.add(Anomaly::UnknownNvtxEventType, 1, "eventType " + std::to_string(type));
+        return false;
+    }
+    if (st.isNull(ncol::Start)) {
+        out.report.add(Anomaly::NullTimestamp, 1, "NVTX_EVENTS");
+        return false;
+    }
+    const TimeNs start = st.int64(ncol::Start);
+    if (absurd(start) || (!st.isNull(ncol::End) && absurd(st.int64(ncol::End)))) {
+        out.report.add(Anomaly::ValueOutOfRange, 1, "NVTX_EVENTS.start/end");
+        return false;
+    }
+    uint8_t flags = 0;
+    TimeNs end = start;
+    if (type != nvtx_type::Mark) {
+        if (st.isNull(ncol::End)) {
+            flags |= kUnended; // set to the capture end once every table is in
+        } else {
+            end = st.int64(ncol::End);
+            if (end < start) {
+                out.report.add(Anomaly::NegativeDuration, 1, "NVTX_EVENTS");
+                end = start;
+            }
+        }
+    }
+    if (const int64_t endTid = st.int64(ncol::EndGlobalTid); endTid != 0 && endTid != tid) {
+        flags |= kEndsOnOtherThread;
+        out.report.add(Anomaly::RangeEndsOnOtherThread);
+    }
+    if (const int64_t domain = st.int64(ncol::DomainId); domain != 0) out.rangeDomains.emplace_back(i, domain);
+
+    MarkerFields m = parseMarker(text);
+    std::optional<DictMarker> dict;
+    if (!m.isPytorchMarker && (dict = parseDictMarker(text, false))) { // m's views point into *dict below
+        m.name = dict->name;
+        m.sizes = dict->sizes;
+        m.isPytorchMarker = dict->isOp;
+    }
+    if (m.seqIsStashed) flags |= kSeqIsStashed;
+    if (m.isPytorchMarker) flags |= kPytorchMarker;
+    if (m.repeatedInput) flags |= kRepeatedInput;
+    if (dict && dict->isOp) flags |= kDictCall;
+    r.start[i] = start;
+    r.end[i] = end;
+    r.thread[i] = ThreadId(out.keys.get(tid));
+    r.name[i] = out.strings.intern(m.name);
+    r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
+    r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
+    r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
+    r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
+    r.flags[i] = flags;
+    const int64_t rowid = st.int64(ncol::RowId);
+    r.sourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
+    return true;
+}
+
+} // namespace
+
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+    const EventTable kind = task.spec->kind;
+    const auto k = static_cast<size_t>(kind);
+    const int rowidCol = static_cast<int>(task.spec->columns.size()) - 1;
+    const int64_t first = sink.firstRowid[k];
+    out.kind = kind;
+    out.begin = sink.sequential[k] ? 0 : static_cast<size_t>(task.firstRowid - first);
+    out.end = sink.sequential[k] ? sink.valid[k].size() : static_cast<size_t>(task.lastRowid - first + 1);
+    Trace& t = sink.trace;
+    auto& valid = sink.valid[k];
+    st.reset();
+    st.bind(1, task.firstRowid);
+    st.bind(2, task.lastRowid);
+    const bool sequential = sink.sequential[k];
+    size_t nextRow = out.begin;
+    uint64_t sinceReport = 0;
+    while (st.step()) {
+        const auto i = sequential ? nextRow++ : static_cast<size_t>(st.int64(rowidCol) - first);
+        if (i >= valid.size()) break; // cannot happen in an immutable file; never write past the end
+        bool ok = false;
+        switch (kind) {
+        case EventTable::Kernel: ok = readKernelRow(st, t.kernels, i, out); break;
+        case EventTable::Memcpy: ok = readMemcpyRow(st, t.memcpys, i, out); break;
+        case EventTable::Memset: ok = readMemsetRow(st, t.memsets, i, out); break;
+        case EventTable::Runtime: ok = readRuntimeRow(st, sink, i, out); break;
+        case EventTable::Nvtx: ok = readNvtxRow(st, strings, t.ranges, i, out); break;
+        }
+        valid[i] = ok ? 1 : 0;
+        if (++sinceReport == kReportEvery) {
+            if (rowsRead) rowsRead(sinceReport);
+            sinceReport = 0;
+            if (stop.load(std::memory_order_relaxed)) return;
+        }
+    }
+    if (rowsRead && sinceReport) rowsRead(sinceReport);
+}
+
+} // namespace ls

@@ -1,0 +1,91 @@
+#pragma once
+// One rowid window of one event table, read by one worker into chunk-local columns. Ids that
+// need a shared table (threads, processes, NVTX strings) are chunk-local here and remapped when
+// the chunks are merged, so workers never share mutable state.
+#include "core/import/nsys/nsys_schema.h"
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+class Statement;
+
+// StringIds of the export, read before the workers start and shared read-only.
+// Dense by id as exports number them; a map when the ids are too sparse for that.
+struct NsysStrings {
+    std::vector<std::string> text;
+    std::vector<uint8_t> present;
+    std::unordered_map<int64_t, std::string> sparse;
+    const std::string* find(int64_t id) const {
+        if (id >= 0 && static_cast<uint64_t>(id) < text.size()) return present[static_cast<size_t>(id)] ? &text[static_cast<size_t>(id)] : nullptr;
+        auto it = sparse.find(id);
+        return it == sparse.end() ? nullptr : &it->second;
+    }
+};
+
+// Maps 64-bit keys (globalTid, globalPid) to dense chunk-local indexes.
+class LocalKeys {
+public:
+    uint32_t get(int64_t key);
+    const std::vector<int64_t>& keys() const { return keys_; }
+
+private:
+    std::vector<int64_t> keys_;
+    std::unordered_map<int64_t, uint32_t> index_;
+    int64_t lastKey_ = 0;
+    uint32_t lastIndex_ = UINT32_MAX;
+};
+
+struct DomainName {
+    int64_t globalTid;
+    int64_t domainId;
+    std::string name;
+};
+
+inline constexpr uint32_t kNoNsysString = UINT32_MAX;
+inline constexpr size_t kEventTables = 5;
+
+// The destination of all workers: the trace's columns, presized to each table's rowid span so a
+// row lands at (rowid - firstRowid). Workers write disjoint slices; rows never written (gaps,
+// skipped rows) are dropped by compaction after the read.
+struct EventSink {
+    Trace& trace;
+    std::vector<uint8_t> apiIsBacktrace;
+    std::vector<uint8_t> valid[kEventTables];
+    int64_t firstRowid[kEventTables] = {};
+    bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
+    explicit EventSink(Trace& t) : trace(t) {}
+    void presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads);
+};
+
+// What one chunk read besides its rows: chunk-local keys and strings, to be remapped over the
+// chunk's slice [begin, end) once all chunks are in.
+struct Chunk {
+    EventTable kind = EventTable::Kernel;
+    size_t begin = 0, end = 0;
+    StringPool strings;                                     // NVTX names and sizes
+    std::vector<std::pair<size_t, int64_t>> rangeDomains;   // (row, domainId) outside the default domain
+    std::vector<DomainName> domains;
+    LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
+    LoadReport report;
+};
+
+struct ChunkTask {
+    const TableSpec* spec = nullptr;
+    int64_t firstRowid = 0, lastRowid = 0;
+};
+
+// Called every few thousand rows with the number of rows read since the last call.
+using RowsReadFn = std::function<void(uint64_t rows)>;
+
+// Reads the rows of task through st (prepared by buildSelect with ranged=true) into sink.
+// Stops early when stop becomes true.
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
+
+} // namespace ls

@@ -1,0 +1,215 @@
+// The Nsight Systems importer: read the small tables, then the event tables in parallel rowid
+// windows (one read-only connection per worker), and build the Trace.
+#include "core/import/nsys/nsys_importer.h"
+
+#include "core/import/nsys/nsys_chunk.h"
+#include "core/import/nsys/nsys_small_tables.h"
+#include "core/import/nsys/trace_builder.h"
+#include "core/import/sqlite_db.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace ls {
+namespace {
+
+constexpr int64_t kChunkRows = 1 << 18;
+
+struct TableSpan {
+    const TableSpec* spec;
+    int64_t firstRowid, lastRowid;
+    size_t rows;      // rows to presize for
+    bool sequential;  // rowids too sparse to index by: one task, rows placed in read order
+};
+
+struct Plan {
+    std::vector<ChunkTask> tasks;
+    std::vector<TableSpan> spans;
+    std::map<const TableSpec*, std::set<std::string>> columns;
+    uint64_t rowsTotal = 0;
+};
+
+// No table row takes fewer bytes in the file than this; a rowid span beyond fileSize / this
+// means sparse rowids (deleted rows or a crafted file), not that many rows.
+constexpr uint64_t kMinBytesPerRow = 32;
+// Rows are indexed by 32-bit ids, with one bit to spare in places.
+constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
+
+Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, LoadReport& report) {
+    Plan plan;
+    for (const auto& spec : nsysEventTables()) {
+        const std::string name(spec.table);
+        if (!tables.count(name)) {
+            report.add(Anomaly::MissingTable, 1, name);
+            continue;
+        }
+        auto present = db.columns(name);
+        bool usable = true;
+        for (size_t i = 0; i < spec.columns.size(); ++i) {
+            const std::string c(spec.columns[i]);
+            if (c == "rowid" || present.count(c)) continue;
+            report.add(Anomaly::MissingColumn, 1, name + "." + c);
+            usable &= i >= spec.requiredColumns;
+        }
+        for (const auto& c : present) {
+            const auto known = [&](const std::vector<std::string_view>& v) { return std::find(v.begin(), v.end(), c) != v.end(); };
+            if (!known(spec.columns) && !known(spec.knownUnused)) report.add(Anomaly::ExtraColumns, 1, name + "." + c);
+        }
+        if (!usable) continue;
+        const auto range = db.rowidRange(name);
+        if (!range) continue;
+        // Unsigned arithmetic: rowids may span the whole int64 range in a crafted file.
+        const uint64_t span = static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first);
+        if (span >= std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
+            const auto rows = static_cast<uint64_t>(db.scalar("SELECT count(*) FROM \"" + name + "\"").value_or(0));
+            if (rows > kMaxRows) {
+                report.add(Anomaly::ValueOutOfRange, 1, name + ": more rows than a trace can hold");
+                continue;
+            }
+            plan.tasks.push_back({&spec, range->first, range->second});
+            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(rows), true});
+            plan.rowsTotal += rows;
+        } else {
+            if (span + 1 > kMaxRows) {
+                report.add(Anomaly::ValueOutOfRange, 1, name + ": more rows than a trace can hold");
+                continue;
+            }
+            for (int64_t lo = range->first;; lo += kChunkRows) {
+                const bool lastChunk = static_cast<uint64_t>(range->second - lo) < static_cast<uint64_t>(kChunkRows);
+                plan.tasks.push_back({&spec, lo, lastChunk ? range->second : lo + kChunkRows - 1});
+                if (lastChunk) break;
+            }
+            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(span + 1), false});
+            plan.rowsTotal += span + 1;
+        }
+        plan.columns[&spec] = std::move(present);
+    }
+    return plan;
+}
+
+class ParallelReader {
+public:
+    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, EventSink& sink,
+                   const LoadOptions& options)
+        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), chunks_(plan.tasks.size()) {}
+
+    // Returns the chunks in task order, or the first error.
+    std::optional<LoadError> run(unsigned threads) {
+        {
+            std::vector<std::jthread> pool; // joins even if starting a later thread throws
+            for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this] { work(); });
+        }
+        if (error_) return error_;
+        if (cancelled()) return LoadError{LoadErrorKind::Cancelled, "cancelled"};
+        return std::nullopt;
+    }
+    std::vector<Chunk>& chunks() { return chunks_; }
+
+private:
+    bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+
+    void fail(LoadError e) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::move(e);
+        stop_ = true;
+    }
+
+    void rowsRead(std::string_view table, uint64_t rows) {
+        if (cancelled()) stop_ = true;
+        std::lock_guard lock(mutex_); // also keeps the reported count from going backwards
+        rowsRead_ += rows;
+        if (options_.progress) options_.progress(LoadProgress{table, rowsRead_, plan_.rowsTotal});
+    }
+
+    void work() {
+        try {
+            Database db(path_);
+            std::map<const TableSpec*, std::unique_ptr<Statement>> statements;
+            while (!stop_) {
+                const size_t i = next_.fetch_add(1);
+                if (i >= plan_.tasks.size()) break;
+                const ChunkTask& task = plan_.tasks[i];
+                auto& st = statements[task.spec];
+                if (!st) st = std::make_unique<Statement>(db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
+                readChunk(*st, task, strings_, sink_, chunks_[i], stop_,
+                          [&](uint64_t rows) { rowsRead(task.spec->table, rows); });
+            }
+        } catch (const SqliteError& e) {
+            fail(loadErrorFrom(e));
+        } catch (const std::bad_alloc&) {
+            fail({LoadErrorKind::Unreadable, "out of memory while reading"});
+        } catch (const std::exception& e) {
+            fail({LoadErrorKind::Corrupt, std::string("cannot read the trace (") + e.what() + ")"});
+        } catch (...) {
+            fail({LoadErrorKind::Corrupt, "cannot read the trace (unexpected error)"});
+        }
+    }
+
+    const std::string& path_;
+    const Plan& plan_;
+    const NsysStrings& strings_;
+    EventSink& sink_;
+    const LoadOptions& options_;
+    std::vector<Chunk> chunks_;
+    std::atomic<size_t> next_{0};
+    std::atomic<bool> stop_{false};
+    uint64_t rowsRead_ = 0; // guarded by mutex_
+    std::mutex mutex_;
+    std::optional<LoadError> error_;
+};
+
+} // namespace
+
+bool acceptsNsysExport(const ImportProbe& probe) {
+    if (!probe.sqliteTables) return false;
+    for (const auto& spec : nsysEventTables())
+        if (spec.kind != EventTable::Nvtx && probe.sqliteTables->count(std::string(spec.table))) return true;
+    return false;
+}
+
+LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string& path = probe.path;
+    try {
+        auto trace = std::make_shared<Trace>();
+        trace->path = path;
+        SmallTables small;
+        Plan plan;
+        {
+            Database db(path);
+            const auto& tables = *probe.sqliteTables;
+            small = readSmallTables(db, tables, trace->report);
+            if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+            plan = planChunks(db, tables, probe.head.size, trace->report);
+        }
+        unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
+        threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
+        EventSink sink(*trace);
+        for (const auto& span : plan.spans) {
+            sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
+            sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
+        }
+        const auto setup = std::chrono::steady_clock::now();
+        trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
+        ParallelReader reader(path, plan, small.strings, sink, options);
+        if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
+        trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
+        if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+        buildTrace(sink, small, reader.chunks(), threads);
+        if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+        return {std::move(trace), std::nullopt};
+    } catch (const SqliteError& e) {
+        return {nullptr, loadErrorFrom(e)};
+    } catch (const std::bad_alloc&) {
+        return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
+    } catch (const std::exception& e) {
+        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
+    }
+}
+
+} // namespace ls

@@ -1,0 +1,31 @@
+#pragma once
+// Turns the rows the workers read into a finished Trace: remaps chunk-local ids and strings,
+// drops unwritten rows, then hands the columns to the shared assembler (core/import/
+// trace_assembler.h), which dedupes, sorts once and builds the indexes as for every format.
+#include "core/import/nsys/nsys_chunk.h"
+#include "core/model/trace.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+// The export's small tables, read before the event tables.
+struct SmallTables {
+    NsysStrings strings;
+    std::unordered_map<int64_t, std::string> threadNames;                   // by globalTid
+    std::unordered_map<int64_t, std::pair<uint32_t, std::string>> processes; // by globalPid
+    std::vector<Device> devices;
+    ExportInfo info;
+};
+
+// globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.
+inline int64_t processKey(int64_t globalId) { return globalId & ~int64_t(0xFFFFFF); }
+inline uint32_t pidOf(int64_t globalId) { return static_cast<uint32_t>((globalId >> 24) & 0xFFFFFF); }
+inline uint32_t tidOf(int64_t globalId) { return static_cast<uint32_t>(globalId & 0xFFFFFF); }
+
+// Finishes sink.trace after every chunk was read into it.
+void buildTrace(EventSink& sink, SmallTables& small, std::vector<Chunk>& chunks, unsigned threads);
+
+} // namespace ls

@@ -1,0 +1,285 @@
+#include "core/import/pytorch_marker.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <set>
+
+namespace ls {
+namespace {
+
+enum class Field { None, Seq, StashedSeq, OpId, Sizes, InputOpIds };
+
+struct Key {
+    std::string_view text;
+    Field field;
+};
+constexpr Key kKeys[] = {{"seq = ", Field::Seq},
+                         {"stashed seq = ", Field::StashedSeq},
+                         {"op_id = ", Field::OpId},
+                         {"sizes = ", Field::Sizes},
+                         {"input_op_ids = ", Field::InputOpIds}};
+
+// The field whose key starts at pos, and the length of that key.
+Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
+    const std::string_view rest = s.substr(pos);
+    for (const auto& k : kKeys)
+        if (rest.substr(0, k.text.size()) == k.text) {
+            keyLength = k.text.size();
+            return k.field;
+        }
+    return Field::None;
+}
+
+// End of the bracketed value starting at pos ('[' ... matching ']'), or npos.
+size_t bracketEnd(std::string_view s, size_t pos) {
+    int depth = 0;
+    for (size_t i = pos; i < s.size(); ++i) {
+        if (s[i] == '[') ++depth;
+        else if (s[i] == ']' && --depth == 0) return i + 1;
+    }
+    return std::string_view::npos;
+}
+
+// A number that ends the text or is followed by the next field's ", ".
+size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
+    const auto [ptr, ec] = std::from_chars(s.data() + pos, s.data() + s.size(), out);
+    const auto end = static_cast<size_t>(ptr - s.data());
+    if (ec != std::errc() || (end != s.size() && s.substr(end, 2) != ", ")) return std::string_view::npos;
+    return end;
+}
+
+// Calls fn(entry, isTensor) for each "(op,output)" entry of the input_op_ids list that starts the
+// text, as text: "(3944,0)" twice is the same tensor. "(0,-1)" is a non-tensor or a tensor with no
+// recorded producer (a parameter): isTensor false, never matched. Stops when fn returns false.
+template <class Fn>
+void forEachInputId(std::string_view list, Fn&& fn) {
+    if (list.empty() || list[0] != '[') return;
+    const size_t listEnd = std::min(list.find(']'), list.size());
+    for (size_t pos = list.find('('); pos < listEnd; pos = list.find('(', pos + 1)) {
+        const size_t close = list.find(')', pos);
+        if (close == std::string_view::npos || close > listEnd) return;
+        const std::string_view id = list.substr(pos, close - pos + 1);
+        if (!fn(id, !(id.size() > 3 && id[id.size() - 3] == '-'))) return; // ",-1)"
+    }
+}
+
+// A tensor input that appears twice. Runs on every marker at load: up to 16 entries by pairwise
+// compare without allocating; longer lists (a _foreach_ call over thousands of parameters) by
+// sorting.
+bool anyRepeatedInput(std::string_view list) {
+    std::array<std::string_view, 16> small;
+    size_t count = 0;
+    std::vector<std::string_view> many;
+    bool repeated = false;
+    forEachInputId(list, [&](std::string_view id, bool tensor) {
+        if (!tensor) return true;
+        if (count < small.size()) {
+            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), id) != small.begin() + static_cast<ptrdiff_t>(count);
+            small[count++] = id;
+            return !repeated;
+        }
+        if (many.empty()) many.assign(small.begin(), small.end());
+        many.push_back(id);
+        return true;
+    });
+    if (repeated || many.empty()) return repeated;
+    std::sort(many.begin(), many.end());
+    return std::adjacent_find(many.begin(), many.end()) != many.end();
+}
+
+} // namespace
+
+std::vector<uint8_t> repeatedInputs(std::string_view text) {
+    std::vector<uint8_t> out;
+    constexpr std::string_view kKey = "input_op_ids = ";
+    const size_t at = text.find(kKey);
+    if (at == std::string_view::npos) return out;
+    std::set<std::string_view> seen;
+    forEachInputId(text.substr(at + kKey.size()), [&](std::string_view id, bool tensor) {
+        out.push_back(tensor && !seen.insert(id).second ? 1 : 0);
+        return true;
+    });
+    return out;
+}
+
+MarkerFields parseMarker(std::string_view text) {
+    MarkerFields f;
+    f.name = text;
+    // The name ends at the first ", " that a known field follows; most user ranges have none.
+    size_t sep = 0, keyLength = 0;
+    Field field = Field::None;
+    while ((sep = text.find(", ", sep)) != std::string_view::npos) {
+        field = fieldAt(text, sep + 2, keyLength);
+        if (field != Field::None) break;
+        sep += 1;
+    }
+    if (field == Field::None) return f;
+    const MarkerFields plain = f;
+    f.name = text.substr(0, sep);
+    f.isPytorchMarker = true;
+    // Fields follow in emit_nvtx's order; stop at the first thing we do not recognise. A text
+    // whose first field is malformed is not a marker and keeps its whole text.
+    bool parsedAny = false;
+    while (field != Field::None) {
+        size_t pos = sep + 2 + keyLength;
+        int64_t v = 0;
+        switch (field) {
+        case Field::Seq:
+        case Field::StashedSeq:
+        case Field::OpId:
+            pos = parseNumber(text, pos, v);
+            if (pos == std::string_view::npos) return parsedAny ? f : plain;
+            if (field == Field::OpId) {
+                f.opId = v;
+            } else {
+                f.seq = v;
+                f.seqIsStashed = field == Field::StashedSeq;
+            }
+            break;
+        case Field::Sizes: {
+            const size_t end = bracketEnd(text, pos);
+            if (end == std::string_view::npos) return parsedAny ? f : plain;
+            f.sizes = text.substr(pos, end - pos);
+            pos = end;
+            break;
+        }
+        case Field::InputOpIds: // only whether a tensor repeats; the raw text can be re-read for the rest
+            f.repeatedInput = anyRepeatedInput(text.substr(pos));
+            return f;
+        case Field::None: return parsedAny ? f : plain;
+        }
+        parsedAny = true;
+        if (text.substr(pos, 2) != ", ") return f;
+        sep = pos;
+        field = fieldAt(text, sep + 2, keyLength);
+    }
+    return f;
+}
+
+namespace {
+
+// The quoted value after `'key': '`, or nullopt.
+std::optional<std::string_view> quotedValue(std::string_view text, std::string_view key) {
+    const std::string pattern = "'" + std::string(key) + "': '";
+    const size_t at = text.find(pattern);
+    if (at == std::string_view::npos) return std::nullopt;
+    const size_t begin = at + pattern.size();
+    const size_t end = text.find('\'', begin);
+    if (end == std::string_view::npos) return std::nullopt;
+    return text.substr(begin, end - begin);
+}
+
+// End of the Python value that starts at pos: the first closing bracket at depth 0, or the
+// first ',' at depth 0 when stopAtComma; outside quotes.
+size_t valueEnd(std::string_view s, size_t pos, bool stopAtComma = true) {
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = pos; i < s.size(); ++i) {
+        const char c = s[i];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth-- == 0) return i;
+        } else if (c == ',' && depth == 0 && stopAtComma) {
+            return i;
+        }
+    }
+    return s.size();
+}
+
+// The raw value text after `'key': ` inside one argument's dict, or nullopt.
+std::optional<std::string_view> rawValue(std::string_view arg, std::string_view key) {
+    const std::string pattern = "'" + std::string(key) + "': ";
+    const size_t at = arg.find(pattern);
+    if (at == std::string_view::npos) return std::nullopt;
+    const size_t begin = at + pattern.size();
+    return arg.substr(begin, valueEnd(arg, begin) - begin);
+}
+
+std::string_view unquoted(std::string_view v) {
+    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) return v.substr(1, v.size() - 2);
+    return v;
+}
+
+// "(35, 20, 200)" or "(600,)" or "()" -> dims; nullopt when not a tuple of integers.
+std::optional<std::vector<int64_t>> tupleOfInts(std::string_view v) {
+    if (v.size() < 2 || v.front() != '(' || v.back() != ')') return std::nullopt;
+    std::vector<int64_t> dims;
+    size_t pos = 1;
+    while (pos < v.size() - 1) {
+        while (pos < v.size() - 1 && (v[pos] == ' ' || v[pos] == ',')) ++pos;
+        if (pos >= v.size() - 1) break;
+        int64_t d = 0;
+        const auto [ptr, ec] = std::from_chars(v.data() + pos, v.data() + v.size() - 1, d);
+        if (ec != std::errc() || d < 0 || d > (int64_t(1) << 40)) return std::nullopt; // no shape, not a wrong one
+        dims.push_back(d);
+        pos = static_cast<size_t>(ptr - v.data());
+    }
+    return dims;
+}
+
+// The list after "'args': [": one DictArg per "{...}" element.
+std::vector<DictArg> parseArgs(std::string_view text) {
+    std::vector<DictArg> args;
+    constexpr std::string_view kArgs = "'args': [";
+    const size_t at = text.find(kArgs);
+    if (at == std::string_view::npos) return args;
+    size_t pos = at + kArgs.size();
+    while (pos < text.size()) {
+        while (pos < text.size() && (text[pos] == ' ' || text[pos] == ',')) ++pos;
+        if (pos >= text.size() || text[pos] != '{') break;
+        const size_t end = valueEnd(text, pos + 1, false); // the element's closing '}'
+        if (end >= text.size() || text[end] != '}') break;
+        const std::string_view element = text.substr(pos + 1, end - pos - 1);
+        DictArg a;
+        if (auto v = rawValue(element, "name")) a.name = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "type")) a.type = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "dtype")) a.dtype = std::string(unquoted(*v));
+        if (auto v = rawValue(element, "shape")) {
+            if (auto dims = tupleOfInts(*v)) a.shape = std::move(*dims);
+            else a.badShape = true;
+        }
+        if (auto v = rawValue(element, "value")) a.value = std::string(*v);
+        args.push_back(std::move(a));
+        pos = end + 1;
+    }
+    return args;
+}
+
+} // namespace
+
+std::optional<DictMarker> parseDictMarker(std::string_view text, bool withArgs) {
+    if (text.substr(0, 2) != "{'") return std::nullopt;
+    DictMarker d;
+    if (text.substr(0, 15) == "{'traceMarker':") {
+        d.name = "traceMarker";
+        return d;
+    }
+    const auto mod = quotedValue(text, "mod"), op = quotedValue(text, "op");
+    if (!op) return std::nullopt;
+    d.isOp = true;
+    d.name = mod && !mod->empty() ? std::string(*mod) + "." + std::string(*op) : std::string(*op);
+    if (const auto dtype = quotedValue(text, "dtype")) d.dtype = std::string(*dtype);
+    // Every "'shape': (a, b)" becomes "[a, b]"; a one-element tuple "(a,)" becomes "[a]".
+    constexpr std::string_view kShape = "'shape': (";
+    std::string sizes;
+    for (size_t at = text.find(kShape); at != std::string_view::npos; at = text.find(kShape, at + 1)) {
+        const size_t begin = at + kShape.size();
+        const size_t end = text.find(')', begin);
+        if (end == std::string_view::npos) break;
+        std::string dims(text.substr(begin, end - begin));
+        if (!dims.empty() && dims.back() == ',') dims.pop_back();
+        sizes += sizes.empty() ? "[" : ", ";
+        sizes += "[" + dims + "]";
+    }
+    if (!sizes.empty()) d.sizes = sizes + "]";
+    if (withArgs) d.args = parseArgs(text);
+    return d;
+}
+
+} // namespace ls

@@ -1,0 +1,234 @@
+#include "core/import/trace_assembler.h"
+
+#include "core/model/columns.h"
+#include "core/model/parallel.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace ls {
+
+void PhaseTimer::mark(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    t_.loadPhases.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+}
+
+namespace {
+
+class Assembler {
+public:
+    Assembler(Trace& t, AssemblyInput& in, unsigned threads) : t_(t), in_(in), threads_(threads) {}
+    void run();
+
+private:
+    void dedupeApiCalls();
+    template <typename Cols> void sortByStart(Cols& c);
+    void assignStreams(GpuOpColumns& c);
+    void correlate(GpuOpColumns& c);
+    void computeSpan();
+    void indexRanges();
+    void buildIndexes();
+    void finishDevices();
+
+    Trace& t_;
+    AssemblyInput& in_;
+    unsigned threads_;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
+    std::vector<std::pair<uint64_t, uint32_t>> apiByCorrelation_; // ((process << 32) | correlation, row)
+};
+
+uint64_t correlationKey(ProcessId p, uint32_t correlation) { return (uint64_t(p.value) << 32) | correlation; }
+
+template <typename Cols> void Assembler::sortByStart(Cols& c) {
+    if (std::is_sorted(c.start.begin(), c.start.end())) return;
+    std::vector<uint32_t> perm(c.size());
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return c.start[a] < c.start[b]; });
+    columns::permute(c, perm);
+}
+
+// One call per (process, correlation id): older exports add a CUDA backtrace row per call.
+void Assembler::dedupeApiCalls() {
+    auto& a = t_.apiCalls;
+    const auto& backtrace = in_.apiIsBacktrace;
+    std::vector<std::pair<uint64_t, uint32_t>> order(a.size()); // (key, backtrace bit << 31 | row)
+    for (uint32_t i = 0; i < a.size(); ++i)
+        order[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), (uint32_t(i < backtrace.size() && backtrace[i]) << 31) | i};
+    std::sort(order.begin(), order.end());
+    std::vector<uint8_t> keep(a.size(), 1);
+    uint64_t duplicates = 0;
+    for (size_t i = 1; i < order.size(); ++i)
+        if (order[i].first == order[i - 1].first && (order[i].first & 0xFFFFFFFFu) != 0) { // id 0: no correlation
+            keep[order[i].second & 0x7FFFFFFFu] = 0;
+            ++duplicates;
+        }
+    columns::release(order);
+    columns::release(in_.apiIsBacktrace);
+    if (duplicates) {
+        t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
+        columns::compact(a, keep);
+    }
+    sortByStart(a);
+    apiByCorrelation_.resize(a.size());
+    for (uint32_t i = 0; i < a.size(); ++i) apiByCorrelation_[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), i};
+    std::sort(apiByCorrelation_.begin(), apiByCorrelation_.end());
+}
+
+void Assembler::assignStreams(GpuOpColumns& c) {
+    for (size_t i = 0; i < c.size(); ++i) {
+        const auto key = std::make_tuple(c.process[i].value, c.device[i], c.context[i], c.stream[i]);
+        auto [it, inserted] = streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
+        if (inserted) t_.streams.push_back({c.process[i], c.device[i], c.context[i], c.stream[i]});
+        c.streamIndex[i] = it->second;
+    }
+}
+
+void Assembler::correlate(GpuOpColumns& c) {
+    uint64_t orphans = 0;
+    for (size_t i = 0; i < c.size(); ++i) {
+        const uint64_t key = correlationKey(c.process[i], c.correlation[i]);
+        auto it = std::lower_bound(apiByCorrelation_.begin(), apiByCorrelation_.end(), std::make_pair(key, 0u));
+        if (it != apiByCorrelation_.end() && it->first == key) c.launch[i] = ApiCallId(it->second);
+        else ++orphans;
+    }
+    if (orphans) t_.report.add(Anomaly::OrphanGpuOp, orphans);
+}
+
+template <typename GroupId, typename ItemId, typename KeyFn>
+void buildCsr(Csr<GroupId, ItemId>& csr, size_t groups, size_t items, KeyFn groupOf) {
+    csr.offsets.assign(groups + 1, 0);
+    for (size_t i = 0; i < items; ++i)
+        if (auto g = groupOf(i); g.valid()) ++csr.offsets[g.value + 1];
+    std::partial_sum(csr.offsets.begin(), csr.offsets.end(), csr.offsets.begin());
+    csr.ids.resize(csr.offsets.back());
+    std::vector<uint32_t> fill(csr.offsets.begin(), csr.offsets.end() - 1);
+    for (size_t i = 0; i < items; ++i)
+        if (auto g = groupOf(i); g.valid()) csr.ids[fill[g.value]++] = ItemId(static_cast<uint32_t>(i));
+}
+
+void Assembler::buildIndexes() {
+    const auto& k = t_.kernels;
+    buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; });
+    buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; });
+    buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; });
+}
+
+void Assembler::computeSpan() {
+    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+    auto span = [&](const std::vector<TimeNs>& s, const std::vector<TimeNs>& e) {
+        if (s.empty()) return;
+        lo = std::min(lo, *std::min_element(s.begin(), s.end()));
+        hi = std::max(hi, *std::max_element(e.begin(), e.end()));
+    };
+    span(t_.kernels.start, t_.kernels.end);
+    span(t_.memcpys.start, t_.memcpys.end);
+    span(t_.memsets.start, t_.memsets.end);
+    span(t_.apiCalls.start, t_.apiCalls.end);
+    span(t_.ranges.start, t_.ranges.end); // unended ranges still hold end == start here
+    if (lo > hi) lo = hi = 0;
+    t_.captureStart = lo;
+    t_.captureEnd = hi;
+}
+
+void Assembler::indexRanges() {
+    auto& r = t_.ranges;
+    uint64_t unended = 0;
+    for (size_t i = 0; i < r.size(); ++i)
+        if (r.flags[i] & kUnended) {
+            r.end[i] = std::max(t_.captureEnd, r.start[i]);
+            ++unended;
+        }
+    if (unended) t_.report.add(Anomaly::UnendedRange, unended);
+
+    // Group by thread (stable, so each thread keeps file order), then sort a thread's slice by
+    // start, longer first, only when the file was not already in that order.
+    const size_t threads = t_.threads.size();
+    t_.threadRangeBegin.assign(threads + 1, 0);
+    for (auto th : r.thread) ++t_.threadRangeBegin[th.value + 1];
+    std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(), t_.threadRangeBegin.begin());
+    std::vector<uint32_t> perm(r.size());
+    {
+        std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
+        for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.thread[i].value]++] = i;
+    }
+    auto before = [&](uint32_t a, uint32_t b) { return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b]; };
+    for (size_t th = 0; th < threads; ++th) {
+        auto first = perm.begin() + t_.threadRangeBegin[th], last = perm.begin() + t_.threadRangeBegin[th + 1];
+        if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
+    }
+    bool identity = true;
+    for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
+    if (!identity) columns::permute(r, perm, threads_);
+    columns::release(perm);
+
+    // Threads nest independently: split them over the workers (a PyTorch job has a main and an
+    // autograd thread of similar size).
+    std::vector<uint64_t> improperPerPart(threads_, 0);
+    parallelFor(threads, threads_, [&](size_t firstThread, size_t lastThread, unsigned part) {
+        std::vector<uint32_t> stack;
+        for (size_t th = firstThread; th < lastThread; ++th) {
+            stack.clear();
+            for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i) {
+                // Only push/pop ranges nest; start/end ranges may overlap anything (they are found
+                // by interval, Trace::threadStartEnd) and marks have no extent. Those hang under
+                // the innermost push/pop range still open at their start.
+                const bool pushPop = r.kind[i] == RangeKind::PushPop;
+                while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] && r.end[i] <= r.end[stack.back()])
+                                                  : r.end[stack.back()] < r.start[i])) {
+                    if (pushPop && r.end[stack.back()] > r.start[i]) ++improperPerPart[part];
+                    stack.pop_back();
+                }
+                r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
+                r.parent[i] = stack.empty() ? RangeId() : RangeId(stack.back());
+                if (pushPop) stack.push_back(i);
+            }
+        }
+    });
+    const uint64_t improper = std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
+    if (improper) t_.report.add(Anomaly::ImproperNesting, improper);
+}
+
+void Assembler::finishDevices() {
+    t_.devices = std::move(in_.devices);
+    for (const auto& s : t_.streams) {
+        if (std::any_of(t_.devices.begin(), t_.devices.end(), [&](const Device& d) { return d.id == s.device; })) continue;
+        Device d;
+        d.id = s.device;
+        d.name = "GPU " + std::to_string(s.device);
+        t_.devices.push_back(d);
+    }
+    std::sort(t_.devices.begin(), t_.devices.end(), [](const Device& a, const Device& b) { return a.id < b.id; });
+}
+
+void Assembler::run() {
+    PhaseTimer timer(t_);
+    dedupeApiCalls();
+    timer.mark("api calls");
+    auto finishGpuOps = [&](auto& c) {
+        sortByStart(c);
+        assignStreams(c);
+        correlate(c);
+    };
+    finishGpuOps(t_.kernels);
+    finishGpuOps(t_.memcpys);
+    finishGpuOps(t_.memsets);
+    timer.mark("gpu ops");
+    columns::release(apiByCorrelation_);
+    computeSpan();
+    indexRanges();
+    timer.mark("nvtx nesting");
+    buildIndexes();
+    finishDevices();
+    t_.info = std::move(in_.info);
+    timer.mark("indexes");
+}
+
+} // namespace
+
+void assembleTrace(Trace& t, AssemblyInput input, unsigned threads) { Assembler(t, input, threads).run(); }
+
+} // namespace ls

@@ -1,0 +1,65 @@
+#include "core/model/load_report.h"
+
+#include <algorithm>
+
+namespace ls {
+namespace {
+
+constexpr AnomalyInfo kAnomalies[] = {
+    {"missing_table", Severity::Info, "tables absent from the export (a lazy export omits empty tables); that event kind is empty"},
+    {"missing_column", Severity::Warning, "columns the loader reads that this schema lacks; their values are empty"},
+    {"extra_columns", Severity::Info, "columns this loader does not know; ignored"},
+    {"null_timestamp", Severity::Warning, "rows with a NULL start time; skipped"},
+    {"negative_duration", Severity::Warning, "events whose end precedes their start; their end was set to their start"},
+    {"duplicate_runtime_row", Severity::Info, "extra API rows sharing a process and correlation id with another row (CUDA backtrace rows of older exports); each call is counted once"},
+    {"orphan_gpu_op", Severity::Warning, "GPU operations whose correlation id matches no API call of their process"},
+    {"unknown_string_id", Severity::Warning, "name ids missing from StringIds; shown as an empty name"},
+    {"unended_range", Severity::Warning, "NVTX ranges without an end; they end at the capture end"},
+    {"unknown_nvtx_event_type", Severity::Info, "NVTX rows of event types the loader does not use (categories, thread names, payload schemas)"},
+    {"range_ends_on_other_thread", Severity::Info, "NVTX start/end ranges that ended on another thread; kept on the thread that started them"},
+    {"improper_nesting", Severity::Warning, "NVTX push/pop ranges that overlap a push/pop range of the same thread without nesting in it"},
+    {"value_out_of_range", Severity::Warning, "values too large for their column (ids beyond 32 bits, negative sizes); clamped"},
+    {"converted_from_nvprof", Severity::Info, "a legacy nvprof database, converted on load into a private temporary copy: kernel names demangled, API names from CUPTI callback ids, thread ids cut to 24 bits"},
+    {"no_activity", Severity::Warning, "the file holds no kernels, copies or API calls: profiling never started (nvprof --profile-from-start off without cudaProfilerStart, or the program exited first)"},
+    {"unpaired_marker_end", Severity::Warning, "nvprof marker end rows whose start row is missing; skipped"},
+};
+static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));
+
+constexpr size_t kMaxDetails = 8;
+
+} // namespace
+
+const AnomalyInfo& anomalyInfo(Anomaly a) { return kAnomalies[static_cast<size_t>(a)]; }
+
+std::string_view severityName(Severity s) {
+    switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "?";
+}
+
+void LoadReport::add(Anomaly a, uint64_t n, std::string_view detail) {
+    const auto i = static_cast<size_t>(a);
+    counts_[i] += n;
+    if (!detail.empty() && details_[i].size() < kMaxDetails &&
+        std::find(details_[i].begin(), details_[i].end(), detail) == details_[i].end())
+        details_[i].emplace_back(detail);
+}
+
+void LoadReport::merge(const LoadReport& other) {
+    for (size_t i = 0; i < static_cast<size_t>(Anomaly::Count_); ++i) {
+        counts_[i] += other.counts_[i];
+        for (const auto& d : other.details_[i])
+            if (details_[i].size() < kMaxDetails &&
+                std::find(details_[i].begin(), details_[i].end(), d) == details_[i].end())
+                details_[i].push_back(d);
+    }
+}
+
+bool LoadReport::empty() const {
+    return std::all_of(std::begin(counts_), std::end(counts_), [](uint64_t c) { return c == 0; });
+}
+
+} // namespace ls

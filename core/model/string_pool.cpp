@@ -1,0 +1,33 @@
+#include "core/model/string_pool.h"
+
+#include <stdexcept>
+
+namespace ls {
+
+StringPool::StringPool() {
+    offsets_.push_back(0);
+    intern({});
+}
+
+StringId StringPool::intern(std::string_view s) {
+    if (auto it = index_.find(s); it != index_.end()) return StringId(it->second);
+    const auto id = static_cast<uint32_t>(offsets_.size() - 1);
+    if (arena_.size() + s.size() > std::numeric_limits<uint32_t>::max())
+        throw std::length_error("string pool exceeds 4 GiB");
+    arena_.append(s);
+    offsets_.push_back(static_cast<uint32_t>(arena_.size()));
+    index_.emplace(std::string(s), id);
+    return StringId(id);
+}
+
+StringId StringPool::find(std::string_view s) const {
+    if (auto it = index_.find(s); it != index_.end()) return StringId(it->second);
+    return {};
+}
+
+std::string_view StringPool::view(StringId id) const {
+    if (!id.valid() || id.value + 1 >= offsets_.size()) return {};
+    return std::string_view(arena_).substr(offsets_[id.value], offsets_[id.value + 1] - offsets_[id.value]);
+}
+
+} // namespace ls

@@ -1,0 +1,232 @@
+#pragma once
+// One loaded trace: an immutable value of columns (struct of arrays) per event kind, small
+// tables for processes/threads/devices/streams, interned strings and the load-time indexes.
+// Shared as std::shared_ptr<const Trace> once loading ends.
+#include "core/model/direction.h"
+#include "core/model/dtype.h"
+#include "core/model/tensor_core_state.h"
+#include "core/model/ids.h"
+#include "core/model/load_report.h"
+#include "core/model/string_pool.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ls {
+
+using TimeNs = int64_t;
+
+struct Dim3 {
+    uint32_t x = 0, y = 0, z = 0;
+    auto operator<=>(const Dim3&) const = default;
+};
+
+// Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start.
+struct GpuOpColumns {
+    std::vector<TimeNs> start, end;
+    std::vector<uint32_t> device;  // CUDA device id as the export numbers it
+    std::vector<uint32_t> context; // CUDA context id
+    std::vector<uint32_t> stream;  // CUDA stream id (per context)
+    std::vector<StreamId> streamIndex;
+    std::vector<uint32_t> correlation;
+    std::vector<ProcessId> process;
+    std::vector<ApiCallId> launch; // the API call that enqueued it (invalid for orphans)
+
+    size_t size() const { return start.size(); }
+    TimeNs duration(size_t i) const { return end[i] - start[i]; }
+    auto tie() { return std::tie(start, end, device, context, stream, streamIndex, correlation, process, launch); }
+};
+
+struct KernelColumns : GpuOpColumns {
+    std::vector<StringId> name;      // demangled
+    std::vector<StringId> shortName; // base name
+    std::vector<Dim3> grid, block;
+    std::vector<uint16_t> registers;
+    std::vector<uint32_t> staticSmem, dynamicSmem;
+    auto tie() {
+        return std::tuple_cat(GpuOpColumns::tie(),
+                              std::tie(name, shortName, grid, block, registers, staticSmem, dynamicSmem));
+    }
+};
+
+enum class CopyKind : uint8_t { Unknown, HtoD, DtoH, HtoH, DtoD, PtoP, Other };
+std::string_view copyKindName(CopyKind k);
+
+struct MemcpyColumns : GpuOpColumns {
+    std::vector<uint64_t> bytes;
+    std::vector<CopyKind> kind;
+    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, kind)); }
+};
+
+struct MemsetColumns : GpuOpColumns {
+    std::vector<uint64_t> bytes;
+    std::vector<int32_t> value;
+    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, value)); }
+};
+
+enum class ApiKind : uint8_t { Runtime, Driver, Other };
+
+// CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
+struct ApiCallColumns {
+    std::vector<TimeNs> start, end;
+    std::vector<ThreadId> thread;
+    std::vector<uint32_t> correlation;
+    std::vector<StringId> name;
+    std::vector<ApiKind> kind;
+    size_t size() const { return start.size(); }
+    auto tie() { return std::tie(start, end, thread, correlation, name, kind); }
+};
+
+enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
+
+// NVTX ranges and marks, grouped by thread (see Trace::threadRanges) and within a thread sorted
+// by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
+// name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
+// its source row (see nvtxRawText).
+struct RangeColumns {
+    std::vector<TimeNs> start, end;
+    std::vector<ThreadId> thread;
+    std::vector<StringId> name;  // normalized, with "domain:" prefix for non-default domains
+    std::vector<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
+    std::vector<int32_t> seq;    // -1 when absent
+    std::vector<int32_t> opId;   // -1 when absent
+    std::vector<RangeKind> kind;
+    std::vector<uint8_t> depth;  // 0 for outermost; capped at 255
+    std::vector<RangeId> parent;
+    std::vector<uint8_t> flags;     // RangeFlag bits
+    std::vector<uint32_t> sourceRow; // rowid in the export's NVTX table
+    size_t size() const { return start.size(); }
+    auto tie() { return std::tie(start, end, thread, name, sizes, seq, opId, kind, depth, parent, flags, sourceRow); }
+};
+
+enum RangeFlag : uint8_t {
+    kSeqIsStashed = 1,    // older PyTorch: "stashed seq = N"
+    kUnended = 2,         // no end in the export; ends at the capture end
+    kEndsOnOtherThread = 4,
+    kPytorchMarker = 8,
+    kRepeatedInput = 16, // input_op_ids lists one tensor twice: read once (core/costs/kernel_metrics.cpp)
+    kDictCall = 32,      // an apex/pyprof dict marker of a call ({'mod', 'op', 'args'})
+};
+
+// One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a
+// backward node (its autograd engine wrapper and everything run inside it). Built at load by
+// core/pytorch/correlation.cpp.
+struct OpColumns {
+    std::vector<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node range)
+    std::vector<RangeId> extent; // the range whose launches belong to the op (backward: the wrapper)
+    std::vector<Direction> direction;
+    std::vector<StringId> layer; // backward: the paired forward op's layer
+    std::vector<OpId> paired;    // forward op <-> backward node by seq
+    size_t size() const { return range.size(); }
+};
+
+// Per kernel (same row order as KernelColumns): where its launch call sits.
+struct KernelLinks {
+    std::vector<RangeId> range;   // innermost NVTX range around the launch call, on its thread
+    std::vector<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
+    std::vector<OpId> opInstance; // the op instance it belongs to
+    std::vector<Direction> direction;
+    std::vector<StringId> layer;  // nearest user range; backward kernels take their forward op's
+};
+
+// Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/costs/kernel_metrics.h).
+struct KernelMetrics {
+    std::vector<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
+    std::vector<DType> dtype;
+    std::vector<DTypeSource> dtypeSource;
+    std::vector<StringId> rule; // the formula that gave flops/bytes (empty id: none)
+    std::vector<TcState> tc;
+    std::vector<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
+    std::vector<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
+};
+
+struct Process {
+    uint32_t pid = 0;
+    std::string name;
+};
+
+struct Thread {
+    ProcessId process;
+    uint32_t tid = 0;
+    std::string name;
+};
+
+struct Device {
+    uint32_t id = 0; // as the export numbers it
+    std::string name;
+    uint32_t smCount = 0;
+    uint64_t memoryBytes = 0;
+    int computeMajor = 0, computeMinor = 0;
+};
+
+struct Stream {
+    ProcessId process;
+    uint32_t device = 0, context = 0, stream = 0;
+};
+
+// A CSR pair: the ids of group g are ids[offsets[g] .. offsets[g+1]).
+template <typename GroupId, typename ItemId> struct Csr {
+    std::vector<uint32_t> offsets{0};
+    std::vector<ItemId> ids;
+    std::pair<const ItemId*, const ItemId*> of(GroupId g) const {
+        if (!g.valid() || g.value + 1 >= offsets.size()) return {nullptr, nullptr};
+        return {ids.data() + offsets[g.value], ids.data() + offsets[g.value + 1]};
+    }
+};
+
+struct ExportInfo {
+    std::string format;         // "Nsight Systems SQLite export"
+    std::string productVersion; // e.g. 2025.3.2.0
+    std::string schemaVersion;  // e.g. 3.20.3
+    std::vector<std::pair<std::string, std::string>> metadata;
+};
+
+struct Trace {
+    std::string path;       // the file the trace's rows are read from (raw NVTX texts are re-read from it)
+    std::string sourcePath; // the user's file when path is a converted copy (nvprof), else empty
+    std::shared_ptr<const void> ownedFiles; // keeps a converted copy alive as long as the trace
+    ExportInfo info;
+    StringPool strings;
+
+    KernelColumns kernels;
+    MemcpyColumns memcpys;
+    MemsetColumns memsets;
+    ApiCallColumns apiCalls;
+    RangeColumns ranges;
+
+    std::vector<Process> processes;
+    std::vector<Thread> threads;
+    std::vector<Device> devices;
+    std::vector<Stream> streams;
+
+    // Indexes built once at load.
+    Csr<StreamId, KernelId> streamKernels;   // per stream, by start
+    Csr<ThreadId, ApiCallId> threadApiCalls; // per thread, by start
+    std::vector<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
+    Csr<ApiCallId, KernelId> apiKernels;     // a graph launch has many kernels
+
+    // Correlation (core/pytorch/correlation.h), built once at load.
+    OpColumns ops;
+    KernelLinks kernelLinks;
+    KernelMetrics metrics;
+    Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
+    // Per thread, a max-end segment tree over those ranges (2 * next power of two nodes,
+    // starting at startEndTreeBegin[thread]) for stabbing queries that skip ranges ended early.
+    std::vector<TimeNs> startEndTree;
+    std::vector<uint32_t> startEndTreeBegin;
+
+    TimeNs captureStart = 0, captureEnd = 0;
+    LoadReport report;
+    double loadSeconds = 0;
+    std::vector<std::pair<std::string, double>> loadPhases; // seconds per load phase, in order
+
+    std::string_view str(StringId id) const { return strings.view(id); }
+    const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
+};
+
+} // namespace ls

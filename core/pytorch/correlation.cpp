@@ -1,0 +1,370 @@
+#include "core/pytorch/correlation.h"
+
+#include "core/model/parallel.h"
+#include "core/pytorch/range_roles.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+#include <vector>
+
+namespace ls {
+namespace {
+
+// The innermost push/pop range around the call: the last range of its thread starting at or
+// before the call is it, or one of its ancestors is (push/pop ranges nest properly).
+RangeId innermostPushPop(const Trace& t, ApiCallId call) {
+    const auto& r = t.ranges;
+    const TimeNs cs = t.apiCalls.start[call.value], ce = t.apiCalls.end[call.value];
+    const uint32_t th = t.apiCalls.thread[call.value].value;
+    const auto first = r.start.begin() + t.threadRangeBegin[th], last = r.start.begin() + t.threadRangeBegin[th + 1];
+    auto it = std::upper_bound(first, last, cs);
+    RangeId cand = it == first ? RangeId() : RangeId(static_cast<uint32_t>(it - r.start.begin() - 1));
+    while (cand.valid() && (r.kind[cand.value] != RangeKind::PushPop || r.end[cand.value] < ce)) cand = r.parent[cand.value];
+    return cand;
+}
+
+size_t treeLeaves(size_t ranges) {
+    size_t p = 1;
+    while (p < ranges) p <<= 1;
+    return p;
+}
+
+// Start/end ranges of the call's thread that contain it. The segment tree holds each subtree's
+// latest end, so only subtrees that can still contain the call are visited: O((k + 1) log n)
+// for k results, however long some ranges are.
+std::vector<RangeId> containingStartEnd(const Trace& t, ApiCallId call) {
+    std::vector<RangeId> out;
+    const TimeNs cs = t.apiCalls.start[call.value], ce = t.apiCalls.end[call.value];
+    const ThreadId th = t.apiCalls.thread[call.value];
+    const auto [first, last] = t.threadStartEnd.of(th);
+    if (first == last) return out;
+    const size_t count = static_cast<size_t>(last - first);
+    const size_t limit = static_cast<size_t>(
+        std::upper_bound(first, last, cs, [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; }) - first);
+    if (limit == 0) return out;
+    const TimeNs* tree = t.startEndTree.data() + t.startEndTreeBegin[th.value];
+    const size_t leaves = treeLeaves(count);
+    // Iterative descent: (node, first leaf, leaf count).
+    std::vector<std::tuple<size_t, size_t, size_t>> stack{{1, 0, leaves}};
+    while (!stack.empty()) {
+        const auto [node, lo, width] = stack.back();
+        stack.pop_back();
+        if (lo >= limit || tree[node] < ce) continue;
+        if (width == 1) {
+            out.push_back(first[lo]);
+            continue;
+        }
+        stack.emplace_back(2 * node + 1, lo + width / 2, width / 2);
+        stack.emplace_back(2 * node, lo, width / 2);
+    }
+    return out;
+}
+
+// The innermost of a push/pop range and start/end ranges around the same call.
+RangeId innermostOf(const Trace& t, RangeId pushPop, const std::vector<RangeId>& startEnd) {
+    RangeId best = pushPop;
+    for (RangeId r : startEnd) {
+        if (!best.valid()) {
+            best = r;
+            continue;
+        }
+        const auto& s = t.ranges.start;
+        const auto& e = t.ranges.end;
+        if (s[r.value] > s[best.value] || (s[r.value] == s[best.value] && e[r.value] < e[best.value])) best = r;
+    }
+    return best;
+}
+
+class Correlator {
+public:
+    Correlator(Trace& t, unsigned threads) : t_(t), r_(t.ranges), threads_(threads) {}
+    void run() {
+        classifyRanges();
+        findOps();
+        placeForwardOps();
+        pairBySeq();
+        node_.clear();
+        indexStartEnd();
+        linkKernels();
+    }
+
+private:
+    bool isMarker(uint32_t i) const { return r_.flags[i] & kPytorchMarker; }
+    std::string_view name(uint32_t i) const { return t_.str(r_.name[i]); }
+    // Layer and phase from the nearest user ranges at or above range i.
+    void userContext(RangeId i, StringId& layer, Direction& phase, bool& hasPhase) const;
+
+    void classifyRanges();
+    void findOps();
+    void placeForwardOps();
+    void pairBySeq();
+    void indexStartEnd();
+    void linkKernels();
+
+    Trace& t_;
+    RangeColumns& r_;
+    unsigned threads_;
+    std::vector<uint8_t> framework_; // per distinct name id: 0 unknown, 1 user, 2 framework
+    std::vector<uint8_t> autogradThread_;
+    std::vector<uint8_t> node_; // per op instance: a backward node (paired by seq) or a forward op
+};
+
+void Correlator::classifyRanges() {
+    framework_.assign(t_.strings.size(), 0);
+    for (uint32_t i = 0; i < r_.size(); ++i) {
+        auto& f = framework_[r_.name[i].value];
+        if (!f) f = isFrameworkRange(name(i), isMarker(i)) ? 2 : 1;
+    }
+    autogradThread_.assign(t_.threads.size(), 0);
+}
+
+void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool& hasPhase) const {
+    layer = StringId();
+    hasPhase = false;
+    for (; i.valid(); i = r_.parent[i.value]) {
+        if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark) continue;
+        if (!layer.valid()) layer = r_.name[i.value];
+        if (!hasPhase) hasPhase = userRangePhase(name(i.value), phase);
+        if (hasPhase) return;
+    }
+}
+
+// Op instances. Forward: a marker with no marker above it, or the outermost carrier of a seq
+// (autocast nests aten::to and aten::addmm, each with its own seq, inside aten::linear); nested
+// markers without a seq of their own fold into it. Backward: the engine's wrapper (or a bare
+// node) and everything inside it.
+void Correlator::findOps() {
+    auto& ops = t_.ops;
+    struct Ancestor {
+        bool marker;
+        int32_t seq;
+    };
+    std::vector<Ancestor> path;
+    for (uint32_t th = 0; th < t_.threads.size(); ++th) {
+        const uint32_t first = t_.threadRangeBegin[th], last = t_.threadRangeBegin[th + 1];
+        int backwardDepth = -1;
+        path.clear();
+        for (uint32_t i = first; i < last; ++i) {
+            const int d = r_.depth[i];
+            path.resize(static_cast<size_t>(d));
+            if (backwardDepth >= d) backwardDepth = -1;
+            const bool marker = isMarker(i) && r_.kind[i] != RangeKind::Mark;
+            const int32_t seq = r_.seq[i];
+            path.push_back({marker, seq});
+            if (!marker || backwardDepth >= 0) continue;
+            RangeId range(i);
+            bool node = false;
+            if (isBackwardWrapper(name(i))) {
+                node = true;
+                for (uint32_t j = i + 1; j < last && r_.depth[j] > d; ++j)
+                    if (r_.depth[j] == d + 1 && isMarker(j) && r_.seq[j] >= 0) {
+                        range = RangeId(j);
+                        break;
+                    }
+            } else if (isBackwardNode(name(i))) {
+                node = true;
+            } else {
+                bool markerAbove = false, seqAbove = false;
+                for (int a = 0; a < d; ++a) {
+                    markerAbove |= path[static_cast<size_t>(a)].marker;
+                    seqAbove |= path[static_cast<size_t>(a)].marker && path[static_cast<size_t>(a)].seq == seq;
+                }
+                if (markerAbove && (seq < 0 || seqAbove)) continue;
+            }
+            if (node) {
+                backwardDepth = d;
+                autogradThread_[th] = 1;
+            }
+            node_.push_back(node ? 1 : 0);
+            ops.range.push_back(range);
+            ops.extent.emplace_back(i);
+            ops.direction.push_back(node ? Direction::Backward : Direction::Forward);
+            ops.layer.emplace_back();
+            ops.paired.emplace_back();
+        }
+    }
+}
+
+// Forward ops take the nearest user range as layer; a user phase range above them ("optimizer",
+// "backward" around loss.backward()) or an optimizer op name sets their direction.
+void Correlator::placeForwardOps() {
+    auto& ops = t_.ops;
+    for (uint32_t o = 0; o < ops.size(); ++o) {
+        if (node_[o]) continue;
+        Direction phase = Direction::Forward;
+        bool hasPhase = false;
+        userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
+        if (isOptimizerOp(name(ops.range[o].value))) ops.direction[o] = Direction::Optimizer;
+        else if (hasPhase && phase != Direction::Other) ops.direction[o] = phase;
+    }
+}
+
+// A backward node with seq N pairs with the last forward op instance of its process that
+// carried seq N: ops that create no autograd node show the seq of the next one that does.
+void Correlator::pairBySeq() {
+    auto& ops = t_.ops;
+    auto threadOf = [&](uint32_t o) { return threadOfRange(t_, ops.extent[o]).value; };
+    // (process, seq, start, op) of forward ops, never from the autograd engine's threads (ops it
+    // runs outside a node wrapper, such as DDP hooks, show seqs of their own).
+    std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
+    for (uint32_t o = 0; o < ops.size(); ++o)
+        if (!node_[o] && r_.seq[ops.range[o].value] >= 0 && !autogradThread_[threadOf(o)])
+            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value], r_.start[ops.range[o].value], o);
+    std::sort(forward.begin(), forward.end());
+    for (uint32_t o = 0; o < ops.size(); ++o) {
+        if (!node_[o]) continue;
+        const int64_t seq = r_.seq[ops.range[o].value];
+        if (seq < 0) continue;
+        // The last forward op with this seq that started before the node (int64: no overflow).
+        const uint32_t process = t_.threads[threadOf(o)].process.value;
+        const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value], std::numeric_limits<uint32_t>::max());
+        auto it = std::upper_bound(forward.begin(), forward.end(), key);
+        if (it == forward.begin()) continue;
+        --it;
+        if (std::get<0>(*it) != process || std::get<1>(*it) != seq) continue;
+        const uint32_t f = std::get<3>(*it);
+        ops.paired[o] = OpId(f);
+        if (!ops.paired[f].valid()) ops.paired[f] = OpId(o);
+        ops.layer[o] = ops.layer[f];
+    }
+}
+
+void Correlator::linkKernels() {
+    const auto& k = t_.kernels;
+    const auto& a = t_.apiCalls;
+    auto& links = t_.kernelLinks;
+    const size_t n = k.size();
+    links.range.assign(n, RangeId());
+    links.op.assign(n, RangeId());
+    links.opInstance.assign(n, OpId());
+    links.direction.assign(n, Direction::Other);
+    links.layer.assign(n, StringId());
+    std::vector<uint8_t> isExtent(r_.size(), 0); // bytes, not vector<bool>: read from two threads
+    for (RangeId e : t_.ops.extent) isExtent[e.value] = 1;
+    // Kernels are independent: halves on two threads, each writing its own rows.
+    parallelFor(n, threads_, [&](size_t firstKernel, size_t lastKernel, unsigned) {
+    for (size_t i = firstKernel; i < lastKernel; ++i) {
+        const ApiCallId call = k.launch[i];
+        if (!call.valid()) continue;
+        const uint32_t th = a.thread[call.value].value;
+        const RangeId cand = innermostPushPop(t_, call);
+        links.range[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
+        // The innermost op instance on the stack; ops.extent is sorted (built in range order).
+        for (RangeId j = cand; j.valid(); j = r_.parent[j.value]) {
+            if (!isMarker(j.value)) continue;
+            if (!links.op[i].valid()) links.op[i] = j;
+            if (!isExtent[j.value]) continue;
+            auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
+            if (op == t_.ops.extent.end() || *op != j) continue;
+            const auto o = static_cast<uint32_t>(op - t_.ops.extent.begin());
+            links.opInstance[i] = OpId(o);
+            links.direction[i] = t_.ops.direction[o];
+            links.layer[i] = t_.ops.layer[o];
+            break;
+        }
+        if (links.opInstance[i].valid()) continue;
+        Direction phase = Direction::Other;
+        bool hasPhase = false;
+        userContext(cand, links.layer[i], phase, hasPhase);
+        links.direction[i] = hasPhase ? phase : autogradThread_[th] ? Direction::Backward : Direction::Other;
+    }
+    });
+}
+
+void Correlator::indexStartEnd() {
+    const size_t threads = t_.threads.size();
+    auto& csr = t_.threadStartEnd;
+    csr.offsets.assign(threads + 1, 0);
+    csr.ids.clear();
+    t_.startEndTree.clear();
+    t_.startEndTreeBegin.assign(threads + 1, 0);
+    for (uint32_t th = 0; th < threads; ++th) {
+        const size_t begin = csr.ids.size();
+        for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i)
+            if (r_.kind[i] == RangeKind::StartEnd) csr.ids.emplace_back(i); // already by start
+        csr.offsets[th + 1] = static_cast<uint32_t>(csr.ids.size());
+        const size_t count = csr.ids.size() - begin;
+        t_.startEndTreeBegin[th] = static_cast<uint32_t>(t_.startEndTree.size());
+        if (count == 0) continue;
+        const size_t leaves = treeLeaves(count);
+        std::vector<TimeNs> tree(2 * leaves, std::numeric_limits<TimeNs>::min());
+        for (size_t j = 0; j < count; ++j) tree[leaves + j] = r_.end[csr.ids[begin + j].value];
+        for (size_t node = leaves - 1; node >= 1; --node) tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+        t_.startEndTree.insert(t_.startEndTree.end(), tree.begin(), tree.end());
+    }
+    t_.startEndTreeBegin[threads] = static_cast<uint32_t>(t_.startEndTree.size());
+}
+
+} // namespace
+
+void correlate(Trace& t, unsigned threads) { Correlator(t, threads).run(); }
+
+ThreadId threadOfRange(const Trace& t, RangeId r) {
+    const auto& b = t.threadRangeBegin;
+    auto it = std::upper_bound(b.begin(), b.end(), r.value);
+    return ThreadId(static_cast<uint32_t>(it - b.begin() - 1));
+}
+
+std::vector<KernelId> kernelsUnder(const Trace& t, RangeId r) {
+    std::vector<KernelId> out;
+    if (!r.valid() || r.value >= t.ranges.size()) return out;
+    const TimeNs rs = t.ranges.start[r.value], re = t.ranges.end[r.value];
+    const auto [first, last] = t.threadApiCalls.of(threadOfRange(t, r));
+    auto it = std::lower_bound(first, last, rs, [&](ApiCallId c, TimeNs v) { return t.apiCalls.start[c.value] < v; });
+    for (; it != last && t.apiCalls.start[it->value] <= re; ++it) {
+        if (t.apiCalls.end[it->value] > re) continue;
+        const auto [k0, k1] = t.apiKernels.of(*it);
+        out.insert(out.end(), k0, k1);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<KernelId> kernelsOfOp(const Trace& t, OpId op) {
+    std::vector<KernelId> out;
+    if (!op.valid() || op.value >= t.ops.size()) return out;
+    for (KernelId k : kernelsUnder(t, t.ops.extent[op.value]))
+        if (t.kernelLinks.opInstance[k.value] == op) out.push_back(k);
+    return out;
+}
+
+std::vector<KernelId> kernelsOfLayer(const Trace& t, StringId layer) {
+    std::vector<KernelId> out;
+    const auto& l = t.kernelLinks.layer;
+    for (uint32_t i = 0; i < l.size(); ++i)
+        if (l[i] == layer) out.emplace_back(i);
+    return out;
+}
+
+std::vector<RangeId> rangesContaining(const Trace& t, ApiCallId call) {
+    std::vector<RangeId> out;
+    if (!call.valid()) return out;
+    for (RangeId j = innermostPushPop(t, call); j.valid(); j = t.ranges.parent[j.value]) out.push_back(j);
+    const auto startEnd = containingStartEnd(t, call);
+    if (startEnd.empty()) return out;
+    out.insert(out.end(), startEnd.begin(), startEnd.end());
+    std::sort(out.begin(), out.end(), [&](RangeId a, RangeId b) {
+        const auto& s = t.ranges.start;
+        const auto& e = t.ranges.end;
+        return s[a.value] != s[b.value] ? s[a.value] > s[b.value] : e[a.value] < e[b.value];
+    });
+    return out;
+}
+
+std::vector<RangeId> rangeStack(const Trace& t, KernelId k) { return rangesContaining(t, t.kernels.launch[k.value]); }
+
+std::vector<KernelId> kernelsUnderRangesNamed(const Trace& t, std::string_view name) {
+    std::vector<KernelId> out;
+    const StringId id = t.strings.find(name);
+    if (!id.valid()) return out;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i)
+        for (RangeId j : rangeStack(t, KernelId(i)))
+            if (t.ranges.name[j.value] == id) {
+                out.emplace_back(i);
+                break;
+            }
+    return out;
+}
+
+} // namespace ls

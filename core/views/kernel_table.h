@@ -1,0 +1,105 @@
+#pragma once
+// The kernel table: one catalog of columns (the CLI's `kernels` columns, in its order), each
+// kernel's cell as text (exactly what the CLI writes) or as a number, and sorting of a row
+// permutation by any column. Shared by layerscope-cli and the GUI's table model so that a CSV
+// exported from either is the same.
+#include "core/model/trace.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ls {
+
+enum class KernelField : uint8_t {
+    Id, Start, End, Duration, Device, Context, Stream, Pid, Tid, Correlation, Api, Name, ShortName,
+    Grid, Block, Registers, StaticSmem, DynamicSmem, NvtxRange, NvtxPath, Layer, Op, Seq, TorchOpId,
+    Dir, FwdOpId, Sizes, Flops, Bytes, DataType, Intensity, TflopsS, GbytesS, Tc, TcReason,
+    FlopsRule, DataTypeSource,
+};
+inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::DataTypeSource) + 1;
+
+// How a column's values are measured: decides display units, filter value suffixes and sorting.
+enum class FieldUnit : uint8_t {
+    Integer,   // counts and ids
+    Timestamp, // ns on the trace clock
+    Duration,  // ns
+    Flops,
+    Bytes,
+    Intensity, // FLOP/byte
+    Tflops,    // TFLOP/s
+    Gbytes,    // GB/s
+    Text,
+    Dim,       // grid/block "x,y,z"; sorts by x*y*z
+};
+
+struct KernelFieldInfo {
+    KernelField field;
+    std::string_view name;  // CLI header
+    std::string_view title; // GUI header
+    FieldUnit unit;
+    std::string_view help;  // one line for tooltips and --help
+};
+
+const std::vector<KernelFieldInfo>& kernelFields();
+const KernelFieldInfo& kernelFieldInfo(KernelField f);
+std::optional<KernelField> kernelFieldByName(std::string_view name);
+
+class RawTextReader;
+
+class KernelTable {
+public:
+    // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids).
+    explicit KernelTable(std::shared_ptr<const Trace> trace);
+    ~KernelTable();
+    KernelTable(const KernelTable&) = delete;
+    KernelTable& operator=(const KernelTable&) = delete;
+
+    const Trace& trace() const { return *trace_; }
+    const std::shared_ptr<const Trace>& tracePtr() const { return trace_; }
+    size_t size() const { return trace_->kernels.size(); }
+
+    // The cell as the CLI writes it: raw units, empty when unknown. NvtxRange re-reads the raw
+    // marker text from the file, so call it on the thread that owns the table.
+    std::string text(KernelId k, KernelField f) const;
+    // The cell as a number (integers and measures); NaN when unknown or for text columns.
+    double number(KernelId k, KernelField f) const;
+    // The interned string behind a text column, when there is one (name, op, layer, …); lets a
+    // filter decide once per distinct string. Invalid id for other columns.
+    std::optional<StringId> stringId(KernelId k, KernelField f) const;
+
+    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source): a small code per
+    // cell, equal codes meaning equal texts, so callers can decide once per code.
+    static bool isVocabulary(KernelField f);
+    uint32_t vocabularyCode(KernelId k, KernelField f) const;
+
+    // Normalized names of the kernel's NVTX stack, outermost first, joined by " > ".
+    std::string nvtxPath(KernelId k) const;
+    // Each distinct stack is one path node (0: no ranges); filters decide once per node.
+    uint32_t pathNode(KernelId k) const { return kernelPath_[k.value]; }
+    size_t pathNodeCount() const { return pathNodes_.size(); }
+    std::string pathText(uint32_t node) const;
+
+    // Sorts rows by column f; ties keep their current order, unknown cells go last either way.
+    void sort(std::vector<KernelId>& rows, KernelField f, bool descending) const;
+
+    static constexpr std::string_view kPathSeparator = " > ";
+
+private:
+    struct PathNode {
+        uint32_t parent;
+        StringId name;
+    };
+    void buildPaths();
+    std::vector<int64_t> textRanks(const std::vector<KernelId>& rows, KernelField f) const;
+    std::vector<uint32_t> pathRanks() const;
+
+    std::shared_ptr<const Trace> trace_;
+    std::vector<PathNode> pathNodes_; // node 0: the empty path
+    std::vector<uint32_t> kernelPath_;
+    mutable std::unique_ptr<RawTextReader> raw_;
+};
+
+} // namespace ls

@@ -1,0 +1,102 @@
+// csvField and TableWriter: RFC 4180 CSV (demangled kernel names hold commas, quotes and line
+// breaks), TSV without quoting, and aligned text tables. CSV output is read back with the
+// tests' own RFC 4180 parser.
+#include "core/reports/table_writer.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+using ls::csvField;
+using ls::TableFormat;
+using ls::TableWriter;
+
+TEST(CsvField, PlainFieldsAreNotQuoted) {
+    EXPECT_EQ(csvField("cudaLaunchKernel"), "cudaLaunchKernel");
+    EXPECT_EQ(csvField(""), "");
+    EXPECT_EQ(csvField("  64   50    1"), "  64   50    1") << "spaces alone need no quotes";
+    EXPECT_EQ(csvField("a;b\tc"), "a;b\tc");
+}
+
+TEST(CsvField, CommasQuotesAndLineBreaksAreQuoted) {
+    EXPECT_EQ(csvField("void f<float, 4>(int)"), "\"void f<float, 4>(int)\"");
+    EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(csvField("\""), "\"\"\"\"");
+    EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+    EXPECT_EQ(csvField("cr\rhere"), "\"cr\rhere\"");
+}
+
+TEST(TableWriter, CsvRoundTripsThroughAnRfc4180Parser) {
+    const std::vector<std::string> header = {"Name", "Value"};
+    const std::vector<std::vector<std::string>> rows = {
+        {"void at::native::<unnamed>::kernel<float, (int)4>(T1, T2)", "1"},
+        {"quote \"inside\", and comma", ""},
+        {"line\nbreak", "\"\""},
+        {"", "trailing,"},
+    };
+    std::ostringstream out;
+    {
+        TableWriter w(out, TableFormat::Csv);
+        w.header(header);
+        for (const auto& r : rows) w.row(r);
+    }
+    std::string error;
+    const auto parsed = ls::test::parseCsv(out.str(), &error);
+    ASSERT_EQ(error, "") << out.str();
+    ASSERT_EQ(parsed.size(), rows.size() + 1);
+    EXPECT_EQ(parsed[0], header);
+    for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(parsed[i + 1], rows[i]) << "row " << i;
+}
+
+TEST(TableWriter, CsvLinesEndWithLfAndFieldsAreSeparatedByCommas) {
+    std::ostringstream out;
+    TableWriter w(out, TableFormat::Csv);
+    w.row({"a", "b,c", "d"});
+    w.finish();
+    EXPECT_EQ(out.str(), "a,\"b,c\",d\n");
+}
+
+TEST(TableWriter, TsvReplacesTabsAndLineBreaksInsideFields) {
+    std::ostringstream out;
+    TableWriter w(out, TableFormat::Tsv);
+    w.row({"x\ty", "line\nbreak\r", "plain, \"quoted\""});
+    w.finish();
+    EXPECT_EQ(out.str(), "x y\tline break \tplain, \"quoted\"\n");
+}
+
+TEST(TableWriter, TextTableIsAlignedWithARuleUnderTheHeader) {
+    std::ostringstream out;
+    {
+        TableWriter w(out, TableFormat::Text);
+        w.header({"id", "name"});
+        w.row({"1", "short"});
+        w.row({"100", "a longer name"});
+        EXPECT_EQ(out.str(), "") << "buffered until finish";
+    }
+    EXPECT_EQ(out.str(), "id   name\n"
+                         "---------\n"
+                         "1    short\n"
+                         "100  a longer name\n");
+}
+
+TEST(TableWriter, FinishTwiceWritesOnce) {
+    std::ostringstream out;
+    TableWriter w(out, TableFormat::Text);
+    w.row({"a"});
+    w.finish();
+    w.finish();
+    EXPECT_EQ(out.str(), "a\n-\n");
+}
+
+TEST(TableFormat, ParsesTheCliNames) {
+    EXPECT_EQ(ls::parseTableFormat("csv"), TableFormat::Csv);
+    EXPECT_EQ(ls::parseTableFormat("tsv"), TableFormat::Tsv);
+    EXPECT_EQ(ls::parseTableFormat("table"), TableFormat::Text);
+    EXPECT_FALSE(ls::parseTableFormat("CSV").has_value());
+    EXPECT_FALSE(ls::parseTableFormat("").has_value());
+}
+
+} // namespace

@@ -1,0 +1,116 @@
+#include "widgets/panes/summary_charts.h"
+
+#include "core/reports/summary.h"
+#include "core/views/time_breakdown.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ls::gui {
+namespace {
+
+constexpr size_t kMaxBars = 8;
+
+QString elide(const std::string& s, int width) {
+    QString q = QString::fromStdString(s);
+    return q.size() <= width ? q : q.left(width / 2 - 1) + QStringLiteral("…") + q.right(width / 2 - 1);
+}
+
+// One horizontal bar chart of GPU time in ms, largest share on top.
+QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObject* receiver,
+                     const std::function<void(const QString&)>& onClick) {
+    if (shares.size() > kMaxBars) shares.resize(kMaxBars);
+    uint64_t total = 0;
+    for (const auto& s : shares) total += s.gpuTimeNs;
+    auto* set = new QBarSet(QStringLiteral("GPU time (ms)"));
+    QStringList categories;
+    std::vector<QString> filters;
+    for (auto it = shares.rbegin(); it != shares.rend(); ++it) { // bottom to top
+        *set << static_cast<double>(it->gpuTimeNs) / 1e6;
+        categories << elide(it->label, 36);
+        filters.push_back(QString::fromStdString(it->filter));
+    }
+    set->setColor(QColor(0x3b, 0x6e, 0xa8));
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
+    series->setLabelsFormat(QStringLiteral("@value ms"));
+    series->setLabelsPrecision(4);
+    QObject::connect(set, &QBarSet::clicked, receiver, [filters, onClick](int index) {
+        if (index >= 0 && static_cast<size_t>(index) < filters.size()) onClick(filters[static_cast<size_t>(index)]);
+    });
+    QObject::connect(set, &QBarSet::hovered, receiver, [set](bool on, int) { set->setColor(on ? QColor(0x5a, 0x8f, 0xcc) : QColor(0x3b, 0x6e, 0xa8)); });
+    auto* chart = new QChart;
+    chart->addSeries(series);
+    chart->setTitle(title);
+    chart->legend()->hide();
+    chart->setAnimationOptions(QChart::NoAnimation);
+    auto* categoryAxis = new QBarCategoryAxis;
+    categoryAxis->append(categories);
+    QFont small = categoryAxis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    categoryAxis->setLabelsFont(small);
+    categoryAxis->setTruncateLabels(false); // names are already elided to a readable length
+    auto* valueAxis = new QValueAxis;
+    valueAxis->setTitleText(QStringLiteral("GPU time (ms)"));
+    valueAxis->setLabelFormat(QStringLiteral("%.2g"));
+    valueAxis->setTickCount(3);
+    valueAxis->setTruncateLabels(false);
+    chart->addAxis(categoryAxis, Qt::AlignLeft);
+    chart->addAxis(valueAxis, Qt::AlignBottom);
+    series->attachAxis(categoryAxis);
+    series->attachAxis(valueAxis);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setToolTip(QStringLiteral("Click a bar to filter the kernel table to it (%1 ms in all shown)").arg(static_cast<double>(total) / 1e6, 0, 'f', 3));
+    view->setMinimumHeight(220);
+    return view;
+}
+
+// Labelled by short name (the demangled ones are long templates) with a rank, which also keeps
+// the axis categories unique.
+std::vector<TimeShare> topKernels(const Trace& t) {
+    std::unordered_map<std::string_view, StringId> shortOf;
+    for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.str(t.kernels.name[k]), t.kernels.shortName[k]);
+    std::vector<TimeShare> out;
+    for (const auto& row : kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled)) {
+        if (out.size() == kMaxBars) break;
+        const auto it = shortOf.find(row.name);
+        const std::string_view shortName = it != shortOf.end() ? t.str(it->second) : std::string_view(row.name);
+        out.push_back(TimeShare{std::to_string(out.size() + 1) + ". " + std::string(shortName), row.stats.count, row.stats.total,
+                                "name = " + quoteFilterValue(row.name)});
+    }
+    return out;
+}
+
+} // namespace
+
+SummaryCharts::SummaryCharts(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
+    grid_->setContentsMargins(0, 0, 0, 0);
+}
+
+void SummaryCharts::setTrace(const std::shared_ptr<const Trace>& trace) {
+    while (QLayoutItem* item = grid_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (!trace) return;
+    const auto request = [this](const QString& f) { emit filterRequested(f); };
+    // Kernel names need the width: the top-kernels chart spans the row above the other three.
+    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), topKernels(*trace), this, request), 0, 0, 1, 3);
+    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), gpuTimeByLayer(*trace), this, request), 1, 0);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), gpuTimeByDirection(*trace), this, request), 1, 1);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), gpuTimeByTensorCores(*trace), this, request), 1, 2);
+}
+
+} // namespace ls::gui

@@ -1,0 +1,27 @@
+#pragma once
+// The Summary tab's charts (Qt Charts): top kernels by GPU time, GPU time by direction, by
+// Tensor Core state and per layer. Clicking a bar asks for the filter that shows its kernels.
+#include "core/model/trace.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QGridLayout;
+
+namespace ls::gui {
+
+class SummaryCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryCharts(QWidget* parent = nullptr);
+    void setTrace(const std::shared_ptr<const Trace>& trace);
+
+signals:
+    void filterRequested(const QString& expression);
+
+private:
+    QGridLayout* grid_;
+};
+
+} // namespace ls::gui

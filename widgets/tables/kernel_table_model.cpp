@@ -1,0 +1,228 @@
+#include "widgets/tables/kernel_table_model.h"
+
+#include "widgets/units.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace ls::gui {
+namespace {
+
+KernelField fieldOf(int column) { return static_cast<KernelField>(column); }
+QString qstr(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+} // namespace
+
+KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelTableModel::~KernelTableModel() = default;
+
+// Every change of table, scope or filter: reset the view around it and rebuild the rows.
+void KernelTableModel::changeRows(const std::function<void()>& change) {
+    beginResetModel();
+    change();
+    rebuildRows();
+    endResetModel();
+    emit rowsChanged();
+}
+
+void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
+    changeRows([&] {
+        table_ = std::move(table);
+        ncu_.reset();
+        scope_.clear();
+        hasScope_ = false;
+        scopeLabel_.clear();
+    });
+}
+
+void KernelTableModel::setNcu(std::shared_ptr<const NcuMetrics> ncu) {
+    beginResetModel();
+    ncu_ = table_ && ncu && ncu->trace() == table_->tracePtr() ? std::move(ncu) : nullptr;
+    if (sortColumn_ >= columnCount()) sortColumn_ = -1;
+    endResetModel();
+}
+
+void KernelTableModel::setScope(std::vector<KernelId> kernels, const QString& label) {
+    changeRows([&] {
+        scope_ = std::move(kernels);
+        std::sort(scope_.begin(), scope_.end());
+        hasScope_ = true;
+        scopeLabel_ = label;
+    });
+}
+
+void KernelTableModel::clearScope() {
+    if (!hasScope_) return;
+    changeRows([&] {
+        scope_.clear();
+        hasScope_ = false;
+        scopeLabel_.clear();
+    });
+}
+
+QString KernelTableModel::setFilter(const QString& expression) {
+    auto parsed = KernelFilter::parse(expression.toStdString());
+    if (!parsed.filter) return QString::fromStdString(parsed.error);
+    changeRows([&] {
+        filter_ = std::move(*parsed.filter);
+        filterText_ = expression;
+    });
+    return {};
+}
+
+// Scope, then filter, then the current sort: each step works on kernel ids only.
+void KernelTableModel::rebuildRows() {
+    rowOfKernel_.clear();
+    rows_.clear();
+    if (!table_) return;
+    std::vector<KernelId> base;
+    if (hasScope_) {
+        base = scope_;
+    } else {
+        base.resize(table_->size());
+        for (uint32_t i = 0; i < base.size(); ++i) base[i] = KernelId(i);
+    }
+    rows_ = filter_.empty() ? std::move(base) : filter_.apply(*table_, base);
+    if (sortColumn_ >= 0) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
+}
+
+// Kernel columns sort in core; ncu columns by their values, unknown last, ties in place.
+void KernelTableModel::sortRows(int column, bool descending) {
+    if (static_cast<size_t>(column) < kKernelFieldCount) return table_->sort(rows_, fieldOf(column), descending);
+    if (!ncu_) return;
+    const auto m = static_cast<uint32_t>(static_cast<size_t>(column) - kKernelFieldCount);
+    std::stable_partition(rows_.begin(), rows_.end(), [&](KernelId k) { return std::isfinite(ncu_->value(k, m)); });
+    const auto known = std::find_if(rows_.begin(), rows_.end(), [&](KernelId k) { return !std::isfinite(ncu_->value(k, m)); });
+    std::stable_sort(rows_.begin(), known, [&](KernelId a, KernelId b) {
+        return descending ? ncu_->value(a, m) > ncu_->value(b, m) : ncu_->value(a, m) < ncu_->value(b, m);
+    });
+}
+
+KernelId KernelTableModel::kernelAt(int row) const {
+    return row >= 0 && static_cast<size_t>(row) < rows_.size() ? rows_[static_cast<size_t>(row)] : KernelId();
+}
+
+int KernelTableModel::rowOf(KernelId k) const {
+    if (!table_ || !k.valid() || k.value >= table_->size()) return -1;
+    if (rowOfKernel_.empty()) {
+        rowOfKernel_.assign(table_->size(), -1);
+        for (size_t r = 0; r < rows_.size(); ++r) rowOfKernel_[rows_[r].value] = static_cast<int32_t>(r);
+    }
+    return rowOfKernel_[k.value];
+}
+
+int KernelTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int KernelTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(kKernelFieldCount + (ncu_ ? ncu_->metricCount() : 0));
+}
+
+QVariant KernelTableModel::ncuData(KernelId k, uint32_t m, int role) const {
+    switch (role) {
+    case Qt::DisplayRole:
+    case ExportRole: return QString::fromStdString(ncu_->text(k, m));
+    case SortRole: {
+        const double v = ncu_->value(k, m);
+        return std::isfinite(v) ? QVariant(v) : QVariant();
+    }
+    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole: return QStringLiteral("%1: %2").arg(QString::fromStdString(ncu_->columnName(m)), QString::fromStdString(ncu_->text(k, m)));
+    default: return {};
+    }
+}
+
+QString KernelTableModel::display(KernelId k, KernelField f) const {
+    const auto& info = kernelFieldInfo(f);
+    switch (info.unit) {
+    case FieldUnit::Timestamp:
+        return formatOffset(static_cast<long long>(table_->number(k, f)) - table_->trace().captureStart);
+    case FieldUnit::Duration: return formatDuration(table_->number(k, f));
+    case FieldUnit::Flops: return formatFlops(table_->number(k, f));
+    case FieldUnit::Bytes: return formatBytes(table_->number(k, f));
+    case FieldUnit::Intensity:
+    case FieldUnit::Tflops: return formatNumber(table_->number(k, f), 1);
+    case FieldUnit::Gbytes: return formatNumber(table_->number(k, f), 0);
+    default: return qstr(table_->text(k, f));
+    }
+}
+
+QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
+    if (!table_ || !index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
+    const KernelId k = rows_[static_cast<size_t>(index.row())];
+    if (static_cast<size_t>(index.column()) >= kKernelFieldCount)
+        return ncuData(k, static_cast<uint32_t>(static_cast<size_t>(index.column()) - kKernelFieldCount), role);
+    const KernelField f = fieldOf(index.column());
+    if (f == KernelField::Tc && ncu_ && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole))
+        if (const auto measured = ncu_->tensorCore(k)) // ncu's instruction counts outrank the name rules
+            return role == Qt::ToolTipRole ? QString::fromStdString(measured->reason) : QString::fromStdString(ncuTensorCoreText(measured->state));
+    const FieldUnit unit = kernelFieldInfo(f).unit;
+    switch (role) {
+    case Qt::DisplayRole: return display(k, f);
+    case Qt::ToolTipRole:
+        if (unit == FieldUnit::Text || unit == FieldUnit::Timestamp) return qstr(table_->text(k, f));
+        return QStringLiteral("%1 (%2)").arg(display(k, f), qstr(table_->text(k, f)));
+    case ExportRole: return qstr(table_->text(k, f));
+    case KernelIdRole: return k.value;
+    case SortRole: {
+        if (unit == FieldUnit::Text) return qstr(table_->text(k, f));
+        const double v = table_->number(k, f);
+        return std::isfinite(v) ? QVariant(v) : QVariant();
+    }
+    case Qt::TextAlignmentRole:
+        return unit == FieldUnit::Text ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::ForegroundRole:
+        if (f == KernelField::Tc) {
+            const TcState s = table_->trace().metrics.tc[k.value];
+            if (s == TcState::Used) return QBrush(QColor(0x1b, 0x7f, 0x3b));
+            if (s == TcState::NotUsed) return QBrush(QColor(0xc0, 0x50, 0x00));
+        }
+        return {};
+    default: return {};
+    }
+}
+
+QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return QAbstractTableModel::headerData(section, orientation, role);
+    if (static_cast<size_t>(section) >= kKernelFieldCount) {
+        const auto m = static_cast<uint32_t>(static_cast<size_t>(section) - kKernelFieldCount);
+        const auto& info = ncu_->metric(m);
+        if (role == Qt::DisplayRole)
+            return QString::fromStdString(info.name + (info.unit.empty() ? std::string() : " [" + info.unit + "]"));
+        if (role == ExportRole) return QString::fromStdString(ncu_->columnName(m));
+        if (role == Qt::ToolTipRole) return QStringLiteral("Nsight Compute: %1").arg(QString::fromStdString(ncu_->columnName(m)));
+        return {};
+    }
+    const auto& info = kernelFieldInfo(fieldOf(section));
+    if (role == Qt::DisplayRole) return QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size()));
+    if (role == ExportRole) return QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size()));
+    if (role == Qt::ToolTipRole)
+        return QStringLiteral("%1\nCSV column: %2").arg(QString::fromUtf8(info.help.data(), static_cast<qsizetype>(info.help.size())),
+                                                      QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())));
+    return {};
+}
+
+void KernelTableModel::sort(int column, Qt::SortOrder order) {
+    if (!table_ || column < 0 || column >= columnCount()) return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<KernelId> kernels;
+    kernels.reserve(static_cast<size_t>(before.size()));
+    for (const QModelIndex& i : before) kernels.push_back(kernelAt(i.row()));
+    sortColumn_ = column;
+    sortOrder_ = order;
+    sortRows(column, order == Qt::DescendingOrder);
+    rowOfKernel_.clear();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i) after.push_back(index(rowOf(kernels[static_cast<size_t>(i)]), before[i].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace ls::gui

@@ -1,0 +1,38 @@
+#pragma once
+// The centre of the window: the timeline with its toolbar (colour mode, legend, fit, back and
+// forward). Layer clicks, table selections and "show in timeline" land here.
+#include "core/views/kernel_table.h"
+#include "widgets/timeline/timeline_view.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+
+namespace ls::gui {
+
+class TimelineArea : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineArea(QWidget* parent = nullptr);
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    TimelineView* view() const { return view_; }
+    // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
+    void showKernels(const std::vector<KernelId>& kernels, const QString& what);
+    void focusKernel(KernelId k);
+    void clearHighlight();
+
+private:
+    void updateLegend();
+
+    TimelineView* view_;
+    QComboBox* colorMode_;
+    QHBoxLayout* legend_;
+    QLabel* what_;
+};
+
+} // namespace ls::gui

@@ -1,0 +1,22 @@
+#pragma once
+// What the timeline draws from, built once per trace on the loader thread: the lanes, each
+// kernel's class and lane, each API call's lane, and GPU busy time for the minimap.
+#include "core/costs/kernel_class.h"
+#include "core/views/timeline_tracks.h"
+
+#include <memory>
+#include <vector>
+
+namespace ls::gui {
+
+struct TimelineData {
+    std::shared_ptr<const Trace> trace;
+    TimelineTracks tracks;
+    std::vector<KernelClass> kernelClass;
+    std::vector<uint32_t> kernelLane, apiLane; // lane of each kernel / API call
+    std::vector<float> busy;                    // GPU busy fraction per minimap bucket
+};
+// Runs on the loader thread.
+std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);
+
+} // namespace ls::gui
