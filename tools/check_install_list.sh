@@ -68,7 +68,8 @@ for exe in "$build"/bin/*; do
     done
 done
 # Commands the suite and the documented steps run.
-for cmd in cmake ctest cpack ninja c++ pkg-config dpkg-deb dpkg-shlibdeps xvfb-run Xvfb xauth; do
+# cpack's DEB generator runs dpkg-shlibdeps and file(1); the README's screenshots use xvfb-run.
+for cmd in cmake ctest cpack ninja c++ pkg-config dpkg-deb dpkg-shlibdeps file xvfb-run Xvfb xauth; do
     path=$(command -v "$cmd" || true)
     [ -n "$path" ] || { printf '%s\t%s\n' "/nonexistent/$cmd" "command $cmd (tests or README)" >> "$needs"; continue; }
     printf '%s\t%s\n' "$(readlink -f "$path")" "command $cmd (tests or README)" >> "$needs"
@@ -76,14 +77,21 @@ done
 sort -u -o "$needs" "$needs"
 
 # Map each path to its package, in one dpkg call (it reads the whole database each time).
-cut -f1 "$needs" | sort -u > "$work/paths"
+# Debian 12 merges /usr, but dpkg still records many files under /lib, /bin or /sbin: ask for
+# both spellings of each path.
+unmerged() { case "$1" in /usr/lib/*|/usr/bin/*|/usr/sbin/*) echo "${1#/usr}" ;; esac; }
+cut -f1 "$needs" | sort -u | while read -r p; do
+    echo "$p"
+    u=$(unmerged "$p")
+    if [ -n "$u" ]; then echo "$u"; fi
+done > "$work/paths"
 xargs -a "$work/paths" -d '\n' dpkg-query -S 2>/dev/null | sed 's/^\([^:,]*\)[^ ]*: /\1\t/' > "$work/owners" || true
 
 missing=0
 checked=0
 while IFS=$'\t' read -r path why; do
     checked=$((checked + 1))
-    owner=$(awk -F'\t' -v p="$path" '$2 == p { print $1; exit }' "$work/owners")
+    owner=$(awk -F'\t' -v p="$path" -v u="$(unmerged "$path")" '$2 == p || (u != "" && $2 == u) { print $1; exit }' "$work/owners")
     if [ -z "$owner" ]; then
         case "$path" in
             /nonexistent/*) echo "missing: ${why#command } is not installed at all"; missing=1 ;;

@@ -12,8 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Everything the build, the tests and the README's GUI steps use on a bare Debian 12, installed
 # with --no-install-recommends. tools/check_install_list.sh (a ctest) proves this list complete.
 # libqt6opengl6-dev: qt6-charts-dev's CMake files need Qt6OpenGL's but the package does not say so.
-# dpkg-dev: cpack's dpkg-shlibdeps. xvfb, xauth: the README's screenshot steps (xvfb-run).
-PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev libsqlite3-dev libgtest-dev libgmock-dev
+# dpkg-dev, file: cpack's DEB generator runs dpkg-shlibdeps and file(1) (package_deb test).
+# xvfb, xauth: the README's screenshot steps (xvfb-run).
+PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev file libsqlite3-dev libgtest-dev libgmock-dev
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6 libgl-dev
           xvfb xauth)
 

@@ -13,7 +13,8 @@ command -v run-clang-tidy >/dev/null || { echo "error: run-clang-tidy not found 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 run-clang-tidy -quiet -p "$build" -j "$(nproc)" "$filter" > "$out" 2>&1 || true
-grep -E '^/.*: (warning|error):' "$out" | grep -v '_autogen/' | sort -u > "$out.found" || true
+# clang-tidy 14 colours its output even into a pipe: strip the escapes before matching.
+sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^/.*: (warning|error):' | grep -v '_autogen/' | sort -u > "$out.found" || true
 count=$(wc -l < "$out.found")
 cat "$out.found"
 rm -f "$out.found"

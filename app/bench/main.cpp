@@ -65,6 +65,7 @@ TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
         }
         std::vector<double> ms;
         size_t matched = 0;
+        ms.reserve(3);
         for (int r = 0; r < 3; ++r) ms.push_back(1e3 * seconds([&] { matched = parsed.filter->apply(*table, identity).size(); }));
         if (std::getenv("LAYERSCOPE_BENCH_VERBOSE"))
             std::fprintf(stderr, "filter %-44s %.1f ms (%zu rows)\n", expression, median(ms), matched);

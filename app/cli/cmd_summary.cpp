@@ -31,7 +31,7 @@ void writeDurationSummary(TableWriter& w, const Trace& t, const std::string& rep
     std::vector<std::string> header = {"Time (%)", "Total Time (ns)", api ? "Num Calls" : "Instances", "Avg (ns)",
                                        "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"};
     if (byDims) header.insert(header.end(), {"GridXYZ", "BlockXYZ"});
-    header.push_back("Name");
+    header.emplace_back("Name");
     w.header(header);
     for (const auto& r : rows) {
         std::vector<std::string> f = {formatOneDecimal(r.percent)};
@@ -68,7 +68,7 @@ void writeNvtxSummary(TableWriter& w, const Trace& t) {
 
 void writeGpuTimeSummary(TableWriter& w, const std::vector<GpuTimeRow>& rows, bool ops) {
     std::vector<std::string> header = {ops ? "op" : "layer", "direction"};
-    if (ops) header.push_back("instances");
+    if (ops) header.emplace_back("instances");
     header.insert(header.end(), {"kernels", "gpu_time_ns", "gpu_time_pct", "flops", "tflops_s", "tc_time_pct"});
     w.header(header);
     for (const auto& r : rows) {

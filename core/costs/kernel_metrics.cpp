@@ -185,7 +185,7 @@ void computeKernelMetrics(Trace& t) {
         if (const CachedCost* once = readingRepeatsOnce(op, dtype, *cachedPtr)) cachedPtr = once;
         CachedCost convolutionCost, dictCost;
         if (auto c = fromDictMarker(op, group.front())) {
-            dictCost = std::move(*c);
+            dictCost = *c;
             cachedPtr = &dictCost;
             if (dictCost.markerDtype != DType::Unknown) dtype = dictCost.markerDtype;
         }

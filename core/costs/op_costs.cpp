@@ -239,7 +239,7 @@ std::optional<OpCost> special(std::string_view op, const Shapes& s, int b) {
         }
         double n = 0;
         for (size_t i = 0; i < period; ++i) n += numel(t[i]);
-        const double lists = static_cast<double>(t.size() / period);
+        const double lists = static_cast<double>(t.size() / period); // NOLINT(bugprone-integer-division): whole lists
         const bool adam = op.find("_fused_adam") != std::string_view::npos;
         const bool ternary = op.find("addcmul") != std::string_view::npos || op.find("addcdiv") != std::string_view::npos ||
                              op.find("lerp") != std::string_view::npos;

@@ -26,7 +26,7 @@ RawTextReader::~RawTextReader() = default;
 
 std::string RawTextReader::text(RangeId r, bool always) {
     const auto& ranges = t_.ranges;
-    const std::string normalized(t_.str(ranges.name[r.value]));
+    std::string normalized(t_.str(ranges.name[r.value])); // not const: returned by move
     if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || !byRow_) return normalized;
     try {
         byRow_->reset();

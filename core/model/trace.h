@@ -23,7 +23,7 @@ using TimeNs = int64_t;
 
 struct Dim3 {
     uint32_t x = 0, y = 0, z = 0;
-    auto operator<=>(const Dim3&) const = default;
+    auto operator<=>(const Dim3&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
 };
 
 // Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start.

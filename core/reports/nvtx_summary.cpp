@@ -170,6 +170,7 @@ std::vector<GpuTimeRow> layerSummary(const Trace& t) {
         addKernel(t, row, i);
     }
     std::vector<GpuTimeRow> rows;
+    rows.reserve(groups.size());
     for (auto& [key, row] : groups) rows.push_back(std::move(row));
     setShares(rows, totalKernelTime(t));
     return rows;

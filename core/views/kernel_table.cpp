@@ -186,8 +186,8 @@ std::string KernelTable::text(KernelId k, KernelField f) const {
     case F::DataTypeSource: return std::string(dtypeSourceName(t.metrics.dtypeSource[i]));
     case F::Flops: return fixed(t.metrics.flops[i], 0);
     case F::Bytes: return fixed(t.metrics.bytes[i], 0);
-    case F::Intensity: return fixed(number(k, f), 3);
-    case F::TflopsS: return fixed(number(k, f), 3);
+    case F::Intensity:
+    case F::TflopsS:
     case F::GbytesS: return fixed(number(k, f), 3);
     default: break;
     }

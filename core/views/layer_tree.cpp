@@ -160,8 +160,9 @@ private:
                 consider(p, first[lo]);
                 continue;
             }
+            // NOLINTNEXTLINE(modernize-use-emplace): an aggregate; clang 14 cannot emplace one
             stack_.push_back({2 * node + 1, lo + width / 2, width / 2});
-            stack_.push_back({2 * node, lo, width / 2});
+            stack_.push_back({2 * node, lo, width / 2}); // NOLINT(modernize-use-emplace): as above
         }
     }
 

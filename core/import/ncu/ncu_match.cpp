@@ -227,7 +227,7 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
                           dims(k.grid) + " block " + dims(k.block) + " (it has " + list + ")";
             continue;
         }
-        items.push_back({i, q});
+        items.emplace_back(i, q);
     }
     a.eligible = items.size();
     if (items.empty()) return a;
@@ -533,8 +533,13 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
                     procUsed[pr.p] = 1;
                 }
             }
-            const std::string why = "ncu " + std::string(groups.size() > 1 ? "processes " : "process ") + ncuPids + " and trace " +
-                                    (tracePids == trace ? "process " : "processes ") + tracePids + " fit each other equally well";
+            std::string why = "ncu ";
+            why += groups.size() > 1 ? "processes " : "process ";
+            why += ncuPids;
+            why += " and trace ";
+            why += tracePids == trace ? "process " : "processes ";
+            why += tracePids;
+            why += " fit each other equally well";
             for (size_t g : groups) {
                 groupDone[g] = 1;
                 for (uint32_t i : ncuByPid[pids[g]]) {

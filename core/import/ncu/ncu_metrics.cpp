@@ -137,7 +137,7 @@ std::vector<std::string> NcuMetrics::report(size_t maxReasons) const {
     const size_t rest = match_.unmatched + match_.ambiguous - shown;
     if (rest) lines.push_back("  ... and " + std::to_string(rest) + " more (summary --report ncu_match lists all)");
     for (size_t w = 0; w < csv_.warnings.size() && w < 3; ++w) lines.push_back("  warning: " + csv_.warnings[w]);
-    if (tcTerms_.empty()) lines.push_back("  tensor cores: no tensor-pipe counts in the file");
+    if (tcTerms_.empty()) lines.emplace_back("  tensor cores: no tensor-pipe counts in the file");
     else {
         size_t used = 0, notUsed = 0;
         for (uint32_t k = 0; k < match_.ncuOfKernel.size(); ++k)
