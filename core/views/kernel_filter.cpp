@@ -10,6 +10,21 @@
 
 namespace ls {
 
+namespace {
+
+// A regex searched anywhere in a cell. `whole`: re is "[\s\S]*(?:pattern)[\s\S]*", matched
+// against the whole cell (see compileRegex).
+struct CellRegex {
+    std::regex re;
+    bool whole = false;
+    bool search(std::string_view cell) const {
+        return whole ? std::regex_match(cell.begin(), cell.end(), re)
+                     : std::regex_search(cell.begin(), cell.end(), re);
+    }
+};
+
+} // namespace
+
 struct KernelFilter::Term {
     enum class Kind : uint8_t { Compare, FreeText, FreeRegex };
     Kind kind = Kind::FreeText;
@@ -17,7 +32,7 @@ struct KernelFilter::Term {
     Op op = Op::Eq;
     double number = 0;
     std::string text; // lower-cased: the value of = and !=, or the free text
-    std::optional<std::regex> regex;
+    std::optional<CellRegex> regex;
 
     // The verdict on one cell's text for a text comparison, a regex or free text.
     bool matches(std::string_view cell) const;
@@ -242,10 +257,24 @@ std::optional<std::string> parseValue(std::string_view v, std::string& error) {
     return std::nullopt;
 }
 
-std::optional<std::regex> compileRegex(const std::string& pattern, std::string& error) {
+std::optional<CellRegex> compileRegex(const std::string& pattern, std::string& error) {
+    constexpr auto flags = std::regex::ECMAScript | std::regex::icase | std::regex::optimize;
     try {
-        return std::regex(pattern,
-                          std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+        std::regex re(pattern, flags); // errors name the pattern as written
+#ifdef __GLIBCXX__
+        // libstdc++ matches by backtracking, exponential in nested repeats: `name ~ .**x` froze
+        // the filter (found by fuzz/fuzz_kernel_filter). Its polynomial executor gives the same
+        // verdicts without that, but a search with it restarts at every position; one whole-cell
+        // match with a match-anything prefix and suffix is a single pass. Back-references exist
+        // only in the backtracking executor, so those patterns keep it.
+        try {
+            return CellRegex{std::regex("[\\s\\S]*(?:" + pattern + ")[\\s\\S]*",
+                                        flags | std::regex_constants::__polynomial),
+                             true};
+        } catch (const std::regex_error&) {
+        }
+#endif
+        return CellRegex{std::move(re), false};
     } catch (const std::regex_error& e) {
         error = "bad regular expression \"" + pattern + "\": " + e.what();
         return std::nullopt;
@@ -469,7 +498,7 @@ bool KernelFilter::Term::matches(std::string_view cell) const {
     case Kind::FreeText:
         return containsIgnoringCase(cell, text);
     case Kind::FreeRegex:
-        return std::regex_search(cell.begin(), cell.end(), *regex);
+        return regex->search(cell);
     case Kind::Compare:
         break;
     }
@@ -479,9 +508,9 @@ bool KernelFilter::Term::matches(std::string_view cell) const {
     case Op::Ne:
         return !equalsIgnoringCase(cell, text);
     case Op::Match:
-        return std::regex_search(cell.begin(), cell.end(), *regex);
+        return regex->search(cell);
     case Op::NoMatch:
-        return !std::regex_search(cell.begin(), cell.end(), *regex);
+        return !regex->search(cell);
     default:
         return false;
     }

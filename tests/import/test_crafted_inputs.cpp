@@ -9,7 +9,7 @@
 
 #include <chrono>
 
-#if !defined(__SANITIZE_ADDRESS__) && defined(__linux__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(__linux__)
 #include <sys/resource.h>
 #endif
 
@@ -17,6 +17,10 @@
 // A crafted id must never size an allocation. Under ASan (the dev preset) an allocation beyond
 // 4 GiB then fails at once, with a stack, instead of filling the machine's memory.
 extern "C" const char* __asan_default_options() { return "max_allocation_size_mb=4096"; }
+#elif defined(__SANITIZE_THREAD__)
+// ThreadSanitizer (the tsan preset) reserves far more address space than a cap allows: the
+// same size limit instead.
+extern "C" const char* __tsan_default_options() { return "max_allocation_size_mb=4096"; }
 #endif
 
 namespace {
@@ -27,10 +31,10 @@ using ls::Anomaly;
 
 constexpr uint64_t kGiB = uint64_t(1) << 30;
 
-// Without ASan (release preset), a cap on the address space makes an allocation sized by a
+// Without a sanitizer (release preset), a cap on the address space makes an allocation sized by a
 // crafted id fail (bad_alloc, a load error) instead of taking the machine's memory.
 void capAddressSpace() {
-#if !defined(__SANITIZE_ADDRESS__) && defined(__linux__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(__linux__)
     rlimit r{};
     if (getrlimit(RLIMIT_AS, &r) == 0 && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > 6 * kGiB)) {
         r.rlim_cur = 6 * kGiB;

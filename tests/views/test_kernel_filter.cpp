@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <gtest/gtest.h>
@@ -235,6 +236,31 @@ TEST_F(KernelFilterSample, NameRegexMatchesSqlOverStringIds) {
                   return std::regex_search(cell(r, "name"),
                                            std::regex("^nvjet_sm90_.*_tnn$", std::regex::icase));
               }));
+}
+
+// Regression (fuzz/corpus/kernel_filter/regress-nested-repeat, found by fuzz_kernel_filter):
+// libstdc++'s backtracking matcher is exponential in nested repeats, and `name ~ &.**0_&TNN$`
+// froze the filter for many seconds. Such patterns now answer at once, with the same verdicts.
+TEST_F(KernelFilterSample, NestedRepeatsAnswerAtOnce) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_TRUE(filtered("name ~ &.**0_&TNN$").empty());
+    EXPECT_TRUE(filtered("name ~ (.*.*)*_&").empty());
+    EXPECT_FALSE(filtered("name ~ (.*.*)*_TNN$").empty());
+    EXPECT_EQ(filtered("name ~ (.*.*)*_TNN$"), filtered("name ~ _TNN$"));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
+// The matcher that avoids that (one whole-cell match framed by [\s\S]*) gives the verdicts of
+// std::regex_search: anchors, word boundaries, lookahead, and back-references, which keep the
+// backtracking matcher.
+TEST_F(KernelFilterSample, RegexVerdictsAreThoseOfASearch) {
+    for (const std::string pattern : {"^nvjet", "tnn$", "^$", "\\bkernel\\b", "void(?!\\s+at)", "(?=at::)",
+                                      "[0-9]{3,}", "^(?:void )?at::", "(at)::\\1", "(n)(v)\\2", ""}) {
+        const std::regex re(pattern, std::regex::ECMAScript | std::regex::icase);
+        EXPECT_EQ(filtered("name ~ /" + pattern + "/"),
+                  csvWhere([&](size_t r) { return std::regex_search(cell(r, "name"), re); }))
+            << pattern;
+    }
 }
 
 TEST_F(KernelFilterSample, ClosedVocabulariesMatchTheCliColumns) {

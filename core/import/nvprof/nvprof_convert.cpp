@@ -1,4 +1,5 @@
 #include "core/import/nvprof/nvprof_convert.h"
+#include "core/import/nvprof/nvprof_names.h"
 
 #include "core/model/platform.h"
 #include "core/import/sqlite_db.h"
@@ -98,8 +99,11 @@ private:
     sqlite3_stmt* st_ = nullptr;
 };
 
+} // namespace
+
+// Declared in nvprof_names.h: the fuzz targets call them on their own.
 // objectId of a thread: 4 bytes pid, 4 bytes tid (little-endian), padding.
-std::optional<int64_t> globalTidOf(std::string_view blob) {
+std::optional<int64_t> nvprofGlobalTidOf(std::string_view blob) {
     if (blob.size() < 8) return std::nullopt;
     uint32_t pid = 0, tid = 0;
     std::memcpy(&pid, blob.data(), 4);
@@ -107,12 +111,12 @@ std::optional<int64_t> globalTidOf(std::string_view blob) {
     return (static_cast<int64_t>(pid & 0xFFFFFF) << 24) | (tid & 0xFFFFFF);
 }
 
-int64_t globalTid(int64_t processId, int64_t threadId) {
+int64_t nvprofGlobalTid(int64_t processId, int64_t threadId) {
     return ((processId & 0xFFFFFF) << 24) | (static_cast<uint32_t>(threadId) & 0xFFFFFF);
 }
 
 // "void at::native::foo<float>(int, float*)" -> "foo": the function's own name.
-std::string baseName(const std::string& demangled) {
+std::string nvprofBaseName(const std::string& demangled) {
     int depth = 0;
     size_t end = demangled.size();
     for (size_t i = 0; i < demangled.size(); ++i) {
@@ -142,6 +146,8 @@ std::string baseName(const std::string& demangled) {
     const size_t cut = head.find_last_of(": ");
     return cut == std::string::npos ? head : head.substr(cut + 1);
 }
+
+namespace {
 
 const char* kSchema = R"(
 CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);
@@ -239,7 +245,7 @@ private:
             while (st.step()) {
                 const int64_t pid = st.int64(3);
                 const int64_t corr = st.int64(5);
-                ins.set(1, opt(st, 1)).set(2, opt(st, 2)).set(3, globalTid(pid, st.int64(4))).set(4, corr)
+                ins.set(1, opt(st, 1)).set(2, opt(st, 2)).set(3, nvprofGlobalTid(pid, st.int64(4))).set(4, corr)
                     .set(5, addString(cuptiApiName(driver, st.int64(0))))
                     .run();
                 processOfCorrelation_.emplace(corr, (pid & 0xFFFFFF) << 24);
@@ -269,7 +275,7 @@ private:
             if (it == names.end()) {
                 const auto s = strings_.find(nameId);
                 const std::string demangled = platform::demangle(s == strings_.end() ? std::string() : s->second);
-                it = names.emplace(nameId, std::make_pair(addString(demangled), addString(baseName(demangled)))).first;
+                it = names.emplace(nameId, std::make_pair(addString(demangled), addString(nvprofBaseName(demangled)))).first;
             }
             ins.set(1, opt(st, 0)).set(2, opt(st, 1)).set(3, opt(st, 2)).set(4, opt(st, 3)).set(5, opt(st, 4)).set(6, opt(st, 5))
                 .set(7, processOf(st.int64(5))).set(8, it->second.first).set(9, it->second.second);
@@ -313,7 +319,7 @@ private:
         std::unordered_map<int64_t, Open> open;
         while (st.step()) {
             const int64_t flags = st.int64(0), ts = st.int64(1), id = st.int64(2);
-            const auto tid = st.int64(3) == 2 ? globalTidOf(st.blob(4)) : std::nullopt;
+            const auto tid = st.int64(3) == 2 ? nvprofGlobalTidOf(st.blob(4)) : std::nullopt;
             if (flags & 2) {
                 open[id] = Open{ts, st.int64(5), st.int64(6), tid};
             } else if (flags & 4) {
