@@ -175,41 +175,34 @@ bool acceptsNsysExport(const ImportProbe& probe) {
 LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string& path = probe.path;
-    try {
-        auto trace = std::make_shared<Trace>();
-        trace->path = path;
-        SmallTables small;
-        Plan plan;
-        {
-            Database db(path);
-            const auto& tables = *probe.sqliteTables;
-            small = readSmallTables(db, tables, trace->report);
-            if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-            plan = planChunks(db, tables, probe.head.size, trace->report);
-        }
-        unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
-        threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
-        EventSink sink(*trace);
-        for (const auto& span : plan.spans) {
-            sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
-            sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
-        }
-        const auto setup = std::chrono::steady_clock::now();
-        trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
-        ParallelReader reader(path, plan, small.strings, sink, options);
-        if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
-        trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
+    // What this throws (SQLite errors, out of memory) becomes a LoadError in importTrace.
+    auto trace = std::make_shared<Trace>();
+    trace->path = path;
+    SmallTables small;
+    Plan plan;
+    {
+        Database db(path);
+        const auto& tables = *probe.sqliteTables;
+        small = readSmallTables(db, tables, trace->report);
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        buildTrace(sink, small, reader.chunks(), threads);
-        if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        return {std::move(trace), std::nullopt};
-    } catch (const SqliteError& e) {
-        return {nullptr, loadErrorFrom(e)};
-    } catch (const std::bad_alloc&) {
-        return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
-    } catch (const std::exception& e) {
-        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
+        plan = planChunks(db, tables, probe.head.size, trace->report);
     }
+    unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
+    EventSink sink(*trace);
+    for (const auto& span : plan.spans) {
+        sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
+        sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
+    }
+    const auto setup = std::chrono::steady_clock::now();
+    trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
+    ParallelReader reader(path, plan, small.strings, sink, options);
+    if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
+    trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
+    if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+    buildTrace(sink, small, reader.chunks(), threads);
+    if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+    return {std::move(trace), std::nullopt};
 }
 
 } // namespace ls
