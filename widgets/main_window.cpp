@@ -370,7 +370,8 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     reportView_->setHtml(loadReportHtml(t));
     details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
 
-    const QFileInfo info(loadingPath_);
+    shownPath_ = loadingPath_;
+    const QFileInfo info(shownPath_);
     setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
     double gpu = 0;
@@ -506,7 +507,7 @@ void MainWindow::exportInteractive(bool selectedOnly) {
     if (view == kernelView_->table()) what = QStringLiteral("kernels");
     QSettings settings;
     const QString dir = settings.value(kExportDirKey, QDir::homePath()).toString();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(loadingPath_).completeBaseName(), what));
+    const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(shownPath_).completeBaseName(), what));
     const QString path = QFileDialog::getSaveFileName(this, selectedOnly ? QStringLiteral("Export selected rows") : QStringLiteral("Export table"),
                                                       suggested, QStringLiteral("CSV (*.csv)"));
     if (path.isEmpty()) return;

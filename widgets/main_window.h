@@ -91,7 +91,8 @@ private:
     TraceLoader* loader_;
     std::shared_ptr<const TraceSession> session_;
     std::shared_ptr<const NcuMetrics> ncu_;
-    QString loadingPath_;
+    QString loadingPath_; // the file being opened
+    QString shownPath_;   // the file on screen: a failed or cancelled open leaves it
 
     KernelTableModel* kernelModel_;
     KernelTableView* kernelView_ = nullptr;

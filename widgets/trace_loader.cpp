@@ -11,8 +11,18 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 
 TraceLoader::~TraceLoader() {
     cancel(); // a cancelled load stops between chunks and phases, so this join is short
-    if (worker_.joinable()) worker_.join();
-    for (auto& t : retired_) t.join();
+    if (worker_.thread.joinable()) worker_.thread.join();
+    for (auto& w : retired_) w.thread.join();
+}
+
+// A long session opens many files: threads of superseded loads that have returned are joined
+// (at once: they are past their last statement) instead of piling up until the window closes.
+void TraceLoader::joinFinishedRetired() {
+    std::erase_if(retired_, [](Worker& w) {
+        if (!w.done->load()) return false;
+        w.thread.join();
+        return true;
+    });
 }
 
 void TraceLoader::cancel() {
@@ -23,13 +33,15 @@ void TraceLoader::start(const QString& path) {
     // The superseded load is cancelled and left to finish on its own: joining it here would
     // freeze the window; its result is dropped by the job id.
     cancel();
-    if (worker_.joinable()) retired_.push_back(std::move(worker_));
+    if (worker_.thread.joinable()) retired_.push_back(std::move(worker_));
+    joinFinishedRetired();
+    worker_ = Worker();
     const quint64 job = ++job_;
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     busy_ = true;
     QPointer<TraceLoader> self(this);
     auto flag = cancel_;
-    worker_ = std::thread([this, self, job, flag, path] {
+    worker_.thread = std::thread([this, self, job, flag, path, finished = worker_.done] {
         LoadOptions options;
         options.cancel = flag.get();
         options.progress = [this, self, job](const LoadProgress& p) {
@@ -49,6 +61,7 @@ void TraceLoader::start(const QString& path) {
             else if (result.ok() || result.error->kind == LoadErrorKind::Cancelled) emit self->cancelled();
             else emit self->failed(path, QString::fromStdString(result.error->reason));
         }, Qt::QueuedConnection);
+        *finished = true;
     });
 }
 

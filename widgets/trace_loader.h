@@ -31,8 +31,14 @@ signals:
     void cancelled();
 
 private:
-    std::thread worker_;
-    std::vector<std::thread> retired_; // superseded loads, cancelled; joined on destruction
+    struct Worker {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false); // set as it returns
+    };
+    void joinFinishedRetired();
+
+    Worker worker_;
+    std::vector<Worker> retired_; // superseded loads, cancelled; joined once done, or on destruction
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<quint64> job_{0};
     bool busy_ = false;

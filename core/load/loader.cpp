@@ -12,8 +12,29 @@
 #include <thread>
 
 namespace ls {
+namespace {
 
-LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+// A reason is one line (the CLI prints it after "error: FILE: ", the GUI in its status bar), but
+// SQLite's messages may quote schema text with its line breaks ("malformed database schema (T) -
+// unrecognized token: ..."): every run of control characters and blanks becomes one space.
+LoadResult oneLineReason(LoadResult r) {
+    if (!r.error) return r;
+    std::string line;
+    bool gap = false;
+    for (const char c : r.error->reason) {
+        if (static_cast<unsigned char>(c) <= ' ' || c == '\x7f') {
+            gap = true;
+            continue;
+        }
+        if (gap && !line.empty()) line += ' ';
+        gap = false;
+        line += c;
+    }
+    r.error->reason = std::move(line);
+    return r;
+}
+
+LoadResult loadImported(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     LoadResult r = importTrace(path, options);
     if (!r.ok()) return r;
@@ -35,5 +56,9 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
     }
 }
+
+} // namespace
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) { return oneLineReason(loadImported(path, options)); }
 
 } // namespace ls
