@@ -15,6 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # dpkg-dev, file: cpack's DEB generator runs dpkg-shlibdeps and file(1) (package_deb test).
 # xvfb, xauth: the README's screenshot steps (xvfb-run).
 PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev file libsqlite3-dev libgtest-dev libgmock-dev
+          libsimdjson-dev zlib1g-dev python3
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6 libgl-dev
           xvfb xauth)
 

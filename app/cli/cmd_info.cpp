@@ -51,11 +51,24 @@ int commandInfo(const Options& o, Context& c) {
     auto& out = c.out;
     out << "file: " << t->displayPath() << "\n";
     out << "format: " << t->info.format << "\n";
-    if (t->sourcePath.empty())
+    const auto meta = [&](std::string_view key) -> std::string {
+        for (const auto& [k, v] : t->info.metadata)
+            if (k == key) return v;
+        return {};
+    };
+    if (!t->sourcePath.empty()) out << "exporter: nvprof (converted on load)\n";
+    else if (t->info.format.starts_with("PyTorch profiler")) {
+        const std::string cupti = meta("cupti_version");
+        out << "exporter: PyTorch profiler (Kineto)" << (cupti.empty() ? "" : ", CUPTI " + cupti) << "\n";
+    } else
         out << "exporter: NVIDIA Nsight Systems " << (t->info.productVersion.empty() ? "(unknown version)" : t->info.productVersion) << "\n";
-    else
-        out << "exporter: nvprof (converted on load)\n";
     out << "schema version: " << (t->info.schemaVersion.empty() ? "(unknown)" : t->info.schemaVersion) << "\n";
+    if (const std::string rank = meta("distributedInfo.rank"); !rank.empty()) {
+        const std::string world = meta("distributedInfo.world_size"), backend = meta("distributedInfo.backend"),
+                          nccl = meta("distributedInfo.nccl_version");
+        out << "distributed: rank " << rank << (world.empty() ? "" : " of " + world) << (backend.empty() ? "" : ", backend " + backend)
+            << (nccl.empty() ? "" : ", NCCL " + nccl) << "\n";
+    }
     out << "capture span: " << t->captureStart << " .. " << t->captureEnd << " ns (" << milliseconds(t->captureEnd - t->captureStart) << ")\n";
 
     uint64_t runtime = 0, driver = 0, marks = 0;

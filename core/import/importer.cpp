@@ -1,5 +1,6 @@
 #include "core/import/importer.h"
 
+#include "core/import/kineto/kineto_importer.h"
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nvprof/nvprof_importer.h"
 #include "core/import/sqlite_db.h"
@@ -15,6 +16,7 @@ const std::vector<Importer>& importers() {
     static const std::vector<Importer> table = {
         {"nvprof database", acceptsNvprof, readNvprof},
         {"Nsight Systems SQLite export", acceptsNsysExport, readNsysExport},
+        {"PyTorch profiler (Kineto) JSON", acceptsKinetoJson, readKinetoJson},
     };
     return table;
 }

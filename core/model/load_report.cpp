@@ -22,6 +22,12 @@ constexpr AnomalyInfo kAnomalies[] = {
     {"converted_from_nvprof", Severity::Info, "a legacy nvprof database, converted on load into a private temporary copy: kernel names demangled, API names from CUPTI callback ids, thread ids cut to 24 bits"},
     {"no_activity", Severity::Warning, "the file holds no kernels, copies or API calls: profiling never started (nvprof --profile-from-start off without cudaProfilerStart, or the program exited first)"},
     {"unpaired_marker_end", Severity::Warning, "nvprof marker end rows whose start row is missing; skipped"},
+    {"unknown_event_category", Severity::Info, "trace events of categories or phases this importer does not know; ignored"},
+    {"not_modelled_event", Severity::Info, "trace events this importer understands but does not keep (derived or profiler-internal spans)"},
+    {"malformed_event", Severity::Warning, "trace events that are not valid JSON objects or lack a usable time; skipped"},
+    {"broken_flow", Severity::Info, "flow events (launch -> GPU, forward -> backward) with only one end in the file"},
+    {"flow_disagreement", Severity::Warning, "fwdbwd flows that join a forward op and a backward node which seq pairing does not join (or joins to another op)"},
+    {"truncated_json", Severity::Warning, "the JSON stops before the trace closes (a truncated or damaged file); the events before that point were loaded"},
 };
 static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));
 

@@ -27,6 +27,12 @@ enum class Anomaly {
     ConvertedFromNvprof,
     NoActivity,
     UnpairedMarkerEnd,
+    UnknownEventCategory,
+    NotModelledEvent,
+    MalformedEvent,
+    BrokenFlow,
+    FlowDisagreement,
+    TruncatedJson,
     Count_
 };
 

@@ -179,6 +179,15 @@ template <typename GroupId, typename ItemId> struct Csr {
     }
 };
 
+// A PyTorch profiler fwdbwd flow: from the forward op starting at fromTs on fromThread to the
+// backward node starting at toTs on toThread (checked against seq pairing at correlation).
+struct FwdBwdFlow {
+    ThreadId fromThread;
+    TimeNs fromTs = 0;
+    ThreadId toThread;
+    TimeNs toTs = 0;
+};
+
 struct ExportInfo {
     std::string format;         // "Nsight Systems SQLite export"
     std::string productVersion; // e.g. 2025.3.2.0
@@ -203,6 +212,7 @@ struct Trace {
     std::vector<Thread> threads;
     std::vector<Device> devices;
     std::vector<Stream> streams;
+    std::vector<FwdBwdFlow> fwdBwdFlows; // PyTorch profiler traces only, by fromTs
 
     // Indexes built once at load.
     Csr<StreamId, KernelId> streamKernels;   // per stream, by start

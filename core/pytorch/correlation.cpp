@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -84,6 +85,7 @@ public:
         findOps();
         placeForwardOps();
         pairBySeq();
+        checkFwdBwdFlows();
         node_.clear();
         indexStartEnd();
         linkKernels();
@@ -99,6 +101,8 @@ private:
     void findOps();
     void placeForwardOps();
     void pairBySeq();
+    void checkFwdBwdFlows();
+    OpId opStartingAt(ThreadId th, TimeNs ts) const;
     void indexStartEnd();
     void linkKernels();
 
@@ -228,6 +232,32 @@ void Correlator::pairBySeq() {
         if (!ops.paired[f].valid()) ops.paired[f] = OpId(o);
         ops.layer[o] = ops.layer[f];
     }
+}
+
+// The op instance holding a marker that starts at ts on th (a flow binds to its enclosing slice).
+OpId Correlator::opStartingAt(ThreadId th, TimeNs ts) const {
+    if (!th.valid() || th.value + 1 >= t_.threadRangeBegin.size()) return {};
+    const auto first = r_.start.begin() + t_.threadRangeBegin[th.value], last = r_.start.begin() + t_.threadRangeBegin[th.value + 1];
+    auto it = std::lower_bound(first, last, ts);
+    if (it == last || *it != ts) return {};
+    // Ranges starting together come outermost first: the last of them is the innermost.
+    auto at = std::upper_bound(it, last, ts) - 1;
+    for (RangeId j(static_cast<uint32_t>(at - r_.start.begin())); j.valid(); j = r_.parent[j.value]) {
+        auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
+        if (op != t_.ops.extent.end() && *op == j) return OpId(static_cast<uint32_t>(op - t_.ops.extent.begin()));
+    }
+    return {};
+}
+
+// PyTorch profiler traces link each forward op to its backward node with a fwdbwd flow: count the
+// flows whose ends seq pairing joins otherwise (or not at all).
+void Correlator::checkFwdBwdFlows() {
+    uint64_t disagree = 0;
+    for (const FwdBwdFlow& f : t_.fwdBwdFlows) {
+        const OpId forward = opStartingAt(f.fromThread, f.fromTs), backward = opStartingAt(f.toThread, f.toTs);
+        if (!forward.valid() || !backward.valid() || t_.ops.paired[backward.value] != forward) ++disagree;
+    }
+    if (disagree) t_.report.add(Anomaly::FlowDisagreement, disagree, std::to_string(disagree) + " of " + std::to_string(t_.fwdBwdFlows.size()) + " fwdbwd flows");
 }
 
 void Correlator::linkKernels() {

@@ -1,0 +1,306 @@
+#include "core/import/kineto/kineto_builder.h"
+
+#include "core/import/nvprof/nvprof_names.h"
+#include "core/import/trace_assembler.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace ls {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+int64_t threadKey(int64_t pid, int64_t tid) { return static_cast<int64_t>((static_cast<uint64_t>(pid) << 32) ^ static_cast<uint64_t>(tid)); }
+
+uint32_t clampU32(int64_t v) { return v < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(v, UINT32_MAX)); }
+
+CopyKind copyKindOf(std::string_view name) {
+    // "Memcpy HtoD (Pageable -> Device)"
+    if (name.find("HtoD") != std::string_view::npos) return CopyKind::HtoD;
+    if (name.find("DtoH") != std::string_view::npos) return CopyKind::DtoH;
+    if (name.find("DtoD") != std::string_view::npos) return CopyKind::DtoD;
+    if (name.find("HtoH") != std::string_view::npos) return CopyKind::HtoH;
+    if (name.find("PtoP") != std::string_view::npos) return CopyKind::PtoP;
+    return CopyKind::Unknown;
+}
+
+// Categories the importer understands but does not keep, with why (the load report's detail).
+constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
+    {"gpu_user_annotation", "gpu_user_annotation (GPU spans of user annotations; derived from kernels here)"},
+    {"cuda_sync", "cuda_sync (synchronization spans on GPU streams)"},
+    {"python_function", "python_function (Python stack frames other than nn.Module)"},
+    {"Trace", "Trace (the profiler's own span)"},
+    {"i", "instant events (profiler markers)"},
+};
+
+} // namespace
+
+KinetoBuilder::KinetoBuilder(Trace& t) : t_(t) {}
+
+ProcessId KinetoBuilder::process(int64_t pid) {
+    auto [it, inserted] = processByPid_.try_emplace(pid, static_cast<uint32_t>(t_.processes.size()));
+    if (inserted) t_.processes.push_back({clampU32(pid), {}});
+    return it->second;
+}
+
+ThreadId KinetoBuilder::thread(int64_t pid, int64_t tid) {
+    auto [it, inserted] = threadByKey_.try_emplace(threadKey(pid, tid), static_cast<uint32_t>(t_.threads.size()));
+    if (inserted) t_.threads.push_back({process(pid), clampU32(tid), {}});
+    return it->second;
+}
+
+// "Input Dims" as emit_nvtx writes sizes: "[[8, 768], [768, 3072], []]". Kineto nests a tensor
+// list argument as a list of shapes ([[[768], [768]], []]); emit_nvtx splices its shapes into the
+// argument list, and the FLOPs rules expect that.
+StringId KinetoBuilder::sizesOf(std::string_view dims) {
+    if (dims.empty()) return StringId(0);
+    scratch_.clear();
+    std::vector<uint8_t>& dropped = droppedBrackets_; // per open bracket: left out of the text
+    dropped.clear();
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const char c = dims[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (c == '[') {
+            size_t j = i + 1;
+            while (j < dims.size() && (dims[j] == ' ' || dims[j] == '\n' || dims[j] == '\r' || dims[j] == '\t')) ++j;
+            const bool listOfShapes = dropped.size() == 1 && j < dims.size() && dims[j] == '[';
+            dropped.push_back(listOfShapes ? 1 : 0);
+            if (listOfShapes) continue;
+        } else if (c == ']' && !dropped.empty()) {
+            const bool skip = dropped.back();
+            dropped.pop_back();
+            if (skip) continue;
+        }
+        scratch_ += c;
+        if (c == ',') scratch_ += ' ';
+    }
+    return t_.strings.intern(scratch_);
+}
+
+template <typename Cols> void KinetoBuilder::gpuOp(Cols& c, const KinetoEvent& e) {
+    c.start.push_back(*e.ts);
+    c.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
+    c.device.push_back(clampU32(e.device >= 0 ? e.device : e.pid));
+    c.context.push_back(clampU32(e.context));
+    c.stream.push_back(clampU32(e.stream >= 0 ? e.stream : e.tid));
+    c.streamIndex.emplace_back();
+    c.correlation.push_back(clampU32(e.correlation));
+    c.process.emplace_back(); // resolved in finish() from the launch call's process
+    c.launch.emplace_back();
+}
+
+void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
+    auto& r = t_.ranges;
+    r.start.push_back(*e.ts);
+    r.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
+    r.thread.push_back(thread(e.pid, e.tid));
+    r.name.push_back(t_.strings.intern(e.name));
+    r.sizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
+    r.seq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
+    r.opId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX ? static_cast<int32_t>(e.externalId) : -1); // Kineto's per-op id
+    r.kind.push_back(RangeKind::PushPop);
+    r.depth.push_back(0);
+    r.parent.emplace_back();
+    r.flags.push_back(flags);
+    r.sourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
+}
+
+void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
+    auto& a = t_.apiCalls;
+    a.start.push_back(*e.ts);
+    a.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
+    a.thread.push_back(thread(e.pid, e.tid));
+    a.correlation.push_back(clampU32(e.correlation));
+    a.name.push_back(t_.strings.intern(e.name));
+    a.kind.push_back(kind);
+}
+
+void KinetoBuilder::flow(const KinetoEvent& e) {
+    auto& ends = e.cat == "ac2g" ? ac2g_ : fwdbwd_;
+    FlowEnd& f = ends[e.id];
+    if (e.ph == 's') {
+        f.start = true;
+        f.fromThread = thread(e.pid, e.tid);
+        f.fromTs = *e.ts;
+    } else {
+        f.finish = true;
+        if (e.cat == "fwdbwd") f.toThread = thread(e.pid, e.tid);
+        f.toTs = *e.ts;
+    }
+}
+
+void KinetoBuilder::metadata(const KinetoEvent& e) {
+    if (e.name == "process_name" && !e.argName.empty()) processNames_[e.pid] = std::string(e.argName);
+    else if (e.name == "thread_name" && !e.argName.empty()) threadNames_[threadKey(e.pid, e.tid)] = std::string(e.argName);
+}
+
+void KinetoBuilder::event(const KinetoEvent& e) {
+    ++events_;
+    if (e.ph == 'M') return metadata(e);
+    if (e.ph == 'i' || e.ph == 'I') return skipped("i");
+    const bool timed = e.ts.has_value() && (e.ph != 'X' || e.dur.has_value());
+    if (e.ph == 's' || e.ph == 'f' || e.ph == 't') {
+        if (e.cat != "ac2g" && e.cat != "fwdbwd") return void(++unknown_["flow " + std::string(e.cat)]);
+        if (!timed || e.id < 0) return void(++missingTime_);
+        return flow(e);
+    }
+    if (e.ph != 'X') return void(++unknown_["ph " + std::string(1, e.ph)]);
+    const std::string_view cat = e.cat;
+    auto known = [&](std::string_view c) { return cat == c; };
+    const bool used = known("kernel") || known("gpu_memcpy") || known("gpu_memset") || known("cuda_runtime") ||
+                      known("cuda_driver") || known("cpu_op") || known("user_annotation") ||
+                      (known("python_function") && e.name.substr(0, 11) == "nn.Module: ");
+    if (used && !timed) return void(++missingTime_);
+    if (known("kernel")) {
+        auto& k = t_.kernels;
+        gpuOp(k, e);
+        const StringId name = t_.strings.intern(e.name);
+        k.name.push_back(name);
+        auto [it, added] = baseNames_.try_emplace(name.value, StringId(0));
+        if (added) it->second = t_.strings.intern(nvprofBaseName(std::string(e.name)));
+        k.shortName.push_back(it->second);
+        k.grid.push_back(e.grid);
+        k.block.push_back(e.block);
+        k.registers.push_back(static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
+        k.staticSmem.push_back(clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
+        k.dynamicSmem.push_back(0);
+    } else if (known("gpu_memcpy")) {
+        gpuOp(t_.memcpys, e);
+        t_.memcpys.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
+        t_.memcpys.kind.push_back(copyKindOf(e.name));
+    } else if (known("gpu_memset")) {
+        gpuOp(t_.memsets, e);
+        t_.memsets.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
+        t_.memsets.value.push_back(0); // not recorded by Kineto
+    } else if (known("cuda_runtime")) {
+        apiCall(e, ApiKind::Runtime);
+    } else if (known("cuda_driver")) {
+        apiCall(e, ApiKind::Driver);
+    } else if (known("cpu_op")) {
+        range(e, kPytorchMarker);
+    } else if (known("user_annotation") || known("python_function")) {
+        range(e, 0);
+    } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled), [&](const auto& m) { return m.first == cat; })) {
+        skipped(cat);
+    } else {
+        ++unknown_[cat.empty() ? std::string("(no category)") : std::string(cat)];
+    }
+}
+
+void KinetoBuilder::member(std::string_view key, std::string_view json) {
+    od::parser parser;
+    od::document doc;
+    if (parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING).get(doc) != simdjson::SUCCESS) return;
+    auto text = [](od::value v) {
+        std::string s(v.raw_json_token());
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+        if (s.size() >= 2 && s.front() == '"') s = s.substr(1, s.size() - 2);
+        return s;
+    };
+    if (key == "deviceProperties") {
+        od::array a;
+        if (doc.get_array().get(a) != simdjson::SUCCESS) return;
+        for (auto element : a) {
+            od::object o;
+            if (element.get_object().get(o) != simdjson::SUCCESS) return;
+            Device d;
+            for (auto field : o) {
+                od::raw_json_string k;
+                od::value v;
+                if (field.key().get(k) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) return;
+                int64_t n = 0;
+                if (k == "id" && v.get_int64().get(n) == simdjson::SUCCESS) d.id = clampU32(n);
+                else if (k == "name") d.name = text(v);
+                else if (k == "numSms" && v.get_int64().get(n) == simdjson::SUCCESS) d.smCount = clampU32(n);
+                else if (k == "totalGlobalMem" && v.get_int64().get(n) == simdjson::SUCCESS) d.memoryBytes = static_cast<uint64_t>(std::max<int64_t>(0, n));
+                else if (k == "computeMajor" && v.get_int64().get(n) == simdjson::SUCCESS) d.computeMajor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
+                else if (k == "computeMinor" && v.get_int64().get(n) == simdjson::SUCCESS) d.computeMinor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
+            }
+            devices_.push_back(std::move(d));
+        }
+        return;
+    }
+    if (key == "distributedInfo") {
+        od::object o;
+        if (doc.get_object().get(o) != simdjson::SUCCESS) return;
+        for (auto field : o) {
+            std::string_view k;
+            od::value v;
+            if (field.unescaped_key().get(k) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) return;
+            od::json_type type;
+            if (v.type().get(type) != simdjson::SUCCESS || type == od::json_type::array || type == od::json_type::object) continue;
+            t_.info.metadata.emplace_back("distributedInfo." + std::string(k), text(v));
+        }
+        return;
+    }
+    if (json.empty() || json.front() == '[' || json.front() == '{') return;
+    std::string value(json);
+    if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+    if (key == "schemaVersion") t_.info.schemaVersion = value;
+    t_.info.metadata.emplace_back(std::string(key), std::move(value));
+}
+
+// ac2g flows join a launch to its GPU work by correlation id: a flow with one end only is broken.
+// fwdbwd flows are kept for the correlation step, which checks them against seq pairing.
+void KinetoBuilder::checkFlows() {
+    uint64_t brokenLaunch = 0, brokenFwdBwd = 0;
+    for (const auto& [id, f] : ac2g_) brokenLaunch += !(f.start && f.finish);
+    for (const auto& [id, f] : fwdbwd_) {
+        if (!(f.start && f.finish)) {
+            ++brokenFwdBwd;
+            continue;
+        }
+        t_.fwdBwdFlows.push_back({f.fromThread, f.fromTs, f.toThread, f.toTs});
+    }
+    std::sort(t_.fwdBwdFlows.begin(), t_.fwdBwdFlows.end(), [](const FwdBwdFlow& a, const FwdBwdFlow& b) { return a.fromTs < b.fromTs; });
+    if (brokenLaunch) t_.report.add(Anomaly::BrokenFlow, brokenLaunch, "ac2g (launch -> GPU): " + std::to_string(brokenLaunch) +
+                                                                  " with one end (Kineto also writes ends for calls without GPU work; launches link by correlation id)");
+    if (brokenFwdBwd) t_.report.add(Anomaly::BrokenFlow, brokenFwdBwd, "fwdbwd (forward -> backward): " + std::to_string(brokenFwdBwd) + " with one end");
+    ac2g_.clear();
+    fwdbwd_.clear();
+}
+
+void KinetoBuilder::finish(unsigned threads) {
+    for (auto& p : t_.processes)
+        if (auto it = processNames_.find(p.pid); it != processNames_.end()) p.name = it->second;
+    for (auto& th : t_.threads)
+        if (auto it = threadNames_.find(threadKey(t_.processes[th.process.value].pid, th.tid)); it != threadNames_.end()) th.name = it->second;
+
+    // GPU rows carry the device as pid; their process is the one whose call has their correlation id.
+    std::unordered_map<uint32_t, ProcessId> processOf;
+    processOf.reserve(t_.apiCalls.size());
+    for (size_t i = 0; i < t_.apiCalls.size(); ++i) processOf.try_emplace(t_.apiCalls.correlation[i], t_.threads[t_.apiCalls.thread[i].value].process);
+    const bool anyGpu = t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() > 0;
+    const ProcessId fallback = t_.processes.empty() && anyGpu ? process(0) : ProcessId(0);
+    auto resolve = [&](GpuOpColumns& c) {
+        for (size_t i = 0; i < c.size(); ++i) {
+            auto it = processOf.find(c.correlation[i]);
+            c.process[i] = it != processOf.end() ? it->second : fallback;
+        }
+    };
+    resolve(t_.kernels);
+    resolve(t_.memcpys);
+    resolve(t_.memsets);
+    checkFlows();
+
+    for (const auto& [cat, n] : skipped_) {
+        std::string_view why = cat;
+        for (const auto& m : kNotModelled)
+            if (m.first == cat) why = m.second;
+        t_.report.add(Anomaly::NotModelledEvent, n, std::to_string(n) + " " + std::string(why));
+    }
+    for (const auto& [cat, n] : unknown_) t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
+    if (malformed_) t_.report.add(Anomaly::MalformedEvent, malformed_, std::to_string(malformed_) + " not valid JSON objects");
+    if (missingTime_) t_.report.add(Anomaly::MalformedEvent, missingTime_, std::to_string(missingTime_) + " without a usable ts or dur");
+    if (t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() + t_.apiCalls.size() == 0) t_.report.add(Anomaly::NoActivity, 1);
+
+    ExportInfo info = std::move(t_.info);
+    info.format = "PyTorch profiler (Kineto) JSON";
+    assembleTrace(t_, AssemblyInput{{}, std::move(devices_), std::move(info)}, threads);
+}
+
+} // namespace ls

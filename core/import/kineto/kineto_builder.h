@@ -1,0 +1,61 @@
+#pragma once
+// Turns the events of a PyTorch profiler trace into the model every importer fills: cpu_op,
+// user_annotation and nn.Module ranges become the ranges an emit_nvtx trace would hold (op name,
+// "Sequence number" as seq, "Input Dims" as sizes), runtime and driver calls become API calls,
+// kernels, copies and sets become GPU operations of the process that launched them. Flow events
+// are checked against the correlation ids; fwdbwd flows are kept for the pairing check.
+#include "core/import/kineto/kineto_event.h"
+#include "core/model/trace.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+class KinetoBuilder {
+public:
+    explicit KinetoBuilder(Trace& t);
+    void event(const KinetoEvent& e);
+    void malformedEvent() { ++malformed_; }
+    // A top-level member other than traceEvents (deviceProperties, distributedInfo, ...); json is
+    // followed by ChromeTraceStream::kPadding readable bytes.
+    void member(std::string_view key, std::string_view json);
+    // Resolves GPU operations to their processes, reports what was skipped and assembles.
+    void finish(unsigned threads);
+    uint64_t events() const { return events_; }
+
+private:
+    ProcessId process(int64_t pid);
+    ThreadId thread(int64_t pid, int64_t tid);
+    StringId sizesOf(std::string_view inputDims);
+    template <typename Cols> void gpuOp(Cols& c, const KinetoEvent& e);
+    void range(const KinetoEvent& e, uint8_t flags);
+    void apiCall(const KinetoEvent& e, ApiKind kind);
+    void flow(const KinetoEvent& e);
+    void metadata(const KinetoEvent& e);
+    void skipped(std::string_view category) { ++skipped_[std::string(category)]; }
+    void checkFlows();
+
+    Trace& t_;
+    std::vector<Device> devices_;
+    std::unordered_map<int64_t, ProcessId> processByPid_;
+    std::unordered_map<int64_t, ThreadId> threadByKey_;
+    std::unordered_map<int64_t, std::string> processNames_;
+    std::unordered_map<int64_t, std::string> threadNames_; // by (pid << 32) ^ tid
+    std::unordered_map<uint32_t, StringId> baseNames_;      // kernel name -> short name
+    std::string scratch_;
+    std::vector<uint8_t> droppedBrackets_;
+    struct FlowEnd {
+        bool start = false, finish = false;
+        ThreadId fromThread, toThread;
+        TimeNs fromTs = 0, toTs = 0;
+    };
+    std::unordered_map<int64_t, FlowEnd> ac2g_, fwdbwd_;
+    std::map<std::string, uint64_t> skipped_, unknown_;
+    uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0;
+};
+
+} // namespace ls

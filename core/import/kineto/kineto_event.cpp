@@ -1,0 +1,141 @@
+#include "core/import/kineto/kineto_event.h"
+
+#include "core/import/kineto/json_time.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <functional>
+
+namespace ls {
+
+namespace od = simdjson::ondemand;
+
+struct KinetoEventParser::Impl {
+    od::parser parser;
+};
+
+namespace {
+
+// Integers, or the whole part of a number written with decimals ("blocks per SM": 5.3).
+bool readInt(od::value v, int64_t& out) {
+    int64_t i = 0;
+    if (v.get_int64().get(i) == simdjson::SUCCESS) {
+        out = i;
+        return true;
+    }
+    double d = 0;
+    if (v.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9e18) {
+        out = static_cast<int64_t>(d);
+        return true;
+    }
+    return false;
+}
+
+// pid and tid are numbers in Kineto's CPU and GPU rows, but strings in its own marker rows
+// ("Spans", "Traces") and in older traces ("stream 7"): the last run of digits, else a hash.
+bool readId(od::value v, int64_t& out) {
+    od::json_type type;
+    if (v.type().get(type) != simdjson::SUCCESS) return false;
+    if (type == od::json_type::number) return readInt(v, out);
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS) return false;
+    size_t end = s.size();
+    while (end > 0 && s[end - 1] == ' ') --end;
+    size_t begin = end;
+    while (begin > 0 && s[begin - 1] >= '0' && s[begin - 1] <= '9' && end - begin < 9) --begin;
+    if (begin < end) {
+        int64_t n = 0;
+        for (size_t i = begin; i < end; ++i) n = n * 10 + (s[i] - '0');
+        out = n;
+    } else {
+        out = static_cast<int64_t>(std::hash<std::string_view>{}(s) & 0x3FFFFFFF) | (int64_t(1) << 40);
+    }
+    return true;
+}
+
+bool readTime(od::value v, std::optional<TimeNs>& out) {
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+    out = microsTextToNs(raw);
+    return out.has_value();
+}
+
+bool readDim3(od::value v, Dim3& out) {
+    od::array a;
+    if (v.get_array().get(a) != simdjson::SUCCESS) return false;
+    uint32_t* dims[3] = {&out.x, &out.y, &out.z};
+    size_t i = 0;
+    for (auto element : a) {
+        int64_t n = 0;
+        od::value ev;
+        if (element.get(ev) != simdjson::SUCCESS || !readInt(ev, n)) return false;
+        if (i < 3) *dims[i++] = n < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(n, UINT32_MAX));
+    }
+    return true;
+}
+
+bool readArgs(od::value v, KinetoEvent& e) {
+    od::object args;
+    if (v.get_object().get(args) != simdjson::SUCCESS) return false;
+    for (auto field : args) {
+        od::raw_json_string key;
+        od::value value;
+        if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
+        bool ok = true;
+        if (key == "correlation") ok = readInt(value, e.correlation);
+        else if (key == "External id") ok = readInt(value, e.externalId);
+        else if (key == "Sequence number") ok = readInt(value, e.seq);
+        else if (key == "device") ok = readInt(value, e.device);
+        else if (key == "context") ok = readInt(value, e.context);
+        else if (key == "stream") ok = readInt(value, e.stream);
+        else if (key == "registers per thread") ok = readInt(value, e.registers);
+        else if (key == "shared memory") ok = readInt(value, e.sharedMemory);
+        else if (key == "bytes") ok = readInt(value, e.bytes);
+        else if (key == "grid") ok = readDim3(value, e.grid);
+        else if (key == "block") ok = readDim3(value, e.block);
+        else if (key == "Input Dims") {
+            od::array dims;
+            ok = value.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
+        }
+        else if (key == "name") ok = value.get_string().get(e.argName) == simdjson::SUCCESS;
+        if (!ok) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+KinetoEventParser::KinetoEventParser() : impl_(std::make_unique<Impl>()) {}
+KinetoEventParser::~KinetoEventParser() = default;
+
+bool KinetoEventParser::parse(std::string_view text, KinetoEvent& e) {
+    e = KinetoEvent{};
+    od::document doc;
+    if (impl_->parser.iterate(text.data(), text.size(), text.size() + simdjson::SIMDJSON_PADDING).get(doc) != simdjson::SUCCESS)
+        return false;
+    od::object obj;
+    if (doc.get_object().get(obj) != simdjson::SUCCESS) return false;
+    for (auto field : obj) {
+        od::raw_json_string key;
+        od::value value;
+        if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
+        bool ok = true;
+        if (key == "ph") {
+            std::string_view ph;
+            ok = value.get_string().get(ph) == simdjson::SUCCESS && !ph.empty();
+            if (ok) e.ph = ph[0];
+        } else if (key == "cat") ok = value.get_string().get(e.cat) == simdjson::SUCCESS;
+        else if (key == "name") ok = value.get_string().get(e.name) == simdjson::SUCCESS;
+        else if (key == "pid") ok = e.hasPid = readId(value, e.pid);
+        else if (key == "tid") ok = e.hasTid = readId(value, e.tid);
+        else if (key == "ts") ok = readTime(value, e.ts);
+        else if (key == "dur") ok = readTime(value, e.dur);
+        else if (key == "id") ok = readId(value, e.id);
+        else if (key == "args") ok = readArgs(value, e);
+        if (!ok) return false;
+    }
+    return true; // the span ends at the object's closing brace (ChromeTraceStream)
+}
+
+} // namespace ls

@@ -1,0 +1,205 @@
+// The PyTorch profiler (Kineto) importer against the nsys sample of the same program, the HTA
+// traces and the FSDP ranks: same kernels, layers, directions and FLOPs; every kernel linked.
+#include "core/load/load.h"
+#include "core/model/direction.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+namespace ls::test {
+namespace {
+
+fs::path kinetoData(const char* name) { return sourceDir() / "tests" / "data" / "kineto" / name; }
+fs::path htaTrace(const char* name) { return sharedDir() / "traces" / "third-party" / "kineto" / name; }
+
+std::shared_ptr<const Trace> load(const fs::path& p) {
+    auto r = loadTrace(p.string(), {});
+    EXPECT_TRUE(r.ok()) << p << ": " << (r.error ? r.error->reason : "");
+    return r.trace;
+}
+
+// Start and end of every range with this name, in time order.
+std::vector<std::pair<TimeNs, TimeNs>> spansNamed(const Trace& t, std::string_view name) {
+    std::vector<std::pair<TimeNs, TimeNs>> out;
+    for (size_t i = 0; i < t.ranges.size(); ++i)
+        if (t.str(t.ranges.name[i]) == name) out.emplace_back(t.ranges.start[i], t.ranges.end[i]);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+struct StepCounts {
+    size_t kernels = 0;
+    std::map<std::pair<std::string, std::string>, size_t> byLayerDirection;
+    double forwardGemmFlops = 0;
+};
+
+// Kernels whose launch call starts inside [from, to) (any thread: backward runs on its own).
+StepCounts countStep(const Trace& t, TimeNs from, TimeNs to) {
+    StepCounts c;
+    for (size_t k = 0; k < t.kernels.size(); ++k) {
+        const ApiCallId call = t.kernels.launch[k];
+        if (!call.valid()) continue;
+        const TimeNs at = t.apiCalls.start[call.value];
+        if (at < from || at >= to) continue;
+        ++c.kernels;
+        const std::string layer(t.str(t.kernelLinks.layer[k]));
+        const std::string dir(directionName(t.kernelLinks.direction[k]));
+        ++c.byLayerDirection[{layer, dir}];
+        const RangeId op = t.kernelLinks.op[k];
+        const std::string_view opName = op.valid() ? t.str(t.ranges.name[op.value]) : "";
+        if (dir == "forward" && (opName == "aten::mm" || opName == "aten::addmm") && !std::isnan(t.metrics.flops[k]))
+            c.forwardGemmFlops += t.metrics.flops[k];
+    }
+    return c;
+}
+
+TEST(KinetoImport, EachProfilerStepMatchesTheNsysSampleOfTheSameProgram) {
+    const auto json = load(kinetoData("gpt2_2layer_fp16_h200.kineto.json.gz"));
+    const auto nsys = load(sampleTrace());
+    ASSERT_TRUE(json && nsys);
+    EXPECT_EQ(json->info.format, "PyTorch profiler (Kineto) JSON");
+    EXPECT_EQ(json->kernels.size(), 428u);
+    StepCounts reference = countStep(*nsys, nsys->captureStart, nsys->captureEnd + 1);
+    ASSERT_EQ(reference.kernels, 214u);
+    EXPECT_EQ((reference.byLayerDirection[{"layer0", "forward"}]), 24u);
+    EXPECT_EQ((reference.byLayerDirection[{"layer0", "backward"}]), 42u);
+    // 2 x tokens (seq 256 x batch 4) x the Linear weights: 2 layers of qkv, proj, fc1, fc2, and the head.
+    const double weights = 2.0 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 768.0 * 50257;
+    EXPECT_DOUBLE_EQ(reference.forwardGemmFlops, 2.0 * 1024 * weights);
+
+    const auto steps = spansNamed(*json, "ProfilerStep#1");
+    const auto steps2 = spansNamed(*json, "ProfilerStep#2");
+    ASSERT_EQ(steps.size(), 1u);
+    ASSERT_EQ(steps2.size(), 1u);
+    // A step's backward kernels launch before the next step starts: count up to the next step.
+    const StepCounts one = countStep(*json, steps[0].first, steps2[0].first);
+    const StepCounts two = countStep(*json, steps2[0].first, json->captureEnd + 1);
+    for (const StepCounts* step : {&one, &two}) {
+        EXPECT_EQ(step->kernels, 214u);
+        EXPECT_EQ(step->byLayerDirection, reference.byLayerDirection);
+        EXPECT_DOUBLE_EQ(step->forwardGemmFlops, reference.forwardGemmFlops);
+    }
+}
+
+TEST(KinetoImport, OpsArePairedAsTheFlowsSayAndShapesAreRead) {
+    const auto t = load(kinetoData("gpt2_2layer_fp16_h200.kineto.json.gz"));
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->fwdBwdFlows.size(), 246u);
+    EXPECT_EQ(t->report.count(Anomaly::FlowDisagreement), 0u);
+    EXPECT_EQ(t->report.count(Anomaly::OrphanGpuOp), 0u);
+    EXPECT_EQ(t->report.count(Anomaly::MalformedEvent), 0u);
+    // Every backward node with a seq found its forward op.
+    size_t nodes = 0, paired = 0;
+    for (size_t o = 0; o < t->ops.size(); ++o) {
+        // Backward nodes only: aten::to and aten::mul of the loss scaling run in the backward phase range.
+        const std::string_view name = t->str(t->ranges.name[t->ops.range[o].value]);
+        if (name.find("Backward") == std::string_view::npos || t->ranges.seq[t->ops.range[o].value] < 0) continue;
+        ++nodes;
+        paired += t->ops.paired[o].valid();
+    }
+    EXPECT_GT(nodes, 200u);
+    EXPECT_EQ(paired, nodes);
+    // Tensor-list arguments are spliced like emit_nvtx writes them.
+    bool sawForeach = false;
+    for (size_t i = 0; i < t->ranges.size(); ++i) {
+        if (t->str(t->ranges.name[i]) != "aten::_foreach_sqrt") continue;
+        sawForeach = true;
+        EXPECT_EQ(t->str(t->ranges.sizes[i]).substr(0, 30), "[[50257, 768], [256, 768], [76");
+    }
+    EXPECT_TRUE(sawForeach);
+}
+
+TEST(KinetoImport, DevicesProcessesAndThreadsComeFromTheMetadata) {
+    const auto t = load(kinetoData("gpt2_2layer_fp16_h200.kineto.json.gz"));
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->devices.size(), 1u);
+    EXPECT_EQ(t->devices[0].name, "NVIDIA H200");
+    EXPECT_EQ(t->devices[0].smCount, 132u);
+    EXPECT_EQ(t->devices[0].computeMajor, 9);
+    ASSERT_EQ(t->processes.size(), 1u);
+    EXPECT_EQ(t->processes[0].pid, 651u);
+    EXPECT_EQ(t->processes[0].name, "python3");
+    ASSERT_EQ(t->threads.size(), 2u);
+    std::set<std::string> names;
+    for (const auto& th : t->threads) names.insert(th.name);
+    EXPECT_TRUE(names.count("thread 676 (pt_autograd_0)")); // the last of two thread_name events wins
+    // Exact nanoseconds: the first ProfilerStep starts at ts 4628894601748.236 us.
+    EXPECT_EQ(spansNamed(*t, "ProfilerStep#1").at(0).first, 4628894601748236);
+}
+
+// Every kernel has its launch call and every kernel launch call has its kernel.
+void expectAllLinked(const Trace& t) {
+    for (size_t k = 0; k < t.kernels.size(); ++k) EXPECT_TRUE(t.kernels.launch[k].valid()) << "kernel " << k << " " << t.str(t.kernels.name[k]);
+    size_t launches = 0;
+    for (size_t a = 0; a < t.apiCalls.size(); ++a) {
+        const std::string_view name = t.str(t.apiCalls.name[a]);
+        if (name.find("LaunchKernel") == std::string_view::npos) continue;
+        ++launches;
+        const auto [first, last] = t.apiKernels.of(ApiCallId(static_cast<uint32_t>(a)));
+        EXPECT_NE(first, last) << name << " at " << t.apiCalls.start[a] << " launched nothing";
+    }
+    EXPECT_GT(launches, 0u);
+    EXPECT_EQ(t.report.count(Anomaly::OrphanGpuOp), 0u);
+}
+
+TEST(KinetoImport, HtaTracesLoadWithEveryKernelLinkedAndSaySkippedEvents) {
+    const char* names[] = {"HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+                           "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+                           "HTA__trace_filter_sampled_rank-0.json.gz"};
+    const size_t kernels[] = {79, 4350, 1154};
+    for (size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE(names[i]);
+        const fs::path p = htaTrace(names[i]);
+        if (!fs::exists(p)) GTEST_SKIP() << p << " absent";
+        const auto t = load(p);
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->kernels.size(), kernels[i]);
+        expectAllLinked(*t);
+        EXPECT_GT(t->report.count(Anomaly::NotModelledEvent), 0u); // at least the profiler's own span
+    }
+}
+
+TEST(KinetoImport, NanosecondTimestampsKeepTheirDigits) {
+    const fs::path p = htaTrace("HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    LS_REQUIRE_FILE(p);
+    const auto t = load(p);
+    ASSERT_TRUE(t);
+    // The first kernel event in the file: "ts": 1712195495505582.988, "dur": 4.928 (CatArrayBatchedCopy);
+    // Python's json module reads that ts as 1712195495505583.0.
+    bool found = false;
+    for (size_t k = 0; k < t->kernels.size() && !found; ++k)
+        found = t->kernels.start[k] == 1712195495505582988 && t->kernels.duration(k) == 4928;
+    EXPECT_TRUE(found);
+    size_t subMicrosecond = 0;
+    for (size_t a = 0; a < t->apiCalls.size(); ++a) subMicrosecond += t->apiCalls.start[a] % 1000 != 0;
+    EXPECT_GT(subMicrosecond, t->apiCalls.size() / 2);
+}
+
+TEST(KinetoImport, FsdpRanksLinkEveryKernelToItsLaunchAndOp) {
+    for (const char* name : {"fsdp_rank0.kineto.json.gz", "fsdp_rank1.kineto.json.gz"}) {
+        SCOPED_TRACE(name);
+        const auto t = load(kinetoData(name));
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->kernels.size(), 298u);
+        EXPECT_EQ(t->streams.size(), 4u);
+        expectAllLinked(*t);
+        size_t nccl = 0;
+        for (size_t k = 0; k < t->kernels.size(); ++k) {
+            EXPECT_TRUE(t->kernelLinks.op[k].valid()) << t->str(t->kernels.name[k]);
+            nccl += t->str(t->kernels.name[k]).find("ncclDevKernel") != std::string_view::npos;
+        }
+        EXPECT_EQ(nccl, 36u);
+        std::map<std::string, std::string> meta(t->info.metadata.begin(), t->info.metadata.end());
+        EXPECT_EQ(meta["distributedInfo.rank"], std::string(name).find("rank1") != std::string::npos ? "1" : "0");
+        EXPECT_EQ(meta["distributedInfo.world_size"], "2");
+        EXPECT_EQ(meta["distributedInfo.backend"], "nccl");
+    }
+}
+
+} // namespace
+} // namespace ls::test
