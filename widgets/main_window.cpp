@@ -84,7 +84,8 @@ MainWindow::MainWindow(QWidget* parent)
     summary->setStretchFactor(1, 2);
 
     reportView_ = new QTextBrowser;
-    reportView_->setHtml(QStringLiteral("<p>Open an Nsight Systems SQLite export (File → Open, Ctrl+O), drop one on "
+    reportView_->setHtml(QStringLiteral("<p>Open an Nsight Systems SQLite export, an nvprof database or a PyTorch profiler trace "
+                                        "(.json or .json.gz) with File → Open (Ctrl+O), drop one on "
                                         "this window, or try the sample trace (Help → Open sample trace).</p>"));
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
@@ -265,7 +266,7 @@ void MainWindow::buildMenus() {
         QSettings settings;
         const QString dir = settings.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
         const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), dir,
-                                                          QStringLiteral("Traces (*.sqlite *.sql *.nvvp);;All files (*)"));
+                                                          QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz);;Nsight Systems or nvprof (*.sqlite *.sql *.nvvp);;PyTorch profiler (*.json *.json.gz);;All files (*)"));
         if (!path.isEmpty()) openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
@@ -524,7 +525,9 @@ void MainWindow::showError(const QString& path, const QString& reason) {
     QMessageBox box(QMessageBox::Warning, QStringLiteral("Could not open trace"),
                     QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), reason), QMessageBox::Ok, this);
     box.setDetailedText(QStringLiteral("File: %1\nReason: %2\n\nLayerscope reads Nsight Systems exports made with "
-                                       "`nsys export --type sqlite`. It opens them read-only and never writes beside them.")
+                                       "`nsys export --type sqlite`, nvprof databases and PyTorch profiler traces "
+                                       "(torch.profiler's export_chrome_trace, .json or .json.gz). It opens them "
+                                       "read-only and never writes beside them.")
                             .arg(path, reason));
     box.exec();
 }

@@ -10,7 +10,8 @@ namespace {
 
 const char* kUsageText = R"(usage: layerscope-cli COMMAND FILE [options]
 
-Reads an Nsight Systems SQLite export (nsys export --type sqlite) and prints what it holds.
+Reads an Nsight Systems SQLite export (nsys export --type sqlite), an nvprof database or a PyTorch
+profiler trace (Chrome-trace JSON, .json or .json.gz) and prints what it holds.
 
 commands:
   info FILE [--ncu CSV]         format, versions, capture span, counts, devices, load report

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("GPU trace viewer for deep-learning jobs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Nsight Systems SQLite export to open (default: the sample trace)"));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Trace to open: Nsight Systems SQLite export, nvprof database or PyTorch profiler JSON (default: the sample trace)"));
     const QCommandLineOption ncu(QStringLiteral("ncu"), QStringLiteral("Nsight Compute CSV to import once the trace is open"), QStringLiteral("csv"));
     parser.addOption(ncu);
     parser.process(app);

@@ -2,17 +2,23 @@
 
 #include "core/import/nvprof/nvprof_names.h"
 #include "core/import/trace_assembler.h"
+#include "core/model/columns.h"
 
 #include <simdjson.h>
 
 #include <algorithm>
-#include <unordered_set>
+#include <iterator>
 
 namespace ls {
 
 namespace od = simdjson::ondemand;
 
 namespace {
+
+// Big enough that a part's 4- and 8-byte columns are mapped allocations (platform.cpp sets the
+// threshold to 1 MiB), which return to the system when concat frees them; heap-sized parts would
+// stay resident beside the joined columns.
+constexpr size_t kPartRows = size_t(1) << 18;
 
 int64_t threadKey(int64_t pid, int64_t tid) { return static_cast<int64_t>((static_cast<uint64_t>(pid) << 32) ^ static_cast<uint64_t>(tid)); }
 
@@ -107,6 +113,7 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     r.parent.emplace_back();
     r.flags.push_back(flags);
     r.sourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
+    sealIfFull(r, rangeParts_);
 }
 
 void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
@@ -117,20 +124,12 @@ void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
     a.correlation.push_back(clampU32(e.correlation));
     a.name.push_back(t_.strings.intern(e.name));
     a.kind.push_back(kind);
+    sealIfFull(a, apiParts_);
 }
 
 void KinetoBuilder::flow(const KinetoEvent& e) {
-    auto& ends = e.cat == "ac2g" ? ac2g_ : fwdbwd_;
-    FlowEnd& f = ends[e.id];
-    if (e.ph == 's') {
-        f.start = true;
-        f.fromThread = thread(e.pid, e.tid);
-        f.fromTs = *e.ts;
-    } else {
-        f.finish = true;
-        if (e.cat == "fwdbwd") f.toThread = thread(e.pid, e.tid);
-        f.toTs = *e.ts;
-    }
+    if (e.cat == "ac2g") return (e.ph == 's' ? ac2gStarts_ : ac2gFinishes_).push_back(e.id);
+    fwdbwd_.push_back({e.id, thread(e.pid, e.tid), e.ph == 's', *e.ts});
 }
 
 void KinetoBuilder::metadata(const KinetoEvent& e) {
@@ -168,14 +167,17 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         k.registers.push_back(static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
         k.staticSmem.push_back(clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
         k.dynamicSmem.push_back(0);
+        sealIfFull(k, kernelParts_);
     } else if (known("gpu_memcpy")) {
         gpuOp(t_.memcpys, e);
         t_.memcpys.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
         t_.memcpys.kind.push_back(copyKindOf(e.name));
+        sealIfFull(t_.memcpys, memcpyParts_);
     } else if (known("gpu_memset")) {
         gpuOp(t_.memsets, e);
         t_.memsets.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
         t_.memsets.value.push_back(0); // not recorded by Kineto
+        sealIfFull(t_.memsets, memsetParts_);
     } else if (known("cuda_runtime")) {
         apiCall(e, ApiKind::Runtime);
     } else if (known("cuda_driver")) {
@@ -247,24 +249,57 @@ void KinetoBuilder::member(std::string_view key, std::string_view json) {
 // ac2g flows join a launch to its GPU work by correlation id: a flow with one end only is broken.
 // fwdbwd flows are kept for the correlation step, which checks them against seq pairing.
 void KinetoBuilder::checkFlows() {
-    uint64_t brokenLaunch = 0, brokenFwdBwd = 0;
-    for (const auto& [id, f] : ac2g_) brokenLaunch += !(f.start && f.finish);
-    for (const auto& [id, f] : fwdbwd_) {
-        if (!(f.start && f.finish)) {
-            ++brokenFwdBwd;
-            continue;
-        }
-        t_.fwdBwdFlows.push_back({f.fromThread, f.fromTs, f.toThread, f.toTs});
+    std::sort(ac2gStarts_.begin(), ac2gStarts_.end());
+    std::sort(ac2gFinishes_.begin(), ac2gFinishes_.end());
+    std::vector<int64_t> oneEnd;
+    std::set_symmetric_difference(ac2gStarts_.begin(), ac2gStarts_.end(), ac2gFinishes_.begin(), ac2gFinishes_.end(), std::back_inserter(oneEnd));
+    const uint64_t brokenLaunch = oneEnd.size();
+    columns::release(ac2gStarts_);
+    columns::release(ac2gFinishes_);
+    // A start and a finish with one id make a flow; anything else with that id is broken.
+    std::sort(fwdbwd_.begin(), fwdbwd_.end(), [](const FlowEnd& a, const FlowEnd& b) { return a.id != b.id ? a.id < b.id : a.start > b.start; });
+    uint64_t brokenFwdBwd = 0;
+    for (size_t i = 0; i < fwdbwd_.size();) {
+        size_t j = i;
+        while (j < fwdbwd_.size() && fwdbwd_[j].id == fwdbwd_[i].id) ++j;
+        if (j - i == 2 && fwdbwd_[i].start && !fwdbwd_[i + 1].start)
+            t_.fwdBwdFlows.push_back({fwdbwd_[i].thread, fwdbwd_[i].ts, fwdbwd_[i + 1].thread, fwdbwd_[i + 1].ts});
+        else
+            brokenFwdBwd += j - i;
+        i = j;
     }
+    columns::release(fwdbwd_);
     std::sort(t_.fwdBwdFlows.begin(), t_.fwdBwdFlows.end(), [](const FwdBwdFlow& a, const FwdBwdFlow& b) { return a.fromTs < b.fromTs; });
-    if (brokenLaunch) t_.report.add(Anomaly::BrokenFlow, brokenLaunch, "ac2g (launch -> GPU): " + std::to_string(brokenLaunch) +
-                                                                  " with one end (Kineto also writes ends for calls without GPU work; launches link by correlation id)");
+    if (brokenLaunch)
+        t_.report.add(Anomaly::BrokenFlow, brokenLaunch,
+                      "ac2g (launch -> GPU): " + std::to_string(brokenLaunch) +
+                          " with one end (Kineto also writes ends for calls without GPU work; launches link by correlation id)");
     if (brokenFwdBwd) t_.report.add(Anomaly::BrokenFlow, brokenFwdBwd, "fwdbwd (forward -> backward): " + std::to_string(brokenFwdBwd) + " with one end");
-    ac2g_.clear();
-    fwdbwd_.clear();
+}
+
+template <typename Cols> void KinetoBuilder::sealIfFull(Cols& c, std::vector<Cols>& parts) {
+    if (c.size() < kPartRows) return;
+    parts.push_back(std::move(c));
+    c = Cols{}; // grows by doubling again: the last part's unused half is at most its own size
+}
+
+void KinetoBuilder::joinParts() {
+    auto join = [](auto& c, auto& parts) {
+        if (parts.empty()) return;
+        parts.push_back(std::move(c));
+        c = {};
+        columns::concat(c, parts);
+        parts.clear();
+    };
+    join(t_.kernels, kernelParts_);
+    join(t_.memcpys, memcpyParts_);
+    join(t_.memsets, memsetParts_);
+    join(t_.apiCalls, apiParts_);
+    join(t_.ranges, rangeParts_);
 }
 
 void KinetoBuilder::finish(unsigned threads) {
+    joinParts();
     for (auto& p : t_.processes)
         if (auto it = processNames_.find(p.pid); it != processNames_.end()) p.name = it->second;
     for (auto& th : t_.threads)

@@ -48,12 +48,24 @@ private:
     std::unordered_map<uint32_t, StringId> baseNames_;      // kernel name -> short name
     std::string scratch_;
     std::vector<uint8_t> droppedBrackets_;
+    // Flow ends in arrival order, paired by sorting at the end: flat vectors cost a third of a hash map.
     struct FlowEnd {
-        bool start = false, finish = false;
-        ThreadId fromThread, toThread;
-        TimeNs fromTs = 0, toTs = 0;
+        int64_t id = 0;
+        ThreadId thread;
+        bool start = false;
+        TimeNs ts = 0;
     };
-    std::unordered_map<int64_t, FlowEnd> ac2g_, fwdbwd_;
+    std::vector<int64_t> ac2gStarts_, ac2gFinishes_;
+    std::vector<FlowEnd> fwdbwd_;
+    // Rows are read into parts of kPartRows and joined once at the end (columns::concat), so the
+    // columns never hold a doubling vector's unused half at the peak.
+    std::vector<KernelColumns> kernelParts_;
+    std::vector<MemcpyColumns> memcpyParts_;
+    std::vector<MemsetColumns> memsetParts_;
+    std::vector<ApiCallColumns> apiParts_;
+    std::vector<RangeColumns> rangeParts_;
+    template <typename Cols> void sealIfFull(Cols& c, std::vector<Cols>& parts);
+    void joinParts();
     std::map<std::string, uint64_t> skipped_, unknown_;
     uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0;
 };
