@@ -43,6 +43,14 @@ constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
     {"i", "instant events (profiler markers)"},
 };
 
+// Annotations PyTorch itself records around library code: emit_nvtx writes them as op markers
+// (with an op_id), so they are ops here too; the user's own record_function names stay user ranges.
+bool isFrameworkAnnotation(std::string_view name) {
+    for (std::string_view prefix : {"Optimizer.", "DistributedDataParallel.", "FullyShardedDataParallel."})
+        if (name.substr(0, prefix.size()) == prefix) return true;
+    return false;
+}
+
 } // namespace
 
 KinetoBuilder::KinetoBuilder(Trace& t) : t_(t) {}
@@ -185,7 +193,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     } else if (known("cpu_op")) {
         range(e, kPytorchMarker);
     } else if (known("user_annotation") || known("python_function")) {
-        range(e, 0);
+        range(e, isFrameworkAnnotation(e.name) ? kPytorchMarker : 0);
     } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled), [&](const auto& m) { return m.first == cat; })) {
         skipped(cat);
     } else {
