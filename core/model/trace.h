@@ -111,6 +111,7 @@ enum RangeFlag : uint8_t {
     kPytorchMarker = 8,
     kRepeatedInput = 16, // input_op_ids lists one tensor twice: read once (core/costs/kernel_metrics.cpp)
     kDictCall = 32,      // an apex/pyprof dict marker of a call ({'mod', 'op', 'args'})
+    kModuleScope = 64,   // a PyTorch profiler nn.Module scope (with_stack): a layer only as a fallback
 };
 
 // One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a

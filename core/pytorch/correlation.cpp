@@ -123,15 +123,27 @@ void Correlator::classifyRanges() {
     autogradThread_.assign(t_.threads.size(), 0);
 }
 
+// Module scopes (nn.Module ranges of a with_stack PyTorch profiler trace) name a layer only where
+// no user range below the phase range does: the model's direct child (Block_0, Embedding_0), the
+// second-outermost module around the op.
 void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool& hasPhase) const {
     layer = StringId();
     hasPhase = false;
+    StringId outermostModule, secondOutermost; // module scopes met so far, walking outward
+    auto moduleLayer = [&] { return outermostModule.valid() ? secondOutermost : StringId(); };
     for (; i.valid(); i = r_.parent[i.value]) {
+        if (r_.flags[i.value] & kModuleScope) {
+            secondOutermost = outermostModule;
+            outermostModule = r_.name[i.value];
+            continue;
+        }
         if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark) continue;
-        if (!layer.valid()) layer = r_.name[i.value];
-        if (!hasPhase) hasPhase = userRangePhase(name(i.value), phase);
+        const bool isPhase = userRangePhase(name(i.value), phase);
+        if (!layer.valid()) layer = isPhase && moduleLayer().valid() ? moduleLayer() : r_.name[i.value];
+        if (!hasPhase) hasPhase = isPhase;
         if (hasPhase) return;
     }
+    if (!layer.valid()) layer = moduleLayer();
 }
 
 // Op instances. Forward: a marker with no marker above it, or the outermost carrier of a seq

@@ -192,8 +192,10 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         apiCall(e, ApiKind::Driver);
     } else if (known("cpu_op")) {
         range(e, kPytorchMarker);
-    } else if (known("user_annotation") || known("python_function")) {
+    } else if (known("user_annotation")) {
         range(e, isFrameworkAnnotation(e.name) ? kPytorchMarker : 0);
+    } else if (known("python_function") && e.name.substr(0, 11) == "nn.Module: ") {
+        range(e, kModuleScope);
     } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled), [&](const auto& m) { return m.first == cat; })) {
         skipped(cat);
     } else {

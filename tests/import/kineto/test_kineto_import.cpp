@@ -203,3 +203,43 @@ TEST(KinetoImport, FsdpRanksLinkEveryKernelToItsLaunchAndOp) {
 
 } // namespace
 } // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+std::map<std::pair<std::string, std::string>, size_t> kernelsByLayer(const Trace& t) {
+    std::map<std::pair<std::string, std::string>, size_t> out;
+    for (size_t k = 0; k < t.kernels.size(); ++k)
+        ++out[{std::string(t.str(t.kernelLinks.layer[k])), std::string(directionName(t.kernelLinks.direction[k]))}];
+    return out;
+}
+
+// The same program traced with with_stack=True (recorded for this project on an H100): nn.Module
+// scopes name the layer where no user range does (the model's direct children), and the user's
+// own layer ranges still win inside them.
+TEST(KinetoImport, ModuleScopesNameLayersWhereNoUserRangeDoes) {
+    const auto stack = load(kinetoData("gpt2_2layer_fp16_stack_h100.kineto.json.gz"));
+    const auto plain = load(kinetoData("gpt2_2layer_fp16_h200.kineto.json.gz"));
+    ASSERT_TRUE(stack && plain);
+    EXPECT_EQ(stack->kernels.size(), 428u);
+    auto withModules = kernelsByLayer(*stack);
+    auto without = kernelsByLayer(*plain);
+    for (const char* layer : {"layer0", "layer1"})
+        for (const char* dir : {"forward", "backward"}) EXPECT_EQ((withModules[{layer, dir}]), (without[{layer, dir}])) << layer << " " << dir;
+    // What the plain trace files under the phase range "forward" splits over the modules around it.
+    EXPECT_EQ((withModules[{"nn.Module: Embedding_0", "forward"}]), 2u);
+    EXPECT_EQ((withModules[{"nn.Module: Embedding_1", "forward"}]), 2u);
+    EXPECT_EQ((withModules[{"nn.Module: LayerNorm_4", "forward"}]), 2u);
+    EXPECT_EQ((withModules[{"nn.Module: Linear_4", "forward"}]), 6u);
+    for (const char* dir : {"forward", "backward"}) {
+        size_t split = withModules[{"forward", dir}];
+        for (const char* m : {"nn.Module: Embedding_0", "nn.Module: Embedding_1", "nn.Module: LayerNorm_4", "nn.Module: Linear_4"})
+            split += withModules[{m, dir}];
+        EXPECT_EQ(split, (without[{"forward", dir}])) << dir;
+    }
+    // Python frames other than modules are counted, not kept.
+    EXPECT_EQ(stack->report.count(Anomaly::NotModelledEvent), plain->report.count(Anomaly::NotModelledEvent) + 3147);
+}
+
+} // namespace
+} // namespace ls::test

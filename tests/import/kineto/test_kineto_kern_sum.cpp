@@ -54,7 +54,8 @@ TEST_P(KinetoKernSum, EqualsThePythonAggregationOfTheJson) {
 std::vector<fs::path> kinetoTraces() {
     const fs::path data = sourceDir() / "tests" / "data" / "kineto";
     const fs::path hta = sharedDir() / "traces" / "third-party" / "kineto";
-    return {data / "gpt2_2layer_fp16_h200.kineto.json.gz", data / "fsdp_rank0.kineto.json.gz", data / "fsdp_rank1.kineto.json.gz",
+    return {data / "gpt2_2layer_fp16_h200.kineto.json.gz", data / "gpt2_2layer_fp16_stack_h100.kineto.json.gz",
+            data / "fsdp_rank0.kineto.json.gz", data / "fsdp_rank1.kineto.json.gz",
             hta / "HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
             hta / "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
             hta / "HTA__trace_filter_sampled_rank-0.json.gz"};
