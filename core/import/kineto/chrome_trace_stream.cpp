@@ -2,24 +2,121 @@
 
 #include <zlib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 namespace ls {
 namespace {
 
-constexpr size_t kBlock = 8u << 20;          // text read per fill
+constexpr size_t kBlock = 2u << 20;          // text read per fill (up to two read ahead)
 constexpr size_t kMaxValue = size_t(1) << 31; // one event or member larger than this is not a trace
 
 bool blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// Bit k set when p[k] is a quote, a backslash or a bracket; p[0..15] must be readable.
+unsigned interestingBytes(const char* p) {
+#ifdef __SSE2__
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    // '[' 0x5B and '{' 0x7B, ']' 0x5D and '}' 0x7D differ in bit 5 only: clear it, compare twice.
+    const __m128i folded = _mm_and_si128(v, _mm_set1_epi8(static_cast<char>(0xDF)));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('[')), _mm_cmpeq_epi8(folded, _mm_set1_epi8(']'))));
+    return static_cast<unsigned>(_mm_movemask_epi8(m));
+#else
+    unsigned mask = 0;
+    for (unsigned k = 0; k < 16; ++k) {
+        const char c = p[k];
+        if (c == '"' || c == '\\' || c == '[' || c == ']' || c == '{' || c == '}') mask |= 1u << k;
+    }
+    return mask;
+#endif
+}
+
 } // namespace
 
-// zlib's gz reader passes plain files through unchanged, so one code path reads both.
+// zlib's gz reader passes plain files through unchanged, so one code path reads both. A reader
+// thread keeps up to two blocks of text ahead of the splitter: the kernel's copy out of the page
+// cache and gzip's inflation overlap the parsing instead of adding to it.
 struct ChromeTraceStream::File {
+    struct Block {
+        std::unique_ptr<char[]> data;
+        size_t size = 0;
+    };
     gzFile gz = nullptr;
+    std::thread reader;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Block> ready, spare; // spare blocks are reused: no fresh pages to fault in per block
+    bool done = false, stopping = false;
+    std::string error;
+    std::atomic<uint64_t> offset{0};
+
+    void run() {
+        for (;;) {
+            Block b;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return ready.size() < 2 || stopping; });
+                if (stopping) return;
+                if (!spare.empty()) {
+                    b = std::move(spare.front());
+                    spare.pop_front();
+                }
+            }
+            if (!b.data) b.data.reset(new char[kBlock]);
+            const int got = gzread(gz, b.data.get(), static_cast<unsigned>(kBlock));
+            const auto off = gzoffset(gz);
+            offset.store(off > 0 ? static_cast<uint64_t>(off) : 0, std::memory_order_relaxed);
+            std::lock_guard lock(mutex);
+            if (got <= 0) {
+                if (got < 0) {
+                    int code = 0;
+                    const char* msg = gzerror(gz, &code);
+                    error = std::string("cannot decompress (") + (msg ? msg : "zlib error") + ")";
+                }
+                done = true;
+                changed.notify_all();
+                return;
+            }
+            b.size = static_cast<size_t>(got);
+            ready.push_back(std::move(b));
+            changed.notify_all();
+        }
+    }
+
+    // The next block, or one without data at the end of the text (error says why, if it failed).
+    Block next() {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return !ready.empty() || done; });
+        if (ready.empty()) return {};
+        Block b = std::move(ready.front());
+        ready.pop_front();
+        changed.notify_all();
+        return b;
+    }
+
+    void recycle(Block b) {
+        std::lock_guard lock(mutex);
+        spare.push_back(std::move(b));
+    }
+
     ~File() {
+        {
+            std::lock_guard lock(mutex);
+            stopping = true;
+        }
+        changed.notify_all();
+        if (reader.joinable()) reader.join();
         if (gz) gzclose(gz);
     }
 };
@@ -28,48 +125,46 @@ ChromeTraceStream::ChromeTraceStream(const std::string& path) : file_(std::make_
     file_->gz = gzopen(path.c_str(), "rb");
     if (!file_->gz) throw std::runtime_error("cannot open for reading");
     gzbuffer(file_->gz, 1u << 20);
-    buf_.resize(kBlock + kPadding);
+    gzip_ = gzdirect(file_->gz) == 0; // reads the header, before the reader thread owns the file
+    file_->reader = std::thread([f = file_.get()] { f->run(); });
+    buf_.resize(kBlock * 2 + kPadding);
     fill();
-    gzip_ = gzdirect(file_->gz) == 0;
 }
 
 ChromeTraceStream::~ChromeTraceStream() = default;
 
-uint64_t ChromeTraceStream::compressedBytesRead() const {
-    const auto off = gzoffset(file_->gz);
-    return off > 0 ? static_cast<uint64_t>(off) : 0;
-}
+uint64_t ChromeTraceStream::compressedBytesRead() const { return file_->offset.load(std::memory_order_relaxed); }
 
 bool ChromeTraceStream::fill() {
     if (eof_) return false;
-    // Keep the unread text, moved to the front; grow when one value fills the whole buffer.
+    // Keep the unread text, moved to the front; grow when one value outgrows the buffer.
     if (pos_ > 0) {
         std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
         consumed_ += pos_;
         end_ -= pos_;
         pos_ = 0;
     }
-    if (buf_.size() - kPadding - end_ < kBlock / 2) {
+    File::Block block = file_->next();
+    if (!block.data) {
+        eof_ = true;
+        std::string error;
+        {
+            std::lock_guard lock(file_->mutex);
+            error = file_->error;
+        }
+        if (!error.empty()) stop(error);
+        return false;
+    }
+    while (buf_.size() - kPadding - end_ < block.size) {
         if (buf_.size() - kPadding >= kMaxValue) {
             stop("one JSON value is larger than 2 GiB");
             return false;
         }
         buf_.resize((buf_.size() - kPadding) * 2 + kPadding);
     }
-    const size_t room = buf_.size() - kPadding - end_;
-    const int got = gzread(file_->gz, buf_.data() + end_, static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
-    if (got < 0) {
-        int code = 0;
-        const char* msg = gzerror(file_->gz, &code);
-        stop(std::string("cannot decompress (") + (msg ? msg : "zlib error") + ")");
-        eof_ = true;
-        return false;
-    }
-    if (got == 0) {
-        eof_ = true;
-        return false;
-    }
-    end_ += static_cast<size_t>(got);
+    std::memcpy(buf_.data() + end_, block.data.get(), block.size);
+    end_ += block.size;
+    file_->recycle(std::move(block));
     std::memset(buf_.data() + end_, ' ', kPadding);
     return true;
 }
@@ -125,22 +220,39 @@ bool ChromeTraceStream::scanValue(size_t& end) {
         end = i;
         return i > pos_;
     }
+    // Brackets and strings, 16 bytes at a time: a mask of the bytes that matter (quotes, backslashes,
+    // brackets) and a walk over its set bits. Events are mostly short keys and values, where a
+    // memchr per string costs more than the string.
     int depth = 0;
+    bool inString = false, escaped = false; // escaped: the byte at i is escaped by the block before
     for (;;) {
-        for (; i < end_; ++i) {
-            const char c = buf_[i];
-            if (c == '"') {
-                size_t close = 0;
-                if (!scanString(i, close)) return false;
-                i = close - 1; // scanString may have refilled: close is already rebased
-            } else if (c == '{' || c == '[') {
-                ++depth;
-            } else if (c == '}' || c == ']') {
-                if (--depth == 0) {
-                    end = i + 1;
+        while (i < end_) {
+            unsigned mask = interestingBytes(buf_.data() + i);
+            if (end_ - i < 16) mask &= (1u << (end_ - i)) - 1;
+            if (escaped) {
+                mask &= ~1u;
+                escaped = false;
+            }
+            while (mask) {
+                const unsigned bit = static_cast<unsigned>(__builtin_ctz(mask));
+                mask &= mask - 1;
+                const char c = buf_[i + bit];
+                if (inString) {
+                    if (c == '"') inString = false;
+                    else if (c == '\\') {
+                        if (bit == 15) escaped = true;
+                        else mask &= ~(1u << (bit + 1));
+                    }
+                } else if (c == '"') {
+                    inString = true;
+                } else if (c == '{' || c == '[') {
+                    ++depth;
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    end = i + bit + 1;
                     return true;
                 }
             }
+            i += std::min<size_t>(16, end_ - i);
         }
         const size_t rel = i - pos_;
         if (!fill()) return false;
