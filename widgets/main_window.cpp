@@ -111,11 +111,12 @@ MainWindow::MainWindow(QWidget* parent)
     setLoading(false);
 
     connect(cancelButton_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
-    connect(loader_, &TraceLoader::progress, this, [this](qint64 done, qint64 total, const QString& table) {
+    connect(loader_, &TraceLoader::progress, this, [this](qint64 done, qint64 total, const QString& table, bool inBytes) {
         progress_->setMaximum(1000);
         progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
-        progress_->setFormat(QStringLiteral("%p% of %1 M rows").arg(static_cast<double>(total) / 1e6, 0, 'f', 1));
-        progress_->setToolTip(QStringLiteral("%L1 of %L2 rows read").arg(done).arg(total));
+        const QString unit = inBytes ? QStringLiteral("MB") : QStringLiteral("M rows");
+        progress_->setFormat(QStringLiteral("%p% of %1 %2").arg(static_cast<double>(total) / 1e6, 0, 'f', 1).arg(unit));
+        progress_->setToolTip(QStringLiteral("%L1 of %L2 %3 read").arg(done).arg(total).arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
         statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
     });
     connect(loader_, &TraceLoader::loaded, this, &MainWindow::showSession);

@@ -47,8 +47,9 @@ void TraceLoader::start(const QString& path) {
         options.progress = [this, self, job](const LoadProgress& p) {
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
             const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
-            QMetaObject::invokeMethod(this, [self, job, done, total, table] {
-                if (self && self->job_ == job) emit self->progress(done, total, table);
+            const bool inBytes = p.inBytes;
+            QMetaObject::invokeMethod(this, [self, job, done, total, table, inBytes] {
+                if (self && self->job_ == job) emit self->progress(done, total, table, inBytes);
             }, Qt::QueuedConnection);
         };
         LoadResult result = loadTrace(path.toStdString(), options);

@@ -25,7 +25,8 @@ public:
     bool busy() const { return busy_; }
 
 signals:
-    void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table);
+    // done and total count rows, or the file's bytes when inBytes (JSON traces).
+    void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table, bool inBytes = false);
     void loaded(std::shared_ptr<const ls::gui::TraceSession> session);
     void failed(const QString& path, const QString& reason);
     void cancelled();

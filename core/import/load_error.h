@@ -34,6 +34,7 @@ struct LoadProgress {
     std::string_view table; // the table a chunk was just read from
     uint64_t rowsRead = 0;
     uint64_t rowsTotal = 0; // estimate from rowid ranges
+    bool inBytes = false;   // JSON traces count the file's bytes read, not rows
 };
 
 struct LoadOptions {

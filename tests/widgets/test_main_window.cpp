@@ -122,6 +122,20 @@ TEST_F(MainWindowTest, LoadsSampleInBackgroundAndShowsSummary) {
     EXPECT_EQ(view->model()->index(0, ls::gui::KernelSummaryModel::Name).data().toString().toStdString(), rows.front().name);
 }
 
+TEST_F(MainWindowTest, OpensAPyTorchProfilerTrace) {
+    ls::gui::MainWindow w;
+    w.show();
+    QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
+    w.openFile(QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz"));
+    ASSERT_TRUE(loaded.wait(30000));
+    ASSERT_TRUE(w.trace());
+    EXPECT_EQ(w.trace()->kernels.size(), 428u);
+    EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("gpt2_2layer_fp16_h200.kineto.json.gz")));
+    // The summary tab lists the same kernel names as the core summary.
+    const auto rows = ls::kernelSummary(*w.trace(), ls::KernelGrouping::Name, ls::KernelNaming::Demangled);
+    EXPECT_EQ(w.summaryView()->model()->rowCount(), static_cast<int>(rows.size()));
+}
+
 TEST_F(MainWindowTest, ReportsUnreadableFileWithoutLoading) {
     QTemporaryDir dir;
     ls::gui::MainWindow w;

@@ -73,7 +73,7 @@ LoadResult readKinetoJson(const ImportProbe& probe, const LoadOptions& options) 
         if (++sinceCheck == 1u << 16) {
             sinceCheck = 0;
             if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-            if (options.progress) options.progress(LoadProgress{"trace events", stream->compressedBytesRead(), probe.head.size});
+            if (options.progress) options.progress(LoadProgress{"trace events", stream->compressedBytesRead(), probe.head.size, true});
         }
     }
     timer.mark("read json");

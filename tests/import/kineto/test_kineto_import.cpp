@@ -243,3 +243,24 @@ TEST(KinetoImport, ModuleScopesNameLayersWhereNoUserRangeDoes) {
 
 } // namespace
 } // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+TEST(KinetoImport, ReportsProgressInBytesOfTheFile) {
+    const fs::path p = htaTrace("HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"); // 68k events
+    LS_REQUIRE_FILE(p);
+    std::vector<LoadProgress> seen;
+    LoadOptions options;
+    options.progress = [&](const LoadProgress& progress) { seen.push_back(progress); };
+    ASSERT_TRUE(loadTrace(p.string(), options).ok());
+    ASSERT_FALSE(seen.empty());
+    for (const auto& s : seen) {
+        EXPECT_TRUE(s.inBytes);
+        EXPECT_EQ(s.rowsTotal, fs::file_size(p));
+        EXPECT_LE(s.rowsRead, s.rowsTotal);
+    }
+}
+
+} // namespace
+} // namespace ls::test
