@@ -5,14 +5,14 @@
 #
 #   tools/fuzz.sh TARGET [SECONDS] [-- LIBFUZZER_OPTION...]
 #
-# TARGET: pytorch_marker, dict_marker, ncu_csv, kernel_filter or nvprof_names (fuzz_ prefix
+# TARGET: pytorch_marker, dict_marker, ncu_csv, kernel_filter, nvprof_names or kineto_json (fuzz_ prefix
 # optional). SECONDS: default 600. LAYERSCOPE_BUILD_WRAPPER, if set, is put before each cmake
 # command (e.g. "flock /tmp/build.lock" on a machine shared with other builds).
 # Exit status: libFuzzer's (0: nothing found in the time given).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-targets=(pytorch_marker dict_marker ncu_csv kernel_filter nvprof_names)
+targets=(pytorch_marker dict_marker ncu_csv kernel_filter nvprof_names kineto_json)
 usage() {
     echo "usage: tools/fuzz.sh TARGET [SECONDS] [-- LIBFUZZER_OPTION...]; targets: ${targets[*]}" >&2
     exit 2

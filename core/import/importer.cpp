@@ -47,7 +47,8 @@ LoadResult importTrace(const std::string& path, const LoadOptions& options) {
                                        "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET or _RUNTIME): "
                                        "not an Nsight Systems export, or CUDA was not traced"}};
         return {nullptr, LoadError{LoadErrorKind::NotSqlite,
-                                   "not an SQLite database (Nsight Systems traces must be exported with `nsys export --type sqlite`)"}};
+                                   "not a trace: not an SQLite database (export Nsight Systems reports with `nsys export --type sqlite`) "
+                                   "nor a PyTorch profiler JSON"}};
     } catch (const SqliteError& e) {
         return {nullptr, loadErrorFrom(e)};
     } catch (const std::bad_alloc&) {

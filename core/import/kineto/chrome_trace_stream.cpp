@@ -227,8 +227,9 @@ bool ChromeTraceStream::scanValue(size_t& end) {
     bool inString = false, escaped = false; // escaped: the byte at i is escaped by the block before
     for (;;) {
         while (i < end_) {
+            const size_t chunk = std::min<size_t>(16, end_ - i);
             unsigned mask = interestingBytes(buf_.data() + i);
-            if (end_ - i < 16) mask &= (1u << (end_ - i)) - 1;
+            if (chunk < 16) mask &= (1u << chunk) - 1;
             if (escaped) {
                 mask &= ~1u;
                 escaped = false;
@@ -240,7 +241,8 @@ bool ChromeTraceStream::scanValue(size_t& end) {
                 if (inString) {
                     if (c == '"') inString = false;
                     else if (c == '\\') {
-                        if (bit == 15) escaped = true;
+                        // The escaped byte may lie past this chunk: past the text read so far, too.
+                        if (bit + 1 == chunk) escaped = true;
                         else mask &= ~(1u << (bit + 1));
                     }
                 } else if (c == '"') {
@@ -252,7 +254,7 @@ bool ChromeTraceStream::scanValue(size_t& end) {
                     return true;
                 }
             }
-            i += std::min<size_t>(16, end_ - i);
+            i += chunk;
         }
         const size_t rel = i - pos_;
         if (!fill()) return false;
@@ -270,6 +272,10 @@ ChromeTraceStream::Item ChromeTraceStream::next(std::string_view& key, std::stri
         const char c = buf_[pos_];
         switch (state_) {
         case State::Start:
+            if (c == '\xEF' && end_ - pos_ >= 3 && buf_[pos_ + 1] == '\xBB' && buf_[pos_ + 2] == '\xBF') { // UTF-8 byte order mark
+                pos_ += 3;
+                break;
+            }
             if (c == '{') state_ = State::Key;
             else if (c == '[') { // the JSON Array Format: events only
                 state_ = State::Events;

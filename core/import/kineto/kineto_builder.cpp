@@ -24,6 +24,10 @@ int64_t threadKey(int64_t pid, int64_t tid) { return static_cast<int64_t>((stati
 
 uint32_t clampU32(int64_t v) { return v < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(v, UINT32_MAX)); }
 
+// Times beyond +-2^62 ns (146 years) are corrupt, as in the nsys importer; with starts and ends
+// inside, ts + dur and the span between any two times fit in int64.
+bool absurd(TimeNs t) { return t >= (TimeNs(1) << 62) || t <= -(TimeNs(1) << 62); }
+
 CopyKind copyKindOf(std::string_view name) {
     // "Memcpy HtoD (Pageable -> Device)"
     if (name.find("HtoD") != std::string_view::npos) return CopyKind::HtoD;
@@ -150,6 +154,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     if (e.ph == 'M') return metadata(e);
     if (e.ph == 'i' || e.ph == 'I') return skipped("i");
     const bool timed = e.ts.has_value() && (e.ph != 'X' || e.dur.has_value());
+    if (timed && (absurd(*e.ts) || (e.ph == 'X' && (absurd(*e.dur) || absurd(*e.ts + *e.dur))))) return void(++missingTime_);
     if (e.ph == 's' || e.ph == 'f' || e.ph == 't') {
         if (e.cat != "ac2g" && e.cat != "fwdbwd") return void(++unknown_["flow " + std::string(e.cat)]);
         if (!timed || e.id < 0) return void(++missingTime_);
@@ -162,6 +167,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
                       known("cuda_driver") || known("cpu_op") || known("user_annotation") ||
                       (known("python_function") && e.name.substr(0, 11) == "nn.Module: ");
     if (used && !timed) return void(++missingTime_);
+    if (used && *e.dur < 0) ++negativeDuration_; // kept, ending where it starts
     if (known("kernel")) {
         auto& k = t_.kernels;
         gpuOp(k, e);
@@ -340,6 +346,7 @@ void KinetoBuilder::finish(unsigned threads) {
     }
     for (const auto& [cat, n] : unknown_) t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
     if (malformed_) t_.report.add(Anomaly::MalformedEvent, malformed_, std::to_string(malformed_) + " not valid JSON objects");
+    if (negativeDuration_) t_.report.add(Anomaly::NegativeDuration, negativeDuration_, "trace events");
     if (missingTime_) t_.report.add(Anomaly::MalformedEvent, missingTime_, std::to_string(missingTime_) + " without a usable ts or dur");
     if (t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() + t_.apiCalls.size() == 0) t_.report.add(Anomaly::NoActivity, 1);
 

@@ -67,7 +67,7 @@ private:
     template <typename Cols> void sealIfFull(Cols& c, std::vector<Cols>& parts);
     void joinParts();
     std::map<std::string, uint64_t> skipped_, unknown_;
-    uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0;
+    uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0, negativeDuration_ = 0;
 };
 
 } // namespace ls

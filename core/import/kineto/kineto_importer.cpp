@@ -83,6 +83,8 @@ LoadResult readKinetoJson(const ImportProbe& probe, const LoadOptions& options) 
     }
     if (builder.events() == 0 && stream->problem())
         return {nullptr, LoadError{LoadErrorKind::Corrupt, "truncated or corrupt JSON (" + *stream->problem() + ")"}};
+    if (builder.events() == 0)
+        return {nullptr, LoadError{LoadErrorKind::UnsupportedFormat, "no trace events: traceEvents holds no event objects"}};
     if (stream->problem()) trace->report.add(Anomaly::TruncatedJson, 1, *stream->problem());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
     const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);
