@@ -18,7 +18,6 @@
 namespace ls {
 namespace {
 
-constexpr size_t kBlock = 2u << 20;          // text read per fill (up to two read ahead)
 constexpr size_t kMaxValue = size_t(1) << 31; // one event or member larger than this is not a trace
 
 bool blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -53,6 +52,7 @@ struct ChromeTraceStream::File {
         size_t size = 0;
     };
     gzFile gz = nullptr;
+    size_t block = kBlockBytes;
     std::thread reader;
     std::mutex mutex;
     std::condition_variable changed;
@@ -73,8 +73,8 @@ struct ChromeTraceStream::File {
                     spare.pop_front();
                 }
             }
-            if (!b.data) b.data.reset(new char[kBlock]);
-            const int got = gzread(gz, b.data.get(), static_cast<unsigned>(kBlock));
+            if (!b.data) b.data.reset(new char[block]);
+            const int got = gzread(gz, b.data.get(), static_cast<unsigned>(block));
             const auto off = gzoffset(gz);
             offset.store(off > 0 ? static_cast<uint64_t>(off) : 0, std::memory_order_relaxed);
             std::lock_guard lock(mutex);
@@ -121,13 +121,14 @@ struct ChromeTraceStream::File {
     }
 };
 
-ChromeTraceStream::ChromeTraceStream(const std::string& path) : file_(std::make_unique<File>()) {
+ChromeTraceStream::ChromeTraceStream(const std::string& path, size_t blockBytes) : file_(std::make_unique<File>()) {
+    file_->block = std::clamp<size_t>(blockBytes, 1, kBlockBytes);
     file_->gz = gzopen(path.c_str(), "rb");
     if (!file_->gz) throw std::runtime_error("cannot open for reading");
     gzbuffer(file_->gz, 1u << 20);
     gzip_ = gzdirect(file_->gz) == 0; // reads the header, before the reader thread owns the file
     file_->reader = std::thread([f = file_.get()] { f->run(); });
-    buf_.resize(kBlock * 2 + kPadding);
+    buf_.resize(file_->block * 2 + kPadding);
     fill();
 }
 
@@ -214,8 +215,9 @@ bool ChromeTraceStream::scanValue(size_t& end) {
             while (i < end_ && !blank(buf_[i]) && buf_[i] != ',' && buf_[i] != '}' && buf_[i] != ']') ++i;
             if (i < end_ || eof_) break;
             const size_t rel = i - pos_;
-            if (!fill()) break;
+            const bool more = fill(); // moves the text to the front even when it meets the end
             i = pos_ + rel;
+            if (!more) break;
         }
         end = i;
         return i > pos_;
@@ -272,9 +274,12 @@ ChromeTraceStream::Item ChromeTraceStream::next(std::string_view& key, std::stri
         const char c = buf_[pos_];
         switch (state_) {
         case State::Start:
-            if (c == '\xEF' && end_ - pos_ >= 3 && buf_[pos_ + 1] == '\xBB' && buf_[pos_ + 2] == '\xBF') { // UTF-8 byte order mark
-                pos_ += 3;
-                break;
+            if (c == '\xEF') { // a UTF-8 byte order mark? Its 3 bytes may span two read blocks.
+                while (end_ - pos_ < 3 && fill()) {}
+                if (end_ - pos_ >= 3 && buf_[pos_ + 1] == '\xBB' && buf_[pos_ + 2] == '\xBF') {
+                    pos_ += 3;
+                    break;
+                }
             }
             if (c == '{') state_ = State::Key;
             else if (c == '[') { // the JSON Array Format: events only

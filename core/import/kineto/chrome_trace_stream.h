@@ -18,8 +18,11 @@ class ChromeTraceStream {
 public:
     enum class Item { Event, Member, End };
 
-    // Throws std::runtime_error with a one-line reason when the file cannot be opened.
-    explicit ChromeTraceStream(const std::string& path);
+    static constexpr size_t kBlockBytes = 2u << 20; // text read per fill (up to two read ahead)
+
+    // Throws std::runtime_error with a one-line reason when the file cannot be opened. Tests and
+    // the fuzzer pass tiny blocks, so that every refill path of the scanner runs on small inputs.
+    explicit ChromeTraceStream(const std::string& path, size_t blockBytes = kBlockBytes);
     ~ChromeTraceStream();
     ChromeTraceStream(const ChromeTraceStream&) = delete;
     ChromeTraceStream& operator=(const ChromeTraceStream&) = delete;
