@@ -38,6 +38,17 @@ CopyKind copyKindOf(std::string_view name) {
     return CopyKind::Unknown;
 }
 
+// PyTorch 1.8 and 1.9 wrote capitalized categories: Operator, Runtime, Kernel, Memcpy, Memset, Python.
+std::string_view currentCategory(std::string_view cat) {
+    static constexpr std::pair<std::string_view, std::string_view> kLegacy[] = {
+        {"Operator", "cpu_op"}, {"Runtime", "cuda_runtime"}, {"Driver", "cuda_driver"}, {"Kernel", "kernel"},
+        {"Memcpy", "gpu_memcpy"}, {"Memset", "gpu_memset"}, {"Python", "python_function"},
+    };
+    for (const auto& [old, now] : kLegacy)
+        if (cat == old) return now;
+    return cat;
+}
+
 // Categories the importer understands but does not keep, with why (the load report's detail).
 constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
     {"gpu_user_annotation", "gpu_user_annotation (GPU spans of user annotations; derived from kernels here)"},
@@ -161,7 +172,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         return flow(e);
     }
     if (e.ph != 'X') return void(++unknown_["ph " + std::string(1, e.ph)]);
-    const std::string_view cat = e.cat;
+    const std::string_view cat = currentCategory(e.cat);
     auto known = [&](std::string_view c) { return cat == c; };
     const bool used = known("kernel") || known("gpu_memcpy") || known("gpu_memset") || known("cuda_runtime") ||
                       known("cuda_driver") || known("cpu_op") || known("user_annotation") ||

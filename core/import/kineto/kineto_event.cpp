@@ -84,7 +84,7 @@ bool readArgs(od::value v, KinetoEvent& e) {
         if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
         bool ok = true;
         if (key == "correlation") ok = readInt(value, e.correlation);
-        else if (key == "External id") ok = readInt(value, e.externalId);
+        else if (key == "External id" || key == "external id") ok = readInt(value, e.externalId);
         else if (key == "Sequence number") ok = readInt(value, e.seq);
         else if (key == "device") ok = readInt(value, e.device);
         else if (key == "context") ok = readInt(value, e.context);
@@ -94,7 +94,7 @@ bool readArgs(od::value v, KinetoEvent& e) {
         else if (key == "bytes") ok = readInt(value, e.bytes);
         else if (key == "grid") ok = readDim3(value, e.grid);
         else if (key == "block") ok = readDim3(value, e.block);
-        else if (key == "Input Dims") {
+        else if (key == "Input Dims" || key == "Input dims") { // "Input dims" before PyTorch 1.10
             od::array dims;
             ok = value.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
         }

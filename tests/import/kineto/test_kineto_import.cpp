@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -260,6 +261,42 @@ TEST(KinetoImport, ReportsProgressInBytesOfTheFile) {
         EXPECT_EQ(s.rowsTotal, fs::file_size(p));
         EXPECT_LE(s.rowsRead, s.rowsTotal);
     }
+}
+
+} // namespace
+} // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+// PyTorch 1.8/1.9 traces: capitalized categories, "Input dims", "external id", string stream tids.
+TEST(KinetoImport, ReadsTheCategoriesOfPyTorch18) {
+    TempDir dir;
+    const fs::path p = dir / "old.pt.trace.json";
+    std::ofstream(p) << R"json({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "Operator", "name": "aten::mm", "pid": 10, "tid": "10", "ts": 100, "dur": 50,
+   "args": {"Input dims": [[64, 128], [128, 32]], "external id": 5, "Sequence number": 3}},
+  {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": "10", "ts": 110, "dur": 8,
+   "args": {"correlation": 42, "external id": 5}},
+  {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_64x32_sliced1x4_nn", "pid": 0, "tid": "stream 7", "ts": 130, "dur": 12.5,
+   "args": {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 42, "external id": 5,
+            "registers per thread": 64, "shared memory": 8192, "grid": [4, 1, 1], "block": [256, 1, 1]}},
+  {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7", "ts": 90, "dur": 3,
+   "args": {"device": 0, "context": 1, "stream": 7, "correlation": 41, "bytes": 4096}},
+  {"ph": "X", "cat": "Runtime", "name": "cudaMemcpyAsync", "pid": 10, "tid": "10", "ts": 88, "dur": 5, "args": {"correlation": 41}}
+]})json";
+    const auto t = load(p);
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->kernels.size(), 1u);
+    EXPECT_EQ(t->memcpys.size(), 1u);
+    EXPECT_EQ(t->apiCalls.size(), 2u);
+    EXPECT_TRUE(t->kernels.launch[0].valid());
+    EXPECT_EQ(t->kernels.duration(0), 12500);
+    EXPECT_EQ(t->kernels.stream[0], 7u);
+    EXPECT_EQ(t->str(t->kernelLinks.op[0].valid() ? t->ranges.name[t->kernelLinks.op[0].value] : StringId(0)), "aten::mm");
+    EXPECT_EQ(t->ranges.opId[t->kernelLinks.op[0].value], 5);
+    EXPECT_DOUBLE_EQ(t->metrics.flops[0], 2.0 * 64 * 128 * 32); // from "Input dims"
+    EXPECT_EQ(t->report.count(Anomaly::UnknownEventCategory), 0u);
 }
 
 } // namespace
