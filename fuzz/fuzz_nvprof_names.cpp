@@ -2,6 +2,7 @@
 // names come from the database's StringTable, are demangled, cut to their base name and scanned
 // for types; marker objectIds are blobs; API names come from callback ids.
 #include "core/costs/op_costs.h"
+#include "core/import/kernel_base_name.h"
 #include "core/import/nvprof/nvprof_convert.h"
 #include "core/import/nvprof/nvprof_names.h"
 #include "core/model/dtype.h"
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The kernel name path of the converter, and the base name of the raw text as well.
     const std::string demangled = ls::platform::demangle(text);
     for (const std::string* name : {&demangled, &text}) {
-        const std::string base = ls::nvprofBaseName(*name);
+        const std::string base = ls::kernelBaseName(*name);
         FUZZ_CHECK(name->find(base) != std::string::npos); // a piece of the name, never made up
         (void)ls::dtypeFromKernelName(*name);
         (void)ls::isMathKernelName(*name);

@@ -20,6 +20,9 @@ public:
     explicit TopRangeFinder(const Trace& t)
         : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), outer_(r_.size()), other_(r_.size()), phase_(r_.size()),
           opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
+        // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
+        for (uint32_t s = 0; s < t.strings.size() && step_.empty(); ++s)
+            if (t.strings.view(StringId(s)).starts_with(kProfilerStep)) step_.resize(r_.size());
         for (uint32_t i = 0; i < r_.size(); ++i) {
             const RangeId p = r_.parent[i];
             RangeId outer, other, phase;
@@ -28,6 +31,9 @@ public:
                 other = other_[p.value];
                 phase = phase_[p.value];
             }
+            if (!step_.empty())
+                step_[i] = p.valid() && step_[p.value].valid() ? step_[p.value]
+                           : t_.str(r_.name[i]).starts_with(kProfilerStep) ? RangeId(i) : RangeId();
             if (r_.kind[i] == RangeKind::PushPop) {
                 const Role role = roleOf(RangeId(i));
                 if (role == Role::Candidate && !outer.valid()) outer = RangeId(i);
@@ -88,7 +94,7 @@ private:
     // outermost phase range.
     struct Pick {
         StringId layer;
-        RangeId other, any, phase;
+        RangeId other, any, phase, step;
     };
 
     // Candidate: a user range that may head the tree (no framework marker, no mark, no phase).
@@ -128,6 +134,7 @@ private:
         consider(p, outer_[r.value]);
         consider(p, other_[r.value]);
         consider(p, phase_[r.value]);
+        if (!step_.empty() && step_[r.value].valid()) p.step = step_[r.value];
     }
 
     // The outermost candidate not named as the layer; else the layer's own range, unless a phase
@@ -135,6 +142,7 @@ private:
     StringId result(const Pick& p) const {
         if (p.other.valid()) return r_.name[p.other.value];
         if (p.any.valid() && !(p.phase.valid() && outside(p.phase, p.any))) return r_.name[p.any.value];
+        if (p.step.valid()) return r_.name[p.step.value];
         return {};
     }
 
@@ -170,6 +178,8 @@ private:
     const RangeColumns& r_;
     std::vector<uint8_t> roles_;                 // per name, see roleOf()
     std::vector<RangeId> outer_, other_, phase_; // per push/pop range, over it and its ancestors
+    std::vector<RangeId> step_;                  // the same for ProfilerStep#N; empty without any
+    static constexpr std::string_view kProfilerStep = "ProfilerStep#";
     std::vector<StringId> opTop_;         // per backward node: ofPairedForwardOp
     std::vector<uint8_t> opDone_;
     std::vector<std::tuple<size_t, size_t, size_t>> stack_;

@@ -114,6 +114,8 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
     std::vector<Label> labels;
     p.save();
     p.setClipRect(QRect(0, kTop, size.width(), size.height() - kTop));
+    // PyTorch profiler traces have no NVTX: their range lanes hold CPU ops and annotations.
+    const bool rangesAreOps = t.info.format.starts_with("PyTorch profiler");
     for (const Row& row : rows_) {
         const int y = kTop + row.y - scroll;
         if (y + row.height < kTop || y > size.height()) continue;
@@ -129,8 +131,7 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
         static const char* const kindNames[] = {"NVTX", "CUDA API", "Kernels", "Memcpy", "Memset"};
         p.setPen(QColor(0x55, 0x55, 0x55));
         QString name = QString::fromLatin1(kindNames[static_cast<int>(lane.kind)]);
-        // PyTorch profiler traces have no NVTX: their range lanes hold CPU ops and annotations.
-        if (lane.kind == TimelineEventKind::Range && t.info.format.starts_with("PyTorch profiler")) name = QStringLiteral("Ops");
+        if (lane.kind == TimelineEventKind::Range && rangesAreOps) name = QStringLiteral("Ops");
         if (lane.kind == TimelineEventKind::Range) name += QStringLiteral(" %1").arg(lane.level);
         else if (lane.level > 0) name += QStringLiteral(" (%1)").arg(lane.level + 1);
         p.drawText(QRect(16, y, kHeaderWidth - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft, name);

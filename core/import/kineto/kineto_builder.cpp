@@ -1,6 +1,6 @@
 #include "core/import/kineto/kineto_builder.h"
 
-#include "core/import/nvprof/nvprof_names.h"
+#include "core/import/kernel_base_name.h"
 #include "core/import/trace_assembler.h"
 #include "core/model/columns.h"
 
@@ -167,16 +167,16 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     const bool timed = e.ts.has_value() && (e.ph != 'X' || e.dur.has_value());
     if (timed && (absurd(*e.ts) || (e.ph == 'X' && (absurd(*e.dur) || absurd(*e.ts + *e.dur))))) return void(++missingTime_);
     if (e.ph == 's' || e.ph == 'f' || e.ph == 't') {
-        if (e.cat != "ac2g" && e.cat != "fwdbwd") return void(++unknown_["flow " + std::string(e.cat)]);
+        if (e.cat != "ac2g" && e.cat != "fwdbwd") return count(unknown_, "flow " + std::string(e.cat));
         if (!timed || e.id < 0) return void(++missingTime_);
         return flow(e);
     }
-    if (e.ph != 'X') return void(++unknown_["ph " + std::string(1, e.ph)]);
+    if (e.ph != 'X') return count(unknown_, "ph " + std::string(1, e.ph));
     const std::string_view cat = currentCategory(e.cat);
     auto known = [&](std::string_view c) { return cat == c; };
+    const bool module = known("python_function") && e.name.starts_with("nn.Module: ");
     const bool used = known("kernel") || known("gpu_memcpy") || known("gpu_memset") || known("cuda_runtime") ||
-                      known("cuda_driver") || known("cpu_op") || known("user_annotation") ||
-                      (known("python_function") && e.name.substr(0, 11) == "nn.Module: ");
+                      known("cuda_driver") || known("cpu_op") || known("user_annotation") || module;
     if (used && !timed) return void(++missingTime_);
     if (used && *e.dur < 0) ++negativeDuration_; // kept, ending where it starts
     if (known("kernel")) {
@@ -185,7 +185,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         const StringId name = t_.strings.intern(e.name);
         k.name.push_back(name);
         auto [it, added] = baseNames_.try_emplace(name.value, StringId(0));
-        if (added) it->second = t_.strings.intern(nvprofBaseName(std::string(e.name)));
+        if (added) it->second = t_.strings.intern(kernelBaseName(e.name));
         k.shortName.push_back(it->second);
         k.grid.push_back(e.grid);
         k.block.push_back(e.block);
@@ -211,12 +211,12 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         range(e, kPytorchMarker);
     } else if (known("user_annotation")) {
         range(e, isFrameworkAnnotation(e.name) ? kPytorchMarker : 0);
-    } else if (known("python_function") && e.name.substr(0, 11) == "nn.Module: ") {
+    } else if (module) {
         range(e, kModuleScope);
     } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled), [&](const auto& m) { return m.first == cat; })) {
         skipped(cat);
     } else {
-        ++unknown_[cat.empty() ? std::string("(no category)") : std::string(cat)];
+        count(unknown_, cat.empty() ? std::string_view("(no category)") : cat);
     }
 }
 

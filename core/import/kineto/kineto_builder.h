@@ -36,7 +36,11 @@ private:
     void apiCall(const KinetoEvent& e, ApiKind kind);
     void flow(const KinetoEvent& e);
     void metadata(const KinetoEvent& e);
-    void skipped(std::string_view category) { ++skipped_[std::string(category)]; }
+    static void count(std::map<std::string, uint64_t, std::less<>>& counts, std::string_view key) {
+        if (auto it = counts.find(key); it != counts.end()) ++it->second;
+        else counts.emplace(std::string(key), 1);
+    }
+    void skipped(std::string_view category) { count(skipped_, category); }
     void checkFlows();
 
     Trace& t_;
@@ -66,7 +70,7 @@ private:
     std::vector<RangeColumns> rangeParts_;
     template <typename Cols> void sealIfFull(Cols& c, std::vector<Cols>& parts);
     void joinParts();
-    std::map<std::string, uint64_t> skipped_, unknown_;
+    std::map<std::string, uint64_t, std::less<>> skipped_, unknown_; // by category: find without a copy
     uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0, negativeDuration_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "core/import/nvprof/nvprof_convert.h"
 #include "core/import/nvprof/nvprof_names.h"
+#include "core/import/kernel_base_name.h"
 
 #include "core/model/platform.h"
 #include "core/import/sqlite_db.h"
@@ -113,38 +114,6 @@ std::optional<int64_t> nvprofGlobalTidOf(std::string_view blob) {
 
 int64_t nvprofGlobalTid(int64_t processId, int64_t threadId) {
     return ((processId & 0xFFFFFF) << 24) | (static_cast<uint32_t>(threadId) & 0xFFFFFF);
-}
-
-// "void at::native::foo<float>(int, float*)" -> "foo": the function's own name.
-std::string nvprofBaseName(const std::string& demangled) {
-    int depth = 0;
-    size_t end = demangled.size();
-    for (size_t i = 0; i < demangled.size(); ++i) {
-        const char c = demangled[i];
-        if (c == '<') ++depth;
-        else if (c == '>') --depth;
-        else if (c == '(' && depth == 0) {
-            if (demangled.compare(i, 21, "(anonymous namespace)") == 0) { // a scope, not the parameter list
-                i += 20;
-                continue;
-            }
-            end = i;
-            break;
-        }
-    }
-    std::string head = demangled.substr(0, end);
-    // Drop template arguments at the end, then everything up to the last scope or space.
-    while (!head.empty() && head.back() == '>') {
-        int d = 0;
-        size_t i = head.size();
-        while (i-- > 0) {
-            if (head[i] == '>') ++d;
-            else if (head[i] == '<' && --d == 0) break;
-        }
-        head.resize(i == std::string::npos ? 0 : i);
-    }
-    const size_t cut = head.find_last_of(": ");
-    return cut == std::string::npos ? head : head.substr(cut + 1);
 }
 
 namespace {
@@ -275,7 +244,7 @@ private:
             if (it == names.end()) {
                 const auto s = strings_.find(nameId);
                 const std::string demangled = platform::demangle(s == strings_.end() ? std::string() : s->second);
-                it = names.emplace(nameId, std::make_pair(addString(demangled), addString(nvprofBaseName(demangled)))).first;
+                it = names.emplace(nameId, std::make_pair(addString(demangled), addString(kernelBaseName(demangled)))).first;
             }
             ins.set(1, opt(st, 0)).set(2, opt(st, 1)).set(3, opt(st, 2)).set(4, opt(st, 3)).set(5, opt(st, 4)).set(6, opt(st, 5))
                 .set(7, processOf(st.int64(5))).set(8, it->second.first).set(9, it->second.second);

@@ -1,6 +1,6 @@
 #pragma once
-// The nvprof converter's helpers that read untrusted bytes from the database: kernel names
-// (after platform::demangle) and the objectId blobs of marker rows. Public so that the fuzz
+// The nvprof converter's helpers that read untrusted bytes from the database: the objectId blobs
+// of marker rows (kernel base names: core/import/kernel_base_name.h). Public so that the fuzz
 // targets (fuzz/fuzz_nvprof_names.cpp) can call them without a database; the converter is their
 // only other user.
 #include <cstdint>
@@ -9,10 +9,6 @@
 #include <string_view>
 
 namespace ls {
-
-// The function's own name: "void at::native::foo<float>(int, float*)" -> "foo". Template
-// arguments and the parameter list are dropped; "(anonymous namespace)" counts as a scope.
-std::string nvprofBaseName(const std::string& demangled);
 
 // A marker's objectId of a thread: 4 bytes pid, 4 bytes tid (little-endian), padding; nullopt
 // when shorter than 8 bytes. The result is an Nsight Systems globalTid.

@@ -2,6 +2,7 @@
 // traces and the FSDP ranks: same kernels, layers, directions and FLOPs; every kernel linked.
 #include "core/load/load.h"
 #include "core/model/direction.h"
+#include "core/views/layer_tree.h"
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -297,6 +298,39 @@ TEST(KinetoImport, ReadsTheCategoriesOfPyTorch18) {
     EXPECT_EQ(t->ranges.opId[t->kernelLinks.op[0].value], 5);
     EXPECT_DOUBLE_EQ(t->metrics.flops[0], 2.0 * 64 * 128 * 32); // from "Input dims"
     EXPECT_EQ(t->report.count(Anomaly::UnknownEventCategory), 0u);
+}
+
+} // namespace
+} // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+// A trace whose only ranges above the ops are the profiler's steps: each step heads the layer tree.
+TEST(KinetoImport, ProfilerStepsAreTheIterationsWhenNoUserRangeIs) {
+    TempDir dir;
+    const fs::path p = dir / "steps.pt.trace.json";
+    std::string events;
+    for (int step = 4; step <= 5; ++step) {
+        const int base = step * 1000, corr = step;
+        events += (events.empty() ? "" : ",\n") + std::string(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)") +
+                  std::to_string(step) + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(base) + R"(, "dur": 500},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": )" + std::to_string(base + 10) +
+                  R"(, "dur": 100, "args": {"Input Dims": [[64, 128], [128, 32]], "Sequence number": )" + std::to_string(step) + R"(}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + std::to_string(base + 20) +
+                  R"(, "dur": 5, "args": {"correlation": )" + std::to_string(corr) + R"(}},
+  {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": )" + std::to_string(base + 40) +
+                  R"(, "dur": 30, "args": {"device": 0, "stream": 7, "correlation": )" + std::to_string(corr) + "}}";
+    }
+    std::ofstream(p) << "{\"traceEvents\": [\n" << events << "\n]}";
+    const auto t = load(p);
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->kernels.size(), 2u);
+    const LayerTree tree = buildLayerTree(*t);
+    std::vector<std::string> heads;
+    for (size_t n = 0; n < tree.kind.size(); ++n)
+        if (tree.depth[n] == 1) heads.emplace_back(t->str(tree.name[n]));
+    EXPECT_EQ(heads, (std::vector<std::string>{"ProfilerStep#4", "ProfilerStep#5"}));
 }
 
 } // namespace
