@@ -335,3 +335,33 @@ TEST(KinetoImport, ProfilerStepsAreTheIterationsWhenNoUserRangeIs) {
 
 } // namespace
 } // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+// A fwdbwd flow that joins the backward node to another forward op than its seq does is counted.
+TEST(KinetoImport, CountsFwdBwdFlowsThatDisagreeWithSeqPairing) {
+    TempDir dir;
+    const fs::path p = dir / "flows.json";
+    std::ofstream(p) << R"json({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"Sequence number": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"Sequence number": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: AddBackward0", "pid": 1, "tid": 2, "ts": 100, "dur": 9, "args": {"Sequence number": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "AddBackward0", "pid": 1, "tid": 2, "ts": 101, "dur": 5, "args": {"Sequence number": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: MulBackward0", "pid": 1, "tid": 2, "ts": 120, "dur": 9, "args": {"Sequence number": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "MulBackward0", "pid": 1, "tid": 2, "ts": 121, "dur": 5, "args": {"Sequence number": 1}},
+  {"ph": "s", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 1, "ts": 20},
+  {"ph": "f", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 2, "ts": 101, "bp": "e"},
+  {"ph": "s", "cat": "fwdbwd", "name": "fwdbwd", "id": 2, "pid": 1, "tid": 1, "ts": 20},
+  {"ph": "f", "cat": "fwdbwd", "name": "fwdbwd", "id": 2, "pid": 1, "tid": 2, "ts": 121, "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1, "ts": 200, "dur": 1, "args": {"correlation": 9}}
+]})json";
+    const auto t = load(p);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->fwdBwdFlows.size(), 2u);
+    // Flow 1 (aten::add -> AddBackward0) agrees; flow 2 (aten::add -> MulBackward0) does not.
+    EXPECT_EQ(t->report.count(Anomaly::FlowDisagreement), 1u);
+}
+
+} // namespace
+} // namespace ls::test
