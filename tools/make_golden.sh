@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make_golden.sh - produce golden CSVs from NVIDIA nsys 2022.4 `nsys stats`.
 #
-# Downloads Debian 12's non-free package `nsight-systems-target`
-# (2022.4.2.1~11.8.0-5~deb12u1) with a PRIVATE apt configuration (the
-# system's apt lists/cache/sources are not touched, nothing is installed),
-# unpacks it with `dpkg -x`, and runs
+# Gets Debian 12's non-free package `nsight-systems-target`
+# (2022.4.2.1~11.8.0-5~deb12u1) through tools/get_nsys.sh (a PRIVATE apt
+# configuration: the system's apt lists/cache/sources are not touched, nothing
+# is installed; unpacked with `dpkg -x`), and runs
 #   nsys stats -r <report> -f csv
 # on COPIES of each trace (originals are never handed to nsys).
 #
@@ -25,8 +25,6 @@ OUT=${OUT:-/tmp/golden}
 WORK=${WORK:-/tmp/nsys-apt}
 NSYS_ROOT=${NSYS_ROOT:-/tmp/nsys-2022.4}
 TRACES_DIR=${TRACES_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/traces}
-PKG=nsight-systems-target
-PKG_VER=2022.4.2.1~11.8.0-5~deb12u1
 REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base)
 
 if [ "$#" -gt 0 ]; then
@@ -43,57 +41,8 @@ else
 fi
 
 # ---------------------------------------------------------------- 1. fetch
-NSYS="$NSYS_ROOT/usr/lib/x86_64-linux-gnu/nsight-systems/target-linux-x64/nsys"
-if [ ! -x "$NSYS" ]; then
-  mkdir -p "$WORK/sources.list.d" "$WORK/lists/partial" "$WORK/cache/archives/partial"
-  rm -f "$WORK"/sources.list.d/*
-  # Copy the machine's Debian sources, adding contrib/non-free components.
-  n=0
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    grep -qi 'debian' "$f" || continue
-    sed -E 's/^(Components:).*/\1 main contrib non-free non-free-firmware/' "$f" \
-      > "$WORK/sources.list.d/$(basename "$f")"
-    n=$((n + 1))
-  done
-  if [ -s /etc/apt/sources.list ] && grep -qE '^deb .*debian' /etc/apt/sources.list; then
-    grep -E '^deb .*debian' /etc/apt/sources.list |
-      sed -E 's/[[:space:]]+main([[:space:]].*)?$/ main contrib non-free non-free-firmware/' \
-      > "$WORK/sources.list.d/system.list"
-    n=$((n + 1))
-  fi
-  if [ "$n" -eq 0 ]; then
-    cat > "$WORK/sources.list.d/bookworm.list" <<'EOF'
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main contrib non-free non-free-firmware
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main contrib non-free non-free-firmware
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main contrib non-free non-free-firmware
-EOF
-  fi
-  APT_OPTS=(
-    -o Dir::Etc::SourceList=/dev/null
-    -o Dir::Etc::SourceParts="$WORK/sources.list.d"
-    -o Dir::State::Lists="$WORK/lists"
-    -o Dir::Cache="$WORK/cache"
-    -o APT::Sandbox::User=root
-  )
-  apt_retry() {  # retry while another apt holds a lock
-    local i
-    for i in $(seq 1 30); do
-      if "$@" 2> "$WORK/apt.err"; then cat "$WORK/apt.err" >&2; return 0; fi
-      cat "$WORK/apt.err" >&2
-      grep -qiE 'lock' "$WORK/apt.err" || return 1
-      echo "apt lock busy, retrying in 10s ($i/30)" >&2; sleep 10
-    done
-    return 1
-  }
-  apt_retry apt-get "${APT_OPTS[@]}" -q update
-  (cd "$WORK/cache/archives" &&
-    { apt_retry apt-get "${APT_OPTS[@]}" -q download "$PKG=$PKG_VER" ||
-      apt_retry apt-get "${APT_OPTS[@]}" -q download "$PKG"; })
-  deb=$(ls -t "$WORK"/cache/archives/${PKG}_*.deb | head -n1)
-  rm -rf "$NSYS_ROOT"; mkdir -p "$NSYS_ROOT"
-  dpkg -x "$deb" "$NSYS_ROOT"
-fi
+# tools/get_nsys.sh holds the private-apt download (shared with the .nsys-rep test data).
+NSYS=$(WORK="$WORK" NSYS_ROOT="$NSYS_ROOT" "$(dirname "${BASH_SOURCE[0]}")/get_nsys.sh")
 
 # ---------------------------------------------------------------- 2. check
 ver=$("$NSYS" --version)

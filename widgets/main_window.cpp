@@ -9,6 +9,7 @@
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/panes/load_report_text.h"
+#include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -94,6 +96,10 @@ MainWindow::MainWindow(QWidget* parent)
     fwdBwd_ = new FwdBwdPanel;
     tabs_->addTab(fwdBwd_, QStringLiteral("Forward/Backward"));
     tabs_->addTab(reportView_, QStringLiteral("Load report"));
+    ranks_ = new RanksPanel;
+    tabs_->addTab(ranks_, QStringLiteral("Ranks"));
+    tabs_->setTabToolTip(tabs_->indexOf(ranks_), QStringLiteral("Per rank of the files opened together: compute, communication, "
+                                                                 "overlap, idle; collectives across ranks; step time per iteration"));
     setCentralWidget(tabs_);
 
     buildDocks();
@@ -106,6 +112,10 @@ MainWindow::MainWindow(QWidget* parent)
     cancelButton_->setToolTip(QStringLiteral("Stop loading (the window keeps what it showed before)"));
     statusLabel_ = new QLabel;
     statusBar()->addWidget(statusLabel_, 1);
+    rankBox_ = new QComboBox;
+    rankBox_->setToolTip(QStringLiteral("The rank the kernel table, layer tree, timeline and panes show (Ctrl+[ / Ctrl+])"));
+    rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    statusBar()->addPermanentWidget(rankBox_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
     setLoading(false);
@@ -121,6 +131,20 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(loader_, &TraceLoader::loaded, this, &MainWindow::showSession);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
+    // Not a modal dialog: the files that opened are usable, the others are listed where the
+    // load report is.
+    connect(loader_, &TraceLoader::partlyFailed, this, [this](const QStringList& lines) {
+        statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
+                                  .arg(lines.size()).arg(lines.front()));
+        QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
+        for (const QString& line : lines) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+        reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
+    });
+    connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
+        statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
+    });
+    connect(ranks_, &RanksPanel::rankRequested, this, &MainWindow::showRank);
+    connect(rankBox_, &QComboBox::activated, this, [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);
         statusLabel_->setText(QStringLiteral("Loading cancelled"));
@@ -266,13 +290,38 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(QStringLiteral("&Open…"), this, [this] {
         QSettings settings;
         const QString dir = settings.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), dir,
-                                                          QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz);;Nsight Systems or nvprof (*.sqlite *.sql *.nvvp);;PyTorch profiler (*.json *.json.gz);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
+        const QStringList paths = QFileDialog::getOpenFileNames(this, QStringLiteral("Open trace (several: the ranks of one job)"), dir,
+                                                          QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz *.nsys-rep *.qdrep);;Nsight Systems or nvprof (*.sqlite *.sql *.nvvp *.nsys-rep *.qdrep);;PyTorch profiler (*.json *.json.gz);;All files (*)"));
+        if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
+    open->setToolTip(QStringLiteral("Open a trace, or select several (one per rank) to open them as one session"));
+    QAction* openDir = file->addAction(QStringLiteral("Open &Folder of Ranks…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open the traces of a folder as one session"),
+                                                              QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString());
+        if (!dir.isEmpty()) openFile(dir);
+    });
+    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* nextRank = file->addAction(QStringLiteral("Next Rank"), this, [this] {
+        if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + 1) % rankBox_->count()).toInt());
+    });
+    nextRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
+    QAction* previousRank = file->addAction(QStringLiteral("Previous Rank"), this, [this] {
+        if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + rankBox_->count() - 1) % rankBox_->count()).toInt());
+    });
+    previousRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
+    QAction* nsys = file->addAction(QStringLiteral("Nsight Systems &CLI for Reports…"), this, [this] {
+        QSettings settings;
+        const QString current = settings.value(QStringLiteral("nsysPath")).toString();
+        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("The nsys that exports .nsys-rep reports (cancel: search PATH)"),
+                                                          current.isEmpty() ? QStringLiteral("/opt/nvidia") : current);
+        settings.setValue(QStringLiteral("nsysPath"), path);
+        statusLabel_->setText(path.isEmpty() ? QStringLiteral("Reports open with the nsys found on PATH or LAYERSCOPE_NSYS")
+                                             : QStringLiteral("Reports open with %1").arg(path));
+    });
+    nsys->setToolTip(QStringLiteral("Opening a .nsys-rep or .qdrep runs `nsys export --type sqlite` into Layerscope's cache folder"));
     QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this, &MainWindow::importNcuInteractive);
     importNcu->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same program: its metrics join the kernels they measured"));
@@ -302,8 +351,8 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Forward/Backward"),
-                                QStringLiteral("&Load Report")};
-    for (int i = 0; i < 4; ++i) {
+                                QStringLiteral("&Load Report"), QStringLiteral("&Ranks")};
+    for (int i = 0; i < 5; ++i) {
         QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
@@ -336,11 +385,64 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::openFile(const QString& path) {
-    loadingPath_ = path;
+void MainWindow::openFiles(const QStringList& paths) {
+    if (paths.isEmpty()) return;
+    // The title and Open Recent name one input (a file or a folder); several files picked at once
+    // are named by their folder in the title only.
+    loadingPath_ = paths.size() == 1 ? paths.front() : QString();
+    loadingFolder_ = QFileInfo(paths.front()).absolutePath();
     setLoading(true);
-    statusLabel_->setText(QStringLiteral("Opening %1…").arg(QFileInfo(path).fileName()));
-    loader_->start(path);
+    statusLabel_->setText(paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
+                                            : QStringLiteral("Opening %1 files…").arg(paths.size()));
+    loader_->start(paths);
+}
+
+void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) {
+    shownRanks_ = analysis;
+    ranks_->setAnalysis(analysis);
+    rankBox_->clear();
+    const Session* s = analysis ? analysis->session.get() : nullptr;
+    if (s && s->ranks.size() > 1) {
+        for (const auto& r : s->ranks) {
+            const QString file = QFileInfo(QString::fromStdString(s->traces[r.trace].file)).fileName();
+            rankBox_->addItem(QStringLiteral("Rank %1 · GPU %2 · %3").arg(r.rank).arg(r.device).arg(file), r.rank);
+        }
+        for (uint32_t t = 0; t < s->traces.size(); ++t) {
+            int inTrace = 0;
+            for (const auto& r : s->ranks) inTrace += r.trace == t;
+            if (inTrace > 1)
+                rankBox_->addItem(QStringLiteral("All ranks of %1").arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
+                                  -1 - static_cast<int>(t));
+        }
+    }
+    rankBox_->setVisible(rankBox_->count() > 1);
+}
+
+void MainWindow::showRank(int rank) {
+    if (!session_ || !session_->ranks) return;
+    const auto analysis = session_->ranks;
+    const Session& s = *analysis->session;
+    uint32_t trace = rank < 0 ? static_cast<uint32_t>(-1 - rank) : UINT32_MAX;
+    const SessionRank* chosen = nullptr;
+    for (const auto& r : s.ranks)
+        if (r.rank == rank) chosen = &r;
+    if (chosen) trace = chosen->trace;
+    if (trace >= s.traces.size()) return;
+    if (trace != session_->shownTrace) {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        auto prepared = prepareSession(analysis, trace);
+        QApplication::restoreOverrideCursor();
+        showSession(prepared);
+    }
+    for (int i = 0; i < rankBox_->count(); ++i)
+        if (rankBox_->itemData(i).toInt() == rank) rankBox_->setCurrentIndex(i);
+    int inTrace = 0;
+    for (const auto& r : s.ranks) inTrace += r.trace == trace;
+    // A file holding several GPUs: the rank is its device's kernels.
+    if (chosen && inTrace > 1) kernelView_->applyFilter(QStringLiteral("device = %1").arg(chosen->device));
+    else if (!chosen) kernelView_->applyFilter(QString());
+    statusLabel_->setText(chosen ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(QString::fromStdString(s.traces[trace].file))
+                                 : QStringLiteral("Showing all ranks of %1").arg(QString::fromStdString(s.traces[trace].file)));
 }
 
 void MainWindow::setLoading(bool loading) {
@@ -355,6 +457,8 @@ void MainWindow::setLoading(bool loading) {
 void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     setLoading(false);
     session_ = std::move(session);
+    const bool newSession = session_->ranks != shownRanks_;
+    if (newSession) showRanks(session_->ranks);
     ncu_.reset();
     const Trace& t = *session_->trace;
     kernelModel_->setTable(session_->kernels);
@@ -372,9 +476,13 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     reportView_->setHtml(loadReportHtml(t));
     details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
 
-    shownPath_ = loadingPath_;
-    const QFileInfo info(shownPath_);
-    setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
+    if (!newSession) return; // another rank of the open session: title, recent files and status stay
+    const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
+    const bool oneFile = !opened || opened->traces.size() == 1;
+    shownPath_ = oneFile && opened ? QString::fromStdString(opened->traces.front().file) : loadingPath_;
+    const QFileInfo info(shownPath_.isEmpty() ? loadingFolder_ : shownPath_);
+    if (oneFile) setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
+    else setWindowTitle(QStringLiteral("%1 ranks in %2 files · %3 — Layerscope").arg(opened->ranks.size()).arg(opened->traces.size()).arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
     double gpu = 0;
     for (size_t i = 0; i < t.kernels.size(); ++i) gpu += static_cast<double>(t.kernels.duration(i));
@@ -384,11 +492,13 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
                               .arg(formatDuration(gpu), formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
 
     QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    recent.removeAll(info.absoluteFilePath());
-    recent.prepend(info.absoluteFilePath());
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(kRecentKey, recent);
+    if (!shownPath_.isEmpty()) { // several files picked at once have no one name to reopen
+        QStringList recent = settings.value(kRecentKey).toStringList();
+        recent.removeAll(info.absoluteFilePath());
+        recent.prepend(info.absoluteFilePath());
+        while (recent.size() > kMaxRecent) recent.removeLast();
+        settings.setValue(kRecentKey, recent);
+    }
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
     emit traceLoaded();
@@ -539,7 +649,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+    QStringList paths;
+    for (const QUrl& url : urls)
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    openFiles(paths); // several files or a folder: one session
 }
 
 void MainWindow::saveSettings() {

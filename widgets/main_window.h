@@ -11,6 +11,7 @@
 #include <memory>
 
 class QAbstractItemView;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -28,6 +29,7 @@ class KernelSummaryModel;
 class KernelTableModel;
 class KernelTableView;
 class LayerTreeModel;
+class RanksPanel;
 class SummaryCharts;
 class TimelineArea;
 class TraceLoader;
@@ -38,7 +40,12 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    void openFile(const QString& path);
+    void openFile(const QString& path) { openFiles({path}); }
+    // Several files, or a folder, open as one session: the ranks of one job.
+    void openFiles(const QStringList& paths);
+    // Shows rank `rank` of the session in the table, tree, timeline and panes (its trace; in a
+    // file holding several GPUs, its device's kernels); -1 shows all of the current file.
+    void showRank(int rank);
     std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
     const TraceSession* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
@@ -52,6 +59,8 @@ public:
     SummaryCharts* charts() const { return charts_; }
     QTableView* summaryView() const { return summaryView_; }
     FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
+    RanksPanel* ranksPanel() const { return ranks_; }
+    QComboBox* rankBox() const { return rankBox_; }
 
     // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
     // backward), the timeline the same set.
@@ -77,6 +86,7 @@ private:
     void connectViews();
     void updateRecentMenu();
     void showSession(std::shared_ptr<const TraceSession> session);
+    void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
     void showError(const QString& path, const QString& reason);
     void setLoading(bool loading);
     void showKernelDetails(KernelId k);
@@ -91,7 +101,8 @@ private:
     TraceLoader* loader_;
     std::shared_ptr<const TraceSession> session_;
     std::shared_ptr<const NcuMetrics> ncu_;
-    QString loadingPath_; // the file being opened
+    QString loadingPath_; // the file or folder being opened; empty for several files picked at once
+    QString loadingFolder_; // the folder of what is being opened
     QString shownPath_;   // the file on screen: a failed or cancelled open leaves it
 
     KernelTableModel* kernelModel_;
@@ -102,6 +113,9 @@ private:
     TimelineArea* timeline_ = nullptr;
     SummaryCharts* charts_ = nullptr;
     FwdBwdPanel* fwdBwd_ = nullptr;
+    RanksPanel* ranks_ = nullptr;
+    QComboBox* rankBox_ = nullptr;
+    std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
     KernelSummaryModel* summaryModel_;
     QTableView* summaryView_ = nullptr;
     QTextBrowser* reportView_ = nullptr;

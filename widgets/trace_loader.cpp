@@ -1,7 +1,11 @@
 #include "widgets/trace_loader.h"
 
+#include "core/load/session_load.h"
+
+#include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
+#include <QSettings>
 
 namespace ls::gui {
 
@@ -29,7 +33,7 @@ void TraceLoader::cancel() {
     if (cancel_) *cancel_ = true;
 }
 
-void TraceLoader::start(const QString& path) {
+void TraceLoader::start(const QStringList& paths) {
     // The superseded load is cancelled and left to finish on its own: joining it here would
     // freeze the window; its result is dropped by the job id.
     cancel();
@@ -41,9 +45,13 @@ void TraceLoader::start(const QString& path) {
     busy_ = true;
     QPointer<TraceLoader> self(this);
     auto flag = cancel_;
-    worker_.thread = std::thread([this, self, job, flag, path, finished = worker_.done] {
+    // The Nsight Systems CLI that opens .nsys-rep reports (File → Nsight Systems CLI…); empty:
+    // LAYERSCOPE_NSYS, PATH and the usual install folders.
+    const std::string nsys = QSettings().value(QStringLiteral("nsysPath")).toString().toStdString();
+    worker_.thread = std::thread([this, self, job, flag, paths, nsys, finished = worker_.done] {
         LoadOptions options;
         options.cancel = flag.get();
+        options.nsysPath = nsys;
         options.progress = [this, self, job](const LoadProgress& p) {
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
             const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
@@ -52,15 +60,40 @@ void TraceLoader::start(const QString& path) {
                 if (self && self->job_ == job) emit self->progress(done, total, table, inBytes);
             }, Qt::QueuedConnection);
         };
-        LoadResult result = loadTrace(path.toStdString(), options);
+        std::vector<std::string> files;
+        for (const QString& p : paths) files.push_back(p.toStdString());
+        SessionLoadOptions sessionOptions;
+        sessionOptions.load = std::move(options);
+        if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
+            sessionOptions.fileDone = [this, self, job](size_t done, size_t total, const std::string&) {
+                QMetaObject::invokeMethod(this, [self, job, done, total] {
+                    if (self && self->job_ == job) emit self->filesProgress(static_cast<int>(done), static_cast<int>(total));
+                }, Qt::QueuedConnection);
+            };
+        Session loaded = loadSession(files, sessionOptions);
+        QStringList failures;
+        for (const auto& f : loaded.failed) failures << QString::fromStdString(f.file + ": " + f.reason);
+        QString failedPath = paths.value(0), reason;
+        if (!loaded.failed.empty()) {
+            failedPath = QString::fromStdString(loaded.failed.front().file);
+            reason = QString::fromStdString(loaded.failed.front().reason);
+        }
         std::shared_ptr<const TraceSession> session;
-        if (result.ok() && !*flag) session = prepareSession(result.trace);
-        QMetaObject::invokeMethod(this, [self, job, path, result = std::move(result), session] {
+        if (!loaded.empty() && !*flag) {
+            const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
+            session = prepareSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown);
+        }
+        QMetaObject::invokeMethod(this, [self, job, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;
             self->busy_ = false;
-            if (session) emit self->loaded(session);
-            else if (result.ok() || result.error->kind == LoadErrorKind::Cancelled) emit self->cancelled();
-            else emit self->failed(path, QString::fromStdString(result.error->reason));
+            if (session) {
+                emit self->loaded(session);
+                if (!failures.isEmpty()) emit self->partlyFailed(failures);
+            } else if (reason.isEmpty()) {
+                emit self->cancelled();
+            } else {
+                emit self->failed(failedPath, reason);
+            }
         }, Qt::QueuedConnection);
         *finished = true;
     });

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -20,7 +21,9 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    void start(const QString& path);
+    void start(const QString& path) { start(QStringList{path}); }
+    // Several files, or folders of them, open as one session (the ranks of one job).
+    void start(const QStringList& paths);
     void cancel();
     bool busy() const { return busy_; }
 
@@ -29,6 +32,10 @@ signals:
     void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table, bool inBytes = false);
     void loaded(std::shared_ptr<const ls::gui::TraceSession> session);
     void failed(const QString& path, const QString& reason);
+    // Some files of a session could not be read; the others opened ("FILE: REASON" each).
+    void partlyFailed(const QStringList& lines);
+    // A session of several files: how many have finished loading.
+    void filesProgress(int done, int total);
     void cancelled();
 
 private:

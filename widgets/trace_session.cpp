@@ -4,15 +4,37 @@
 
 namespace ls::gui {
 
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace) {
+namespace {
+
+std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const Session* session, uint32_t shown) {
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
-    s->kernels = std::make_shared<const KernelTable>(trace);
+    s->kernels = session ? std::make_shared<const KernelTable>(trace, *session, shown) : std::make_shared<const KernelTable>(trace);
     s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
     s->timeline = buildTimelineData(trace);
     s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+}
+
+} // namespace
+
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace) { return prepare(std::move(trace), nullptr, 0); }
+
+std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
+    auto a = std::make_shared<RankAnalysis>();
+    a->ranks = rankTimeSummary(*session);
+    a->collectives = matchCollectives(*session);
+    a->iterations = rankIterations(*session);
+    a->session = std::move(session);
+    return a;
+}
+
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown) {
+    auto s = prepare(ranks->session->traces.at(shown).trace, ranks->session.get(), shown);
+    s->ranks = std::move(ranks);
+    s->shownTrace = shown;
     return s;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // What the window shows for one open trace: the trace and the structures derived from it off the
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
+#include "core/model/session.h"
+#include "core/reports/collectives.h"
+#include "core/reports/rank_summary.h"
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
@@ -10,6 +13,16 @@
 
 namespace ls::gui {
 
+// The ranks of the traces opened together and what the Ranks tab shows of them, computed once
+// off the GUI thread.
+struct RankAnalysis {
+    std::shared_ptr<const Session> session;
+    std::vector<RankTimeRow> ranks;
+    CollectiveMatch collectives;
+    std::vector<RankIterationRow> iterations;
+};
+std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
+
 struct TraceSession {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const KernelTable> kernels;
@@ -17,9 +30,14 @@ struct TraceSession {
     std::shared_ptr<const TimelineData> timeline;
     std::shared_ptr<const FwdBwdPairs> pairs;
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
+    // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
+    std::shared_ptr<const RankAnalysis> ranks;
+    uint32_t shownTrace = 0;
 };
 
 // Runs on the loader thread.
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace);
+// The same for trace `shown` of a session, with the session's rank analysis attached.
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown);
 
 } // namespace ls::gui

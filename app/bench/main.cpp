@@ -1,6 +1,7 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "core/views/kernel_filter.h"
+#include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/views/kernel_table.h"
 #include "core/load/load.h"
@@ -90,12 +91,15 @@ bool isSqliteFile(const std::string& path) {
 
 int usage(int rc) {
     std::fprintf(rc ? stderr : stdout,
-                 "usage: layerscope-bench FILE [--runs N] [--json]\n\n"
+                 "usage: layerscope-bench FILE [--runs N] [--json]\n"
+                 "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n\n"
                  "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
                  "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
                  "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
                  "Prints medians, the ratio b/a and the peak RSS; then sorts and filters the kernel table\n"
-                 "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n");
+                 "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n"
+                 "--session loads the files as one session (the ranks of a job) against the sum of their\n"
+                 "single-thread floors divided by the cores, and prints the peak RSS.\n");
     return rc;
 }
 
@@ -104,15 +108,19 @@ int usage(int rc) {
 int main(int argc, char** argv) {
     ls::platform::preferMappedLargeAllocations();
     std::string path;
+    std::vector<std::string> sessionFiles;
     int runs = 5;
-    bool json = false;
+    bool json = false, session = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json")) json = true;
+        else if (!std::strcmp(argv[i], "--session")) session = true;
+        else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return usage(0);
         else if (argv[i][0] == '-' || !path.empty()) return usage(2);
         else path = argv[i];
     }
+    if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
 
     std::vector<double> floorTimes, loadTimes;

@@ -8,10 +8,12 @@
 namespace ls::cli {
 namespace {
 
-const char* kUsageText = R"(usage: layerscope-cli COMMAND FILE [options]
+const char* kUsageText = R"(usage: layerscope-cli COMMAND FILE... [options]
 
 Reads an Nsight Systems SQLite export (nsys export --type sqlite), an nvprof database or a PyTorch
-profiler trace (Chrome-trace JSON, .json or .json.gz) and prints what it holds.
+profiler trace (Chrome-trace JSON, .json or .json.gz) and prints what it holds. Several FILEs, or a
+folder, open as one session (the ranks of one job, one trace per rank): files load in parallel,
+each process's work on each GPU is a rank, rows gain a rank column (and file with several files).
 
 commands:
   info FILE [--ncu CSV]         format, versions, capture span, counts, devices, load report
@@ -23,7 +25,8 @@ commands:
   ops FILE [--format F]         one row per op instance: forward ops and backward nodes, paired
   summary FILE --report R [--format F]
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
-                                layer_sum, op_sum, tc_sum, ncu_match (see `summary --help`)
+                                layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
+                                collective_sum, rank_iter_sum (see `summary --help`)
 
 Run `layerscope-cli COMMAND --help` for a command's options; --version prints the version.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -38,7 +41,7 @@ struct Command {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
-        {"info", {"ncu"}, {}, R"(usage: layerscope-cli info FILE [--ncu CSV]
+        {"info", {"ncu"}, {}, R"(usage: layerscope-cli info FILE... [--ncu CSV]
 
 Prints the export's format, exporter and schema version, capture span,
 counts per event kind, processes, threads, devices, streams and the load report.
@@ -48,14 +51,14 @@ counts per event kind, processes, threads, devices, streams and the load report.
                process pairing and the first reasons (docs/ncu.md)
 )",
          commandInfo},
-        {"kernels", {"format", "layer", "range", "filter", "sort", "columns", "ncu"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE [--layer NAME | --range TEXT] [--filter EXPR]
+        {"kernels", {"format", "layer", "range", "filter", "sort", "columns", "ncu"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE... [--layer NAME | --range TEXT] [--filter EXPR]
                               [--sort COLUMN [--desc]] [--ncu CSV] [--format csv|tsv|table]
 
 One row per kernel, by start time, with columns
   id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,
   short_name,grid,block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,
   op_id,direction,fwd_op_id,sizes,flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,
-  flops_rule,dtype_source
+  flops_rule,dtype_source,rank (and file, with several FILEs)
 api: the launching call (joined by correlation id within the process); tid: its thread;
 grid/block: x,y,z. nvtx_range: raw text of the innermost NVTX range around the launch call on
 its thread; nvtx_path: normalized names of all enclosing ranges, outermost first, separated by
@@ -92,16 +95,17 @@ tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
                did not match (`info FILE --ncu CSV` says why). docs/ncu.md
 )",
          commandKernels},
-        {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE [--format csv|tsv|table]
+        {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE... [--format csv|tsv|table]
 
 One row per op instance: top-level PyTorch forward ops (nested ops belong to them) and backward
 nodes (everything the autograd engine ran for the node), with columns
-  op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes
+  op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes,rank
+  (and file, with several FILEs); rank: of the GPU the op's first kernel ran on
 A backward node with seq N pairs with the last top-level forward op of its process that showed
 seq N. paired_op_id: for a backward node its forward op, for a forward op its backward node.
 )",
          commandOps},
-        {"summary", {"report", "format", "ncu"}, {}, R"(usage: layerscope-cli summary FILE --report REPORT [--ncu CSV] [--format csv|tsv|table]
+        {"summary", {"report", "format", "ncu"}, {}, R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
 
 kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
 gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
@@ -121,6 +125,18 @@ op_sum         the same per op instance name and direction
 tc_sum         GPU time by Tensor Core state (used, not used, n/a), per device
 ncu_match      with --ncu CSV: one row per Nsight Compute kernel with its match state
                (matched, unmatched, ambiguous), the trace kernel id and the reason
+rank_sum       per rank: kernels, span (first kernel start to last end), busy (union of all
+               kernels), compute and comm (unions of compute and of NCCL/NVSHMEM kernels),
+               overlap (comm while compute runs on the same GPU), exposed_comm (comm - overlap),
+               idle (span - busy); a kernel overlapping itself on two streams counts once
+collective_sum one row per collective matched across ranks (one launch on a process driving
+               several GPUs; else the k-th of its type on each rank's k-th communication
+               stream): start skew across ranks, the last-arriving rank, the time the others
+               waited for it (sum of last start - start), in session time
+rank_iter_sum  per iteration range (iteration N, step N, ProfilerStep#N) and rank: its span
+               in session time, the slowest rank of each iteration marked
+With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;
+rank_sum, collective_sum and rank_iter_sum cover the whole session.
 Times in nanoseconds.
 )",
          commandSummary},
@@ -158,8 +174,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             err << "error: " << error << "\n" << cmd.help;
             return kUsage;
         }
-        if (o.positional.size() != 1) {
-            err << "error: " << cmd.name << " takes exactly one FILE\n" << cmd.help;
+        if (o.positional.empty()) {
+            err << "error: " << cmd.name << " needs a FILE (or several, or a folder)\n" << cmd.help;
+            return kUsage;
+        }
+        if (o.positional.size() > 1 && o.values.count("ncu")) {
+            err << "error: --ncu takes one FILE\n" << cmd.help;
             return kUsage;
         }
         Context c{out, err};
@@ -185,6 +205,21 @@ std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& e
     }
     exitCode = kOk;
     return r.trace;
+}
+
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode) {
+    Session s = loadSession(o.positional);
+    exitCode = s.failed.empty() ? kOk : kUnreadable;
+    for (const auto& f : s.failed) c.err << "error: " << f.file << ": " << f.reason << "\n";
+    if (s.empty()) return std::nullopt;
+    return s;
+}
+
+std::string rankText(const Session& s, uint32_t trace) {
+    std::string text;
+    for (const auto& r : s.ranks)
+        if (r.trace == trace) text += (text.empty() ? "" : " ") + std::to_string(r.rank);
+    return text;
 }
 
 } // namespace ls::cli

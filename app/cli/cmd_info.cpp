@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/model/rank_labels.h"
 #include "core/reports/summary.h"
 
 #include <algorithm>
@@ -33,82 +34,116 @@ void printReport(const Trace& t, std::ostream& out) {
     }
 }
 
-} // namespace
-
-int commandInfo(const Options& o, Context& c) {
-    int rc = kOk;
-    auto t = loadForCommand(o, c, rc);
-    if (!t) return rc;
-    std::shared_ptr<const NcuMetrics> ncu;
-    if (o.values.count("ncu")) {
-        auto imported = importNcuCsv(t, o.get("ncu", ""));
-        if (!imported.ok()) {
-            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
-            return kUnreadable;
-        }
-        ncu = imported.metrics;
-    }
-    auto& out = c.out;
-    out << "file: " << t->displayPath() << "\n";
-    out << "format: " << t->info.format << "\n";
+void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
+    out << "file: " << t.displayPath() << "\n";
+    out << "format: " << t.info.format << "\n";
     const auto meta = [&](std::string_view key) -> std::string {
-        for (const auto& [k, v] : t->info.metadata)
+        for (const auto& [k, v] : t.info.metadata)
             if (k == key) return v;
         return {};
     };
-    if (!t->sourcePath.empty()) out << "exporter: nvprof (converted on load)\n";
-    else if (t->info.format.starts_with("PyTorch profiler")) {
+    if (t.info.format == "nvprof database") out << "exporter: nvprof (converted on load)\n";
+    else if (t.info.format.starts_with("PyTorch profiler")) {
         const std::string cupti = meta("cupti_version");
         out << "exporter: PyTorch profiler (Kineto)" << (cupti.empty() ? "" : ", CUPTI " + cupti) << "\n";
     } else
-        out << "exporter: NVIDIA Nsight Systems " << (t->info.productVersion.empty() ? "(unknown version)" : t->info.productVersion) << "\n";
-    out << "schema version: " << (t->info.schemaVersion.empty() ? "(unknown)" : t->info.schemaVersion) << "\n";
+        out << "exporter: NVIDIA Nsight Systems " << (t.info.productVersion.empty() ? "(unknown version)" : t.info.productVersion) << "\n";
+    out << "schema version: " << (t.info.schemaVersion.empty() ? "(unknown)" : t.info.schemaVersion) << "\n";
+    if (!t.info.host.empty()) out << "host: " << t.info.host << "\n";
     if (const std::string rank = meta("distributedInfo.rank"); !rank.empty()) {
         const std::string world = meta("distributedInfo.world_size"), backend = meta("distributedInfo.backend"),
                           nccl = meta("distributedInfo.nccl_version");
         out << "distributed: rank " << rank << (world.empty() ? "" : " of " + world) << (backend.empty() ? "" : ", backend " + backend)
             << (nccl.empty() ? "" : ", NCCL " + nccl) << "\n";
     }
-    out << "capture span: " << t->captureStart << " .. " << t->captureEnd << " ns (" << milliseconds(t->captureEnd - t->captureStart) << ")\n";
+    out << "capture span: " << t.captureStart << " .. " << t.captureEnd << " ns (" << milliseconds(t.captureEnd - t.captureStart) << ")\n";
 
     uint64_t runtime = 0, driver = 0, marks = 0;
-    for (auto k : t->apiCalls.kind) (k == ApiKind::Runtime ? runtime : driver) += k != ApiKind::Other;
-    for (auto k : t->ranges.kind) marks += k == RangeKind::Mark;
-    out << "kernels: " << t->kernels.size() << "\n";
-    out << "memcpy: " << t->memcpys.size() << "\n";
-    out << "memset: " << t->memsets.size() << "\n";
-    out << "api calls: " << t->apiCalls.size() << " (runtime " << runtime << ", driver " << driver << ")\n";
-    out << "nvtx ranges: " << t->ranges.size() - marks << " (plus " << marks << " marks)\n";
+    for (auto k : t.apiCalls.kind) (k == ApiKind::Runtime ? runtime : driver) += k != ApiKind::Other;
+    for (auto k : t.ranges.kind) marks += k == RangeKind::Mark;
+    out << "kernels: " << t.kernels.size() << "\n";
+    out << "memcpy: " << t.memcpys.size() << "\n";
+    out << "memset: " << t.memsets.size() << "\n";
+    out << "api calls: " << t.apiCalls.size() << " (runtime " << runtime << ", driver " << driver << ")\n";
+    out << "nvtx ranges: " << t.ranges.size() - marks << " (plus " << marks << " marks)\n";
 
-    out << "processes: " << t->processes.size() << "\n";
-    for (size_t p = 0; p < t->processes.size(); ++p) {
-        const auto threads = std::count_if(t->threads.begin(), t->threads.end(), [&](const Thread& th) { return th.process.value == p; });
-        out << "  pid " << t->processes[p].pid << " " << (t->processes[p].name.empty() ? "(unnamed)" : t->processes[p].name)
+    out << "processes: " << t.processes.size() << "\n";
+    for (size_t p = 0; p < t.processes.size(); ++p) {
+        const auto threads = std::count_if(t.threads.begin(), t.threads.end(), [&](const Thread& th) { return th.process.value == p; });
+        out << "  pid " << t.processes[p].pid << " " << (t.processes[p].name.empty() ? "(unnamed)" : t.processes[p].name)
             << ": " << threads << " threads\n";
     }
-    out << "threads: " << t->threads.size() << "\n";
-    for (const auto& th : t->threads)
-        out << "  tid " << th.tid << " (pid " << t->processes[th.process.value].pid << ") " << (th.name.empty() ? "(unnamed)" : th.name) << "\n";
-    out << "devices: " << t->devices.size() << "\n";
-    for (const auto& d : t->devices) {
+    out << "threads: " << t.threads.size() << "\n";
+    for (const auto& th : t.threads)
+        out << "  tid " << th.tid << " (pid " << t.processes[th.process.value].pid << ") " << (th.name.empty() ? "(unnamed)" : th.name) << "\n";
+    out << "devices: " << t.devices.size() << "\n";
+    for (const auto& d : t.devices) {
         out << "  " << d.id << ": " << d.name;
         if (d.smCount) out << ", " << d.smCount << " SMs";
         if (d.memoryBytes) out << ", " << (d.memoryBytes >> 20) << " MiB";
         if (d.computeMajor) out << ", compute " << d.computeMajor << "." << d.computeMinor;
         out << "\n";
     }
-    out << "streams: " << t->streams.size() << "\n";
-    for (const auto& s : t->streams) {
-        const auto [first, last] = t->streamKernels.of(StreamId(static_cast<uint32_t>(&s - t->streams.data())));
+    out << "streams: " << t.streams.size() << "\n";
+    for (const auto& s : t.streams) {
+        const auto [first, last] = t.streamKernels.of(StreamId(static_cast<uint32_t>(&s - t.streams.data())));
         out << "  device " << s.device << " context " << s.context << " stream " << s.stream << ": " << (last - first) << " kernels\n";
     }
-    printReport(*t, out);
+    printReport(t, out);
     if (ncu)
         for (const auto& line : ncu->report()) out << line << "\n";
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f s", t->loadSeconds);
+    std::snprintf(buf, sizeof buf, "%.3f s", t.loadSeconds);
     out << "load time: " << buf << "\n";
-    return kOk;
+}
+
+// Which rank each process's work on each GPU is, where the number came from, and how the
+// traces' clocks were aligned.
+void printRanks(const Session& s, std::ostream& out) {
+    out << "ranks: " << s.ranks.size() << "\n";
+    for (const auto& r : s.ranks) {
+        const Trace& t = *s.traces[r.trace].trace;
+        out << "  rank " << r.rank << ": host " << (r.host.empty() ? "(unknown)" : r.host);
+        if (r.process.valid() && r.process.value < t.processes.size()) out << ", pid " << t.processes[r.process.value].pid;
+        out << ", device " << r.device;
+        for (const auto& d : t.devices)
+            if (d.id == r.device && !d.name.empty()) out << " (" << d.name << ")";
+        out << ", numbered by " << rankSourceName(r.source);
+        if (s.traces.size() > 1) out << ", file " << s.traces[r.trace].file;
+        out << "\n";
+    }
+    out << "clock alignment: " << s.clockAlignment << "\n";
+}
+
+} // namespace
+
+int commandInfo(const Options& o, Context& c) {
+    int rc = kOk;
+    std::shared_ptr<const NcuMetrics> ncu;
+    std::optional<Session> s;
+    if (o.values.count("ncu")) {
+        auto t = loadForCommand(o, c, rc);
+        if (!t) return rc;
+        auto imported = importNcuCsv(t, o.get("ncu", ""));
+        if (!imported.ok()) {
+            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
+            return kUnreadable;
+        }
+        ncu = imported.metrics;
+        s = Session{};
+        s->traces.push_back({o.positional.front(), t, 0});
+        labelRanks(*s);
+        alignClocks(*s);
+    } else if (!(s = loadSessionForCommand(o, c, rc))) {
+        return rc;
+    }
+    for (size_t i = 0; i < s->traces.size(); ++i) {
+        if (s->traces.size() > 1) c.out << (i ? "\n" : "") << "== " << s->traces[i].file << " (" << i + 1 << " of " << s->traces.size() << ")\n";
+        printTraceInfo(*s->traces[i].trace, ncu.get(), c.out);
+    }
+    if (s->traces.size() > 1) c.out << "\n== session\n";
+    printRanks(*s, c.out);
+    return rc;
 }
 
 } // namespace ls::cli

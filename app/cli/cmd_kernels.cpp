@@ -98,85 +98,111 @@ int commandKernels(const Options& o, Context& c) {
         return kUsage;
     }
     int rc = kOk;
-    auto t = loadForCommand(o, c, rc);
-    if (!t) return rc;
-    std::shared_ptr<const NcuMetrics> ncu;
-    if (o.values.count("ncu")) {
-        const std::string csv = o.get("ncu", "");
-        auto imported = importNcuCsv(t, csv);
-        if (!imported.ok()) {
-            c.err << formatNcuError(csv, imported.error) << "\n";
-            return kUnreadable;
-        }
-        ncu = imported.metrics;
-        const auto& m = ncu->match();
-        if (m.matched < m.state.size())
-            c.err << "warning: " << csv << ": " << m.matched << " of " << m.state.size()
-                  << " Nsight Compute kernels matched (`info FILE --ncu CSV` says why)\n";
-    }
-
-    std::vector<KernelId> selected;
-    if (o.values.count("layer")) {
-        const StringId layer = t->strings.find(o.get("layer", ""));
-        if (layer.valid()) selected = kernelsOfLayer(*t, layer);
-    } else if (o.values.count("range")) {
-        selected = kernelsUnderRangesNamed(*t, o.get("range", ""));
-    } else {
-        selected.resize(t->kernels.size());
-        for (uint32_t i = 0; i < t->kernels.size(); ++i) selected[i] = KernelId(i);
-    }
-
-    const KernelTable table(t);
-    if (filter) selected = filter->apply(table, selected);
-    if (sortBy) table.sort(selected, *sortBy, o.flags.count("desc") > 0);
-    if (o.flags.count("pyprof")) return writePyprof(o, c, table, selected, *format);
+    const auto session = loadSessionForCommand(o, c, rc);
+    if (!session) return rc;
+    const bool several = session->traces.size() > 1;
     TableWriter w(c.out, *format);
     std::vector<std::string> header;
     for (const auto& f : kernelFields()) header.emplace_back(f.name);
-    if (ncu) appendNcuHeader(*ncu, header);
-    w.header(std::move(header));
-    for (KernelId id : selected) {
-        std::vector<std::string> row;
-        row.reserve(kKernelFieldCount);
-        for (const auto& f : kernelFields()) row.push_back(table.text(id, f.field));
-        if (ncu) appendNcuCells(*ncu, id, row);
-        w.row(std::move(row));
+    for (uint32_t ti = 0; ti < session->traces.size(); ++ti) {
+        const auto& t = session->traces[ti].trace;
+        std::shared_ptr<const NcuMetrics> ncu;
+        if (o.values.count("ncu")) {
+            const std::string csv = o.get("ncu", "");
+            auto imported = importNcuCsv(t, csv);
+            if (!imported.ok()) {
+                c.err << formatNcuError(csv, imported.error) << "\n";
+                return kUnreadable;
+            }
+            ncu = imported.metrics;
+            const auto& m = ncu->match();
+            if (m.matched < m.state.size())
+                c.err << "warning: " << csv << ": " << m.matched << " of " << m.state.size()
+                      << " Nsight Compute kernels matched (`info FILE --ncu CSV` says why)\n";
+        }
+
+        std::vector<KernelId> selected;
+        if (o.values.count("layer")) {
+            const StringId layer = t->strings.find(o.get("layer", ""));
+            if (layer.valid()) selected = kernelsOfLayer(*t, layer);
+        } else if (o.values.count("range")) {
+            selected = kernelsUnderRangesNamed(*t, o.get("range", ""));
+        } else {
+            selected.resize(t->kernels.size());
+            for (uint32_t i = 0; i < t->kernels.size(); ++i) selected[i] = KernelId(i);
+        }
+
+        const KernelTable table(t, *session, ti);
+        if (filter) selected = filter->apply(table, selected);
+        if (sortBy) table.sort(selected, *sortBy, o.flags.count("desc") > 0);
+        if (o.flags.count("pyprof")) {
+            if (several) {
+                c.err << "error: --pyprof takes one FILE\n";
+                return kUsage;
+            }
+            return writePyprof(o, c, table, selected, *format);
+        }
+        if (ti == 0) {
+            if (several) header.emplace_back("file");
+            if (ncu) appendNcuHeader(*ncu, header);
+            w.header(header);
+        }
+        for (KernelId id : selected) {
+            std::vector<std::string> row;
+            row.reserve(header.size());
+            for (const auto& f : kernelFields()) row.push_back(table.text(id, f.field));
+            if (several) row.push_back(session->traces[ti].file);
+            if (ncu) appendNcuCells(*ncu, id, row);
+            w.row(std::move(row));
+        }
     }
     w.finish();
-    return kOk;
+    return rc;
 }
 
 int commandOps(const Options& o, Context& c) {
     const auto format = formatOption(o, c);
     if (!format) return kUsage;
     int rc = kOk;
-    auto t = loadForCommand(o, c, rc);
-    if (!t) return rc;
-    const auto& ops = t->ops;
-    const auto& r = t->ranges;
-    // Each kernel counts under its innermost op instance only, so the rows add up (as op_sum).
-    std::vector<uint64_t> opKernels(ops.size()), opTime(ops.size());
-    for (uint32_t k = 0; k < t->kernels.size(); ++k)
-        if (const OpId op = t->kernelLinks.opInstance[k]; op.valid()) {
-            ++opKernels[op.value];
-            opTime[op.value] += static_cast<uint64_t>(t->kernels.duration(k));
-        }
+    const auto session = loadSessionForCommand(o, c, rc);
+    if (!session) return rc;
+    const bool several = session->traces.size() > 1;
     TableWriter w(c.out, *format);
-    w.header({"op_id", "name", "seq", "direction", "layer", "tid", "start_ns", "end_ns", "kernels", "gpu_time_ns",
-              "paired_op_id", "sizes"});
-    for (uint32_t i = 0; i < ops.size(); ++i) {
-        const uint32_t range = ops.range[i].value, extent = ops.extent[i].value;
-        const uint64_t count = opKernels[i];
-        const uint64_t gpu = opTime[i];
-        const OpId paired = ops.paired[i];
-        w.row({orEmpty(r.opId[range]), std::string(t->str(r.name[range])), orEmpty(r.seq[range]),
-               std::string(directionName(ops.direction[i])), ops.layer[i].valid() ? std::string(t->str(ops.layer[i])) : std::string(),
-               std::to_string(t->threads[threadOfRange(*t, RangeId(extent)).value].tid), std::to_string(r.start[extent]),
-               std::to_string(r.end[extent]), std::to_string(count), std::to_string(gpu),
-               paired.valid() ? orEmpty(r.opId[ops.range[paired.value].value]) : std::string(), std::string(t->str(r.sizes[range]))});
+    std::vector<std::string> header = {"op_id", "name", "seq", "direction", "layer", "tid", "start_ns", "end_ns", "kernels",
+                                       "gpu_time_ns", "paired_op_id", "sizes", "rank"};
+    if (several) header.emplace_back("file");
+    w.header(header);
+    for (uint32_t ti = 0; ti < session->traces.size(); ++ti) {
+        const Trace& t = *session->traces[ti].trace;
+        const auto& ops = t.ops;
+        const auto& r = t.ranges;
+        // Each kernel counts under its innermost op instance only, so the rows add up (as op_sum).
+        std::vector<uint64_t> opKernels(ops.size()), opTime(ops.size());
+        std::vector<uint32_t> opDevice(ops.size(), UINT32_MAX); // of its first kernel: the op's rank
+        for (uint32_t k = 0; k < t.kernels.size(); ++k)
+            if (const OpId op = t.kernelLinks.opInstance[k]; op.valid()) {
+                if (!opKernels[op.value]) opDevice[op.value] = t.kernels.device[k];
+                ++opKernels[op.value];
+                opTime[op.value] += static_cast<uint64_t>(t.kernels.duration(k));
+            }
+        const RankLookup ranks(*session, ti);
+        for (uint32_t i = 0; i < ops.size(); ++i) {
+            const uint32_t range = ops.range[i].value, extent = ops.extent[i].value;
+            const OpId paired = ops.paired[i];
+            const Thread& thread = t.threads[threadOfRange(t, RangeId(extent)).value];
+            std::vector<std::string> row = {
+                orEmpty(r.opId[range]), std::string(t.str(r.name[range])), orEmpty(r.seq[range]),
+                std::string(directionName(ops.direction[i])), ops.layer[i].valid() ? std::string(t.str(ops.layer[i])) : std::string(),
+                std::to_string(thread.tid), std::to_string(r.start[extent]), std::to_string(r.end[extent]),
+                std::to_string(opKernels[i]), std::to_string(opTime[i]),
+                paired.valid() ? orEmpty(r.opId[ops.range[paired.value].value]) : std::string(), std::string(t.str(r.sizes[range])),
+                opDevice[i] == UINT32_MAX ? ranks.textOfProcess(thread.process) : ranks.text(thread.process, opDevice[i])};
+            if (several) row.push_back(session->traces[ti].file);
+            w.row(std::move(row));
+        }
     }
     w.finish();
-    return kOk;
+    return rc;
 }
 
 } // namespace ls::cli

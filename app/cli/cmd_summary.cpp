@@ -1,7 +1,9 @@
 #include "app/cli/commands.h"
 #include "core/views/layer_tree.h"
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/reports/collectives.h"
 #include "core/reports/nvtx_summary.h"
+#include "core/reports/rank_summary.h"
 #include "core/reports/summary.h"
 #include "core/reports/table_writer.h"
 
@@ -132,15 +134,51 @@ void writeNcuMatch(TableWriter& w, const NcuMetrics& ncu) {
     }
 }
 
+std::string ns(TimeNs v) { return std::to_string(v); }
+
+// rank_sum: per rank, GPU time split into compute, communication, hidden and exposed
+// communication and idle (core/reports/rank_summary.h).
+void writeRankSummary(TableWriter& w, const Session& s) {
+    w.header({"rank", "host", "pid", "device", "kernels", "span_ns", "busy_ns", "compute_ns", "comm_ns", "overlap_ns",
+              "exposed_comm_ns", "idle_ns"});
+    for (const auto& r : rankTimeSummary(s))
+        w.row({std::to_string(r.rank), r.host, std::to_string(r.pid), std::to_string(r.device), std::to_string(r.kernels), ns(r.span),
+               ns(r.busy), ns(r.compute), ns(r.comm), ns(r.overlap), ns(r.exposedComm), ns(r.idle)});
+}
+
+// collective_sum: one row per collective matched across ranks, in session time.
+void writeCollectiveSummary(TableWriter& w, const Session& s) {
+    w.header({"collective", "type", "comm", "seq", "ranks", "first_start_ns", "last_start_ns", "skew_ns", "last_rank", "wait_ns",
+              "end_ns", "max_duration_ns"});
+    const CollectiveMatch m = matchCollectives(s);
+    for (size_t i = 0; i < m.collectives.size(); ++i) {
+        const auto& x = m.collectives[i];
+        w.row({std::to_string(i), std::string(collectiveName(x.type)), x.comm, std::to_string(x.sequence),
+               std::to_string(x.members.size()), ns(x.firstStart), ns(x.lastStart), ns(x.skew()), std::to_string(x.lastRank),
+               ns(x.waited), ns(x.end), ns(x.maxDuration)});
+    }
+}
+
+// rank_iter_sum: each rank's time per iteration, the slowest rank of each marked.
+void writeRankIterations(TableWriter& w, const Session& s) {
+    w.header({"iteration", "rank", "name", "start_ns", "end_ns", "duration_ns", "slowest"});
+    for (const auto& r : rankIterations(s))
+        w.row({std::to_string(r.iteration), std::to_string(r.rank), r.name, ns(r.start), ns(r.end), ns(r.end - r.start),
+               r.slowest ? "yes" : ""});
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
     const auto format = formatOption(o, c);
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
-    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum", "op_sum", "tc_sum", "layer_tree", "ncu_match"};
+    static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
+                                                  "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
+                                                  "rank_iter_sum"};
     if (!reports.count(report)) {
-        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, layer_tree, ncu_match\n";
+        c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -148,9 +186,9 @@ int commandSummary(const Options& o, Context& c) {
         return kUsage;
     }
     int rc = kOk;
-    auto t = loadForCommand(o, c, rc);
-    if (!t) return rc;
     if (report == "ncu_match") {
+        auto t = loadForCommand(o, c, rc);
+        if (!t) return rc;
         auto imported = importNcuCsv(t, o.get("ncu", ""));
         if (!imported.ok()) {
             c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
@@ -161,16 +199,27 @@ int commandSummary(const Options& o, Context& c) {
         w.finish();
         return kOk;
     }
+    const auto session = loadSessionForCommand(o, c, rc);
+    if (!session) return rc;
     TableWriter w(c.out, *format);
-    if (report == "nvtx_kern_sum") writeNvtxKernSummary(w, *t);
-    else if (report == "nvtx_sum") writeNvtxSummary(w, *t);
-    else if (report == "layer_sum") writeGpuTimeSummary(w, layerSummary(*t), false);
-    else if (report == "op_sum") writeGpuTimeSummary(w, opSummary(*t), true);
-    else if (report == "tc_sum") writeTcSummary(w, *t);
-    else if (report == "layer_tree") writeLayerTree(w, *t);
-    else writeDurationSummary(w, *t, report);
+    if (report == "rank_sum") writeRankSummary(w, *session);
+    else if (report == "collective_sum") writeCollectiveSummary(w, *session);
+    else if (report == "rank_iter_sum") writeRankIterations(w, *session);
+    else
+        for (uint32_t i = 0; i < session->traces.size(); ++i) {
+            // Several traces: one table, each trace's rows led by its file and ranks.
+            if (session->traces.size() > 1) w.setLeadingColumns({"file", "rank"}, {session->traces[i].file, rankText(*session, i)});
+            const Trace& t = *session->traces[i].trace;
+            if (report == "nvtx_kern_sum") writeNvtxKernSummary(w, t);
+            else if (report == "nvtx_sum") writeNvtxSummary(w, t);
+            else if (report == "layer_sum") writeGpuTimeSummary(w, layerSummary(t), false);
+            else if (report == "op_sum") writeGpuTimeSummary(w, opSummary(t), true);
+            else if (report == "tc_sum") writeTcSummary(w, t);
+            else if (report == "layer_tree") writeLayerTree(w, t);
+            else writeDurationSummary(w, t, report);
+        }
     w.finish();
-    return kOk;
+    return rc;
 }
 
 } // namespace ls::cli

@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/options.h"
 #include "core/load/load.h"
+#include "core/load/session_load.h"
 #include "core/reports/table_writer.h"
 
 #include <optional>
@@ -26,5 +27,42 @@ std::optional<TableFormat> formatOption(const Options& o, Context& c);
 
 // Loads the one FILE argument; prints the error line and returns nullptr on failure.
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode);
+
+// Loads every FILE (and the traces in every folder) as one session. Prints one error line per
+// file that failed and sets exitCode to kUnreadable then; nullopt when none loaded.
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode);
+
+// The ranks a session's trace holds, "0" or "0 1 2 3".
+std::string rankText(const Session& s, uint32_t trace);
+
+// The rank of GPU work of one trace of a session, by process and device, as a CSV cell.
+class RankLookup {
+  public:
+    RankLookup(const Session& s, uint32_t trace) {
+        for (const auto& r : s.ranks)
+            if (r.trace == trace) ranks_.push_back({r.process, r.device, std::to_string(r.rank)});
+    }
+    const std::string& text(ProcessId process, uint32_t device) const {
+        for (const auto& r : ranks_)
+            if (r.process == process && r.device == device) return r.text;
+        return none_;
+    }
+    // A process's ranks (one per GPU it used), "0" or "0 1".
+    std::string textOfProcess(ProcessId process) const {
+        std::string out;
+        for (const auto& r : ranks_)
+            if (r.process == process) out += (out.empty() ? "" : " ") + r.text;
+        return out;
+    }
+
+  private:
+    struct Entry {
+        ProcessId process;
+        uint32_t device;
+        std::string text;
+    };
+    std::vector<Entry> ranks_;
+    std::string none_;
+};
 
 } // namespace ls::cli

@@ -18,9 +18,10 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE] [--ncu CSV]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
-                        "SQLite export or an nvprof database), or the bundled sample trace when none is given;\n"
-                        "--ncu imports Nsight Compute CSV metrics onto it.\n");
+            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
+                        "SQLite export, an nvprof database or a PyTorch profiler JSON), or the bundled sample trace when\n"
+                        "none is given. Several FILEs, or a folder of them, open as one session: the ranks of one job.\n"
+                        "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n");
             return 0;
         }
     }
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("GPU trace viewer for deep-learning jobs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Trace to open: Nsight Systems SQLite export, nvprof database or PyTorch profiler JSON (default: the sample trace)"));
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Traces to open: Nsight Systems SQLite exports, nvprof databases or PyTorch profiler JSON; several files or a folder open as one session of ranks (default: the sample trace)"), QStringLiteral("[FILE... | DIR]"));
     const QCommandLineOption ncu(QStringLiteral("ncu"), QStringLiteral("Nsight Compute CSV to import once the trace is open"), QStringLiteral("csv"));
     parser.addOption(ncu);
     parser.process(app);
@@ -50,6 +51,6 @@ int main(int argc, char** argv) {
         }, Qt::SingleShotConnection);
     }
     const QStringList files = parser.positionalArguments();
-    window.openFile(files.isEmpty() ? ls::gui::MainWindow::samplePath() : files.first());
+    window.openFiles(files.isEmpty() ? QStringList{ls::gui::MainWindow::samplePath()} : files);
     return QApplication::exec();
 }

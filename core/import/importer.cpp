@@ -2,6 +2,7 @@
 
 #include "core/import/kineto/kineto_importer.h"
 #include "core/import/nsys/nsys_importer.h"
+#include "core/import/nsys_rep/nsys_rep_importer.h"
 #include "core/import/nvprof/nvprof_importer.h"
 #include "core/import/sqlite_db.h"
 
@@ -12,8 +13,10 @@
 namespace ls {
 
 const std::vector<Importer>& importers() {
-    // nvprof first: its databases are SQLite too, and are told apart by their tables.
+    // nvprof first: its databases are SQLite too, and are told apart by their tables. An Nsight
+    // Systems report is never SQLite: it is told apart by its name and its first bytes.
     static const std::vector<Importer> table = {
+        {"Nsight Systems report", acceptsNsysRep, readNsysRep},
         {"nvprof database", acceptsNvprof, readNvprof},
         {"Nsight Systems SQLite export", acceptsNsysExport, readNsysExport},
         {"PyTorch profiler (Kineto) JSON", acceptsKinetoJson, readKinetoJson},

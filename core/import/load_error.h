@@ -22,6 +22,8 @@ enum class LoadErrorKind {
     NoGpuTables,
     UnsupportedFormat,
     Cancelled,
+    NeedsConverter,  // an Nsight Systems report, and no nsys to export it with
+    ConverterFailed, // nsys export failed
 };
 
 struct LoadError {
@@ -42,6 +44,9 @@ struct LoadOptions {
     // Called from worker threads (never two at once), throttled to a few calls per chunk.
     std::function<void(const LoadProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // The nsys that exports .nsys-rep/.qdrep reports (the GUI's preference); empty: the one named
+    // by LAYERSCOPE_NSYS, else `nsys` on PATH, else one in the usual install folders.
+    std::string nsysPath;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 

@@ -33,6 +33,7 @@ enum class Anomaly {
     BrokenFlow,
     FlowDisagreement,
     TruncatedJson,
+    ConvertedFromNsysRep,
     Count_
 };
 

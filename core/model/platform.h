@@ -1,12 +1,19 @@
 #pragma once
 // The one place for platform calls.
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ls::platform {
 
 // Peak resident set size of this process in bytes (0 when unknown).
 uint64_t peakRssBytes();
+
+// The machine's physical memory in bytes (0 when unknown).
+uint64_t physicalMemoryBytes();
 
 // Makes large allocations (trace columns) always come from their own mappings, returned to the
 // system when freed. glibc otherwise raises its mmap threshold after the first free and keeps
@@ -16,5 +23,35 @@ void preferMappedLargeAllocations();
 // The demangled form of an Itanium C++ ABI name ("_Z3fooi" -> "foo(int)"); the name itself when
 // it is not mangled or the platform has no demangler.
 std::string demangle(const std::string& name);
+
+// The user's cache folder (XDG_CACHE_HOME, else ~/.cache; ~/Library/Caches on macOS; %LOCALAPPDATA%
+// on Windows); empty when the environment names none.
+std::string userCacheDir();
+
+// Whether path names a regular file this process may execute.
+bool isExecutableFile(const std::string& path);
+
+// The separator of PATH's entries (':', ';' on Windows) and the suffix of programs ("", ".exe").
+char pathListSeparator();
+std::string_view executableSuffix();
+
+// What runProcess saw of a program it ran.
+struct ProcessResult {
+    bool started = false;   // false: it could not be started (startError says why)
+    std::string startError;
+    bool cancelled = false; // killed because the cancel flag was set
+    int exitCode = -1;      // its exit status; -1 when a signal ended it
+    int signal = 0;         // the signal that ended it (POSIX), else 0
+    std::string stderrTail; // the last few KiB it wrote to stderr
+    std::string stdoutTail; // the last few KiB it wrote to stdout
+};
+
+// Runs argv[0] (a path, not searched on PATH) with the arguments argv[1..], without a shell,
+// stdin empty, stdout and stderr captured. Calls onOutputLine (on this thread) with each line of
+// either stream as it comes, a line ending at '\n' or '\r' (progress bars redraw with '\r').
+// When *cancel becomes true the program is terminated (killed a few seconds later if it is still
+// running) and the call returns with cancelled set.
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic<bool>* cancel,
+                         const std::function<void(std::string_view line)>& onOutputLine = {});
 
 } // namespace ls::platform

@@ -194,6 +194,13 @@ struct ExportInfo {
     std::string productVersion; // e.g. 2025.3.2.0
     std::string schemaVersion;  // e.g. 3.20.3
     std::vector<std::pair<std::string, std::string>> metadata;
+    // Where and when it was recorded, for sessions of several traces (core/model/session.h).
+    std::string host;       // the recording machine's host name; empty when the export has none
+    int64_t epochNs = 0;    // UTC ns of the trace's time 0 (0 when the times are UTC already)
+    bool epochKnown = false;
+    // The rank-related variables of the profiled process's environment (RANK, LOCAL_RANK,
+    // OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, WORLD_SIZE …), as the export recorded them.
+    std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct Trace {

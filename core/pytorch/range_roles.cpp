@@ -76,4 +76,19 @@ bool userRangePhase(std::string_view name, Direction& phase) {
     return false;
 }
 
+std::optional<int> iterationNumber(std::string_view name) {
+    const std::string l = lower(name);
+    static constexpr std::string_view kWords[] = {"profilerstep#", "train_step", "iteration", "iter", "step"};
+    for (const auto word : kWords) {
+        if (!startsWith(l, word)) continue;
+        size_t i = word.size();
+        while (i < l.size() && (l[i] == ' ' || l[i] == '_' || l[i] == '#' || l[i] == '-' || l[i] == '=')) ++i;
+        size_t end = i;
+        while (end < l.size() && std::isdigit(static_cast<unsigned char>(l[end])) && end - i < 9) ++end;
+        if (end == i || (end < l.size() && std::isalnum(static_cast<unsigned char>(l[end])))) return std::nullopt;
+        return std::stoi(l.substr(i, end - i));
+    }
+    return std::nullopt;
+}
+
 } // namespace ls

@@ -4,6 +4,7 @@
 // The name lists are data, in range_roles.cpp.
 #include "core/model/direction.h"
 
+#include <optional>
 #include <string_view>
 
 namespace ls {
@@ -21,5 +22,9 @@ bool isBackwardNode(std::string_view normalizedName);
 bool isOptimizerOp(std::string_view normalizedName);
 // The phase a user range names, if any: "forward", "backward", "optimizer.step", "optim" …
 bool userRangePhase(std::string_view name, Direction& phase);
+
+// The number of an iteration range: "iteration 3", "iter_3", "step 12", "Step 4 rank 0",
+// "ProfilerStep#4", "train_step 2" -> the number; anything else -> none.
+std::optional<int> iterationNumber(std::string_view name);
 
 } // namespace ls

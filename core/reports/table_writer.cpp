@@ -34,9 +34,21 @@ std::string tsvField(std::string_view f) {
 
 TableWriter::~TableWriter() { finish(); }
 
-void TableWriter::header(std::vector<std::string> columns) { row(std::move(columns)); }
+void TableWriter::setLeadingColumns(std::vector<std::string> names, std::vector<std::string> values) {
+    leadingNames_ = std::move(names);
+    leadingValues_ = std::move(values);
+}
+
+void TableWriter::header(std::vector<std::string> columns) {
+    if (headerWritten_) return;
+    headerWritten_ = true;
+    columns.insert(columns.begin(), leadingNames_.begin(), leadingNames_.end());
+    if (format_ == TableFormat::Text) buffered_.push_back(std::move(columns));
+    else writeLine(columns);
+}
 
 void TableWriter::row(std::vector<std::string> fields) {
+    fields.insert(fields.begin(), leadingValues_.begin(), leadingValues_.end());
     if (format_ == TableFormat::Text) buffered_.push_back(std::move(fields));
     else writeLine(fields);
 }

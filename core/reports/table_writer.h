@@ -22,6 +22,9 @@ public:
     void row(std::vector<std::string> fields);
     // Text tables are aligned, so they are buffered until finish() (or destruction).
     void finish();
+    // Several traces in one table: rows from now on start with `values`, the header with
+    // `names`; a header after the first is dropped.
+    void setLeadingColumns(std::vector<std::string> names, std::vector<std::string> values);
 
 private:
     void writeLine(const std::vector<std::string>& fields);
@@ -29,6 +32,8 @@ private:
     TableFormat format_;
     std::vector<std::vector<std::string>> buffered_;
     bool finished_ = false;
+    bool headerWritten_ = false;
+    std::vector<std::string> leadingNames_, leadingValues_;
 };
 
 } // namespace ls

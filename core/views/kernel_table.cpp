@@ -3,6 +3,7 @@
 #include "core/pytorch/correlation.h"
 #include "core/costs/kernel_metrics.h"
 #include "core/import/raw_text.h"
+#include "core/model/rank_labels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +54,7 @@ const std::vector<KernelFieldInfo> kFields = {
     {F::TcReason, "tc_reason", "TC reason", U::Text, "The Tensor Core rule that fired"},
     {F::FlopsRule, "flops_rule", "FLOPs rule", U::Text, "The formula that gave FLOPs and bytes"},
     {F::DataTypeSource, "dtype_source", "dtype source", U::Text, "Where the dtype came from"},
+    {F::Rank, "rank", "Rank", U::Integer, "The rank of the job whose GPU ran the kernel (from the environment, distributedInfo, the file name, the device or the order opened)"},
 };
 
 std::string dim(const Dim3& d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); }
@@ -84,7 +86,31 @@ std::optional<KernelField> kernelFieldByName(std::string_view name) {
     return std::nullopt;
 }
 
-KernelTable::KernelTable(std::shared_ptr<const Trace> trace) : trace_(std::move(trace)) { buildPaths(); }
+KernelTable::KernelTable(std::shared_ptr<const Trace> trace) : trace_(std::move(trace)) {
+    buildPaths();
+    Session alone;
+    alone.traces.push_back({trace_->displayPath(), trace_, 0});
+    labelRanks(alone);
+    setRanks(alone, 0);
+}
+
+KernelTable::KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex) : trace_(std::move(trace)) {
+    buildPaths();
+    setRanks(session, traceIndex);
+}
+
+void KernelTable::setRanks(const Session& session, uint32_t traceIndex) {
+    ranks_.clear();
+    for (const auto& r : session.ranks)
+        if (r.trace == traceIndex) ranks_.push_back({r.process, r.device, r.rank});
+}
+
+int KernelTable::rankOf(KernelId k) const {
+    const auto& kern = trace_->kernels;
+    for (const auto& r : ranks_)
+        if (r.process == kern.process[k.value] && r.device == kern.device[k.value]) return r.rank;
+    return -1;
+}
 KernelTable::~KernelTable() = default;
 
 // Each distinct NVTX stack becomes one node of a trie of names, so sorting and filtering by the
@@ -184,6 +210,10 @@ std::string KernelTable::text(KernelId k, KernelField f) const {
     case F::Tc: return std::string(tcStateName(t.metrics.tc[i]));
     case F::TcReason: return std::string(tcReason(tensorCoreVerdict(t, k)));
     case F::DataTypeSource: return std::string(dtypeSourceName(t.metrics.dtypeSource[i]));
+    case F::Rank: {
+        const int rank = rankOf(k);
+        return rank < 0 ? std::string() : std::to_string(rank);
+    }
     case F::Flops: return fixed(t.metrics.flops[i], 0);
     case F::Bytes: return fixed(t.metrics.bytes[i], 0);
     case F::Intensity:
@@ -217,6 +247,10 @@ double KernelTable::number(KernelId k, KernelField f) const {
         return call.valid() ? t.threads[t.apiCalls.thread[call.value].value].tid : NAN;
     }
     case F::Correlation: return kern.correlation[i];
+    case F::Rank: {
+        const int rank = rankOf(k);
+        return rank < 0 ? NAN : rank;
+    }
     case F::Grid: return static_cast<double>(kern.grid[i].x) * kern.grid[i].y * kern.grid[i].z;
     case F::Block: return static_cast<double>(kern.block[i].x) * kern.block[i].y * kern.block[i].z;
     case F::Registers: return kern.registers[i];

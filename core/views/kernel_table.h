@@ -3,6 +3,7 @@
 // kernel's cell as text (exactly what the CLI writes) or as a number, and sorting of a row
 // permutation by any column. Shared by layerscope-cli and the GUI's table model so that a CSV
 // exported from either is the same.
+#include "core/model/session.h"
 #include "core/model/trace.h"
 
 #include <memory>
@@ -17,9 +18,9 @@ enum class KernelField : uint8_t {
     Id, Start, End, Duration, Device, Context, Stream, Pid, Tid, Correlation, Api, Name, ShortName,
     Grid, Block, Registers, StaticSmem, DynamicSmem, NvtxRange, NvtxPath, Layer, Op, Seq, TorchOpId,
     Dir, FwdOpId, Sizes, Flops, Bytes, DataType, Intensity, TflopsS, GbytesS, Tc, TcReason,
-    FlopsRule, DataTypeSource,
+    FlopsRule, DataTypeSource, Rank,
 };
-inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::DataTypeSource) + 1;
+inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::Rank) + 1;
 
 // How a column's values are measured: decides display units, filter value suffixes and sorting.
 enum class FieldUnit : uint8_t {
@@ -51,8 +52,11 @@ class RawTextReader;
 
 class KernelTable {
 public:
-    // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids).
+    // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids). The rank
+    // column numbers the trace as a session of one would (core/model/rank_labels.h).
     explicit KernelTable(std::shared_ptr<const Trace> trace);
+    // The trace as rank(s) of a larger session: the rank column follows it.
+    KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex);
     ~KernelTable();
     KernelTable(const KernelTable&) = delete;
     KernelTable& operator=(const KernelTable&) = delete;
@@ -93,6 +97,8 @@ private:
         StringId name;
     };
     void buildPaths();
+    void setRanks(const Session& session, uint32_t traceIndex);
+    int rankOf(KernelId k) const;
     std::vector<int64_t> textRanks(const std::vector<KernelId>& rows, KernelField f) const;
     std::vector<uint32_t> pathRanks() const;
 
@@ -100,6 +106,12 @@ private:
     std::vector<PathNode> pathNodes_; // node 0: the empty path
     std::vector<uint32_t> kernelPath_;
     mutable std::unique_ptr<RawTextReader> raw_;
+    struct RankOf {
+        ProcessId process;
+        uint32_t device;
+        int rank;
+    };
+    std::vector<RankOf> ranks_; // a handful: one per GPU the trace's processes used
 };
 
 } // namespace ls

@@ -18,7 +18,7 @@ const std::vector<std::string> kKernelColumns = {"id", "start_ns", "end_ns", "du
                                                  "dynamic_smem", "nvtx_range", "nvtx_path", "layer", "op", "seq",
                                                  "op_id", "direction", "fwd_op_id", "sizes", "flops", "bytes", "dtype",
                                                  "intensity", "tflops_s", "gbytes_s", "tc", "tc_reason", "flops_rule",
-                                                 "dtype_source"};
+                                                 "dtype_source", "rank"};
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mentions = "") {
     const auto r = runCli(args);
@@ -63,7 +63,7 @@ TEST(Cli, UnknownCommandsAndOptionsAreUsageErrors) {
     expectUsageError({"summary", f, "--report", "api_sum", "--format", "xml"}, "--format");
     expectUsageError({"kernels", f, "--format=json"}, "--format");
     expectUsageError({"info"}, "FILE");
-    expectUsageError({"info", f, f}, "FILE");
+    expectUsageError({"info", f, f, "--ncu", "x.csv"}, "--ncu takes one FILE");
 }
 
 TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
@@ -76,7 +76,7 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
               "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,short_name,grid,"
               "block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,op_id,direction,fwd_op_id,sizes,"
-              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source");
+              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,rank");
     std::string error;
     const auto rows = parseCsv(r.out, &error);
     ASSERT_EQ(error, "");

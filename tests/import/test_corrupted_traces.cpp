@@ -252,6 +252,8 @@ std::string kindName(LoadErrorKind k) {
     case LoadErrorKind::NoGpuTables: return "NoGpuTables";
     case LoadErrorKind::UnsupportedFormat: return "UnsupportedFormat";
     case LoadErrorKind::Cancelled: return "Cancelled";
+    case LoadErrorKind::NeedsConverter: return "NeedsConverter";
+    case LoadErrorKind::ConverterFailed: return "ConverterFailed";
     }
     return "?";
 }

@@ -163,7 +163,7 @@ TEST_F(CorrelationSample, OpsCsvHeaderAndSymmetricPairs) {
     const auto r = runCli({"ops", sampleTrace().string()});
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-              "op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes");
+              "op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes,rank");
     const CliTable ops = cliTable({"ops", sampleTrace().string()});
     ASSERT_EQ(ops.rows.size(), trace_->ops.size());
     std::map<std::string, size_t> byOpId;

@@ -495,8 +495,9 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
         QString path;
         QString reasonHas;
     };
-    for (const Bad& b : {Bad{folder, QStringLiteral("is a directory")}, Bad{text, QStringLiteral("not an SQLite database")},
-                         Bad{nsysRep, QStringLiteral("not an SQLite database")}}) {
+    // A dropped folder opens the traces in it as one session: this one holds none.
+    for (const Bad& b : {Bad{folder, QStringLiteral("holds no trace files")}, Bad{text, QStringLiteral("not an SQLite database")},
+                         Bad{nsysRep, QStringLiteral("not an Nsight Systems report")}}) {
         SCOPED_TRACE(b.path.toStdString());
         QSignalSpy failed(w.get(), &MainWindow::loadFailed), loaded(w.get(), &MainWindow::traceLoaded);
         dropUrls(*w, {QUrl::fromLocalFile(b.path)});
@@ -549,12 +550,17 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
         expectShows(*w, few);
     }
     {
-        // Several files dropped at once: the first one opens.
+        // Several files dropped at once are one session: the trace opens, the text file is
+        // reported in the status bar and the Load report tab, without a modal dialog.
         QSignalSpy loaded(w.get(), &MainWindow::traceLoaded);
         dropUrls(*w, {QUrl::fromLocalFile(sample_), QUrl::fromLocalFile(text)});
         ASSERT_TRUE(loaded.wait(kLoadTimeoutMs));
         EXPECT_TRUE(waitForThreads(baseline));
-        expectShows(*w, sample);
+        QTest::qWait(50);
+        expectPanesShow(*w, sample);
+        EXPECT_TRUE(reportView(*w)->toPlainText().contains(QStringLiteral("Not opened:")));
+        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("1 file(s) could not be opened"))) << statusText(*w).toStdString();
+        EXPECT_TRUE(statusText(*w).contains(QStringLiteral("notes.txt"))) << statusText(*w).toStdString();
     }
 }
 

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 
 namespace ls {
@@ -270,6 +271,15 @@ void KinetoBuilder::member(std::string_view key, std::string_view json) {
     std::string value(json);
     if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
     if (key == "schemaVersion") t_.info.schemaVersion = value;
+    // ts values count from this UTC time (PyTorch 2.x): what aligns the ranks of one job.
+    if (key == "baseTimeNanoseconds") {
+        int64_t epoch = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), epoch);
+        if (ec == std::errc() && end == value.data() + value.size() && epoch > 0) {
+            t_.info.epochNs = epoch;
+            t_.info.epochKnown = true;
+        }
+    }
     t_.info.metadata.emplace_back(std::string(key), std::move(value));
 }
 

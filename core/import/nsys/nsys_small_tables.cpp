@@ -2,6 +2,9 @@
 
 #include "core/import/sqlite_db.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace ls {
 namespace {
 
@@ -50,6 +53,64 @@ void readDevices(const Database& db, std::vector<Device>& out) {
     }
 }
 
+// The environment variables that number the ranks of a job, and its size.
+bool isRankVariable(std::string_view name) {
+    static constexpr std::string_view kNames[] = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK",
+                                                  "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE",
+                                                  "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID", "SLURM_LOCALID",
+                                                  "SLURM_NTASKS", "MV2_COMM_WORLD_RANK"};
+    for (auto n : kNames)
+        if (name == n) return true;
+    return false;
+}
+
+// "NAME=value" or NAME="value" (META_DATA_CAPTURE quotes values).
+void addVariable(std::string_view assignment, ExportInfo& info) {
+    const size_t eq = assignment.find('=');
+    if (eq == std::string_view::npos) return;
+    const std::string_view name = assignment.substr(0, eq);
+    std::string_view value = assignment.substr(eq + 1);
+    if (!isRankVariable(name)) return;
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    for (const auto& [n, v] : info.environment)
+        if (n == name) return; // the profiled process's own value came first
+    info.environment.emplace_back(name, value);
+}
+
+// Host name, the UTC time of the export's time 0 and the rank variables of the environment:
+// what a session of several exports needs to number ranks and align clocks.
+void readRunContext(const Database& db, const std::set<std::string>& tables, ExportInfo& info) {
+    if (tables.count("TARGET_INFO_SESSION_START_TIME") && db.columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
+        if (auto epoch = db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1"); epoch && *epoch > 0) {
+            info.epochNs = *epoch;
+            info.epochKnown = true;
+        }
+    }
+    if (tables.count("META_DATA_CAPTURE")) {
+        Statement st(db.handle(), "SELECT name, value FROM META_DATA_CAPTURE");
+        while (st.step()) {
+            const std::string_view name = st.text(0);
+            if (name.ends_with(":ENVIRONMENT_VARIABLE")) addVariable(st.text(1), info);
+            else if (name == "DEVICE_DISPLAY_NAME" && info.host.empty()) info.host = std::string(st.text(1));
+        }
+    }
+    if (tables.count("TARGET_INFO_SYSTEM_ENV")) {
+        const auto c = db.columns("TARGET_INFO_SYSTEM_ENV");
+        if (!c.count("name") || !c.count("value")) return;
+        Statement st(db.handle(), "SELECT name, value FROM TARGET_INFO_SYSTEM_ENV WHERE name IN ('Hostname', 'DeviceEnvironment')");
+        while (st.step()) {
+            const std::string_view name = st.text(0), value = st.text(1);
+            if (name == "Hostname") info.host = std::string(value); // the machine's own name wins over the display name
+            else
+                for (size_t b = 0; b <= value.size();) {
+                    const size_t e = std::min(value.find(';', b), value.size());
+                    addVariable(value.substr(b, e - b), info);
+                    b = e + 1;
+                }
+        }
+    }
+}
+
 } // namespace
 
 SmallTables readSmallTables(const Database& db, const std::set<std::string>& tables, LoadReport& report) {
@@ -81,6 +142,7 @@ SmallTables readSmallTables(const Database& db, const std::set<std::string>& tab
         }
         break;
     }
+    readRunContext(db, tables, s.info);
     return s;
 }
 

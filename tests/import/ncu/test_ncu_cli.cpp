@@ -27,7 +27,8 @@ TEST(NcuCli, KernelsAppendMetricColumnsOnMatchedRows) {
     const auto& header = table[0];
     const auto first = std::find(header.begin(), header.end(), "ncu:id");
     ASSERT_NE(first, header.end());
-    EXPECT_EQ(*(first - 1), "dtype_source") << "after the standard columns";
+    EXPECT_EQ(*(first - 2), "dtype_source") << "after the standard columns and the rank";
+    EXPECT_EQ(*(first - 1), "rank");
     const size_t cId = static_cast<size_t>(first - header.begin());
     EXPECT_EQ(header.size() - cId - 1, 45u) << "one column per metric in the file";
     const size_t cOcc = static_cast<size_t>(std::find(header.begin(), header.end(), "ncu:Occupancy/Achieved Occupancy [%]") - header.begin());

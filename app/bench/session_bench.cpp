@@ -1,0 +1,64 @@
+#include "app/bench/session_bench.h"
+
+#include "core/import/kineto/json_floor.h"
+#include "core/import/nsys/load_floor.h"
+#include "core/load/session_load.h"
+#include "core/model/platform.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace {
+
+double secondsOf(const auto& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool isJson(const std::string& path) { return path.ends_with(".json") || path.ends_with(".json.gz"); }
+
+} // namespace
+
+int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json) {
+    std::vector<ls::SessionFailure> failed;
+    const auto files = ls::expandSessionInputs(inputs, failed);
+    if (!failed.empty() || files.empty()) {
+        for (const auto& f : failed) std::fprintf(stderr, "error: %s: %s\n", f.file.c_str(), f.reason.c_str());
+        return 3;
+    }
+    // The floor of each file alone, warm (the first scan fills the page cache), then the sum.
+    double floorSum = 0;
+    for (const auto& f : files) {
+        auto scan = [&] { return isJson(f) ? ls::scanJsonFloor(f) : ls::scanFloor(f); };
+        scan();
+        floorSum += secondsOf(scan);
+    }
+    const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
+    std::vector<double> loads;
+    size_t ranks = 0, traces = 0;
+    for (int r = 0; r < runs; ++r) {
+        ls::Session s;
+        loads.push_back(secondsOf([&] { s = ls::loadSession(files); }));
+        if (!s.failed.empty()) {
+            std::fprintf(stderr, "error: %s: %s\n", s.failed.front().file.c_str(), s.failed.front().reason.c_str());
+            return 3;
+        }
+        ranks = s.ranks.size();
+        traces = s.traces.size();
+    }
+    std::sort(loads.begin(), loads.end());
+    const double load = loads[loads.size() / 2], budget = floorSum / cores;
+    const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
+    if (json)
+        std::printf("{\"files\": %zu, \"ranks\": %zu, \"runs\": %d, \"cores\": %u, \"floor_sum_s\": %.4f, \"session_load_s\": %.4f, "
+                    "\"ratio_to_floor_sum_per_core\": %.3f, \"peak_rss_mb\": %.1f}\n",
+                    traces, ranks, runs, cores, floorSum, load, load / budget, peakMb);
+    else
+        std::printf("files           %zu (%zu ranks)\nfloor sum       %.3f s (single-thread scans, warm)\nsession load    %.3f s "
+                    "(median of %d)\nratio           %.3f (session load / (floor sum / %u cores))\npeak RSS        %.1f MB\n",
+                    traces, ranks, floorSum, load, runs, load / budget, cores, peakMb);
+    return 0;
+}

@@ -1,0 +1,149 @@
+#include "core/load/session_load.h"
+
+#include "core/load/load.h"
+#include "core/model/rank_labels.h"
+#include "core/model/platform.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace ls {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool looksLikeTrace(const std::string& name) {
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static constexpr std::string_view kExtensions[] = {".sqlite", ".sqlite3", ".db", ".sql", ".nvvp", ".json", ".json.gz", ".nsys-rep", ".qdrep"};
+    return std::any_of(std::begin(kExtensions), std::end(kExtensions), [&](std::string_view e) { return lower.ends_with(e); });
+}
+
+// "rank2" before "rank10": runs of digits compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            size_t ie = i, je = j;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+            const std::string_view da = std::string_view(a).substr(i, ie - i), db = std::string_view(b).substr(j, je - j);
+            const auto na = da.find_first_not_of('0'), nb = db.find_first_not_of('0');
+            const std::string_view ta = na == std::string_view::npos ? "" : da.substr(na);
+            const std::string_view tb = nb == std::string_view::npos ? "" : db.substr(nb);
+            if (ta.size() != tb.size()) return ta.size() < tb.size();
+            if (ta != tb) return ta < tb;
+            i = ie;
+            j = je;
+            continue;
+        }
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+// What a load may hold at its peak against the file's size: SQLite exports keep a fraction of
+// their bytes as columns, compressed JSON inflates several times (measured on the shared traces
+// and the 1 GB bench files: at most ~0.6x for SQLite, ~6x for .json.gz).
+uint64_t estimatedLoadBytes(uint64_t fileSize) { return fileSize * 2 + (64u << 20); }
+
+} // namespace
+
+std::vector<std::string> expandSessionInputs(const std::vector<std::string>& inputs, std::vector<SessionFailure>& failed) {
+    std::vector<std::string> files;
+    for (const auto& input : inputs) {
+        std::error_code ec;
+        if (!fs::is_directory(input, ec)) {
+            files.push_back(input); // loadTrace says why a missing or odd file cannot be read
+            continue;
+        }
+        std::vector<std::string> found;
+        for (fs::directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code fe;
+            if (it->is_regular_file(fe) && looksLikeTrace(it->path().filename().string())) found.push_back(it->path().string());
+        }
+        if (ec) {
+            failed.push_back({input, "cannot list the folder (" + ec.message() + ")"});
+            continue;
+        }
+        if (found.empty()) {
+            failed.push_back({input, "the folder holds no trace files (.sqlite, .nvvp, .json, .json.gz, .nsys-rep …)"});
+            continue;
+        }
+        std::sort(found.begin(), found.end(), naturalLess);
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    return files;
+}
+
+unsigned parallelFileLoads(const std::vector<uint64_t>& fileSizes, unsigned cores, uint64_t memoryBytes) {
+    unsigned n = std::max(1u, std::min<unsigned>(cores, static_cast<unsigned>(fileSizes.size())));
+    if (memoryBytes == 0 || fileSizes.empty()) return n;
+    // The n largest files loading at once must fit in half of the memory.
+    std::vector<uint64_t> sizes = fileSizes;
+    std::sort(sizes.rbegin(), sizes.rend());
+    while (n > 1) {
+        uint64_t peak = 0;
+        for (unsigned i = 0; i < n; ++i) peak += estimatedLoadBytes(sizes[i]);
+        if (peak <= memoryBytes / 2) break;
+        --n;
+    }
+    return n;
+}
+
+Session loadSession(const std::vector<std::string>& inputs, const SessionLoadOptions& options) {
+    Session session;
+    const std::vector<std::string> files = expandSessionInputs(inputs, session.failed);
+    std::vector<uint64_t> sizes;
+    for (const auto& f : files) {
+        std::error_code ec;
+        const auto size = fs::file_size(f, ec);
+        sizes.push_back(ec ? 0 : size);
+    }
+    const unsigned cores = options.load.threads ? options.load.threads : std::max(2u, std::thread::hardware_concurrency());
+    const unsigned concurrent = options.files ? std::min<unsigned>(options.files, static_cast<unsigned>(std::max<size_t>(1, files.size())))
+                                              : parallelFileLoads(sizes, cores, platform::physicalMemoryBytes());
+    LoadOptions perFile = options.load;
+    perFile.threads = std::max(1u, cores / concurrent);
+
+    std::vector<LoadResult> results(files.size());
+    std::atomic<size_t> nextFile{0};
+    size_t done = 0;
+    std::mutex mutex; // progress callbacks and the done count
+    if (perFile.progress) {
+        auto inner = perFile.progress;
+        perFile.progress = [inner, &mutex](const LoadProgress& p) {
+            std::lock_guard lock(mutex);
+            inner(p);
+        };
+    }
+    auto worker = [&] {
+        for (size_t i; (i = nextFile.fetch_add(1)) < files.size();) {
+            results[i] = loadTrace(files[i], perFile);
+            std::lock_guard lock(mutex);
+            ++done;
+            if (options.fileDone) options.fileDone(done, files.size(), files[i]);
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 1; w < concurrent; ++w) pool.emplace_back(worker);
+        worker();
+    }
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (results[i].ok()) session.traces.push_back({files[i], std::move(results[i].trace), 0});
+        else if (results[i].error->kind != LoadErrorKind::Cancelled) session.failed.push_back({files[i], results[i].error->reason});
+    }
+    labelRanks(session);
+    alignClocks(session);
+    return session;
+}
+
+} // namespace ls

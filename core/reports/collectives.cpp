@@ -1,0 +1,206 @@
+#include "core/reports/collectives.h"
+
+#include "core/pytorch/range_roles.h"
+#include "core/reports/rank_summary.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
+
+namespace ls {
+namespace {
+
+struct CommKernel {
+    Collective type;
+    StreamId stream;
+    uint32_t correlation;
+    KernelId kernel;
+    TimeNs start, end; // session time
+};
+
+// The communication kernels of one rank, by start. A generic kernel (ncclDevKernel_Generic)
+// takes its collective from the op that launched it (c10d::allreduce_, nccl:all_reduce).
+std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r, const KernelCollectives& kc) {
+    const SessionTrace& st = s.traces[r.trace];
+    const Trace& t = *st.trace;
+    std::vector<CommKernel> out;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
+        if (t.kernels.process[i] != r.process || t.kernels.device[i] != r.device) continue;
+        Collective c = kc.of(KernelId(i));
+        if (c == Collective::None) continue;
+        if (c == Collective::Other && i < t.kernelLinks.op.size())
+            if (const RangeId op = t.kernelLinks.op[i]; op.valid())
+                if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value])); named != Collective::None) c = named;
+        out.push_back({c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i), t.kernels.start[i] + st.offsetNs,
+                       t.kernels.end[i] + st.offsetNs});
+    }
+    return out; // kernels are sorted by start already
+}
+
+void finish(MatchedCollective& m, const Session& s) {
+    auto& x = m.members;
+    std::sort(x.begin(), x.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    auto byStart = [](const auto& a, const auto& b) { return a.start < b.start; };
+    const auto last = std::max_element(x.begin(), x.end(), byStart); // the first of equals: lowest rank
+    m.firstStart = std::min_element(x.begin(), x.end(), byStart)->start;
+    m.lastStart = last->start;
+    m.lastRank = s.ranks[last->rank].rank;
+    m.end = x.front().end;
+    for (const auto& k : x) {
+        m.end = std::max(m.end, k.end);
+        m.maxDuration = std::max(m.maxDuration, k.end - k.start);
+        m.waited += m.lastStart - k.start;
+    }
+}
+
+} // namespace
+
+CollectiveMatch matchCollectives(const Session& s) {
+    CollectiveMatch match;
+    std::vector<std::unique_ptr<KernelCollectives>> kc(s.traces.size());
+    std::vector<std::vector<CommKernel>> perRank(s.ranks.size());
+    std::map<std::pair<uint32_t, ProcessId>, std::vector<uint32_t>> ranksOfProcess;
+    for (uint32_t r = 0; r < s.ranks.size(); ++r) {
+        const SessionRank& rank = s.ranks[r];
+        if (!kc[rank.trace]) kc[rank.trace] = std::make_unique<KernelCollectives>(*s.traces[rank.trace].trace);
+        perRank[r] = commKernelsOf(s, rank, *kc[rank.trace]);
+        match.commKernels += perRank[r].size();
+        ranksOfProcess[{rank.trace, rank.process}].push_back(r);
+    }
+
+    // One process driving several GPUs launches a collective on all of them with one call (a
+    // group launch): its kernels share the call's correlation id.
+    std::vector<uint32_t> separate; // ranks that are alone in their process
+    bool grouped = false;
+    for (const auto& [key, ranks] : ranksOfProcess) {
+        if (ranks.size() == 1) {
+            separate.push_back(ranks.front());
+            continue;
+        }
+        grouped = true;
+        std::map<std::pair<uint32_t, Collective>, MatchedCollective> byLaunch;
+        for (const uint32_t r : ranks)
+            for (const CommKernel& k : perRank[r]) {
+                auto& m = byLaunch[{k.correlation, k.type}];
+                m.type = k.type;
+                m.comm = "launch " + std::to_string(k.correlation);
+                if (std::none_of(m.members.begin(), m.members.end(), [&](const auto& x) { return x.rank == r; }))
+                    m.members.push_back({r, k.kernel, k.start, k.end});
+            }
+        std::map<Collective, uint32_t> sequence;
+        std::vector<MatchedCollective> found;
+        for (auto& [launch, m] : byLaunch) found.push_back(std::move(m));
+        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+            auto first = [](const MatchedCollective& m) {
+                TimeNs t = m.members.front().start;
+                for (const auto& x : m.members) t = std::min(t, x.start);
+                return t;
+            };
+            return first(a) < first(b);
+        });
+        for (auto& m : found) {
+            m.sequence = sequence[m.type]++;
+            finish(m, s);
+            if (m.members.size() < ranks.size()) ++match.unmatched;
+            match.collectives.push_back(std::move(m));
+        }
+    }
+
+    // One rank per process (a file per rank): the k-th collective of a type on a communicator is
+    // the same collective on every rank. The communicator is the rank's k-th stream carrying that
+    // collective (NCCL runs each communicator on its own stream); if the ranks disagree on how
+    // many each such stream holds, by type alone.
+    bool byStream = true;
+    auto keyOf = [&](uint32_t r, bool withStream) {
+        std::map<std::pair<Collective, StreamId>, uint32_t> ordinal;
+        std::map<Collective, uint32_t> nextOrdinal;
+        std::vector<std::pair<Collective, uint32_t>> keys;
+        for (const CommKernel& k : perRank[r]) {
+            uint32_t comm = 0;
+            if (withStream) {
+                auto [it, inserted] = ordinal.try_emplace({k.type, k.stream}, 0);
+                if (inserted) it->second = nextOrdinal[k.type]++;
+                comm = it->second;
+            }
+            keys.emplace_back(k.type, comm);
+        }
+        return keys;
+    };
+    auto counts = [&](bool withStream) {
+        std::vector<std::map<std::pair<Collective, uint32_t>, uint32_t>> c(separate.size());
+        for (size_t i = 0; i < separate.size(); ++i)
+            for (const auto& key : keyOf(separate[i], withStream)) ++c[i][key];
+        return c;
+    };
+    if (separate.size() > 1) {
+        const auto c = counts(true);
+        byStream = std::all_of(c.begin(), c.end(), [&](const auto& m) { return m == c.front(); });
+    }
+    std::map<std::tuple<Collective, uint32_t, uint32_t>, MatchedCollective> bySequence;
+    for (const uint32_t r : separate) {
+        const auto keys = keyOf(r, byStream);
+        std::map<std::pair<Collective, uint32_t>, uint32_t> seen;
+        for (size_t i = 0; i < keys.size(); ++i) {
+            const auto [type, comm] = keys[i];
+            const uint32_t k = seen[keys[i]]++;
+            auto& m = bySequence[{type, comm, k}];
+            m.type = type;
+            m.comm = byStream ? "stream #" + std::to_string(comm) : "";
+            m.sequence = k;
+            m.members.push_back({r, perRank[r][i].kernel, perRank[r][i].start, perRank[r][i].end});
+        }
+    }
+    for (auto& [key, m] : bySequence) {
+        finish(m, s);
+        if (m.members.size() < separate.size()) ++match.unmatched;
+        match.collectives.push_back(std::move(m));
+    }
+    std::stable_sort(match.collectives.begin(), match.collectives.end(),
+                     [](const auto& a, const auto& b) { return a.firstStart < b.firstStart; });
+
+    std::string rule;
+    if (grouped) rule = "ranks of one process: the kernels of one launch call (same correlation id) are one collective";
+    if (separate.size() > 1) {
+        if (!rule.empty()) rule += "; ";
+        rule += byStream ? "one rank per process: the k-th collective of a type on the k-th communication stream of each rank"
+                         : "one rank per process: the k-th collective of a type on each rank (the ranks' streams differ)";
+    }
+    match.rule = rule.empty() ? "one rank: nothing to match" : rule;
+    return match;
+}
+
+std::vector<RankIterationRow> rankIterations(const Session& s) {
+    std::vector<RankIterationRow> rows;
+    for (const SessionRank& r : s.ranks) {
+        const SessionTrace& st = s.traces[r.trace];
+        const Trace& t = *st.trace;
+        std::map<int, RankIterationRow> mine;
+        for (uint32_t i = 0; i < t.ranges.size(); ++i) {
+            const ThreadId th = t.ranges.thread[i];
+            if (!th.valid() || th.value >= t.threads.size() || t.threads[th.value].process != r.process) continue;
+            if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker)) continue;
+            const auto n = iterationNumber(t.str(t.ranges.name[i]));
+            if (!n) continue;
+            auto [it, inserted] = mine.try_emplace(*n);
+            RankIterationRow& row = it->second;
+            const TimeNs start = t.ranges.start[i] + st.offsetNs, end = t.ranges.end[i] + st.offsetNs;
+            if (inserted) row = {*n, r.rank, std::string(t.str(t.ranges.name[i])), start, end, false};
+            row.start = std::min(row.start, start);
+            row.end = std::max(row.end, end);
+        }
+        for (auto& [n, row] : mine) rows.push_back(std::move(row));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::pair(a.iteration, a.rank) < std::pair(b.iteration, b.rank); });
+    for (size_t b = 0; b < rows.size();) {
+        size_t e = b, slowest = b;
+        for (; e < rows.size() && rows[e].iteration == rows[b].iteration; ++e)
+            if (rows[e].end - rows[e].start > rows[slowest].end - rows[slowest].start) slowest = e;
+        if (e - b > 1) rows[slowest].slowest = true;
+        b = e;
+    }
+    return rows;
+}
+
+} // namespace ls

@@ -1,0 +1,52 @@
+#pragma once
+// Collectives matched across the ranks of a session (summary --report collective_sum): which
+// kernels on which ranks are one all-reduce, how far apart the ranks started it (skew), which
+// rank came last and how long the others waited for it. And per iteration, each rank's time and
+// the slowest rank (summary --report rank_iter_sum).
+#include "core/costs/collective.h"
+#include "core/model/session.h"
+
+#include <string>
+#include <vector>
+
+namespace ls {
+
+struct CollectiveMember {
+    uint32_t rank = 0; // index into Session::ranks
+    KernelId kernel;
+    TimeNs start = 0, end = 0; // session time
+};
+
+struct MatchedCollective {
+    Collective type = Collective::Other;
+    std::string comm;      // the communicator as far as the trace tells it
+    uint32_t sequence = 0; // the k-th collective of its type on that communicator (from 0)
+    std::vector<CollectiveMember> members; // one per rank that ran it, by rank
+    TimeNs firstStart = 0, lastStart = 0, end = 0;
+    TimeNs skew() const { return lastStart - firstStart; }
+    TimeNs waited = 0;     // sum over ranks of (lastStart - their start)
+    TimeNs maxDuration = 0;
+    int lastRank = -1;     // the rank that started last (the straggler)
+};
+
+struct CollectiveMatch {
+    std::vector<MatchedCollective> collectives; // by first start
+    std::string rule;         // how kernels were matched, one sentence
+    uint64_t commKernels = 0; // communication kernels seen over all ranks
+    uint64_t unmatched = 0;   // collectives that some ranks of the session did not run
+};
+
+CollectiveMatch matchCollectives(const Session& session);
+
+struct RankIterationRow {
+    int iteration = 0; // the number the range names ("step 3" -> 3)
+    int rank = 0;
+    std::string name;  // the range's name on that rank
+    TimeNs start = 0, end = 0; // session time
+    bool slowest = false;      // the longest of this iteration over the ranks
+};
+
+// Ranges named like iterations (iteration N, step N, ProfilerStep#N) per rank, by iteration then rank.
+std::vector<RankIterationRow> rankIterations(const Session& session);
+
+} // namespace ls

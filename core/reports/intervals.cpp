@@ -1,0 +1,38 @@
+#include "core/reports/intervals.h"
+
+#include <algorithm>
+
+namespace ls {
+
+std::vector<Interval> unionOf(std::vector<Interval> intervals) {
+    std::erase_if(intervals, [](const Interval& i) { return i.end <= i.start; });
+    std::sort(intervals.begin(), intervals.end());
+    std::vector<Interval> out;
+    out.reserve(intervals.size());
+    for (const Interval& i : intervals) {
+        if (!out.empty() && i.start <= out.back().end) out.back().end = std::max(out.back().end, i.end);
+        else out.push_back(i);
+    }
+    return out;
+}
+
+TimeNs lengthOf(const std::vector<Interval>& disjoint) {
+    TimeNs total = 0;
+    for (const Interval& i : disjoint) total += i.end - i.start;
+    return total;
+}
+
+TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    TimeNs total = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const TimeNs lo = std::max(a[i].start, b[j].start), hi = std::min(a[i].end, b[j].end);
+        if (hi > lo) total += hi - lo;
+        // Advance whichever ends first; the other may still overlap the next one.
+        if (a[i].end < b[j].end) ++i;
+        else ++j;
+    }
+    return total;
+}
+
+} // namespace ls

@@ -1,0 +1,24 @@
+#pragma once
+// Interval arithmetic over time: the union of possibly overlapping intervals (a kernel on two
+// streams overlapping another counts once) and the length of the intersection of two unions.
+#include "core/model/trace.h"
+
+#include <vector>
+
+namespace ls {
+
+struct Interval {
+    TimeNs start = 0, end = 0;
+    auto operator<=>(const Interval&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
+};
+
+// Sorted, disjoint, non-touching intervals covering the same time as `intervals` (empty ones dropped).
+std::vector<Interval> unionOf(std::vector<Interval> intervals);
+
+// Total length of a union (disjoint intervals).
+TimeNs lengthOf(const std::vector<Interval>& disjoint);
+
+// Length of the time covered by both unions (each sorted and disjoint, as unionOf returns).
+TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b);
+
+} // namespace ls

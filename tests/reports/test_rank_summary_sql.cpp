@@ -1,0 +1,205 @@
+// rank_sum and collective matching on real multi-GPU traces, against references computed here
+// from SQL over the same files (kernel intervals per device, NCCL kernels told by name in SQL)
+// with a sweep over start/end events: an algorithm of its own, not core/reports/intervals.
+#include "core/load/session_load.h"
+#include "core/reports/collectives.h"
+#include "core/reports/rank_summary.h"
+#include "tests/support/test_support.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <map>
+
+namespace ls::test {
+namespace {
+
+struct Reference {
+    int64_t kernels = 0, span = 0, busy = 0, compute = 0, comm = 0, overlap = 0;
+};
+
+struct Event {
+    int64_t time;
+    int delta; // +1 start, -1 end
+    bool comm;
+};
+
+// sql yields start, end, is_comm for one rank's kernels.
+Reference sweep(const SqlReader& db, const std::string& sql) {
+    std::vector<Event> events;
+    Reference ref;
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    db.each(sql, [&](sqlite3_stmt* st) {
+        const int64_t s = SqlReader::int64(st, 0), e = SqlReader::int64(st, 1);
+        const bool comm = SqlReader::int64(st, 2) != 0;
+        events.push_back({s, +1, comm});
+        events.push_back({e, -1, comm});
+        first = std::min(first, s);
+        last = std::max(last, e);
+        ++ref.kernels;
+    });
+    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+    int compute = 0, comm = 0;
+    int64_t prev = events.empty() ? 0 : events.front().time;
+    for (const Event& e : events) {
+        const int64_t dt = e.time - prev;
+        if (compute > 0) ref.compute += dt;
+        if (comm > 0) ref.comm += dt;
+        if (compute > 0 && comm > 0) ref.overlap += dt;
+        if (compute > 0 || comm > 0) ref.busy += dt;
+        (e.comm ? comm : compute) += e.delta;
+        prev = e.time;
+    }
+    ref.span = ref.kernels ? last - first : 0;
+    return ref;
+}
+
+void expectRow(const RankTimeRow& row, const Reference& ref) {
+    SCOPED_TRACE("rank " + std::to_string(row.rank));
+    EXPECT_EQ(static_cast<int64_t>(row.kernels), ref.kernels);
+    EXPECT_EQ(row.span, ref.span);
+    EXPECT_EQ(row.busy, ref.busy);
+    EXPECT_EQ(row.compute, ref.compute);
+    EXPECT_EQ(row.comm, ref.comm);
+    EXPECT_EQ(row.overlap, ref.overlap);
+    EXPECT_EQ(row.exposedComm, ref.comm - ref.overlap);
+    EXPECT_EQ(row.idle, ref.span - ref.busy);
+    EXPECT_GT(row.comm, 0);
+}
+
+const char* kNsysKernels = "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                           "JOIN StringIds s ON s.id = k.demangledName WHERE k.deviceId = ";
+
+fs::path ddp(int rank) { return sharedDir() / "traces" / ("ddp_bf16_h200x2_rank" + std::to_string(rank) + ".sqlite"); }
+
+TEST(RankSummarySql, DdpRanksEqualSqlOverEachFile) {
+    LS_REQUIRE_FILE(ddp(0));
+    LS_REQUIRE_FILE(ddp(1));
+    const Session s = loadSession({ddp(1).string(), ddp(0).string()}); // order given does not decide the rank
+    ASSERT_TRUE(s.failed.empty());
+    ASSERT_EQ(s.ranks.size(), 2u);
+    const auto rows = rankTimeSummary(s);
+    ASSERT_EQ(rows.size(), 2u);
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(rows[r].rank, r);
+        EXPECT_EQ(s.ranks[r].source, RankSource::FileName);
+        EXPECT_EQ(s.traces[s.ranks[r].trace].file, ddp(r).string());
+        EXPECT_EQ(rows[r].host, "vm");
+        const SqlReader db(ddp(r));
+        const int64_t device = db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        EXPECT_EQ(rows[r].device, static_cast<uint32_t>(device));
+        expectRow(rows[r], sweep(db, kNsysKernels + std::to_string(device)));
+    }
+}
+
+TEST(RankSummarySql, DdpAllReducesMatchOneToOneWithSkewFromSql) {
+    LS_REQUIRE_FILE(ddp(0));
+    LS_REQUIRE_FILE(ddp(1));
+    const Session s = loadSession({ddp(0).string(), ddp(1).string()});
+    ASSERT_EQ(s.ranks.size(), 2u);
+    // Reference: each rank's NCCL kernel starts in order, shifted onto one axis by the
+    // session start times the exports record.
+    std::vector<std::vector<int64_t>> starts(2);
+    std::vector<int64_t> epoch(2);
+    for (int r = 0; r < 2; ++r) {
+        const SqlReader db(ddp(r));
+        epoch[r] = db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        db.each("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+                "WHERE s.value LIKE 'ncclDevKernel_AllReduce%' ORDER BY k.start",
+                [&](sqlite3_stmt* st) { starts[r].push_back(SqlReader::int64(st, 0)); });
+    }
+    const int64_t base = std::min(epoch[0], epoch[1]);
+    ASSERT_EQ(starts[0].size(), starts[1].size());
+    ASSERT_GT(starts[0].size(), 10u);
+
+    const CollectiveMatch m = matchCollectives(s);
+    EXPECT_EQ(m.commKernels, 2 * starts[0].size());
+    EXPECT_EQ(m.unmatched, 0u);
+    ASSERT_EQ(m.collectives.size(), starts[0].size());
+    for (size_t k = 0; k < m.collectives.size(); ++k) {
+        SCOPED_TRACE("collective " + std::to_string(k));
+        const auto& c = m.collectives[k];
+        EXPECT_EQ(c.type, Collective::AllReduce);
+        EXPECT_EQ(c.sequence, k);
+        ASSERT_EQ(c.members.size(), 2u);
+        const int64_t a = starts[0][k] + epoch[0] - base, b = starts[1][k] + epoch[1] - base;
+        EXPECT_EQ(c.firstStart, std::min(a, b));
+        EXPECT_EQ(c.skew(), std::abs(a - b));
+        EXPECT_EQ(c.waited, std::abs(a - b));
+        EXPECT_EQ(c.lastRank, b > a ? 1 : 0);
+    }
+    // Each rank numbers its iterations "step N rank R": per iteration both ranks, one slowest.
+    const auto iters = rankIterations(s);
+    ASSERT_FALSE(iters.empty());
+    std::map<int, int> ranksPerIteration, slowest;
+    for (const auto& r : iters) {
+        ++ranksPerIteration[r.iteration];
+        slowest[r.iteration] += r.slowest;
+    }
+    for (const auto& [it, n] : ranksPerIteration) {
+        EXPECT_EQ(n, 2) << "iteration " << it;
+        EXPECT_EQ(slowest[it], 1) << "iteration " << it;
+    }
+}
+
+TEST(RankSummarySql, EightGpuNvprofFileSplitsIntoItsDevices) {
+    const fs::path file = sharedDir() / "traces/third-party/nccl_8xv100.nvprof.nvvp";
+    LS_REQUIRE_FILE(file);
+    const Session s = loadSession({file.string()});
+    ASSERT_TRUE(s.failed.empty());
+    const SqlReader db(file);
+    std::vector<int64_t> devices;
+    db.each("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ORDER BY 1",
+            [&](sqlite3_stmt* st) { devices.push_back(SqlReader::int64(st, 0)); });
+    ASSERT_EQ(s.ranks.size(), devices.size());
+    const auto rows = rankTimeSummary(s);
+    for (size_t i = 0; i < devices.size(); ++i) {
+        EXPECT_EQ(s.ranks[i].rank, static_cast<int>(i));
+        EXPECT_EQ(s.ranks[i].source, RankSource::Device);
+        EXPECT_EQ(rows[i].device, static_cast<uint32_t>(devices[i]));
+        expectRow(rows[i], sweep(db, "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k "
+                                     "JOIN StringTable s ON s._id_ = k.name WHERE k.deviceId = " +
+                                         std::to_string(devices[i])));
+    }
+    // One thread launched each collective on all its GPUs with one call: a correlation id is
+    // one collective, with one kernel on each GPU that took part.
+    std::map<int64_t, int64_t> membersByLaunch;
+    db.each("SELECT correlationId, count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL GROUP BY 1",
+            [&](sqlite3_stmt* st) { membersByLaunch[SqlReader::int64(st, 0)] = SqlReader::int64(st, 1); });
+    const CollectiveMatch m = matchCollectives(s);
+    ASSERT_EQ(m.collectives.size(), membersByLaunch.size());
+    for (const auto& c : m.collectives) {
+        const int64_t launch = std::stoll(c.comm.substr(c.comm.find(' ') + 1));
+        EXPECT_EQ(static_cast<int64_t>(c.members.size()), membersByLaunch[launch]) << c.comm;
+        EXPECT_TRUE(c.type == Collective::Broadcast || c.type == Collective::AllReduce);
+    }
+}
+
+TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
+    const fs::path r0 = sharedDir() / "traces/fsdp_rank0.kineto.json.gz", r1 = sharedDir() / "traces/fsdp_rank1.kineto.json.gz";
+    LS_REQUIRE_FILE(r0);
+    LS_REQUIRE_FILE(r1);
+    const Session s = loadSession({r0.string(), r1.string()});
+    ASSERT_TRUE(s.failed.empty());
+    ASSERT_EQ(s.ranks.size(), 2u);
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(s.ranks[r].rank, r);
+        EXPECT_EQ(s.ranks[r].source, RankSource::DistributedInfo);
+    }
+    const CollectiveMatch m = matchCollectives(s);
+    std::map<Collective, int> twoRank;
+    for (const auto& c : m.collectives)
+        if (c.members.size() == 2) ++twoRank[c.type];
+    EXPECT_EQ(twoRank[Collective::AllGather], 24);
+    EXPECT_EQ(twoRank[Collective::ReduceScatter], 12);
+    EXPECT_EQ(m.unmatched, 0u);
+    EXPECT_EQ(m.commKernels, 2u * 36u);
+    for (const auto& row : rankTimeSummary(s)) {
+        EXPECT_EQ(row.commKernels, 36u);
+        EXPECT_EQ(row.busy, row.compute + row.comm - row.overlap);
+        EXPECT_GT(row.overlap, 0) << "FSDP prefetches all-gathers under compute";
+    }
+}
+
+} // namespace
+} // namespace ls::test

@@ -1,0 +1,97 @@
+// The Ranks tab and the rank selector, offscreen: several files open as one session, the tab
+// shows what `layerscope-cli summary --report rank_sum` prints for the same files (a separate
+// process), the heat map holds each rank's iterations, and choosing a rank shows its kernels.
+#include "widgets/main_window.h"
+#include "widgets/panes/rank_heat_map.h"
+#include "widgets/panes/ranks_panel.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widget_test_support.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+namespace {
+
+using namespace ls::gui::test;
+
+const QString kShared = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/");
+const QString kRank0 = kShared + QStringLiteral("ddp_bf16_h200x2_rank0.sqlite");
+const QString kRank1 = kShared + QStringLiteral("ddp_bf16_h200x2_rank1.sqlite");
+const QString kEightGpus = kShared + QStringLiteral("third-party/nccl_8xv100.nvprof.nvvp");
+
+int64_t sqlScalar(const QString& path, const char* sql) {
+    sqlite3* db = nullptr;
+    int64_t v = -1;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+std::unique_ptr<ls::gui::MainWindow> openSession(const QStringList& files) {
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = std::make_unique<ls::gui::MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QSignalSpy loaded(w.get(), &ls::gui::MainWindow::traceLoaded);
+    w->openFiles(files);
+    return loaded.wait(60000) ? std::move(w) : nullptr;
+}
+
+TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
+    if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";
+    const auto w = openSession({kRank1, kRank0});
+    ASSERT_TRUE(w);
+    const CliRun cli = runCli({QStringLiteral("summary"), QStringLiteral("--report"), QStringLiteral("rank_sum"), kRank0, kRank1});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err.toStdString();
+    const auto csv = parseCsv(cli.out);
+    ASSERT_EQ(csv.size(), 3u);
+    const auto* model = w->ranksPanel()->rankTable()->model();
+    ASSERT_EQ(model->rowCount(), 2);
+    for (int r = 0; r < 2; ++r)
+        for (int c : {0, 4, 5, 6, 7, 8, 9, 10, 11}) // rank, kernels and every time column, in ns behind the ms shown
+            EXPECT_EQ(model->index(r, c).data(Qt::UserRole + 1).toLongLong(), csv[static_cast<size_t>(r + 1)][c].toLongLong())
+                << "row " << r << " column " << csv[0][c].toStdString();
+    EXPECT_TRUE(w->ranksPanel()->verdict().contains(QStringLiteral("Rank 1 arrived last"))) << w->ranksPanel()->verdict().toStdString();
+    EXPECT_GT(w->ranksPanel()->collectiveTable()->model()->rowCount(), 10);
+
+    // Rank 0 is shown first whatever order the files came in; the selector switches to rank 1.
+    ASSERT_EQ(w->rankBox()->count(), 2);
+    EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank0);
+    w->showRank(1);
+    EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank1);
+    EXPECT_EQ(w->rankBox()->currentIndex(), 1);
+    EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kRank1, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+
+    // The heat map: two ranks by two iterations (step 3 and step 4); its top-left cell is rank 0.
+    auto* map = w->ranksPanel()->heatMap();
+    map->resize(400, 200);
+    const auto cell = map->cellAt(QPoint(70, 30));
+    EXPECT_EQ(cell.row, 0);
+    EXPECT_EQ(cell.column, 0);
+    EXPECT_EQ(map->rankOfRow(1), 1);
+}
+
+TEST(RanksTab, OneFileOfFourGpusFiltersTheTableToTheRanksDevice) {
+    if (!QFileInfo::exists(kEightGpus)) GTEST_SKIP() << "nccl_8xv100 trace absent";
+    const auto w = openSession({kEightGpus});
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->ranksPanel()->rankTable()->model()->rowCount(), 4);
+    ASSERT_EQ(w->rankBox()->count(), 5) << "four ranks and 'all ranks of' the file";
+    w->showRank(2);
+    EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL WHERE deviceId = 2"));
+    w->showRank(-1);
+    EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"));
+}
+
+} // namespace

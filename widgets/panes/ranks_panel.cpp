@@ -1,0 +1,253 @@
+#include "widgets/panes/ranks_panel.h"
+
+#include "widgets/panes/rank_heat_map.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedBarSeries>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <map>
+
+namespace ls::gui {
+namespace {
+
+constexpr int kSortRole = Qt::UserRole + 1;
+
+QString ms(TimeNs ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
+
+// A number cell: shown as text, sorted by value.
+QStandardItem* numberItem(const QString& text, double value) {
+    auto* item = new QStandardItem(text);
+    item->setData(value, kSortRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setEditable(false);
+    return item;
+}
+
+QStandardItem* textItem(const QString& text) {
+    auto* item = new QStandardItem(text);
+    item->setData(text, kSortRole);
+    item->setEditable(false);
+    return item;
+}
+
+QTableView* sortedTable(QStandardItemModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(kSortRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(0, Qt::AscendingOrder); // by rank, by collective: the header's default would be descending
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setAlternatingRowColors(true);
+    return view;
+}
+
+void setHeaders(QStandardItemModel* model, const std::vector<std::pair<QString, QString>>& columns) {
+    model->setColumnCount(static_cast<int>(columns.size()));
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+        model->setHeaderData(c, Qt::Horizontal, columns[static_cast<size_t>(c)].first);
+        model->setHeaderData(c, Qt::Horizontal, columns[static_cast<size_t>(c)].second, Qt::ToolTipRole);
+    }
+}
+
+} // namespace
+
+RanksPanel::RanksPanel(QWidget* parent)
+    : QWidget(parent), verdict_(new QLabel), rankModel_(new QStandardItemModel(this)), collectiveModel_(new QStandardItemModel(this)),
+      rankTable_(sortedTable(rankModel_, this)), collectiveTable_(sortedTable(collectiveModel_, this)), heatMap_(new RankHeatMap),
+      chartBox_(new QVBoxLayout) {
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setHeaders(rankModel_, {{QStringLiteral("Rank"), QStringLiteral("The rank (from the environment, distributedInfo, the file name, the device or the order given)")},
+                            {QStringLiteral("Host"), QStringLiteral("The machine the rank ran on")},
+                            {QStringLiteral("PID"), QStringLiteral("The rank's process")},
+                            {QStringLiteral("Device"), QStringLiteral("The rank's GPU, as the export numbers it")},
+                            {QStringLiteral("Kernels"), QStringLiteral("Kernels the rank ran")},
+                            {QStringLiteral("Span (ms)"), QStringLiteral("From the rank's first kernel start to its last kernel end")},
+                            {QStringLiteral("Busy (ms)"), QStringLiteral("Time any kernel ran (union of kernel intervals)")},
+                            {QStringLiteral("Compute (ms)"), QStringLiteral("Time a compute (non-communication) kernel ran")},
+                            {QStringLiteral("Comm (ms)"), QStringLiteral("Time a communication kernel (NCCL, NVSHMEM) ran")},
+                            {QStringLiteral("Overlap (ms)"), QStringLiteral("Communication hidden behind compute: both ran at once on this GPU")},
+                            {QStringLiteral("Exposed comm (ms)"), QStringLiteral("Communication with no compute beside it: Comm - Overlap")},
+                            {QStringLiteral("Idle (ms)"), QStringLiteral("Span - Busy: the GPU ran no kernel")}});
+    setHeaders(collectiveModel_, {{QStringLiteral("#"), QStringLiteral("Collectives in order of their first start")},
+                                  {QStringLiteral("Type"), QStringLiteral("all_reduce, all_gather, reduce_scatter, broadcast, …")},
+                                  {QStringLiteral("Communicator"), QStringLiteral("As far as the trace tells it: the launch call, or the rank's k-th communication stream")},
+                                  {QStringLiteral("Ranks"), QStringLiteral("Ranks that ran this collective")},
+                                  {QStringLiteral("Skew (ms)"), QStringLiteral("Last rank's start - first rank's start")},
+                                  {QStringLiteral("Last rank"), QStringLiteral("The rank that started last: the others waited for it")},
+                                  {QStringLiteral("Waited (ms)"), QStringLiteral("Sum over ranks of (last start - their start)")},
+                                  {QStringLiteral("Longest kernel (ms)"), QStringLiteral("The longest of the collective's kernels, waiting included")}});
+    rankTable_->setToolTip(QStringLiteral("Double-click a rank to show its kernels, layers and timeline"));
+    collectiveTable_->setToolTip(QStringLiteral("Double-click a collective to show its last-arriving rank"));
+    connect(rankTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        emit rankRequested(i.sibling(i.row(), 0).data(kSortRole).toInt());
+    });
+    connect(collectiveTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        emit rankRequested(i.sibling(i.row(), 5).data(kSortRole).toInt());
+    });
+    connect(heatMap_, &RankHeatMap::rankClicked, this, &RanksPanel::rankRequested);
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(rankTable_);
+    auto* chartHolder = new QWidget;
+    chartHolder->setLayout(chartBox_);
+    chartBox_->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(chartHolder);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(heatMap_);
+    bottom->addWidget(collectiveTable_);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(verdict_);
+    layout->addWidget(split, 1);
+}
+
+void RanksPanel::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
+    analysis_ = std::move(analysis);
+    fillRankTable();
+    fillCollectives();
+    heatMap_->setIterations(analysis_ ? analysis_->iterations : std::vector<RankIterationRow>{});
+    rebuildChart();
+    verdict_->setText(verdict());
+}
+
+QString RanksPanel::verdict() const {
+    if (!analysis_ || analysis_->ranks.empty()) return QStringLiteral("No GPU work in these traces.");
+    const auto& rows = analysis_->ranks;
+    const Session& s = *analysis_->session;
+    QString text = QStringLiteral("%1 rank%2 in %3 file%4. ").arg(rows.size()).arg(rows.size() == 1 ? QString() : QStringLiteral("s"))
+                       .arg(s.traces.size()).arg(s.traces.size() == 1 ? QString() : QStringLiteral("s"));
+    const auto mostExposed = std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.exposedComm < b.exposedComm; });
+    TimeNs comm = 0, overlap = 0;
+    for (const auto& r : rows) {
+        comm += r.comm;
+        overlap += r.overlap;
+    }
+    if (comm > 0)
+        text += QStringLiteral("%1 % of communication is hidden behind compute; rank %2 has the most exposed communication (%3 ms). ")
+                    .arg(100.0 * static_cast<double>(overlap) / static_cast<double>(comm), 0, 'f', 1)
+                    .arg(mostExposed->rank)
+                    .arg(ms(mostExposed->exposedComm));
+    else
+        text += QStringLiteral("No communication kernels. ");
+    std::map<int, int> lastCount;
+    size_t multi = 0;
+    for (const auto& c : analysis_->collectives.collectives)
+        if (c.members.size() > 1) {
+            ++multi;
+            ++lastCount[c.lastRank];
+        }
+    if (multi > 0) {
+        const auto straggler = std::max_element(lastCount.begin(), lastCount.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        text += QStringLiteral("Rank %1 arrived last at %2 of %3 collectives. ").arg(straggler->first).arg(straggler->second).arg(multi);
+    }
+    text += QStringLiteral("Clocks: %1.").arg(QString::fromStdString(s.clockAlignment));
+    return text;
+}
+
+void RanksPanel::fillRankTable() {
+    rankModel_->removeRows(0, rankModel_->rowCount());
+    if (!analysis_) return;
+    for (const auto& r : analysis_->ranks) {
+        auto time = [](TimeNs v) { return numberItem(ms(v), static_cast<double>(v)); };
+        rankModel_->appendRow({numberItem(QString::number(r.rank), r.rank), textItem(QString::fromStdString(r.host)),
+                               numberItem(QString::number(r.pid), r.pid), numberItem(QString::number(r.device), r.device),
+                               numberItem(QString::number(r.kernels), static_cast<double>(r.kernels)), time(r.span), time(r.busy),
+                               time(r.compute), time(r.comm), time(r.overlap), time(r.exposedComm), time(r.idle)});
+    }
+    rankTable_->resizeColumnsToContents();
+}
+
+void RanksPanel::fillCollectives() {
+    collectiveModel_->removeRows(0, collectiveModel_->rowCount());
+    if (!analysis_) return;
+    const auto& list = analysis_->collectives.collectives;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const auto& c = list[i];
+        collectiveModel_->appendRow({numberItem(QString::number(i), static_cast<double>(i)),
+                                     textItem(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size()))),
+                                     textItem(QString::fromStdString(c.comm)),
+                                     numberItem(QString::number(c.members.size()), static_cast<double>(c.members.size())),
+                                     numberItem(ms(c.skew()), static_cast<double>(c.skew())),
+                                     numberItem(QString::number(c.lastRank), c.lastRank),
+                                     numberItem(ms(c.waited), static_cast<double>(c.waited)),
+                                     numberItem(ms(c.maxDuration), static_cast<double>(c.maxDuration))});
+    }
+    collectiveTable_->resizeColumnsToContents();
+}
+
+// Stacked bars per rank: compute alone, communication hidden behind compute, exposed
+// communication and idle add up to the rank's span.
+void RanksPanel::rebuildChart() {
+    if (chart_) {
+        chartBox_->removeWidget(chart_);
+        chart_->deleteLater();
+        chart_ = nullptr;
+    }
+    if (!analysis_ || analysis_->ranks.empty()) return;
+    auto* computeOnly = new QBarSet(QStringLiteral("Compute only"));
+    auto* overlap = new QBarSet(QStringLiteral("Comm under compute"));
+    auto* exposed = new QBarSet(QStringLiteral("Exposed comm"));
+    auto* idle = new QBarSet(QStringLiteral("Idle"));
+    computeOnly->setColor(QColor(0x3b, 0x6e, 0xa8));
+    overlap->setColor(QColor(0x7f, 0xb2, 0x5a));
+    exposed->setColor(QColor(0xd9, 0x5f, 0x3b));
+    idle->setColor(QColor(0xc8, 0xc8, 0xc8));
+    QStringList categories;
+    double most = 0;
+    for (const auto& r : analysis_->ranks) {
+        auto v = [](TimeNs ns) { return static_cast<double>(ns) / 1e6; };
+        *computeOnly << v(r.compute - r.overlap);
+        *overlap << v(r.overlap);
+        *exposed << v(r.exposedComm);
+        *idle << v(r.idle);
+        most = std::max(most, v(r.span));
+        categories << QString::number(r.rank);
+    }
+    auto* series = new QStackedBarSeries;
+    series->append({computeOnly, overlap, exposed, idle});
+    auto* chart = new QChart;
+    chart->addSeries(series);
+    chart->setTitle(QStringLiteral("GPU time per rank (ms)"));
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* ranks = new QBarCategoryAxis;
+    ranks->append(categories);
+    ranks->setTitleText(QStringLiteral("rank"));
+    auto* axis = new QValueAxis;
+    axis->setRange(0, most * 1.05);
+    axis->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(ranks, Qt::AlignBottom);
+    chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(ranks);
+    series->attachAxis(axis);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    view->setToolTip(QStringLiteral("Each bar adds up to the rank's span: compute alone, communication hidden behind compute, "
+                                    "exposed communication, idle"));
+    chart_ = view;
+    chartBox_->addWidget(view);
+}
+
+} // namespace ls::gui
