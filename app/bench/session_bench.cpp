@@ -1,5 +1,9 @@
 #include "app/bench/session_bench.h"
 
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+#include "app/bench/rank_timeline_bench.h"
+#endif
+
 #include "core/import/kineto/json_floor.h"
 #include "core/import/nsys/load_floor.h"
 #include "core/load/session_load.h"
@@ -39,7 +43,9 @@ int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json)
     const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
     std::vector<double> loads;
     size_t ranks = 0, traces = 0;
+    std::shared_ptr<const ls::Session> last;
     for (int r = 0; r < runs; ++r) {
+        last.reset(); // one session in memory at a time
         ls::Session s;
         loads.push_back(secondsOf([&] { s = ls::loadSession(files); }));
         if (!s.failed.empty()) {
@@ -48,17 +54,33 @@ int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json)
         }
         ranks = s.ranks.size();
         traces = s.traces.size();
+        last = std::make_shared<const ls::Session>(std::move(s));
     }
+    const double loadPeakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    const RankTimelineFigures frames = measureRankTimeline(last);
+#else
+    const struct {
+        bool measured = false;
+        double frameP95Ms = 0, frameMaxMs = 0;
+        int frames = 0, rows = 0;
+    } frames;
+#endif
     std::sort(loads.begin(), loads.end());
     const double load = loads[loads.size() / 2], budget = floorSum / cores;
-    const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
     if (json)
         std::printf("{\"files\": %zu, \"ranks\": %zu, \"runs\": %d, \"cores\": %u, \"floor_sum_s\": %.4f, \"session_load_s\": %.4f, "
-                    "\"ratio_to_floor_sum_per_core\": %.3f, \"peak_rss_mb\": %.1f}\n",
-                    traces, ranks, runs, cores, floorSum, load, load / budget, peakMb);
-    else
+                    "\"ratio_to_floor_sum_per_core\": %.3f, \"peak_rss_mb\": %.1f, \"rank_timeline_rows\": %d, "
+                    "\"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f}\n",
+                    traces, ranks, runs, cores, floorSum, load, load / budget, loadPeakMb, frames.rows, frames.frameP95Ms,
+                    frames.frameMaxMs);
+    else {
         std::printf("files           %zu (%zu ranks)\nfloor sum       %.3f s (single-thread scans, warm)\nsession load    %.3f s "
-                    "(median of %d)\nratio           %.3f (session load / (floor sum / %u cores))\npeak RSS        %.1f MB\n",
-                    traces, ranks, floorSum, load, runs, load / budget, cores, peakMb);
+                    "(median of %d)\nratio           %.3f (session load / (floor sum / %u cores))\npeak RSS        %.1f MB over the loads\n",
+                    traces, ranks, floorSum, load, runs, load / budget, cores, loadPeakMb);
+        if (frames.measured)
+            std::printf("rank timeline   %d rows, 1920x1080 offscreen, %d frames at 4 zoom levels while panning: p95 %.2f ms, max %.2f ms\n",
+                        frames.rows, frames.frames, frames.frameP95Ms, frames.frameMaxMs);
+    }
     return 0;
 }

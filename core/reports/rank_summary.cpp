@@ -3,6 +3,7 @@
 #include "core/reports/intervals.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ls {
 
@@ -15,43 +16,81 @@ KernelCollectives::KernelCollectives(const Trace& t) : t_(t), byName_(t.strings.
     }
 }
 
-std::vector<RankTimeRow> rankTimeSummary(const Session& session) {
-    std::vector<RankTimeRow> rows;
+namespace {
+
+// One rank's kernels: counts, first start and last end, and the unions of compute and of
+// communication intervals on the trace's own clock.
+struct RankKernels {
+    uint64_t kernels = 0, commKernels = 0;
+    TimeNs first = 0, last = 0;
+    RankBusy busy;
+};
+
+RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelCollectives& kc) {
+    RankKernels out;
+    std::vector<Interval> compute, comm;
+    const auto& k = t.kernels;
+    for (uint32_t i = 0; i < k.size(); ++i) {
+        if (k.process[i] != r.process || k.device[i] != r.device) continue;
+        out.first = out.kernels ? std::min(out.first, k.start[i]) : k.start[i];
+        out.last = out.kernels ? std::max(out.last, k.end[i]) : k.end[i];
+        ++out.kernels;
+        if (kc.of(KernelId(i)) != Collective::None) {
+            comm.push_back({k.start[i], k.end[i]});
+            ++out.commKernels;
+        } else {
+            compute.push_back({k.start[i], k.end[i]});
+        }
+    }
+    out.busy = {unionOf(std::move(compute)), unionOf(std::move(comm))};
+    return out;
+}
+
+template <typename F> void forEachRank(const Session& session, F&& f) {
     std::vector<std::unique_ptr<KernelCollectives>> collectives(session.traces.size());
     for (const SessionRank& r : session.ranks) {
         const Trace& t = *session.traces[r.trace].trace;
         if (!collectives[r.trace]) collectives[r.trace] = std::make_unique<KernelCollectives>(t);
+        f(r, t, kernelsOfRank(t, r, *collectives[r.trace]));
+    }
+}
+
+} // namespace
+
+std::vector<RankTimeRow> rankTimeSummary(const Session& session) {
+    std::vector<RankTimeRow> rows;
+    forEachRank(session, [&](const SessionRank& r, const Trace& t, RankKernels k) {
         RankTimeRow row;
         row.rank = r.rank;
         row.host = r.host;
         row.pid = r.process.valid() && r.process.value < t.processes.size() ? t.processes[r.process.value].pid : 0;
         row.device = r.device;
-        std::vector<Interval> compute, comm;
-        TimeNs first = 0, last = 0;
-        const auto& k = t.kernels;
-        for (uint32_t i = 0; i < k.size(); ++i) {
-            if (k.process[i] != r.process || k.device[i] != r.device) continue;
-            first = row.kernels ? std::min(first, k.start[i]) : k.start[i];
-            last = row.kernels ? std::max(last, k.end[i]) : k.end[i];
-            ++row.kernels;
-            if (collectives[r.trace]->of(KernelId(i)) != Collective::None) {
-                comm.push_back({k.start[i], k.end[i]});
-                ++row.commKernels;
-            } else {
-                compute.push_back({k.start[i], k.end[i]});
-            }
-        }
-        const auto computeUnion = unionOf(std::move(compute)), commUnion = unionOf(std::move(comm));
-        row.span = row.kernels ? last - first : 0;
-        row.compute = lengthOf(computeUnion);
-        row.comm = lengthOf(commUnion);
-        row.overlap = intersectionLength(computeUnion, commUnion);
+        row.kernels = k.kernels;
+        row.commKernels = k.commKernels;
+        row.span = k.kernels ? k.last - k.first : 0;
+        row.compute = lengthOf(k.busy.compute);
+        row.comm = lengthOf(k.busy.comm);
+        row.overlap = intersectionLength(k.busy.compute, k.busy.comm);
         row.exposedComm = row.comm - row.overlap;
         row.busy = row.compute + row.exposedComm;
         row.idle = row.span - row.busy;
         rows.push_back(std::move(row));
-    }
+    });
     return rows;
+}
+
+std::vector<RankBusy> rankBusyIntervals(const Session& session) {
+    std::vector<RankBusy> out;
+    forEachRank(session, [&](const SessionRank& r, const Trace&, RankKernels k) {
+        const TimeNs offset = session.traces[r.trace].offsetNs;
+        for (auto* lane : {&k.busy.compute, &k.busy.comm})
+            for (Interval& i : *lane) {
+                i.start += offset;
+                i.end += offset;
+            }
+        out.push_back(std::move(k.busy));
+    });
+    return out;
 }
 
 } // namespace ls

@@ -5,6 +5,7 @@
 // kernels overlapping on several streams count once.
 #include "core/costs/collective.h"
 #include "core/model/session.h"
+#include "core/reports/intervals.h"
 
 #include <vector>
 
@@ -25,6 +26,13 @@ struct RankTimeRow {
 };
 
 std::vector<RankTimeRow> rankTimeSummary(const Session& session);
+
+// Per rank (Session::ranks order), the unions of its compute and of its communication kernel
+// intervals in session time: what the Ranks tab's timeline draws, one lane each.
+struct RankBusy {
+    std::vector<Interval> compute, comm;
+};
+std::vector<RankBusy> rankBusyIntervals(const Session& session);
 
 // Per trace, the collective of each kernel name (None for compute), looked up once per name.
 class KernelCollectives {

@@ -90,6 +90,20 @@ TEST(RankSummarySql, DdpRanksEqualSqlOverEachFile) {
         EXPECT_EQ(rows[r].device, static_cast<uint32_t>(device));
         expectRow(rows[r], sweep(db, kNsysKernels + std::to_string(device)));
     }
+    // What the Ranks tab's timeline draws: the same unions, on the session's clock (the later
+    // recording shifted by the difference of the recorded start times).
+    const auto busy = rankBusyIntervals(s);
+    ASSERT_EQ(busy.size(), 2u);
+    const SqlReader db0(ddp(0)), db1(ddp(1));
+    const int64_t e0 = db0.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"),
+                  e1 = db1.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(lengthOf(busy[r].compute), rows[r].compute);
+        EXPECT_EQ(lengthOf(busy[r].comm), rows[r].comm);
+        const SqlReader& db = r ? db1 : db0;
+        const int64_t first = db.scalar("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL") + (r ? e1 : e0) - std::min(e0, e1);
+        EXPECT_EQ(std::min(busy[r].compute.front().start, busy[r].comm.front().start), first) << "rank " << r;
+    }
 }
 
 TEST(RankSummarySql, DdpAllReducesMatchOneToOneWithSkewFromSql) {

@@ -3,12 +3,14 @@
 // process), the heat map holds each rank's iterations, and choosing a rank shows its kernels.
 #include "widgets/main_window.h"
 #include "widgets/panes/rank_heat_map.h"
+#include "widgets/panes/rank_timeline.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widget_test_support.h"
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QImage>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -92,6 +94,40 @@ TEST(RanksTab, OneFileOfFourGpusFiltersTheTableToTheRanksDevice) {
     EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL WHERE deviceId = 2"));
     w->showRank(-1);
     EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(RanksTab, TimelineFiltersOrdersAndMarksACollective) {
+    if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";
+    const auto w = openSession({kRank0, kRank1});
+    ASSERT_TRUE(w);
+    auto* timeline = w->ranksPanel()->timeline();
+    ASSERT_EQ(timeline->shownRanks().size(), 2u);
+    EXPECT_TRUE(timeline->setRankFilter(QStringLiteral("1")));
+    ASSERT_EQ(timeline->shownRanks().size(), 1u);
+    EXPECT_EQ(timeline->shownRanks()[0], 1);
+    EXPECT_FALSE(timeline->setRankFilter(QStringLiteral("one")));
+    EXPECT_EQ(timeline->shownRanks().size(), 2u) << "an unreadable filter shows every rank";
+    EXPECT_TRUE(timeline->setRankFilter(QString()));
+    // Rank 0 waits at the first all-reduce for rank 1: it has the most exposed communication.
+    timeline->setOrder(ls::gui::RankTimeline::Order::ExposedComm);
+    EXPECT_EQ(timeline->shownRanks()[0], 0);
+    timeline->setOrder(ls::gui::RankTimeline::Order::Idle);
+    timeline->setOrder(ls::gui::RankTimeline::Order::Rank);
+    EXPECT_EQ(timeline->shownRanks()[0], 0);
+    // Choosing a collective in the table brings it into view on the timeline.
+    timeline->resize(1200, 300);
+    timeline->zoomTo(0, 1000);
+    auto* table = w->ranksPanel()->collectiveTable();
+    table->setCurrentIndex(table->model()->index(3, 0));
+    const auto& c = w->session()->ranks->collectives.collectives[3];
+    EXPECT_LE(timeline->startNs(), static_cast<double>(c.firstStart));
+    EXPECT_GE(timeline->startNs() + timeline->nsPerPixel() * (1200 - 70), static_cast<double>(c.end));
+    QImage image(timeline->size(), QImage::Format_RGB32);
+    timeline->render(&image); // paints with a collective marked, both lanes, without a crash
 }
 
 } // namespace

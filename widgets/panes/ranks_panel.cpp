@@ -1,11 +1,17 @@
 #include "widgets/panes/ranks_panel.h"
 
 #include "widgets/panes/rank_heat_map.h"
+#include "widgets/panes/rank_timeline.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -69,7 +75,7 @@ void setHeaders(QStandardItemModel* model, const std::vector<std::pair<QString, 
 RanksPanel::RanksPanel(QWidget* parent)
     : QWidget(parent), verdict_(new QLabel), rankModel_(new QStandardItemModel(this)), collectiveModel_(new QStandardItemModel(this)),
       rankTable_(sortedTable(rankModel_, this)), collectiveTable_(sortedTable(collectiveModel_, this)), heatMap_(new RankHeatMap),
-      chartBox_(new QVBoxLayout) {
+      timeline_(new RankTimeline), chartBox_(new QVBoxLayout) {
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     setHeaders(rankModel_, {{QStringLiteral("Rank"), QStringLiteral("The rank (from the environment, distributedInfo, the file name, the device or the order given)")},
@@ -102,6 +108,40 @@ RanksPanel::RanksPanel(QWidget* parent)
     });
     connect(heatMap_, &RankHeatMap::rankClicked, this, &RanksPanel::rankRequested);
 
+    connect(timeline_, &RankTimeline::rankClicked, this, &RanksPanel::rankRequested);
+    connect(collectiveTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
+        timeline_->selectCollective(i.isValid() ? i.sibling(i.row(), 0).data(kSortRole).toInt() : -1);
+    });
+    auto* filter = new QLineEdit;
+    filter->setPlaceholderText(QStringLiteral("Ranks, e.g. 0-7, 12"));
+    filter->setToolTip(QStringLiteral("Which ranks the timeline shows: numbers and ranges separated by commas; empty shows all"));
+    filter->setClearButtonEnabled(true);
+    connect(filter, &QLineEdit::textChanged, this, [this, filter](const QString& text) {
+        const bool ok = timeline_->setRankFilter(text);
+        filter->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
+    });
+    auto* order = new QComboBox;
+    order->addItems({QStringLiteral("Order by rank"), QStringLiteral("Most exposed communication first"), QStringLiteral("Most idle first"),
+                     QStringLiteral("Most compute first")});
+    order->setToolTip(QStringLiteral("The order of the timeline's rank rows"));
+    connect(order, &QComboBox::currentIndexChanged, this, [this](int i) { timeline_->setOrder(static_cast<RankTimeline::Order>(i)); });
+    auto* split = new QCheckBox(QStringLiteral("Compute and communication lanes"));
+    split->setChecked(true);
+    split->setToolTip(QStringLiteral("Off: one busy lane per rank (collapsed rows)"));
+    connect(split, &QCheckBox::toggled, timeline_, &RankTimeline::setSplitLanes);
+    auto* legend = new QLabel(QStringLiteral("<span style='color:#3b6ea8'>■</span> compute  <span style='color:#d95f3b'>■</span> communication  "
+                                             "<span style='color:#9c27b0'>|</span> selected collective · wheel zooms, drag pans, double-click fits"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(filter);
+    controls->addWidget(order);
+    controls->addWidget(split);
+    controls->addWidget(legend, 1);
+    auto* timelineBox = new QWidget;
+    auto* timelineLayout = new QVBoxLayout(timelineBox);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->addLayout(controls);
+    timelineLayout->addWidget(timeline_, 1);
+
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(rankTable_);
     auto* chartHolder = new QWidget;
@@ -113,12 +153,16 @@ RanksPanel::RanksPanel(QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(heatMap_);
     bottom->addWidget(collectiveTable_);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
-    split->addWidget(bottom);
+    auto* panes = new QSplitter(Qt::Vertical);
+    panes->addWidget(timelineBox);
+    panes->addWidget(top);
+    panes->addWidget(bottom);
+    panes->setStretchFactor(0, 3);
+    panes->setStretchFactor(1, 2);
+    panes->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(verdict_);
-    layout->addWidget(split, 1);
+    layout->addWidget(panes, 1);
 }
 
 void RanksPanel::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
@@ -126,6 +170,7 @@ void RanksPanel::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
     fillRankTable();
     fillCollectives();
     heatMap_->setIterations(analysis_ ? analysis_->iterations : std::vector<RankIterationRow>{});
+    timeline_->setAnalysis(analysis_);
     rebuildChart();
     verdict_->setText(verdict());
 }

@@ -17,6 +17,7 @@ class QVBoxLayout;
 namespace ls::gui {
 
 class RankHeatMap;
+class RankTimeline;
 
 class RanksPanel : public QWidget {
     Q_OBJECT
@@ -27,6 +28,7 @@ public:
     QTableView* rankTable() const { return rankTable_; }
     QTableView* collectiveTable() const { return collectiveTable_; }
     RankHeatMap* heatMap() const { return heatMap_; }
+    RankTimeline* timeline() const { return timeline_; }
     QString verdict() const;
 
 signals:
@@ -45,6 +47,7 @@ private:
     QTableView* rankTable_;
     QTableView* collectiveTable_;
     RankHeatMap* heatMap_;
+    RankTimeline* timeline_;
     QVBoxLayout* chartBox_;
     QWidget* chart_ = nullptr;
 };

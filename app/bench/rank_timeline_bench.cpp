@@ -1,0 +1,45 @@
+#include "app/bench/rank_timeline_bench.h"
+
+#include "widgets/panes/rank_timeline.h"
+
+#include <QApplication>
+#include <QImage>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::Session> session) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "layerscope-bench";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    RankTimelineFigures f;
+    ls::gui::RankTimeline view;
+    view.resize(1920, 1080);
+    view.setAnalysis(ls::gui::analyseRanks(std::move(session)));
+    f.rows = static_cast<int>(view.shownRanks().size());
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    const double start = view.startNs(), span = view.nsPerPixel() * 1850;
+    std::vector<double> times;
+    // The whole session, then 10 %, 1 % and 0.1 % of it around its middle; 20 frames panning
+    // 40 px at each zoom.
+    for (double fraction : {1.0, 0.1, 0.01, 0.001}) {
+        double from = start + span * (0.5 - fraction / 2);
+        const double width = span * fraction;
+        for (int i = 0; i < 20; ++i) {
+            view.zoomTo(static_cast<ls::TimeNs>(from), static_cast<ls::TimeNs>(from + width));
+            const auto t0 = std::chrono::steady_clock::now();
+            view.render(&image);
+            times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            from += width / 1850 * 40;
+        }
+    }
+    std::sort(times.begin(), times.end());
+    f.frames = static_cast<int>(times.size());
+    f.frameP95Ms = times[static_cast<size_t>(0.95 * static_cast<double>(times.size() - 1))];
+    f.frameMaxMs = times.back();
+    f.measured = true;
+    return f;
+}

@@ -1,0 +1,284 @@
+#include "widgets/panes/rank_timeline.h"
+
+#include "widgets/units.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ls::gui {
+namespace {
+
+constexpr int kLabelWidth = 70, kRulerHeight = 18;
+const QColor kCompute(0x3b, 0x6e, 0xa8), kComm(0xd9, 0x5f, 0x3b), kBusy(0x55, 0x55, 0x55), kMarker(0x9c, 0x27, 0xb0);
+
+// Fills one lane's bars between x0 and x1 pixels: the intervals inside the window, binary
+// searched, with every run narrower than a pixel folded into the pixel it falls in.
+void paintLane(QPainter& p, const std::vector<Interval>& lane, double startNs, double nsPerPixel, int widthPx, int x0, int y, int h,
+               const QColor& colour) {
+    const double endNs = startNs + nsPerPixel * widthPx;
+    auto first = std::lower_bound(lane.begin(), lane.end(), startNs, [](const Interval& i, double t) { return static_cast<double>(i.end) < t; });
+    int lastPixel = -1;
+    for (auto it = first; it != lane.end() && static_cast<double>(it->start) < endNs; ++it) {
+        const double a = (static_cast<double>(it->start) - startNs) / nsPerPixel, b = (static_cast<double>(it->end) - startNs) / nsPerPixel;
+        const int left = std::max(0, static_cast<int>(std::floor(a))), right = std::min(widthPx, static_cast<int>(std::ceil(b)));
+        if (right <= lastPixel) continue; // folded into a pixel already drawn
+        const int from = std::max(left, lastPixel + 1);
+        p.fillRect(x0 + from, y, std::max(1, right - from), h, colour);
+        lastPixel = std::max(from, right - 1);
+    }
+}
+
+} // namespace
+
+RankTimeline::RankTimeline(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumHeight(120);
+    setFocusPolicy(Qt::ClickFocus);
+}
+
+void RankTimeline::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
+    analysis_ = std::move(analysis);
+    busy_ = analysis_ ? rankBusyIntervals(*analysis_->session) : std::vector<RankBusy>{};
+    filter_.assign(busy_.size(), 1);
+    selected_ = -1;
+    spanStart_ = spanEnd_ = 0;
+    bool any = false;
+    for (const auto& b : busy_)
+        for (const auto* lane : {&b.compute, &b.comm})
+            if (!lane->empty()) {
+                spanStart_ = any ? std::min(spanStart_, lane->front().start) : lane->front().start;
+                spanEnd_ = any ? std::max(spanEnd_, lane->back().end) : lane->back().end;
+                any = true;
+            }
+    rebuildRows();
+    fitAll();
+}
+
+bool RankTimeline::setRankFilter(const QString& text) {
+    std::fill(filter_.begin(), filter_.end(), text.trimmed().isEmpty());
+    bool ok = true;
+    if (!text.trimmed().isEmpty() && analysis_) {
+        static const QRegularExpression part(QStringLiteral("^\\s*(\\d+)?\\s*(-)?\\s*(\\d+)?\\s*$"));
+        for (const QString& piece : text.split(QLatin1Char(','))) {
+            const auto m = part.match(piece);
+            if (!m.hasMatch() || (m.captured(1).isEmpty() && m.captured(3).isEmpty())) {
+                ok = false;
+                continue;
+            }
+            const int lo = m.captured(1).isEmpty() ? 0 : m.captured(1).toInt();
+            const int hi = m.captured(3).isEmpty() ? (m.captured(2).isEmpty() ? lo : INT32_MAX) : m.captured(3).toInt();
+            const auto& ranks = analysis_->session->ranks;
+            for (size_t i = 0; i < ranks.size(); ++i)
+                if (ranks[i].rank >= lo && ranks[i].rank <= hi) filter_[i] = 1;
+        }
+        if (!ok) std::fill(filter_.begin(), filter_.end(), 1);
+    }
+    rebuildRows();
+    update();
+    return ok;
+}
+
+void RankTimeline::setOrder(Order order) {
+    order_ = order;
+    rebuildRows();
+    update();
+}
+
+void RankTimeline::setSplitLanes(bool split) {
+    split_ = split;
+    update();
+}
+
+void RankTimeline::selectCollective(int index) {
+    selected_ = index;
+    if (analysis_ && index >= 0 && static_cast<size_t>(index) < analysis_->collectives.collectives.size()) {
+        const auto& c = analysis_->collectives.collectives[static_cast<size_t>(index)];
+        // Bring the collective into view with room around it, unless it is already well visible.
+        const double visibleEnd = startNs_ + nsPerPixel_ * plotWidth();
+        if (static_cast<double>(c.firstStart) < startNs_ || static_cast<double>(c.end) > visibleEnd) {
+            const TimeNs pad = std::max<TimeNs>(1000, (c.end - c.firstStart) / 2);
+            zoomTo(c.firstStart - pad, c.end + pad);
+        }
+    }
+    update();
+}
+
+void RankTimeline::zoomTo(TimeNs from, TimeNs to) {
+    if (to <= from) to = from + 1000;
+    startNs_ = static_cast<double>(from);
+    nsPerPixel_ = static_cast<double>(to - from) / std::max(1, plotWidth());
+    update();
+}
+
+void RankTimeline::rebuildRows() {
+    rows_.clear();
+    if (!analysis_) return;
+    for (size_t i = 0; i < filter_.size(); ++i)
+        if (filter_[i]) rows_.push_back(static_cast<int>(i));
+    const auto& stats = analysis_->ranks; // same order as Session::ranks
+    auto key = [&](int i) -> double {
+        const auto& r = stats[static_cast<size_t>(i)];
+        switch (order_) {
+        case Order::ExposedComm: return -static_cast<double>(r.exposedComm);
+        case Order::Idle: return -static_cast<double>(r.idle);
+        case Order::Compute: return -static_cast<double>(r.compute);
+        case Order::Rank: break;
+        }
+        return r.rank;
+    };
+    std::stable_sort(rows_.begin(), rows_.end(), [&](int a, int b) { return key(a) < key(b); });
+}
+
+void RankTimeline::fitAll() {
+    const TimeNs pad = std::max<TimeNs>(1000, (spanEnd_ - spanStart_) / 50);
+    zoomTo(spanStart_ - pad, spanEnd_ + pad);
+}
+
+int RankTimeline::plotWidth() const { return std::max(1, width() - kLabelWidth); }
+
+int RankTimeline::rowHeight() const {
+    const int rows = std::max<int>(1, static_cast<int>(rows_.size()));
+    return std::clamp((height() - kRulerHeight) / rows, 3, 26);
+}
+
+int RankTimeline::rowAt(int y) const {
+    const int row = (y - kRulerHeight) / rowHeight();
+    return y >= kRulerHeight && row < static_cast<int>(rows_.size()) ? row : -1;
+}
+
+void RankTimeline::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!analysis_ || rows_.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, analysis_ ? QStringLiteral("No rank matches the filter") : QString());
+        return;
+    }
+    const int w = plotWidth(), rh = rowHeight();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    // Ruler: session time from the first kernel of any rank.
+    p.setPen(palette().color(QPalette::Text));
+    const double visible = nsPerPixel_ * w;
+    const double step = std::pow(10.0, std::floor(std::log10(std::max(1.0, visible / 6))));
+    for (double t = std::ceil((startNs_ - static_cast<double>(spanStart_)) / step) * step; t < startNs_ - static_cast<double>(spanStart_) + visible; t += step) {
+        const int x = kLabelWidth + static_cast<int>(toX(t + static_cast<double>(spanStart_)));
+        p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
+        p.drawText(x + 2, kRulerHeight - 5, formatDuration(t));
+    }
+    const auto& ranks = analysis_->session->ranks;
+    const int lane = split_ ? std::max(1, (rh - 2) / 2) : std::max(1, rh - 2);
+    for (size_t row = 0; row < rows_.size(); ++row) {
+        const int y = kRulerHeight + static_cast<int>(row) * rh;
+        const auto i = static_cast<size_t>(rows_[row]);
+        if (rh >= p.fontMetrics().height() - 2 || row % static_cast<size_t>(std::max(1, p.fontMetrics().height() / rh)) == 0)
+            p.drawText(QRect(0, y, kLabelWidth - 6, std::max(rh, p.fontMetrics().height())), Qt::AlignRight | Qt::AlignVCenter,
+                       QStringLiteral("rank %1").arg(ranks[i].rank));
+        if (row % 2) p.fillRect(kLabelWidth, y, w, rh, palette().color(QPalette::AlternateBase));
+        if (split_) {
+            paintLane(p, busy_[i].compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kCompute);
+            paintLane(p, busy_[i].comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane, kComm);
+        } else {
+            paintLane(p, busy_[i].compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
+            paintLane(p, busy_[i].comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
+        }
+    }
+    // The selected collective: a mark at each member's start, the first and last joined, the skew written.
+    if (selected_ >= 0 && static_cast<size_t>(selected_) < analysis_->collectives.collectives.size()) {
+        const auto& c = analysis_->collectives.collectives[static_cast<size_t>(selected_)];
+        p.setPen(QPen(kMarker, 2));
+        int top = height(), bottom = 0;
+        for (const auto& m : c.members) {
+            const auto at = std::find(rows_.begin(), rows_.end(), static_cast<int>(m.rank));
+            if (at == rows_.end()) continue;
+            const int y = kRulerHeight + static_cast<int>(at - rows_.begin()) * rh;
+            const int x = kLabelWidth + static_cast<int>(toX(static_cast<double>(m.start)));
+            p.drawLine(x, y, x, y + rh);
+            top = std::min(top, y);
+            bottom = std::max(bottom, y + rh);
+        }
+        const int x0 = kLabelWidth + static_cast<int>(toX(static_cast<double>(c.firstStart)));
+        const int x1 = kLabelWidth + static_cast<int>(toX(static_cast<double>(c.lastStart)));
+        if (bottom > top) {
+            p.setPen(QPen(kMarker, 1, Qt::DashLine));
+            p.drawLine(x0, top, x0, bottom);
+            p.drawLine(x1, top, x1, bottom);
+            p.setPen(kMarker);
+            p.drawText(std::max(x1, x0) + 4, top + p.fontMetrics().ascent(),
+                       QStringLiteral("%1 #%2: skew %3, rank %4 last")
+                           .arg(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size())))
+                           .arg(selected_)
+                           .arg(formatDuration(static_cast<double>(c.skew())))
+                           .arg(c.lastRank));
+        }
+    }
+}
+
+void RankTimeline::wheelEvent(QWheelEvent* e) {
+    const double x = e->position().x() - kLabelWidth;
+    const double at = startNs_ + x * nsPerPixel_;
+    const double factor = e->angleDelta().y() > 0 ? 0.8 : 1.25;
+    nsPerPixel_ = std::max(0.01, nsPerPixel_ * factor);
+    startNs_ = at - x * nsPerPixel_;
+    update();
+}
+
+void RankTimeline::mousePressEvent(QMouseEvent* e) {
+    dragX_ = static_cast<int>(e->position().x());
+    dragStartNs_ = startNs_;
+}
+
+void RankTimeline::mouseMoveEvent(QMouseEvent* e) {
+    if (dragX_ < 0 || !(e->buttons() & Qt::LeftButton)) return;
+    startNs_ = dragStartNs_ - (e->position().x() - dragX_) * nsPerPixel_;
+    update();
+}
+
+void RankTimeline::mouseReleaseEvent(QMouseEvent*) { dragX_ = -1; }
+
+void RankTimeline::mouseDoubleClickEvent(QMouseEvent* e) {
+    const int row = rowAt(static_cast<int>(e->position().y()));
+    if (row >= 0 && e->position().x() < kLabelWidth) emit rankClicked(analysis_->session->ranks[static_cast<size_t>(rows_[static_cast<size_t>(row)])].rank);
+    else fitAll();
+}
+
+bool RankTimeline::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && analysis_) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const int row = rowAt(help->pos().y());
+        if (row < 0) return QWidget::event(e);
+        const auto i = static_cast<size_t>(rows_[static_cast<size_t>(row)]);
+        const auto& r = analysis_->ranks[i];
+        const double t = startNs_ + (help->pos().x() - kLabelWidth) * nsPerPixel_;
+        QToolTip::showText(help->globalPos(),
+                           QStringLiteral("rank %1 (%2, GPU %3) at %4\ncompute %5 · comm %6 · hidden %7 · exposed %8 · idle %9\n"
+                                          "Double-click the label to show this rank; double-click elsewhere to fit")
+                               .arg(r.rank)
+                               .arg(QString::fromStdString(r.host.empty() ? std::string("host unknown") : r.host))
+                               .arg(r.device)
+                               .arg(formatDuration(t - static_cast<double>(spanStart_)), formatDuration(static_cast<double>(r.compute)),
+                                    formatDuration(static_cast<double>(r.comm)), formatDuration(static_cast<double>(r.overlap)),
+                                    formatDuration(static_cast<double>(r.exposedComm)), formatDuration(static_cast<double>(r.idle))),
+                           this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void RankTimeline::resizeEvent(QResizeEvent* e) {
+    const double visible = nsPerPixel_ * std::max(1, e->oldSize().width() - kLabelWidth);
+    QWidget::resizeEvent(e);
+    if (e->oldSize().width() > kLabelWidth) nsPerPixel_ = visible / plotWidth();
+    else fitAll();
+}
+
+} // namespace ls::gui
