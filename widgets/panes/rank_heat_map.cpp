@@ -17,7 +17,7 @@ constexpr int kLeft = 64, kTop = 22, kBottom = 4, kRight = 8;
 RankHeatMap::RankHeatMap(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumHeight(120);
-    setToolTip(QStringLiteral("Step time per rank and iteration: white is the iteration's fastest rank, red its slowest"));
+    setToolTip(QStringLiteral("Step time per rank and iteration: pale blue is the iteration's fastest rank, red its slowest"));
 }
 
 void RankHeatMap::setIterations(const std::vector<RankIterationRow>& rows) {
@@ -87,9 +87,14 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
             if (!std::isnan(ms)) {
                 const double range = slowest_[c] - fastest_[c];
                 const double f = range > 0 ? (ms - fastest_[c]) / range : 0;
-                colour = QColor::fromRgbF(1.0, 1.0 - 0.75 * f, 1.0 - 0.8 * f);
+                // Pale blue for the iteration's fastest rank, through white, to red for its slowest.
+                colour = f < 0.5 ? QColor::fromRgbF(0.82 + 0.36 * f, 0.9 + 0.2 * f, 1.0)
+                                 : QColor::fromRgbF(1.0, 1.0 - 1.5 * (f - 0.5), 1.0 - 1.6 * (f - 0.5));
             }
-            p.fillRect(QRect(QPoint(x(c), y(r)), QPoint(x(c + 1) - 2, y(r + 1) - (rows < 40 ? 2 : 0))), colour);
+            const QRect cell(QPoint(x(c), y(r)), QPoint(x(c + 1) - 2, y(r + 1) - (rows < 40 ? 2 : 0)));
+            p.fillRect(cell, colour);
+            if (!std::isnan(ms) && cell.height() >= p.fontMetrics().height() && cell.width() >= p.fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms")))
+                p.drawText(cell, Qt::AlignCenter, QStringLiteral("%1 ms").arg(ms, 0, 'f', 2));
         }
     }
 }

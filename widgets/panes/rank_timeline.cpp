@@ -169,7 +169,10 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     // Ruler: session time from the first kernel of any rank.
     p.setPen(palette().color(QPalette::Text));
     const double visible = nsPerPixel_ * w;
-    const double step = std::pow(10.0, std::floor(std::log10(std::max(1.0, visible / 6))));
+    // Ticks at 1, 2 or 5 × 10^k ns, at least ~110 px apart so their labels never overlap.
+    const double minStep = std::max(1.0, nsPerPixel_ * 110);
+    const double decade = std::pow(10.0, std::floor(std::log10(minStep)));
+    const double step = minStep <= decade ? decade : minStep <= 2 * decade ? 2 * decade : minStep <= 5 * decade ? 5 * decade : 10 * decade;
     for (double t = std::ceil((startNs_ - static_cast<double>(spanStart_)) / step) * step; t < startNs_ - static_cast<double>(spanStart_) + visible; t += step) {
         const int x = kLabelWidth + static_cast<int>(toX(t + static_cast<double>(spanStart_)));
         p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
@@ -212,13 +215,16 @@ void RankTimeline::paintEvent(QPaintEvent*) {
             p.setPen(QPen(kMarker, 1, Qt::DashLine));
             p.drawLine(x0, top, x0, bottom);
             p.drawLine(x1, top, x1, bottom);
-            p.setPen(kMarker);
-            p.drawText(std::max(x1, x0) + 4, top + p.fontMetrics().ascent(),
-                       QStringLiteral("%1 #%2: skew %3, rank %4 last")
+            const QString label = QStringLiteral("%1 #%2: skew %3, rank %4 last")
                            .arg(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size())))
                            .arg(selected_)
                            .arg(formatDuration(static_cast<double>(c.skew())))
-                           .arg(c.lastRank));
+                           .arg(c.lastRank);
+            // On a plate of the background, so the label reads over the bars.
+            const QRect box(std::max(x1, x0) + 4, top, p.fontMetrics().horizontalAdvance(label) + 6, p.fontMetrics().height());
+            p.fillRect(box, palette().color(QPalette::Base));
+            p.setPen(kMarker);
+            p.drawText(box, Qt::AlignCenter, label);
         }
     }
 }
