@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <new>
+#include <optional>
 
 namespace ls {
 
@@ -38,11 +39,13 @@ LoadResult importTrace(const std::string& path, const LoadOptions& options) {
     if (auto e = readFileHead(path, head)) return {nullptr, std::move(e)};
     try {
         std::set<std::string> tables;
+        std::optional<Database> db;
         if (head.isSqlite()) {
             if (auto e = checkSqliteHeader(head)) return {nullptr, std::move(e)};
-            tables = Database(path).tables();
+            db.emplace(path);
+            tables = db->tables();
         }
-        const ImportProbe probe{path, head, head.isSqlite() ? &tables : nullptr};
+        const ImportProbe probe{path, head, head.isSqlite() ? &tables : nullptr, db ? &*db : nullptr};
         for (const Importer& importer : importers())
             if (importer.accepts(probe)) return importer.read(probe, options);
         if (head.isSqlite())

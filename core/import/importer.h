@@ -13,6 +13,7 @@
 
 namespace ls {
 
+class Database;
 class SqliteError;
 
 // What a probe may look at: the file's first bytes and, for SQLite files, their table names.
@@ -20,6 +21,10 @@ struct ImportProbe {
     const std::string& path;
     const FileHead& head;
     const std::set<std::string>* sqliteTables = nullptr; // null unless head.isSqlite()
+    // The read-only connection the probe listed the tables with (SQLite files only). An importer
+    // may read through it instead of opening its own: each open parses the whole schema again,
+    // which is most of the cost of loading a small export.
+    const Database* db = nullptr;
 };
 
 struct Importer {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -94,15 +95,17 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
 
 class ParallelReader {
 public:
+    // The first worker reads through `shared` when given (the caller's connection, idle while the
+    // workers run); the others open their own.
     ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, EventSink& sink,
-                   const LoadOptions& options)
-        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), chunks_(plan.tasks.size()) {}
+                   const LoadOptions& options, const Database* shared)
+        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), shared_(shared), chunks_(plan.tasks.size()) {}
 
     // Returns the chunks in task order, or the first error.
     std::optional<LoadError> run(unsigned threads) {
         {
             std::vector<std::jthread> pool; // joins even if starting a later thread throws
-            for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this] { work(); });
+            for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this, i] { work(i == 0 ? shared_ : nullptr); });
         }
         if (error_) return error_;
         if (cancelled()) return LoadError{LoadErrorKind::Cancelled, "cancelled"};
@@ -126,9 +129,11 @@ private:
         if (options_.progress) options_.progress(LoadProgress{table, rowsRead_, plan_.rowsTotal});
     }
 
-    void work() {
+    void work(const Database* shared) {
         try {
-            Database db(path_);
+            std::optional<Database> own;
+            if (!shared) own.emplace(path_);
+            const Database& db = shared ? *shared : *own;
             std::map<const TableSpec*, std::unique_ptr<Statement>> statements;
             while (!stop_) {
                 const size_t i = next_.fetch_add(1);
@@ -155,6 +160,7 @@ private:
     const NsysStrings& strings_;
     EventSink& sink_;
     const LoadOptions& options_;
+    const Database* shared_;
     std::vector<Chunk> chunks_;
     std::atomic<size_t> next_{0};
     std::atomic<bool> stop_{false};
@@ -180,8 +186,12 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     trace->path = path;
     SmallTables small;
     Plan plan;
+    // One connection for the small tables, the plan and the first reader: the probe's when it
+    // has one.
+    std::optional<Database> own;
+    if (!probe.db) own.emplace(path);
+    const Database& db = probe.db ? *probe.db : *own;
     {
-        Database db(path);
         const auto& tables = *probe.sqliteTables;
         small = readSmallTables(db, tables, trace->report);
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
@@ -196,7 +206,7 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     }
     const auto setup = std::chrono::steady_clock::now();
     trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
-    ParallelReader reader(path, plan, small.strings, sink, options);
+    ParallelReader reader(path, plan, small.strings, sink, options, &db);
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
     trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
