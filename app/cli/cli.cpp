@@ -207,6 +207,19 @@ std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& e
     return r.trace;
 }
 
+TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode) {
+    auto t = loadForCommand(o, c, exitCode);
+    if (!t) return {};
+    const std::string csv = o.get("ncu", "");
+    auto imported = importNcuCsv(t, csv);
+    if (!imported.ok()) {
+        c.err << formatNcuError(csv, imported.error) << "\n";
+        exitCode = kUnreadable;
+        return {};
+    }
+    return {std::move(t), imported.metrics};
+}
+
 std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode) {
     Session s = loadSession(o.positional);
     exitCode = s.failed.empty() ? kOk : kUnreadable;

@@ -122,16 +122,11 @@ int commandInfo(const Options& o, Context& c) {
     std::shared_ptr<const NcuMetrics> ncu;
     std::optional<Session> s;
     if (o.values.count("ncu")) {
-        auto t = loadForCommand(o, c, rc);
-        if (!t) return rc;
-        auto imported = importNcuCsv(t, o.get("ncu", ""));
-        if (!imported.ok()) {
-            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
-            return kUnreadable;
-        }
-        ncu = imported.metrics;
+        auto loaded = loadWithNcu(o, c, rc);
+        if (!loaded.trace) return rc;
+        ncu = loaded.ncu;
         s = Session{};
-        s->traces.push_back({o.positional.front(), t, 0});
+        s->traces.push_back({o.positional.front(), loaded.trace, 0});
         labelRanks(*s);
         alignClocks(*s);
     } else if (!(s = loadSessionForCommand(o, c, rc))) {

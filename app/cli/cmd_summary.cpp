@@ -187,15 +187,10 @@ int commandSummary(const Options& o, Context& c) {
     }
     int rc = kOk;
     if (report == "ncu_match") {
-        auto t = loadForCommand(o, c, rc);
-        if (!t) return rc;
-        auto imported = importNcuCsv(t, o.get("ncu", ""));
-        if (!imported.ok()) {
-            c.err << formatNcuError(o.get("ncu", ""), imported.error) << "\n";
-            return kUnreadable;
-        }
+        const auto loaded = loadWithNcu(o, c, rc);
+        if (!loaded.trace) return rc;
         TableWriter w(c.out, *format);
-        writeNcuMatch(w, *imported.metrics);
+        writeNcuMatch(w, *loaded.ncu);
         w.finish();
         return kOk;
     }

@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/options.h"
 #include "core/load/load.h"
+#include "core/import/ncu/ncu_metrics.h"
 #include "core/load/session_load.h"
 #include "core/reports/table_writer.h"
 
@@ -27,6 +28,14 @@ std::optional<TableFormat> formatOption(const Options& o, Context& c);
 
 // Loads the one FILE argument; prints the error line and returns nullptr on failure.
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode);
+
+// Loads the one FILE and imports the --ncu CSV onto it; prints the error line and returns a null
+// trace (exitCode set) when either fails.
+struct TraceWithNcu {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const NcuMetrics> ncu;
+};
+TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode);
 
 // Loads every FILE (and the traces in every folder) as one session. Prints one error line per
 // file that failed and sets exitCode to kUnreadable then; nullopt when none loaded.

@@ -1,5 +1,6 @@
 #include "core/import/nsys_rep/nsys_locator.h"
 
+#include "core/model/natural_order.h"
 #include "core/model/platform.h"
 
 #include <algorithm>
@@ -19,27 +20,6 @@ std::string envVar(const char* name) {
 }
 
 std::string nsysFileName() { return "nsys" + std::string(platform::executableSuffix()); }
-
-// Version-aware order of folder names: "2024.10.1" after "2024.4.1".
-bool naturalLess(const std::string& a, const std::string& b) {
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-            size_t ie = i, je = j;
-            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
-            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
-            const std::string_view na = std::string_view(a).substr(i, ie - i), nb = std::string_view(b).substr(j, je - j);
-            const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size())), tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
-            if (ta.size() != tb.size()) return ta.size() < tb.size();
-            if (ta != tb) return ta < tb;
-            i = ie, j = je;
-        } else {
-            if (a[i] != b[j]) return a[i] < b[j];
-            ++i, ++j;
-        }
-    }
-    return a.size() - i < b.size() - j;
-}
 
 // Subfolders of dir whose names start with prefix, newest version first.
 std::vector<fs::path> subdirs(const fs::path& dir, std::string_view prefix) {
