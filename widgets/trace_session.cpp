@@ -24,7 +24,7 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
 
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
     auto a = std::make_shared<RankAnalysis>();
-    a->ranks = rankTimeSummary(*session);
+    a->ranks = rankTimeSummary(*session, &a->busy);
     a->collectives = matchCollectives(*session);
     a->iterations = rankIterations(*session);
     a->session = std::move(session);

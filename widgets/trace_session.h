@@ -18,6 +18,7 @@ namespace ls::gui {
 struct RankAnalysis {
     std::shared_ptr<const Session> session;
     std::vector<RankTimeRow> ranks;
+    std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
     CollectiveMatch collectives;
     std::vector<RankIterationRow> iterations;
 };

@@ -57,8 +57,9 @@ template <typename F> void forEachRank(const Session& session, F&& f) {
 
 } // namespace
 
-std::vector<RankTimeRow> rankTimeSummary(const Session& session) {
+std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<RankBusy>* busy) {
     std::vector<RankTimeRow> rows;
+    if (busy) busy->clear();
     forEachRank(session, [&](const SessionRank& r, const Trace& t, RankKernels k) {
         RankTimeRow row;
         row.rank = r.rank;
@@ -75,22 +76,22 @@ std::vector<RankTimeRow> rankTimeSummary(const Session& session) {
         row.busy = row.compute + row.exposedComm;
         row.idle = row.span - row.busy;
         rows.push_back(std::move(row));
-    });
-    return rows;
-}
-
-std::vector<RankBusy> rankBusyIntervals(const Session& session) {
-    std::vector<RankBusy> out;
-    forEachRank(session, [&](const SessionRank& r, const Trace&, RankKernels k) {
+        if (!busy) return;
         const TimeNs offset = session.traces[r.trace].offsetNs;
         for (auto* lane : {&k.busy.compute, &k.busy.comm})
             for (Interval& i : *lane) {
                 i.start += offset;
                 i.end += offset;
             }
-        out.push_back(std::move(k.busy));
+        busy->push_back(std::move(k.busy));
     });
-    return out;
+    return rows;
+}
+
+std::vector<RankBusy> rankBusyIntervals(const Session& session) {
+    std::vector<RankBusy> busy;
+    rankTimeSummary(session, &busy);
+    return busy;
 }
 
 } // namespace ls

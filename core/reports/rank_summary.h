@@ -25,14 +25,15 @@ struct RankTimeRow {
     TimeNs idle = 0;        // span - busy
 };
 
-std::vector<RankTimeRow> rankTimeSummary(const Session& session);
-
 // Per rank (Session::ranks order), the unions of its compute and of its communication kernel
 // intervals in session time: what the Ranks tab's timeline draws, one lane each.
 struct RankBusy {
     std::vector<Interval> compute, comm;
 };
 std::vector<RankBusy> rankBusyIntervals(const Session& session);
+
+// The rows; with `busy`, also the intervals of rankBusyIntervals from the same pass.
+std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<RankBusy>* busy = nullptr);
 
 // Per trace, the collective of each kernel name (None for compute), looked up once per name.
 class KernelCollectives {

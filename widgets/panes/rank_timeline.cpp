@@ -46,12 +46,13 @@ RankTimeline::RankTimeline(QWidget* parent) : QWidget(parent) {
 
 void RankTimeline::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
     analysis_ = std::move(analysis);
-    busy_ = analysis_ ? rankBusyIntervals(*analysis_->session) : std::vector<RankBusy>{};
-    filter_.assign(busy_.size(), 1);
+    static const std::vector<RankBusy> none;
+    const auto& busy = analysis_ ? analysis_->busy : none; // built on the loader thread
+    filter_.assign(busy.size(), 1);
     selected_ = -1;
     spanStart_ = spanEnd_ = 0;
     bool any = false;
-    for (const auto& b : busy_)
+    for (const auto& b : busy)
         for (const auto* lane : {&b.compute, &b.comm})
             if (!lane->empty()) {
                 spanStart_ = any ? std::min(spanStart_, lane->front().start) : lane->front().start;
@@ -187,12 +188,13 @@ void RankTimeline::paintEvent(QPaintEvent*) {
             p.drawText(QRect(0, y, kLabelWidth - 6, std::max(rh, p.fontMetrics().height())), Qt::AlignRight | Qt::AlignVCenter,
                        QStringLiteral("rank %1").arg(ranks[i].rank));
         if (row % 2) p.fillRect(kLabelWidth, y, w, rh, palette().color(QPalette::AlternateBase));
+        const RankBusy& busy = analysis_->busy[i];
         if (split_) {
-            paintLane(p, busy_[i].compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kCompute);
-            paintLane(p, busy_[i].comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane, kComm);
+            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kCompute);
+            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane, kComm);
         } else {
-            paintLane(p, busy_[i].compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
-            paintLane(p, busy_[i].comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
+            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
+            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
         }
     }
     // The selected collective: a mark at each member's start, the first and last joined, the skew written.

@@ -57,7 +57,6 @@ private:
     double toX(double ns) const { return (ns - startNs_) / nsPerPixel_; }
 
     std::shared_ptr<const RankAnalysis> analysis_;
-    std::vector<RankBusy> busy_;  // per Session::ranks entry
     std::vector<int> rows_;       // shown rows, indexes into Session::ranks
     std::vector<uint8_t> filter_; // per Session::ranks entry: shown
     Order order_ = Order::Rank;
