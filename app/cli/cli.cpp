@@ -130,9 +130,10 @@ rank_sum       per rank: kernels, span (first kernel start to last end), busy (u
                overlap (comm while compute runs on the same GPU), exposed_comm (comm - overlap),
                idle (span - busy); a kernel overlapping itself on two streams counts once
 collective_sum one row per collective matched across ranks (one launch on a process driving
-               several GPUs; else the k-th of its type on each rank's k-th communication
-               stream): start skew across ranks, the last-arriving rank, the time the others
-               waited for it (sum of last start - start), in session time
+               several GPUs; else the k-th of its type on each process group a PyTorch profiler
+               trace names, or on each rank's k-th communication stream): bytes (message size,
+               where the trace has it), start skew across ranks, the last-arriving rank, the time
+               the others waited for it (sum of last start - start), in session time
 rank_iter_sum  per iteration range (iteration N, step N, ProfilerStep#N) and rank: its span
                in session time, the slowest rank of each iteration marked
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;

@@ -148,13 +148,13 @@ void writeRankSummary(TableWriter& w, const Session& s) {
 
 // collective_sum: one row per collective matched across ranks, in session time.
 void writeCollectiveSummary(TableWriter& w, const Session& s) {
-    w.header({"collective", "type", "comm", "seq", "ranks", "first_start_ns", "last_start_ns", "skew_ns", "last_rank", "wait_ns",
-              "end_ns", "max_duration_ns"});
+    w.header({"collective", "type", "comm", "seq", "ranks", "bytes", "first_start_ns", "last_start_ns", "skew_ns", "last_rank",
+              "wait_ns", "end_ns", "max_duration_ns"});
     const CollectiveMatch m = matchCollectives(s);
     for (size_t i = 0; i < m.collectives.size(); ++i) {
         const auto& x = m.collectives[i];
         w.row({std::to_string(i), std::string(collectiveName(x.type)), x.comm, std::to_string(x.sequence),
-               std::to_string(x.members.size()), ns(x.firstStart), ns(x.lastStart), ns(x.skew()), std::to_string(x.lastRank),
+               std::to_string(x.members.size()), x.bytes ? std::to_string(x.bytes) : std::string(), ns(x.firstStart), ns(x.lastStart), ns(x.skew()), std::to_string(x.lastRank),
                ns(x.waited), ns(x.end), ns(x.maxDuration)});
     }
 }

@@ -139,7 +139,7 @@ void alignClocks(Session& session) {
     for (const auto& t : traces) {
         hosts.insert(t.trace->info.host);
         if (!t.trace->info.epochKnown) {
-            noEpoch.push_back(std::string(baseName(t.file)));
+            noEpoch.emplace_back(baseName(t.file));
             continue;
         }
         first = any ? std::min(first, t.trace->info.epochNs) : t.trace->info.epochNs;

@@ -189,6 +189,16 @@ struct FwdBwdFlow {
     TimeNs toTs = 0;
 };
 
+// What a PyTorch profiler trace says of a collective kernel (its args), keyed by the kernel's
+// start and correlation id: the message size and the process group it ran on.
+struct CollectiveArgs {
+    TimeNs start = 0;
+    uint32_t correlation = 0;
+    uint64_t bytes = 0; // max(in, out) elements × element size; 0 when the element type is unknown
+    StringId group;     // "Process Group Name"; invalid when absent
+    auto key() const { return std::pair(start, correlation); }
+};
+
 struct ExportInfo {
     std::string format;         // "Nsight Systems SQLite export"
     std::string productVersion; // e.g. 2025.3.2.0
@@ -221,6 +231,7 @@ struct Trace {
     std::vector<Device> devices;
     std::vector<Stream> streams;
     std::vector<FwdBwdFlow> fwdBwdFlows; // PyTorch profiler traces only, by fromTs
+    std::vector<CollectiveArgs> collectiveArgs; // PyTorch profiler traces only, by key()
 
     // Indexes built once at load.
     Csr<StreamId, KernelId> streamKernels;   // per stream, by start

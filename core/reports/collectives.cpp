@@ -18,7 +18,17 @@ struct CommKernel {
     uint32_t correlation;
     KernelId kernel;
     TimeNs start, end; // session time
+    uint64_t bytes;    // 0: unknown
+    std::string group; // process group name; empty: unknown
 };
+
+// The PyTorch profiler's args of the kernel starting at `start` with this correlation id.
+const CollectiveArgs* argsOf(const Trace& t, TimeNs start, uint32_t correlation) {
+    const auto key = std::pair(start, correlation);
+    const auto it = std::lower_bound(t.collectiveArgs.begin(), t.collectiveArgs.end(), key,
+                                     [](const CollectiveArgs& a, const auto& k) { return a.key() < k; });
+    return it != t.collectiveArgs.end() && it->key() == key ? &*it : nullptr;
+}
 
 // The communication kernels of one rank, by start. A generic kernel (ncclDevKernel_Generic)
 // takes its collective from the op that launched it (c10d::allreduce_, nccl:all_reduce).
@@ -33,8 +43,10 @@ std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r, co
         if (c == Collective::Other && i < t.kernelLinks.op.size())
             if (const RangeId op = t.kernelLinks.op[i]; op.valid())
                 if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value])); named != Collective::None) c = named;
+        const CollectiveArgs* args = argsOf(t, t.kernels.start[i], t.kernels.correlation[i]);
         out.push_back({c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i), t.kernels.start[i] + st.offsetNs,
-                       t.kernels.end[i] + st.offsetNs});
+                       t.kernels.end[i] + st.offsetNs, args ? args->bytes : 0,
+                       args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
     }
     return out; // kernels are sorted by start already
 }
@@ -49,6 +61,7 @@ void finish(MatchedCollective& m, const Session& s) {
     m.lastRank = s.ranks[last->rank].rank;
     m.end = x.front().end;
     for (const auto& k : x) {
+        m.bytes = std::max(m.bytes, k.bytes);
         m.end = std::max(m.end, k.end);
         m.maxDuration = std::max(m.maxDuration, k.end - k.start);
         m.waited += m.lastStart - k.start;
@@ -87,10 +100,11 @@ CollectiveMatch matchCollectives(const Session& s) {
                 m.type = k.type;
                 m.comm = "launch " + std::to_string(k.correlation);
                 if (std::none_of(m.members.begin(), m.members.end(), [&](const auto& x) { return x.rank == r; }))
-                    m.members.push_back({r, k.kernel, k.start, k.end});
+                    m.members.push_back({r, k.kernel, k.start, k.end, k.bytes});
             }
         std::map<Collective, uint32_t> sequence;
         std::vector<MatchedCollective> found;
+        found.reserve(byLaunch.size());
         for (auto& [launch, m] : byLaunch) found.push_back(std::move(m));
         std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
             auto first = [](const MatchedCollective& m) {
@@ -112,6 +126,13 @@ CollectiveMatch matchCollectives(const Session& s) {
     // the same collective on every rank. The communicator is the rank's k-th stream carrying that
     // collective (NCCL runs each communicator on its own stream); if the ranks disagree on how
     // many each such stream holds, by type alone.
+    // A PyTorch profiler trace names each collective's process group: then that is the
+    // communicator, the same name on every rank.
+    bool byGroup = !separate.empty();
+    for (const uint32_t r : separate)
+        for (const CommKernel& k : perRank[r]) byGroup &= !k.group.empty();
+    std::map<std::string, uint32_t> groupIds;
+    std::vector<std::string> groupNames;
     bool byStream = true;
     auto keyOf = [&](uint32_t r, bool withStream) {
         std::map<std::pair<Collective, StreamId>, uint32_t> ordinal;
@@ -119,7 +140,11 @@ CollectiveMatch matchCollectives(const Session& s) {
         std::vector<std::pair<Collective, uint32_t>> keys;
         for (const CommKernel& k : perRank[r]) {
             uint32_t comm = 0;
-            if (withStream) {
+            if (byGroup) {
+                auto [it, added] = groupIds.try_emplace(k.group, static_cast<uint32_t>(groupNames.size()));
+                if (added) groupNames.push_back(k.group);
+                comm = it->second;
+            } else if (withStream) {
                 auto [it, inserted] = ordinal.try_emplace({k.type, k.stream}, 0);
                 if (inserted) it->second = nextOrdinal[k.type]++;
                 comm = it->second;
@@ -134,7 +159,7 @@ CollectiveMatch matchCollectives(const Session& s) {
             for (const auto& key : keyOf(separate[i], withStream)) ++c[i][key];
         return c;
     };
-    if (separate.size() > 1) {
+    if (separate.size() > 1 && !byGroup) {
         const auto c = counts(true);
         byStream = std::all_of(c.begin(), c.end(), [&](const auto& m) { return m == c.front(); });
     }
@@ -147,9 +172,10 @@ CollectiveMatch matchCollectives(const Session& s) {
             const uint32_t k = seen[keys[i]]++;
             auto& m = bySequence[{type, comm, k}];
             m.type = type;
-            m.comm = byStream ? "stream #" + std::to_string(comm) : "";
+            m.comm = byGroup ? "group " + groupNames[comm] : byStream ? "stream #" + std::to_string(comm) : "";
             m.sequence = k;
-            m.members.push_back({r, perRank[r][i].kernel, perRank[r][i].start, perRank[r][i].end});
+            const CommKernel& kernel = perRank[r][i];
+            m.members.push_back({r, kernel.kernel, kernel.start, kernel.end, kernel.bytes});
         }
     }
     for (auto& [key, m] : bySequence) {
@@ -164,8 +190,9 @@ CollectiveMatch matchCollectives(const Session& s) {
     if (grouped) rule = "ranks of one process: the kernels of one launch call (same correlation id) are one collective";
     if (separate.size() > 1) {
         if (!rule.empty()) rule += "; ";
-        rule += byStream ? "one rank per process: the k-th collective of a type on the k-th communication stream of each rank"
-                         : "one rank per process: the k-th collective of a type on each rank (the ranks' streams differ)";
+        rule += byGroup    ? "one rank per process: the k-th collective of a type on each process group the trace names"
+                : byStream ? "one rank per process: the k-th collective of a type on the k-th communication stream of each rank"
+                           : "one rank per process: the k-th collective of a type on each rank (the ranks' streams differ)";
     }
     match.rule = rule.empty() ? "one rank: nothing to match" : rule;
     return match;

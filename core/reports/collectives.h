@@ -15,11 +15,13 @@ struct CollectiveMember {
     uint32_t rank = 0; // index into Session::ranks
     KernelId kernel;
     TimeNs start = 0, end = 0; // session time
+    uint64_t bytes = 0;        // message size where the trace says it (PyTorch profiler args), else 0
 };
 
 struct MatchedCollective {
     Collective type = Collective::Other;
-    std::string comm;      // the communicator as far as the trace tells it
+    std::string comm;      // the communicator as far as the trace tells it (process group, launch, stream)
+    uint64_t bytes = 0;    // the largest message size of its kernels; 0 when unknown
     uint32_t sequence = 0; // the k-th collective of its type on that communicator (from 0)
     std::vector<CollectiveMember> members; // one per rank that ran it, by rank
     TimeNs firstStart = 0, lastStart = 0, end = 0;

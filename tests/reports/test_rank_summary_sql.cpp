@@ -9,7 +9,11 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <map>
+#include <set>
+#include <sstream>
 
 namespace ls::test {
 namespace {
@@ -208,6 +212,37 @@ TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
     EXPECT_EQ(twoRank[Collective::ReduceScatter], 12);
     EXPECT_EQ(m.unmatched, 0u);
     EXPECT_EQ(m.commKernels, 2u * 36u);
+    // Message sizes and process groups from the kernels' args, read here by Python's own json.
+    for (int r = 0; r < 2; ++r) {
+        const std::string script =
+            "import gzip, json, sys\n"
+            "size = {'BFloat16': 2, 'Half': 2, 'Float': 4, 'Double': 8, 'Long': 8, 'Int': 4}\n"
+            "for e in json.load(gzip.open(sys.argv[1]))['traceEvents']:\n"
+            "    a = e.get('args', {})\n"
+            "    if e.get('cat') == 'kernel' and 'In msg nelems' in a:\n"
+            "        print(e['name'].split('_')[1], max(a['In msg nelems'], a['Out msg nelems']) * size[a['dtype']], a['Process Group Name'])\n";
+        const fs::path py = outputDir() / ("collective_args_" + std::to_string(r) + ".py");
+        writeFile(py, script);
+        FILE* pipe = popen(("python3 '" + py.string() + "' '" + (r ? r1 : r0).string() + "'").c_str(), "r");
+        ASSERT_NE(pipe, nullptr);
+        std::string out;
+        std::array<char, 4096> buf{};
+        for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
+        ASSERT_EQ(pclose(pipe), 0) << "python3 failed";
+        std::multiset<std::string> expected, actual;
+        std::istringstream lines(out);
+        for (std::string type, group; lines;) {
+            uint64_t bytes = 0;
+            if (lines >> type >> bytes >> group) expected.insert(type + " " + std::to_string(bytes) + " group " + group);
+        }
+        for (const auto& c : m.collectives)
+            for (const auto& member : c.members)
+                if (member.rank == static_cast<uint32_t>(r))
+                    actual.insert(std::string(c.type == Collective::AllGather ? "AllGather" : "ReduceScatter") + " " +
+                                  std::to_string(member.bytes) + " " + c.comm);
+        EXPECT_EQ(expected.size(), 36u);
+        EXPECT_EQ(actual, expected) << "rank " << r;
+    }
     for (const auto& row : rankTimeSummary(s)) {
         EXPECT_EQ(row.commKernels, 36u);
         EXPECT_EQ(row.busy, row.compute + row.comm - row.overlap);

@@ -2,6 +2,7 @@
 
 #include "widgets/panes/rank_heat_map.h"
 #include "widgets/panes/rank_timeline.h"
+#include "widgets/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -94,6 +95,7 @@ RanksPanel::RanksPanel(QWidget* parent)
                                   {QStringLiteral("Type"), QStringLiteral("all_reduce, all_gather, reduce_scatter, broadcast, …")},
                                   {QStringLiteral("Communicator"), QStringLiteral("As far as the trace tells it: the launch call, or the rank's k-th communication stream")},
                                   {QStringLiteral("Ranks"), QStringLiteral("Ranks that ran this collective")},
+                                  {QStringLiteral("Bytes"), QStringLiteral("Message size (largest element count × element size), where the trace has it (PyTorch profiler args)")},
                                   {QStringLiteral("Skew (ms)"), QStringLiteral("Last rank's start - first rank's start")},
                                   {QStringLiteral("Last rank"), QStringLiteral("The rank that started last: the others waited for it")},
                                   {QStringLiteral("Waited (ms)"), QStringLiteral("Sum over ranks of (last start - their start)")},
@@ -104,7 +106,7 @@ RanksPanel::RanksPanel(QWidget* parent)
         emit rankRequested(i.sibling(i.row(), 0).data(kSortRole).toInt());
     });
     connect(collectiveTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        emit rankRequested(i.sibling(i.row(), 5).data(kSortRole).toInt());
+        emit rankRequested(i.sibling(i.row(), 6).data(kSortRole).toInt()); // the last rank
     });
     connect(heatMap_, &RankHeatMap::rankClicked, this, &RanksPanel::rankRequested);
 
@@ -232,6 +234,7 @@ void RanksPanel::fillCollectives() {
                                      textItem(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size()))),
                                      textItem(QString::fromStdString(c.comm)),
                                      numberItem(QString::number(c.members.size()), static_cast<double>(c.members.size())),
+                                     numberItem(c.bytes ? formatBytes(static_cast<double>(c.bytes)) : QString(), static_cast<double>(c.bytes)),
                                      numberItem(ms(c.skew()), static_cast<double>(c.skew())),
                                      numberItem(QString::number(c.lastRank), c.lastRank),
                                      numberItem(ms(c.waited), static_cast<double>(c.waited)),

@@ -123,6 +123,30 @@ template <typename Cols> void KinetoBuilder::gpuOp(Cols& c, const KinetoEvent& e
     c.launch.emplace_back();
 }
 
+namespace {
+
+// Element sizes of the dtype names PyTorch writes in a collective's args.
+uint64_t elementBytes(std::string_view dtype) {
+    static constexpr std::pair<std::string_view, uint64_t> kSizes[] = {
+        {"Float", 4},     {"BFloat16", 2}, {"Half", 2},          {"Double", 8},        {"Int", 4},  {"Long", 8},
+        {"Short", 2},     {"Byte", 1},     {"Char", 1},          {"Bool", 1},          {"Float8_e4m3fn", 1},
+        {"Float8_e5m2", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16},
+    };
+    for (const auto& [name, size] : kSizes)
+        if (dtype == name) return size;
+    return 0;
+}
+
+} // namespace
+
+void KinetoBuilder::collectiveArgs(const KinetoEvent& e) {
+    const auto elements = static_cast<uint64_t>(std::max<int64_t>({0, e.inMsgNelems, e.outMsgNelems}));
+    const uint64_t size = elementBytes(e.dtype);
+    const bool overflows = size && elements > UINT64_MAX / size;
+    t_.collectiveArgs.push_back({*e.ts, clampU32(e.correlation), overflows ? 0 : elements * size,
+                                 e.processGroup.empty() ? StringId() : t_.strings.intern(e.processGroup)});
+}
+
 void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     auto& r = t_.ranges;
     r.start.push_back(*e.ts);
@@ -193,6 +217,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         k.registers.push_back(static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
         k.staticSmem.push_back(clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
         k.dynamicSmem.push_back(0);
+        if (e.inMsgNelems >= 0 || e.outMsgNelems >= 0) collectiveArgs(e);
         sealIfFull(k, kernelParts_);
     } else if (known("gpu_memcpy")) {
         gpuOp(t_.memcpys, e);
@@ -357,6 +382,7 @@ void KinetoBuilder::finish(unsigned threads) {
     resolve(t_.kernels);
     resolve(t_.memcpys);
     resolve(t_.memsets);
+    std::sort(t_.collectiveArgs.begin(), t_.collectiveArgs.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
     checkFlows();
 
     for (const auto& [cat, n] : skipped_) {

@@ -32,6 +32,7 @@ private:
     ThreadId thread(int64_t pid, int64_t tid);
     StringId sizesOf(std::string_view inputDims);
     template <typename Cols> void gpuOp(Cols& c, const KinetoEvent& e);
+    void collectiveArgs(const KinetoEvent& e);
     void range(const KinetoEvent& e, uint8_t flags);
     void apiCall(const KinetoEvent& e, ApiKind kind);
     void flow(const KinetoEvent& e);

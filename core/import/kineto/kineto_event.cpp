@@ -99,6 +99,14 @@ bool readArgs(od::value v, KinetoEvent& e) {
             ok = value.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
         }
         else if (key == "name") ok = value.get_string().get(e.argName) == simdjson::SUCCESS;
+        else if (key == "In msg nelems") ok = readInt(value, e.inMsgNelems);
+        else if (key == "Out msg nelems") ok = readInt(value, e.outMsgNelems);
+        // Text fields that are not text are ignored, not errors: they only add to what is known.
+        else if (key == "dtype") {
+            if (value.get_string().get(e.dtype) != simdjson::SUCCESS) e.dtype = {};
+        } else if (key == "Process Group Name") {
+            if (value.get_string().get(e.processGroup) != simdjson::SUCCESS) e.processGroup = {};
+        }
         if (!ok) return false;
     }
     return true;

@@ -25,6 +25,9 @@ struct KinetoEvent {
     Dim3 grid, block;
     std::string_view inputDims; // raw JSON text of "Input Dims"
     std::string_view argName;   // "name" of a metadata event (process_name, thread_name)
+    // A collective kernel's args (PyTorch 2.x): element counts, element type, process group.
+    int64_t inMsgNelems = -1, outMsgNelems = -1;
+    std::string_view dtype, processGroup;
 };
 
 class KinetoEventParser {
