@@ -66,6 +66,9 @@ private:
     sqlite3* db_ = nullptr;
 };
 
+// Process-wide SQLite settings, applied before its first use (every connection calls it).
+void configureSqliteOnce();
+
 // "file:" URI for path with immutable=1, percent-encoding the characters URIs reserve.
 std::string immutableUri(const std::string& path);
 

@@ -55,6 +55,7 @@ const std::unordered_map<int64_t, const char*>& driverNames() {
 class Writer {
 public:
     explicit Writer(const std::string& path) {
+        configureSqliteOnce();
         if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
             throw SqliteError(sqlite3_errcode(db_), std::string("cannot create a converted copy: ") + sqlite3_errmsg(db_));
         exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN");
