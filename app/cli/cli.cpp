@@ -27,6 +27,9 @@ commands:
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
                                 collective_sum, rank_iter_sum (see `summary --help`)
+  diff A B [--by LEVEL] [--per-sample] [--format F]
+                                two runs compared by layer, op, kernel family, kernel,
+                                direction or iteration, per iteration (see `diff --help`)
 
 Run `layerscope-cli COMMAND --help` for a command's options; --version prints the version.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -141,6 +144,34 @@ rank_sum, collective_sum and rank_iter_sum cover the whole session.
 Times in nanoseconds.
 )",
          commandSummary},
+        {"diff", {"by", "format", "a-rank", "b-rank", "batch-a", "batch-b"}, {"per-sample"}, R"help(usage: layerscope-cli diff A B [--by direction|layer|op|family|kernel|iteration] [--per-sample]
+                           [--a-rank N] [--b-rank N] [--batch-a N] [--batch-b N] [--format csv|tsv|table]
+
+Compares two runs (fp16 against bf16, batch 4 against 8, before and after a fix) by meaning,
+not by time: each side's kernels grouped at the level --by names (default layer) and the groups
+matched by key. A and B: any trace layerscope reads, or one rank of a session (a folder or a
+file holding several ranks) with --a-rank/--b-rank.
+  direction  forward, backward, optimizer, other
+  layer      per layer and direction, as `summary --report layer_sum` ("(none)" outside layers)
+  op         the k-th op of one name in its layer, direction and iteration ("layer0 › aten::linear #2"),
+             with both sides' input shapes (a_shapes, b_shapes)
+  family     kernel names folded one level up: element types, tile sizes, template integers
+             and lambda instances folded; GEMMs (cuBLAS, CUTLASS, nvjet), attention kernels and
+             each NCCL collective are one family each (docs/compare.md)
+  kernel     per exact kernel name and direction
+  iteration  the k-th iteration of A against the k-th of B (not divided by iterations)
+Columns: key,direction,a_count,b_count,a_gpu_time_ns,b_gpu_time_ns,delta_ns,ratio,a_flops,b_flops,
+a_tflops_s,b_tflops_s,a_tc,b_tc. Times and FLOPs are per iteration when a trace names several
+(iteration N, step N, ProfilerStep#N; kernels launched outside them are left out), a_tc/b_tc the
+share of GPU time on Tensor Core kernels in %, ratio b/a. Rows by |delta|, largest first; rows
+only in A or only in B have b_count or a_count 0; the (total) row comes last.
+A one-line verdict (which side is slower per iteration and which kernels explain most of it)
+heads --format table; with csv and tsv it goes to stderr.
+
+--per-sample   divide times and FLOPs by the batch size as well: the most common leading
+               dimension of the forward ops' input shapes, or --batch-a/--batch-b N
+)help",
+         commandDiff},
     };
     return list;
 }
@@ -179,7 +210,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             err << "error: " << cmd.name << " needs a FILE (or several, or a folder)\n" << cmd.help;
             return kUsage;
         }
-        if (o.positional.size() > 1 && o.values.count("ncu")) {
+        if (o.positional.size() > 1 && o.values.count("ncu")) { // diff checks its own two
             err << "error: --ncu takes one FILE\n" << cmd.help;
             return kUsage;
         }

@@ -22,6 +22,7 @@ int commandInfo(const Options& o, Context& c);
 int commandKernels(const Options& o, Context& c);
 int commandSummary(const Options& o, Context& c);
 int commandOps(const Options& o, Context& c);
+int commandDiff(const Options& o, Context& c);
 
 // The --format option (default csv); prints the usage error and returns nullopt when invalid.
 std::optional<TableFormat> formatOption(const Options& o, Context& c);
