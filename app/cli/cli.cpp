@@ -26,7 +26,8 @@ commands:
   summary FILE --report R [--format F]
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
-                                collective_sum, rank_iter_sum (see `summary --help`)
+                                collective_sum, rank_iter_sum, iter_sum, idle_sum,
+                                gaps (see `summary --help`)
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
@@ -139,6 +140,24 @@ collective_sum one row per collective matched across ranks (one launch on a proc
                the others waited for it (sum of last start - start), in session time
 rank_iter_sum  per iteration range (iteration N, step N, ProfilerStep#N) and rank: its span
                in session time, the slowest rank of each iteration marked
+iter_sum       per iteration: the iteration ranges (iteration N, step N, ProfilerStep#N), or
+               where there are none the detected steps (each run of optimizer ops ends one; for
+               inference, the repeating top-level op sequence; `info` says which rule and how
+               alike the iterations are). Columns: CPU span, kernels launched in it, gpu_busy
+               (union of kernels, copies and sets inside the span), forward, backward,
+               optimizer and comm (unions of those kernels inside the span), idle (span - busy),
+               outlier (duration beyond 1.5 interquartile ranges of the quartiles), then a
+               median row
+idle_sum       GPU idle time per device (gaps between the union of its kernels, copies and
+               sets) by cause, with what the host was doing when each gap began, told from
+               the thread that launched the work ending it: synchronization (inside a
+               synchronizing call or .item()), launch (the next launch call was already
+               running: launch overhead), host range (inside a user range: its name), host ops
+               (inside framework ops only: the innermost), nothing traced; hta_category maps
+               them onto HTA's host wait / kernel wait / other. device_busy_ns + the device's
+               idle_ns = device_span_ns
+gaps           the 100 largest gaps, longest first, with cause, detail, the innermost framework
+               op the host was in, the launching thread and the kernel that ended the gap
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;
 rank_sum, collective_sum and rank_iter_sum cover the whole session.
 Times in nanoseconds.

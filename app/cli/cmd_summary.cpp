@@ -2,11 +2,14 @@
 #include "core/views/layer_tree.h"
 #include "core/import/ncu/ncu_metrics.h"
 #include "core/reports/collectives.h"
+#include "core/reports/gpu_idle.h"
+#include "core/reports/iteration_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/rank_summary.h"
 #include "core/reports/summary.h"
 #include "core/reports/table_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -167,6 +170,51 @@ void writeRankIterations(TableWriter& w, const Session& s) {
                r.slowest ? "yes" : ""});
 }
 
+// iter_sum: one row per iteration, an outlier column, then the median row (no start or end).
+void writeIterationSummary(TableWriter& w, const Trace& t) {
+    w.header({"iteration", "start_ns", "end_ns", "duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct", "forward_ns", "backward_ns",
+              "optimizer_ns", "comm_ns", "idle_ns", "outlier"});
+    const IterationSummary s = iterationSummary(t);
+    auto fields = [](const IterationRow& r, bool median) {
+        return std::vector<std::string>{r.name, median ? "" : std::to_string(r.start), median ? "" : std::to_string(r.end),
+                                        std::to_string(r.duration()), std::to_string(r.kernels), std::to_string(r.busy),
+                                        percent(r.busyPercent()), std::to_string(r.forward), std::to_string(r.backward),
+                                        std::to_string(r.optimizer), std::to_string(r.comm), std::to_string(r.idle),
+                                        median ? "" : (r.outlier ? "yes" : "no")};
+    };
+    for (const auto& r : s.rows) w.row(fields(r, false));
+    if (!s.rows.empty()) w.row(fields(s.median, true));
+}
+
+// idle_sum: idle time per device by cause and detail, with the device's busy time and span
+// repeated on each of its rows (idle + busy = span per device).
+void writeIdleSummary(TableWriter& w, const Trace& t) {
+    w.header({"device", "cause", "hta_category", "detail", "gaps", "idle_ns", "idle_pct", "device_busy_ns", "device_span_ns"});
+    const GpuIdle idle = gpuIdle(t);
+    for (const IdleRow& r : idleSummary(idle)) {
+        const auto d = std::find_if(idle.devices.begin(), idle.devices.end(), [&](const DeviceBusy& b) { return b.device == r.device; });
+        w.row({std::to_string(r.device), std::string(idleCauseName(r.cause)), std::string(idleCauseHtaName(r.cause)), r.detail,
+               std::to_string(r.gaps), std::to_string(r.idle), percent(r.percent), std::to_string(d->busy), std::to_string(d->span())});
+    }
+}
+
+// gaps: the largest gaps (at most kMaxGaps), longest first.
+void writeGaps(TableWriter& w, const Trace& t) {
+    constexpr size_t kMaxGaps = 100;
+    w.header({"device", "start_ns", "end_ns", "duration_ns", "cause", "detail", "op", "tid", "next"});
+    GpuIdle idle = gpuIdle(t);
+    auto& gaps = idle.gaps;
+    const size_t n = std::min(kMaxGaps, gaps.size());
+    std::partial_sort(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(n), gaps.end(), [](const GpuGap& a, const GpuGap& b) {
+        return a.duration() != b.duration() ? a.duration() > b.duration() : std::pair(a.device, a.start) < std::pair(b.device, b.start);
+    });
+    for (size_t i = 0; i < n; ++i) {
+        const GpuGap& g = gaps[i];
+        w.row({std::to_string(g.device), std::to_string(g.start), std::to_string(g.end), std::to_string(g.duration()),
+               std::string(idleCauseName(g.cause)), g.detail, g.op, g.tid ? std::to_string(g.tid) : "", g.next});
+    }
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
@@ -175,10 +223,10 @@ int commandSummary(const Options& o, Context& c) {
     if (!format) return kUsage;
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
-                                                  "rank_iter_sum"};
+                                                  "rank_iter_sum", "iter_sum", "idle_sum", "gaps"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -211,6 +259,9 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "op_sum") writeGpuTimeSummary(w, opSummary(t), true);
             else if (report == "tc_sum") writeTcSummary(w, t);
             else if (report == "layer_tree") writeLayerTree(w, t);
+            else if (report == "iter_sum") writeIterationSummary(w, t);
+            else if (report == "idle_sum") writeIdleSummary(w, t);
+            else if (report == "gaps") writeGaps(w, t);
             else writeDurationSummary(w, t, report);
         }
     w.finish();

@@ -1,7 +1,7 @@
 #include "core/compare/run_diff.h"
 
 #include "core/compare/diff_verdict.h"
-#include "core/compare/iterations.h"
+#include "core/pytorch/iterations.h"
 #include "core/compare/kernel_family.h"
 #include "core/model/shapes.h"
 
@@ -33,7 +33,7 @@ bool inSide(const DiffSide& s, uint32_t k) {
 class SideFacts {
 public:
     explicit SideFacts(const DiffSide& side) : side_(side), t_(*side.trace) {
-        spans_ = findIterations(t_, side.process);
+        spans_ = iterationsOf(t_, side.process).spans;
         kernelIteration_.assign(t_.kernels.size(), 0);
         for (uint32_t k = 0; k < t_.kernels.size(); ++k) {
             if (!inSide(side, k)) continue;

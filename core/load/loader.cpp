@@ -5,6 +5,7 @@
 #include "core/costs/kernel_metrics.h"
 #include "core/import/importer.h"
 #include "core/pytorch/correlation.h"
+#include "core/pytorch/iterations.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,7 +47,10 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
         const auto correlated = std::chrono::steady_clock::now();
         trace->loadPhases.emplace_back("correlate", std::chrono::duration<double>(correlated - built).count());
         computeKernelMetrics(*trace);
-        trace->loadPhases.emplace_back("flops, bytes, tensor cores", std::chrono::duration<double>(std::chrono::steady_clock::now() - correlated).count());
+        const auto priced = std::chrono::steady_clock::now();
+        trace->loadPhases.emplace_back("flops, bytes, tensor cores", std::chrono::duration<double>(priced - correlated).count());
+        findTraceIterations(*trace);
+        trace->loadPhases.emplace_back("iterations", std::chrono::duration<double>(std::chrono::steady_clock::now() - priced).count());
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};

@@ -29,6 +29,7 @@ constexpr AnomalyInfo kAnomalies[] = {
     {"flow_disagreement", Severity::Warning, "fwdbwd flows that join a forward op and a backward node which seq pairing does not join (or joins to another op)"},
     {"truncated_json", Severity::Warning, "the JSON stops before the trace closes (a truncated or damaged file); the events before that point were loaded"},
     {"converted_from_nsys_rep", Severity::Info, "an Nsight Systems report (.nsys-rep/.qdrep), exported to SQLite on open with a local nsys into Layerscope's cache folder and reused while the report keeps its path, size and time"},
+    {"iterations_detected", Severity::Info, "iterations found without iteration ranges, from the trace's own period (the rule and how alike the iterations are in the detail)"},
 };
 static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));
 

@@ -34,6 +34,7 @@ enum class Anomaly {
     FlowDisagreement,
     TruncatedJson,
     ConvertedFromNsysRep,
+    IterationsDetected,
     Count_
 };
 

@@ -199,6 +199,15 @@ struct CollectiveArgs {
     auto key() const { return std::pair(start, correlation); }
 };
 
+// One iteration (training step or inference pass) on the CPU timeline: what was launched between
+// start and end belongs to it (core/pytorch/iterations.h finds them at load).
+struct IterationSpan {
+    int number = 0;
+    std::string name; // "iteration 3" (the range's), or "step 3" for detected ones
+    TimeNs start = 0, end = 0;
+};
+enum class IterationRule : uint8_t { None, Ranges, OptimizerSteps, RepeatingOps };
+
 struct ExportInfo {
     std::string format;         // "Nsight Systems SQLite export"
     std::string productVersion; // e.g. 2025.3.2.0
@@ -248,6 +257,11 @@ struct Trace {
     // starting at startEndTreeBegin[thread]) for stabbing queries that skip ranges ended early.
     std::vector<TimeNs> startEndTree;
     std::vector<uint32_t> startEndTreeBegin;
+
+    // Iterations of the whole trace, found once at load (core/pytorch/iterations.h).
+    std::vector<IterationSpan> iterations;
+    IterationRule iterationRule = IterationRule::None;
+    double iterationConfidence = 0;
 
     TimeNs captureStart = 0, captureEnd = 0;
     LoadReport report;

@@ -139,7 +139,11 @@ void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool&
         }
         if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark) continue;
         const bool isPhase = userRangePhase(name(i.value), phase);
-        if (!layer.valid()) layer = isPhase && moduleLayer().valid() ? moduleLayer() : r_.name[i.value];
+        // Phase and iteration ranges are never layers (DESIGN.md): ops outside every layer
+        // range have none, whatever phase or step encloses them.
+        const bool notLayer = isPhase || iterationNumber(name(i.value)).has_value();
+        if (!layer.valid() && isPhase && moduleLayer().valid()) layer = moduleLayer();
+        else if (!layer.valid() && !notLayer) layer = r_.name[i.value];
         if (!hasPhase) hasPhase = isPhase;
         if (hasPhase) return;
     }

@@ -3,7 +3,7 @@
 // sharing the fp16/bf16 kernels, the per-sample FLOPs of the forward GEMMs equal on both sides,
 // drill-down scopes, and the PyTorch profiler trace of the fp16 run aligning with its nsys trace.
 #include "core/compare/diff_verdict.h"
-#include "core/compare/iterations.h"
+#include "core/pytorch/iterations.h"
 #include "core/compare/run_diff.h"
 #include "core/load/load.h"
 #include "core/reports/nvtx_summary.h"

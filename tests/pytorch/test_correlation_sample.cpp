@@ -103,6 +103,23 @@ TEST_F(CorrelationSample, KernelsLaunchedInsideALayerRangeHaveThatLayer) {
     }
 }
 
+// Phase and iteration ranges are never layers (DESIGN.md): a kernel whose launch lies in no layer
+// range, and whose forward op lies in none, has an empty layer cell, whatever phase encloses it.
+TEST_F(CorrelationSample, KernelsOutsideLayerRangesHaveNoLayer) {
+    std::set<uint32_t> inLayers = sqlKernelsInRange("layer0");
+    for (uint32_t id : sqlKernelsInRange("layer1")) inLayers.insert(id);
+    size_t outside = 0;
+    for (uint32_t id = 0; id < trace_->kernels.size(); ++id) {
+        const std::string layer = kernels_->at(id, "layer");
+        EXPECT_TRUE(layer.empty() || layer == "layer0" || layer == "layer1") << "kernel " << id << ": " << layer;
+        if (trace_->kernelLinks.direction[id] == ls::Direction::Forward && !inLayers.count(id)) {
+            EXPECT_EQ(layer, "") << "kernel " << id;
+            ++outside;
+        }
+    }
+    EXPECT_GT(outside, 5u); // embedding, LM head, loss
+}
+
 TEST_F(CorrelationSample, LayerOptionListsTheForwardKernelsOfTheLayerPlusItsBackwardKernels) {
     for (const std::string layer : {"layer0", "layer1"}) {
         SCOPED_TRACE(layer);

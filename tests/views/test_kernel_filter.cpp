@@ -407,7 +407,7 @@ TEST_F(KernelFilterSample, FreeTextSearchesNameOpAndLayer) {
         });
     };
     for (const std::string text :
-         {"addmm", "aten::mm", "layer1", "nvjet_sm90", "optimizer", "native::reduce"}) {
+         {"addmm", "aten::mm", "layer1", "nvjet_sm90", "foreach", "native::reduce"}) {
         const auto expected = contains(text);
         EXPECT_FALSE(expected.empty()) << text;
         EXPECT_EQ(filtered(text), expected) << text;

@@ -1,0 +1,166 @@
+#include "core/reports/gpu_idle.h"
+
+#include "core/pytorch/range_roles.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ls {
+namespace {
+
+struct GpuOp {
+    TimeNs start, end;
+    ApiCallId launch;
+    StringId name; // kernels only
+    uint8_t kind;  // 0 kernel, 1 memcpy, 2 memset
+};
+
+bool isSynchronizing(std::string_view call) {
+    if (call.find("Synchronize") != std::string_view::npos) return true;
+    // Blocking copies (cudaMemcpy, cuMemcpyDtoH …); the Async forms return at once.
+    return call.find("emcpy") != std::string_view::npos && call.find("Async") == std::string_view::npos;
+}
+
+bool isScalarRead(std::string_view op) { return op == "aten::_local_scalar_dense" || op == "aten::item"; }
+
+// The API call of `thread` that is running at `at`, if any.
+ApiCallId callAt(const Trace& t, ThreadId thread, TimeNs at) {
+    const auto [first, last] = t.threadApiCalls.of(thread);
+    if (!first) return {};
+    const ApiCallId* it = std::upper_bound(first, last, at, [&](TimeNs v, ApiCallId c) { return v < t.apiCalls.start[c.value]; });
+    // Runtime calls wrap driver calls: look back a few calls for one still running.
+    for (int back = 0; it != first && back < 4; ++back) {
+        --it;
+        if (t.apiCalls.end[it->value] >= at) return *it;
+    }
+    return {};
+}
+
+// The innermost push/pop range of `thread` around `at`, if any.
+RangeId rangeAt(const Trace& t, ThreadId thread, TimeNs at) {
+    if (!thread.valid() || thread.value + 1 >= t.threadRangeBegin.size()) return {};
+    const uint32_t begin = t.threadRangeBegin[thread.value], end = t.threadRangeBegin[thread.value + 1];
+    const auto* s = t.ranges.start.data();
+    uint32_t i = static_cast<uint32_t>(std::upper_bound(s + begin, s + end, at) - s);
+    for (int back = 0; i > begin && back < 64; ++back) {
+        --i;
+        if (t.ranges.kind[i] != RangeKind::PushPop) continue;
+        for (RangeId r(i); r.valid(); r = t.ranges.parent[r.value])
+            if (t.ranges.end[r.value] >= at) return r;
+        return {};
+    }
+    return {};
+}
+
+void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
+    gap.next = next.kind == 0 ? std::string(t.str(next.name)) : next.kind == 1 ? "memcpy" : "memset";
+    if (!next.launch.valid()) return;
+    const ThreadId thread = t.apiCalls.thread[next.launch.value];
+    if (thread.valid() && thread.value < t.threads.size()) gap.tid = t.threads[thread.value].tid;
+    if (t.apiCalls.start[next.launch.value] < gap.start) {
+        gap.cause = IdleCause::Launch;
+        gap.detail = t.str(t.apiCalls.name[next.launch.value]);
+        return;
+    }
+    if (const ApiCallId call = callAt(t, thread, gap.start); call.valid() && isSynchronizing(t.str(t.apiCalls.name[call.value]))) {
+        gap.cause = IdleCause::Synchronization;
+        gap.detail = t.str(t.apiCalls.name[call.value]);
+        return;
+    }
+    for (RangeId r = rangeAt(t, thread, gap.start); r.valid(); r = t.ranges.parent[r.value]) {
+        const std::string_view name = t.str(t.ranges.name[r.value]);
+        if (isScalarRead(name)) {
+            gap.cause = IdleCause::Synchronization;
+            gap.detail = name;
+            return;
+        }
+        if (!isFrameworkRange(name, (t.ranges.flags[r.value] & kPytorchMarker) != 0)) {
+            gap.cause = IdleCause::HostRange;
+            gap.detail = name;
+            return;
+        }
+        if (gap.op.empty()) gap.op = name;
+    }
+    if (!gap.op.empty()) {
+        gap.cause = IdleCause::HostOps;
+        gap.detail = gap.op;
+    }
+}
+
+} // namespace
+
+std::string_view idleCauseName(IdleCause c) {
+    switch (c) {
+    case IdleCause::Synchronization: return "synchronization";
+    case IdleCause::Launch: return "launch";
+    case IdleCause::HostRange: return "host range";
+    case IdleCause::HostOps: return "host ops";
+    case IdleCause::NothingTraced: return "nothing traced";
+    }
+    return "nothing traced";
+}
+
+std::string_view idleCauseHtaName(IdleCause c) {
+    switch (c) {
+    case IdleCause::Launch: return "kernel wait";
+    case IdleCause::NothingTraced: return "other";
+    default: return "host wait";
+    }
+}
+
+GpuIdle gpuIdle(const Trace& t) {
+    std::map<uint32_t, std::vector<GpuOp>> byDevice;
+    for (size_t i = 0; i < t.kernels.size(); ++i)
+        byDevice[t.kernels.device[i]].push_back({t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
+    for (size_t i = 0; i < t.memcpys.size(); ++i)
+        byDevice[t.memcpys.device[i]].push_back({t.memcpys.start[i], t.memcpys.end[i], t.memcpys.launch[i], StringId(), 1});
+    for (size_t i = 0; i < t.memsets.size(); ++i)
+        byDevice[t.memsets.device[i]].push_back({t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
+    GpuIdle out;
+    for (auto& [device, ops] : byDevice) {
+        std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });
+        DeviceBusy d{device, ops.front().start, ops.front().end, 0};
+        TimeNs coveredTo = ops.front().start;
+        for (const GpuOp& op : ops) {
+            if (op.start > coveredTo) { // a gap before this op
+                GpuGap gap{device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0};
+                classify(t, gap, op);
+                out.gaps.push_back(std::move(gap));
+            }
+            d.busy += std::max<TimeNs>(0, op.end - std::max(op.start, coveredTo));
+            coveredTo = std::max(coveredTo, op.end);
+        }
+        d.last = coveredTo;
+        out.devices.push_back(d);
+    }
+    return out;
+}
+
+std::vector<IdleRow> idleSummary(const GpuIdle& idle) {
+    std::map<std::tuple<uint32_t, IdleCause, std::string>, IdleRow> groups;
+    std::map<uint32_t, TimeNs> deviceIdle;
+    for (const GpuGap& g : idle.gaps) {
+        IdleRow& r = groups[{g.device, g.cause, g.detail}];
+        r.device = g.device;
+        r.cause = g.cause;
+        r.detail = g.detail;
+        ++r.gaps;
+        r.idle += g.duration();
+        deviceIdle[g.device] += g.duration();
+    }
+    std::vector<IdleRow> rows;
+    for (auto& [key, r] : groups) {
+        const TimeNs all = deviceIdle[r.device];
+        r.percent = all ? 100.0 * static_cast<double>(r.idle) / static_cast<double>(all) : 0;
+        rows.push_back(std::move(r));
+    }
+    std::sort(rows.begin(), rows.end(), [](const IdleRow& a, const IdleRow& b) {
+        if (a.device != b.device) return a.device < b.device;
+        if (a.idle != b.idle) return a.idle > b.idle;
+        return std::tie(a.cause, a.detail) < std::tie(b.cause, b.detail);
+    });
+    return rows;
+}
+
+} // namespace ls

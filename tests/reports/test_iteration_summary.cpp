@@ -1,0 +1,148 @@
+// iter_sum and the iterations found at load, on a trace recorded for this project with five
+// captured iterations (train.py --layers 2 --seq 256 --batch 4 --iters 7 --capture 2 --ncapture 5
+// on an H100): one row per iteration range with kernel counts equal to SQL; GPU busy time equal
+// to an interval sweep over SQL rows; and on a copy with the iteration ranges deleted (made
+// here with SQL), the detected steps hold the same kernels.
+#include "core/load/load.h"
+#include "core/pytorch/iterations.h"
+#include "core/reports/iteration_summary.h"
+#include "tests/support/test_support.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+
+namespace ls::test {
+namespace {
+
+fs::path fiveIterations() { return sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"; }
+
+std::shared_ptr<const Trace> load(const fs::path& file) {
+    LoadResult r = loadTrace(file.string());
+    EXPECT_TRUE(r.ok()) << file;
+    return r.trace;
+}
+
+struct SqlIteration {
+    std::string name;
+    int64_t start, end, kernels;
+};
+
+std::vector<SqlIteration> sqlIterations(const fs::path& file) {
+    std::vector<SqlIteration> out;
+    SqlReader db(file);
+    db.each("SELECT text, start, end FROM NVTX_EVENTS WHERE text LIKE 'iteration %' ORDER BY start",
+            [&](sqlite3_stmt* st) { out.push_back({SqlReader::text(st, 0), SqlReader::int64(st, 1), SqlReader::int64(st, 2), 0}); });
+    for (auto& it : out)
+        it.kernels = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                               "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 % 16777216 = k.globalPid / 16777216 % 16777216 "
+                               "WHERE r.start >= " + std::to_string(it.start) + " AND r.start <= " + std::to_string(it.end));
+    return out;
+}
+
+// Busy time inside [from, to]: a sweep over every kernel, copy and set row of the file.
+int64_t sqlBusy(const SqlReader& db, int64_t from, int64_t to) {
+    std::vector<std::pair<int64_t, int>> events;
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
+        if (!db.hasTable(table)) continue;
+        db.each(std::string("SELECT max(start, ") + std::to_string(from) + "), min(end, " + std::to_string(to) + ") FROM " + table +
+                    " WHERE end > " + std::to_string(from) + " AND start < " + std::to_string(to),
+                [&](sqlite3_stmt* st) {
+                    events.emplace_back(SqlReader::int64(st, 0), +1);
+                    events.emplace_back(SqlReader::int64(st, 1), -1);
+                });
+    }
+    std::sort(events.begin(), events.end());
+    int64_t busy = 0, prev = 0;
+    int open = 0;
+    for (const auto& [time, delta] : events) {
+        if (open > 0) busy += time - prev;
+        open += delta;
+        prev = time;
+    }
+    return busy;
+}
+
+TEST(IterationSummary, OneRowPerIterationRangeWithSqlKernelCountsAndBusyTime) {
+    const auto t = load(fiveIterations());
+    const auto expected = sqlIterations(fiveIterations());
+    ASSERT_EQ(expected.size(), 5u);
+    EXPECT_EQ(t->iterationRule, IterationRule::Ranges);
+    const IterationSummary s = iterationSummary(*t);
+    ASSERT_EQ(s.rows.size(), expected.size());
+    const SqlReader db(fiveIterations());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const IterationRow& r = s.rows[i];
+        EXPECT_EQ(r.name, expected[i].name);
+        EXPECT_EQ(r.start, expected[i].start);
+        EXPECT_EQ(r.end, expected[i].end);
+        EXPECT_EQ(static_cast<int64_t>(r.kernels), expected[i].kernels) << r.name;
+        EXPECT_EQ(r.busy, sqlBusy(db, r.start, r.end)) << r.name;
+        EXPECT_EQ(r.busy + r.idle, r.duration()) << r.name;
+        EXPECT_LE(r.forward + r.backward + r.optimizer, r.busy + 1000) << "one stream: directions barely overlap";
+        EXPECT_GT(r.forward, 0);
+        EXPECT_GT(r.backward, 0);
+        EXPECT_GT(r.optimizer, 0);
+    }
+    EXPECT_EQ(s.median.kernels, 214u);
+}
+
+TEST(IterationSummary, DetectsTheSameStepsWhenTheIterationRangesAreDeleted) {
+    TempDir dir;
+    const fs::path copy = dir / "no_iteration_ranges.sqlite";
+    fs::copy_file(fiveIterations(), copy);
+    fs::permissions(copy, fs::perms::owner_read | fs::perms::owner_write);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(copy.string().c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM NVTX_EVENTS WHERE text LIKE 'iteration %'", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+
+    const auto t = load(copy);
+    EXPECT_EQ(t->iterationRule, IterationRule::OptimizerSteps);
+    EXPECT_GT(t->iterationConfidence, 0.9);
+    EXPECT_EQ(t->report.count(Anomaly::IterationsDetected), 5u);
+    const auto expected = sqlIterations(fiveIterations());
+    const IterationSummary s = iterationSummary(*t);
+    ASSERT_EQ(s.rows.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(static_cast<int64_t>(s.rows[i].kernels), expected[i].kernels) << i;
+        // Each detected step ends with its optimizer run, inside the recorded iteration range.
+        EXPECT_GT(s.rows[i].end, expected[i].start);
+        EXPECT_LE(s.rows[i].end, expected[i].end);
+    }
+}
+
+TEST(IterationSummary, RangesOfPytorchProfilerAndDdpTraces) {
+    const fs::path kineto = sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz";
+    const auto k = load(kineto);
+    ASSERT_EQ(k->iterations.size(), 2u); // ProfilerStep#1/#2 around iteration N: counted once
+    for (const auto& r : iterationSummary(*k).rows) EXPECT_EQ(r.kernels, 214u) << r.name;
+    const fs::path ddp = sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite";
+    LS_REQUIRE_FILE(ddp);
+    const auto d = load(ddp);
+    const IterationSummary s = iterationSummary(*d);
+    ASSERT_EQ(s.rows.size(), 2u);
+    EXPECT_EQ(s.rows[0].name, "step 3 rank 0");
+    EXPECT_GT(s.rows[0].comm, 0); // DDP's all-reduce
+}
+
+TEST(IterationSummary, OutliersAreBeyondOneAndAHalfInterquartileRanges) {
+    EXPECT_EQ(iqrOutliers({10, 11, 12, 13, 100}), (std::vector<size_t>{4}));
+    EXPECT_EQ(iqrOutliers({10, 10, 10}), std::vector<size_t>{}); // too few to judge
+    // q1 = 24.42, q3 = 24.95 (interpolated): 26.6 and 23.17 lie beyond the fences.
+    EXPECT_EQ(iqrOutliers({26.60, 24.42, 23.17, 24.41, 24.95}), (std::vector<size_t>{0, 2}));
+}
+
+TEST(IterationSummary, CliReportHasTheIssuesColumnsAndAMedianRow) {
+    const CliResult r = runCli({"summary", fiveIterations().string(), "--report", "iter_sum"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const CsvTable rows = parseCsv(r.out);
+    ASSERT_EQ(rows.size(), 7u);
+    EXPECT_EQ(formatCsvRow(rows[0]), "iteration,start_ns,end_ns,duration_ns,kernels,gpu_busy_ns,gpu_busy_pct,forward_ns,backward_ns,"
+                                     "optimizer_ns,comm_ns,idle_ns,outlier");
+    EXPECT_EQ(rows[6][0], "median");
+    EXPECT_EQ(rows[6][4], "214");
+}
+
+} // namespace
+} // namespace ls::test
