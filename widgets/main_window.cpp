@@ -1,6 +1,7 @@
 #include "widgets/main_window.h"
 
 #include "core/pytorch/correlation.h"
+#include "widgets/compare/compare_panel.h"
 #include "widgets/csv_export.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_details.h"
@@ -100,6 +101,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(ranks_, QStringLiteral("Ranks"));
     tabs_->setTabToolTip(tabs_->indexOf(ranks_), QStringLiteral("Per rank of the files opened together: compute, communication, "
                                                                  "overlap, idle; collectives across ranks; step time per iteration"));
+    compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
+    compare_->hide();
     setCentralWidget(tabs_);
 
     buildDocks();
@@ -144,6 +147,12 @@ MainWindow::MainWindow(QWidget* parent)
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
     connect(ranks_, &RanksPanel::rankRequested, this, &MainWindow::showRank);
+    connect(compare_, &ComparePanel::statusMessage, statusLabel_, &QLabel::setText);
+    connect(compare_, &ComparePanel::opened, this, [this] {
+        if (tabs_->indexOf(compare_) < 0) tabs_->addTab(compare_, QStringLiteral("Compare"));
+        tabs_->setCurrentWidget(compare_);
+    });
+    connect(compare_, &ComparePanel::closed, this, [this] { tabs_->removeTab(tabs_->indexOf(compare_)); });
     connect(rankBox_, &QComboBox::activated, this, [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);
@@ -273,7 +282,8 @@ void MainWindow::connectViews() {
                                      static_cast<QAbstractItemView*>(summaryView_), static_cast<QAbstractItemView*>(fwdBwd_->forwardView()),
                                      static_cast<QAbstractItemView*>(fwdBwd_->backwardView()), static_cast<QAbstractItemView*>(fwdBwd_->ratioView()),
                                      static_cast<QAbstractItemView*>(fwdBwd_->forwardKernelsView()),
-                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView())})
+                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView()),
+                                     static_cast<QAbstractItemView*>(compare_->table())})
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
     });
 }
@@ -310,6 +320,11 @@ void MainWindow::buildMenus() {
         if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + rankBox_->count() - 1) % rankBox_->count()).toInt());
     });
     previousRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
+    QAction* compare = file->addAction(QStringLiteral("&Compare With…"), this, [this] {
+        if (const QString path = ComparePanel::chooseFile(this); !path.isEmpty()) compareWith(path);
+    });
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compare->setToolTip(QStringLiteral("Open a second run (B) and compare it with this one (A) by layer, op and kernel"));
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
     QAction* nsys = file->addAction(QStringLiteral("Nsight Systems &CLI for Reports…"), this, [this] {
@@ -475,6 +490,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     summaryView_->resizeColumnsToContents();
     reportView_->setHtml(loadReportHtml(t));
     details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+    compare_->setBase(session_->trace); // a comparison of another trace closes
 
     if (!newSession) return; // another rank of the open session: title, recent files and status stay
     const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
@@ -579,6 +595,11 @@ QString MainWindow::exportView(const QAbstractItemView& view, const QString& pat
     if (!r.ok) return r.error.isEmpty() ? QStringLiteral("could not write the file") : r.error;
     statusLabel_->setText(QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
     return {};
+}
+
+void MainWindow::compareWith(const QString& path) {
+    if (session_) compare_->compare(session_, path);
+    else statusLabel_->setText(QStringLiteral("Open a trace first: it is run A of the comparison"));
 }
 
 QString MainWindow::importNcu(const QString& path) {

@@ -24,6 +24,7 @@ class QTreeView;
 
 namespace ls::gui {
 
+class ComparePanel;
 class FwdBwdPanel;
 class KernelSummaryModel;
 class KernelTableModel;
@@ -60,6 +61,8 @@ public:
     QTableView* summaryView() const { return summaryView_; }
     FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
     RanksPanel* ranksPanel() const { return ranks_; }
+    // The Compare tab: added to the tabs once a comparison opens.
+    ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
 
     // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
@@ -67,6 +70,9 @@ public:
     void showLayerNode(uint32_t node);
     // Writes the view's rows (all, or the selected ones) as CSV; returns the error, if any.
     QString exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly);
+    // Loads `path` in the background and compares it (run B) with the open trace (run A) in the
+    // Compare tab.
+    void compareWith(const QString& path);
     // Imports Nsight Compute CSV metrics onto the open trace; returns the error line, if any
     // (the trace and its table stay as they were).
     QString importNcu(const QString& path);
@@ -114,6 +120,7 @@ private:
     SummaryCharts* charts_ = nullptr;
     FwdBwdPanel* fwdBwd_ = nullptr;
     RanksPanel* ranks_ = nullptr;
+    ComparePanel* compare_ = nullptr;
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
     KernelSummaryModel* summaryModel_;

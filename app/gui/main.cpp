@@ -1,5 +1,5 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
-// sample trace.
+// sample trace; --compare B then compares B with it in the Compare tab.
 #include "core/model/platform.h"
 #include "widgets/main_window.h"
 
@@ -18,10 +18,11 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
+            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
                         "SQLite export, an nvprof database or a PyTorch profiler JSON), or the bundled sample trace when\n"
                         "none is given. Several FILEs, or a folder of them, open as one session: the ranks of one job.\n"
-                        "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n");
+                        "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n"
+                        "--compare FILE opens FILE as run B and compares it with the trace (run A) in the Compare tab.\n");
             return 0;
         }
     }
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Traces to open: Nsight Systems SQLite exports, nvprof databases or PyTorch profiler JSON; several files or a folder open as one session of ranks (default: the sample trace)"), QStringLiteral("[FILE... | DIR]"));
     const QCommandLineOption ncu(QStringLiteral("ncu"), QStringLiteral("Nsight Compute CSV to import once the trace is open"), QStringLiteral("csv"));
     parser.addOption(ncu);
+    const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("A second trace (run B) to compare with the one opened (run A)"), QStringLiteral("file"));
+    parser.addOption(compare);
     parser.process(app);
 
     ls::gui::MainWindow window;
@@ -49,6 +52,11 @@ int main(int argc, char** argv) {
             const QString error = window.importNcu(csv);
             if (!error.isEmpty()) std::fprintf(stderr, "error: %s: %s\n", qPrintable(csv), qPrintable(error));
         }, Qt::SingleShotConnection);
+    }
+    if (parser.isSet(compare)) {
+        const QString other = parser.value(compare);
+        QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &window, [&window, other] { window.compareWith(other); },
+                         Qt::SingleShotConnection);
     }
     const QStringList files = parser.positionalArguments();
     window.openFiles(files.isEmpty() ? QStringList{ls::gui::MainWindow::samplePath()} : files);

@@ -35,6 +35,7 @@ public:
     ColorMode colorMode() const { return colorMode_; }
     // Kernels to emphasize (a layer, the table's rows); reveal zooms and scrolls to them.
     void setHighlight(std::vector<KernelId> kernels, bool reveal);
+    const std::vector<KernelId>& highlighted() const { return highlight_; }
     void selectKernel(KernelId k, bool reveal);
     // The other direction's kernels of the selected kernel's op (forward <-> backward), drawn
     // linked to it.
