@@ -1,5 +1,6 @@
 #include "widgets/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -29,6 +30,15 @@ QString formatDuration(double ns) {
     if (a < 1e6) return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'g', 3);
     if (a < 1e9) return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'g', 3);
     return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 3);
+}
+
+QString formatTick(double ns, double stepNs) {
+    if (!std::isfinite(ns) || !(stepNs > 0)) return {};
+    const double a = std::fabs(ns);
+    const auto [unit, name] = a < 1e3 ? std::pair(1.0, "ns") : a < 1e6 ? std::pair(1e3, "µs") : a < 1e9 ? std::pair(1e6, "ms") : std::pair(1e9, "s");
+    // Decimals that resolve the step in this unit (steps are 1, 2 or 5 x 10^k ns).
+    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(stepNs / unit) - 1e-9)), 0, 9);
+    return QStringLiteral("%1 %2").arg(ns / unit, 0, 'f', decimals).arg(QString::fromUtf8(name));
 }
 
 QString formatOffset(long long ns) {

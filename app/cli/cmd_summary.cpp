@@ -4,6 +4,7 @@
 #include "core/reports/collectives.h"
 #include "core/reports/gpu_idle.h"
 #include "core/reports/iteration_summary.h"
+#include "core/reports/memory_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/rank_summary.h"
 #include "core/reports/summary.h"
@@ -170,6 +171,45 @@ void writeRankIterations(TableWriter& w, const Session& s) {
                r.slowest ? "yes" : ""});
 }
 
+// mem_time_sum, mem_size_sum, gpu_sum: nsys 2022.4 gpumemtimesum, gpumemsizesum, gpusum.
+void writeMemorySummary(TableWriter& w, const Trace& t, const std::string& report) {
+    if (report == "mem_size_sum") {
+        w.header({"Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)", "Max (MB)", "StdDev (MB)", "Operation"});
+        for (const auto& r : memorySizeSummary(t)) {
+            const auto& b = r.bytes;
+            w.row({formatMegabytes(static_cast<double>(b.total)), std::to_string(b.count), formatMegabytes(b.avg), formatMegabytes(b.median),
+                   formatMegabytes(static_cast<double>(b.min)), formatMegabytes(static_cast<double>(b.max)), formatMegabytes(b.stddev),
+                   r.operation});
+        }
+        return;
+    }
+    const bool gpu = report == "gpu_sum";
+    std::vector<std::string> header = {"Time (%)", "Total Time (ns)", gpu ? "Instances" : "Count", "Avg (ns)", "Med (ns)",
+                                       "Min (ns)", "Max (ns)", "StdDev (ns)"};
+    if (gpu) header.emplace_back("Category");
+    header.emplace_back("Operation");
+    w.header(header);
+    auto fields = [](const SummaryRow& r) {
+        std::vector<std::string> f = {formatOneDecimal(r.percent)};
+        for (auto& s : statsFields(r.stats)) f.push_back(std::move(s));
+        return f;
+    };
+    if (gpu) {
+        for (const auto& r : gpuSummary(t)) {
+            auto f = fields(r.row);
+            f.push_back(r.kernel ? "CUDA_KERNEL" : "MEMORY_OPER");
+            f.push_back(r.row.name);
+            w.row(std::move(f));
+        }
+        return;
+    }
+    for (const auto& r : memoryTimeSummary(t)) {
+        auto f = fields(r);
+        f.push_back(r.name);
+        w.row(std::move(f));
+    }
+}
+
 // iter_sum: one row per iteration, an outlier column, then the median row (no start or end).
 void writeIterationSummary(TableWriter& w, const Trace& t) {
     w.header({"iteration", "start_ns", "end_ns", "duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct", "forward_ns", "backward_ns",
@@ -223,10 +263,11 @@ int commandSummary(const Options& o, Context& c) {
     if (!format) return kUsage;
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
-                                                  "rank_iter_sum", "iter_sum", "idle_sum", "gaps"};
+                                                  "rank_iter_sum", "iter_sum", "idle_sum", "gaps",
+                                                  "mem_time_sum", "mem_size_sum", "gpu_sum"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -262,6 +303,7 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "iter_sum") writeIterationSummary(w, t);
             else if (report == "idle_sum") writeIdleSummary(w, t);
             else if (report == "gaps") writeGaps(w, t);
+            else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum") writeMemorySummary(w, t, report);
             else writeDurationSummary(w, t, report);
         }
     w.finish();

@@ -32,6 +32,19 @@ TEST(FormatDuration, PicksUnitsByMagnitude) {
     for (const auto& c : cases) EXPECT_EQ(ls::gui::formatDuration(c.ns), QString::fromUtf8(c.expected)) << c.ns;
 }
 
+// Ruler ticks never read alike: at 50 µs steps around 12 ms three significant digits would
+// print "12.2 ms" for 12.15, 12.20 and 12.25 ms.
+TEST(FormatTick, ShowsTheDecimalsTheStepNeeds) {
+    struct Case {
+        double ns, step;
+        const char* expected;
+    } cases[] = {{12.15e6, 50e3, "12.15 ms"}, {12.2e6, 50e3, "12.20 ms"},  {12e6, 1e6, "12 ms"},       {12.5e6, 5e5, "12.5 ms"},
+                 {0, 1e6, "0 ns"},           {500, 100, "500 ns"},       {1.234e6, 2e3, "1.234 ms"}, {2.5e9, 1e8, "2.5 s"},
+                 {40e3, 10e3, "40 µs"},     {12.105e6, 5e3, "12.105 ms"}};
+    for (const auto& c : cases) EXPECT_EQ(ls::gui::formatTick(c.ns, c.step), QString::fromUtf8(c.expected)) << c.ns << " " << c.step;
+    for (double t = 12.1e6; t < 12.4e6; t += 50e3) EXPECT_NE(ls::gui::formatTick(t, 50e3), ls::gui::formatTick(t + 50e3, 50e3));
+}
+
 TEST(KernelSummaryModel, PassesModelTesterAndMatchesCore) {
     auto loaded = ls::loadTrace(kSample.toStdString());
     ASSERT_TRUE(loaded.ok());

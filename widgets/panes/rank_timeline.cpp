@@ -177,7 +177,7 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     for (double t = std::ceil((startNs_ - static_cast<double>(spanStart_)) / step) * step; t < startNs_ - static_cast<double>(spanStart_) + visible; t += step) {
         const int x = kLabelWidth + static_cast<int>(toX(t + static_cast<double>(spanStart_)));
         p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
-        p.drawText(x + 2, kRulerHeight - 5, formatDuration(t));
+        p.drawText(x + 2, kRulerHeight - 5, formatTick(t, step));
     }
     const auto& ranks = analysis_->session->ranks;
     const int lane = split_ ? std::max(1, (rh - 2) / 2) : std::max(1, rh - 2);

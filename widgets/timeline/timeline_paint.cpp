@@ -96,7 +96,7 @@ void TimelineView::paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) 
     for (double t = first; origin + t <= w.endNs(); t += step) {
         const int x = r.left() + static_cast<int>(std::lround(w.toX(origin + t)));
         p.drawLine(x, r.bottom() - 5, x, r.bottom());
-        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter, formatDuration(t));
+        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, step));
     }
 }
 
