@@ -25,7 +25,7 @@ OUT=${OUT:-/tmp/golden}
 WORK=${WORK:-/tmp/nsys-apt}
 NSYS_ROOT=${NSYS_ROOT:-/tmp/nsys-2022.4}
 TRACES_DIR=${TRACES_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/traces}
-REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base gpumemtimesum gpumemsizesum gpusum)
+REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base gpumemtimesum gpumemsizesum gpusum kernexecsum)
 
 if [ "$#" -gt 0 ]; then
   TRACES=("$@")

@@ -27,7 +27,8 @@ commands:
                                 R: kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum,
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
                                 collective_sum, rank_iter_sum, iter_sum, idle_sum,
-                                gaps, mem_time_sum, mem_size_sum, gpu_sum (see `summary --help`)
+                                gaps, mem_time_sum, mem_size_sum, gpu_sum,
+                                kern_exec_sum (see `summary --help`)
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
@@ -117,6 +118,10 @@ mem_time_sum   memory operations ([CUDA memcpy HtoD|DtoH|DtoD|HtoH|PtoP], [CUDA 
                time, as nsys 2022.4 gpumemtimesum
 mem_size_sum   the same by size in decimal MB, as gpumemsizesum
 gpu_sum        kernels (by name) and memory operations in one table, as gpusum
+kern_exec_sum  per launching pid, tid, device, API and kernel: total (call start to the later
+               of call end and kernel end), API, queue (call end to kernel start, where
+               positive: QCount of Count) and kernel time statistics, as kernexecsum (the
+               launch-bound view)
 api_sum        CUDA runtime and driver calls by name, as nsys stats cuda_api_sum
                (each call once, also where older exports hold two rows per call)
 nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as nsys

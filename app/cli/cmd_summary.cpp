@@ -4,6 +4,7 @@
 #include "core/reports/collectives.h"
 #include "core/reports/gpu_idle.h"
 #include "core/reports/iteration_summary.h"
+#include "core/reports/kernel_exec_summary.h"
 #include "core/reports/memory_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/rank_summary.h"
@@ -210,6 +211,31 @@ void writeMemorySummary(TableWriter& w, const Trace& t, const std::string& repor
     }
 }
 
+// kern_exec_sum: nsys 2022.4 kernexecsum. Statistics over no value (no launch was queued) print
+// as nsys prints them: None, and 0.0 for the deviation.
+void writeKernelExecSummary(TableWriter& w, const Trace& t) {
+    std::vector<std::string> header = {"PID", "TID", "DevId", "Count", "QCount"};
+    for (const char* p : {"T", "A", "Q", "K"})
+        for (const char* s : {"Avg", "Med", "Min", "Max", "StdDev"}) header.push_back(std::string(p) + s + " (ns)");
+    header.insert(header.end(), {"API Name", "Kernel Name"});
+    w.header(header);
+    for (const auto& r : kernelExecSummary(t)) {
+        std::vector<std::string> f = {std::to_string(r.pid), std::to_string(r.tid), std::to_string(r.device), std::to_string(r.total.count),
+                                      std::to_string(r.queued)};
+        for (const DurationStats* s : {&r.total, &r.call, &r.queue, &r.kernelTime}) {
+            if (s->count == 0) {
+                f.insert(f.end(), {"None", "None", "None", "None", "0.0"});
+                continue;
+            }
+            f.insert(f.end(), {formatOneDecimal(s->avg), formatOneDecimal(s->median), std::to_string(s->min), std::to_string(s->max),
+                               formatOneDecimal(s->stddev)});
+        }
+        f.push_back(r.api);
+        f.push_back(std::string(t.str(r.kernel)));
+        w.row(std::move(f));
+    }
+}
+
 // iter_sum: one row per iteration, an outlier column, then the median row (no start or end).
 void writeIterationSummary(TableWriter& w, const Trace& t) {
     w.header({"iteration", "start_ns", "end_ns", "duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct", "forward_ns", "backward_ns",
@@ -264,10 +290,10 @@ int commandSummary(const Options& o, Context& c) {
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
                                                   "rank_iter_sum", "iter_sum", "idle_sum", "gaps",
-                                                  "mem_time_sum", "mem_size_sum", "gpu_sum"};
+                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -304,6 +330,7 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "idle_sum") writeIdleSummary(w, t);
             else if (report == "gaps") writeGaps(w, t);
             else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum") writeMemorySummary(w, t, report);
+            else if (report == "kern_exec_sum") writeKernelExecSummary(w, t);
             else writeDurationSummary(w, t, report);
         }
     w.finish();

@@ -54,7 +54,8 @@ void checkAgainstGolden(const TraceCase& c, const std::string& report, const std
     ASSERT_FALSE(ours.empty());
     ASSERT_FALSE(golden.empty());
     EXPECT_EQ(ours.front(), golden.front()) << "header differs";
-    if (kind != "gpumemsizesum") expectSortedByTotalDescending(ours); // by size, in MB
+    // Reports by time sort by total time (gpumemsizesum sorts by size, kernexecsum by average).
+    if (columnIndex(ours, "Total Time (ns)") < ours.front().size()) expectSortedByTotalDescending(ours);
     const std::string expected = canonical(golden), actual = canonical(ours);
     if (expected != actual) {
         const fs::path out = outputDir() / (c.name + "." + kind + ".actual");
@@ -101,6 +102,38 @@ TEST_P(GoldenMemorySummaries, GpuSumEqualsNsys2022GpuSum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, GoldenMemorySummaries, ::testing::ValuesIn(goldenTraces()), traceParamName);
+
+// kernexecsum joins kernels to runtime rows as nsys 2022.4 does, except that each call counts
+// once where older exports hold two rows per call (saxpy: see below).
+class GoldenKernelExecSummary : public ::testing::TestWithParam<TraceCase> {};
+
+TEST_P(GoldenKernelExecSummary, KernExecSumEqualsNsys2022KernExecSum) {
+    LS_REQUIRE_FILE(GetParam().path);
+    checkAgainstGolden(GetParam(), "kern_exec_sum", "kernexecsum");
+}
+
+std::vector<TraceCase> apiGoldenTraces();
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenKernelExecSummary, ::testing::ValuesIn(apiGoldenTraces()), traceParamName);
+
+// saxpy's export holds a CUDA backtrace row (eventClass 67) beside each launch call with the same
+// correlation id, and nsys 2022.4 joins every kernel to both: its one row counts 10 launches of 5
+// kernels. Ours counts the 5 launches SQL finds; the kernel times, which the duplicate does not
+// change, equal nsys's.
+TEST(SaxpyKernelExecSummary, CountsEachLaunchOnceWithNsysKernelTimes) {
+    const TraceCase& c = goldenTrace("saxpy_mpi_perlmutter.nsys");
+    LS_REQUIRE_FILE(c.path);
+    std::string raw;
+    const CsvTable ours = runSummary(c, "kern_exec_sum", raw);
+    const CsvTable golden = readGolden(c, "kernexecsum");
+    ASSERT_EQ(ours.size(), 2u);
+    ASSERT_EQ(golden.size(), 2u);
+    ASSERT_EQ(ours[0], golden[0]);
+    const size_t count = columnIndex(ours, "Count");
+    EXPECT_EQ(std::stoll(ours[1][count]), SqlReader(c.path).scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(2 * std::stoll(ours[1][count]), std::stoll(golden[1][count]));
+    for (const char* column : {"KAvg (ns)", "KMed (ns)", "KMin (ns)", "KMax (ns)", "TMin (ns)", "API Name", "Kernel Name"})
+        EXPECT_EQ(ours[1][columnIndex(ours, column)], golden[1][columnIndex(golden, column)]) << column;
+}
 
 // saxpy is left out here on purpose: see SaxpyApiSum below.
 std::vector<TraceCase> apiGoldenTraces() {
