@@ -28,7 +28,7 @@ commands:
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
                                 collective_sum, rank_iter_sum, iter_sum, idle_sum,
                                 gaps, mem_time_sum, mem_size_sum, gpu_sum,
-                                kern_exec_sum (see `summary --help`)
+                                kern_exec_sum, launch_sum (see `summary --help`)
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
@@ -165,6 +165,8 @@ idle_sum       GPU idle time per device (gaps between the union of its kernels, 
                (inside framework ops only: the innermost), nothing traced; hta_category maps
                them onto HTA's host wait / kernel wait / other. device_busy_ns + the device's
                idle_ns = device_span_ns
+launch_sum     launch-bound kernels (shorter on the GPU than their launch call on the CPU: a
+               hint to fuse or use CUDA graphs) per layer, direction and op, most first
 gaps           the 100 largest gaps, longest first, with cause, detail, the innermost framework
                op the host was in, the launching thread and the kernel that ended the gap
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;

@@ -5,6 +5,7 @@
 #include "core/reports/gpu_idle.h"
 #include "core/reports/iteration_summary.h"
 #include "core/reports/kernel_exec_summary.h"
+#include "core/reports/launch_bound.h"
 #include "core/reports/memory_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/rank_summary.h"
@@ -236,6 +237,16 @@ void writeKernelExecSummary(TableWriter& w, const Trace& t) {
     }
 }
 
+// launch_sum: launch-bound kernels (shorter on the GPU than their launch call on the CPU) per
+// layer, direction and op.
+void writeLaunchBound(TableWriter& w, const Trace& t) {
+    w.header({"layer", "direction", "op", "kernels", "launch_bound", "launch_bound_pct", "kernel_time_ns", "launch_time_ns"});
+    for (const auto& r : launchBoundSummary(t))
+        w.row({r.layer, std::string(directionName(r.direction)), r.op, std::to_string(r.kernels), std::to_string(r.launchBound),
+               percent(100.0 * static_cast<double>(r.launchBound) / static_cast<double>(r.kernels)), std::to_string(r.kernelTime),
+               std::to_string(r.launchTime)});
+}
+
 // iter_sum: one row per iteration, an outlier column, then the median row (no start or end).
 void writeIterationSummary(TableWriter& w, const Trace& t) {
     w.header({"iteration", "start_ns", "end_ns", "duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct", "forward_ns", "backward_ns",
@@ -290,10 +301,10 @@ int commandSummary(const Options& o, Context& c) {
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
                                                   "rank_iter_sum", "iter_sum", "idle_sum", "gaps",
-                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum"};
+                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum", "launch_sum"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -331,6 +342,7 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "gaps") writeGaps(w, t);
             else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum") writeMemorySummary(w, t, report);
             else if (report == "kern_exec_sum") writeKernelExecSummary(w, t);
+            else if (report == "launch_sum") writeLaunchBound(w, t);
             else writeDurationSummary(w, t, report);
         }
     w.finish();

@@ -3,6 +3,7 @@
 // GPU operations found, and the largest gaps' causes checked by hand against SQL.
 #include "core/load/load.h"
 #include "core/reports/gpu_idle.h"
+#include "core/reports/launch_bound.h"
 #include "tests/support/test_support.h"
 
 #include <sqlite3.h>
@@ -109,6 +110,29 @@ TEST(GpuIdle, CliReportsHaveTheirColumns) {
     EXPECT_EQ(formatCsvRow(g.at(0)), "device,start_ns,end_ns,duration_ns,cause,detail,op,tid,next");
     EXPECT_EQ(g.size(), 101u); // the 100 largest
     EXPECT_EQ(g.at(1)[3], "801849");
+}
+
+// Launch-bound kernels (GPU time shorter than their launch call's CPU time): the summary's rows
+// add up to what SQL counts over the file, and their kernel and launch times to SQL sums.
+TEST(LaunchBound, RowsAddUpToAnSqlCountOverTheFile) {
+    LoadResult r = loadTrace(sampleTrace().string());
+    ASSERT_TRUE(r.ok());
+    uint64_t bound = 0;
+    TimeNs kernelTime = 0, launchTime = 0;
+    for (const LaunchBoundRow& row : launchBoundSummary(*r.trace)) {
+        EXPECT_LE(row.launchBound, row.kernels);
+        EXPECT_LT(row.kernelTime, row.launchTime);
+        bound += row.launchBound;
+        kernelTime += row.kernelTime;
+        launchTime += row.launchTime;
+    }
+    const SqlReader db(sampleTrace());
+    const std::string join = " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+                             "WHERE k.end - k.start < r.end - r.start";
+    EXPECT_EQ(static_cast<int64_t>(bound), db.scalar("SELECT count(*)" + join));
+    EXPECT_EQ(kernelTime, db.scalar("SELECT sum(k.end - k.start)" + join));
+    EXPECT_EQ(launchTime, db.scalar("SELECT sum(r.end - r.start)" + join));
+    EXPECT_GT(bound, 100u);
 }
 
 } // namespace
