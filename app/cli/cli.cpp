@@ -63,7 +63,7 @@ One row per kernel, by start time, with columns
   id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,
   short_name,grid,block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,
   op_id,direction,fwd_op_id,sizes,flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,
-  flops_rule,dtype_source,rank (and file, with several FILEs)
+  flops_rule,dtype_source,rank,occupancy_pct,occupancy_limiter (and file, with several FILEs)
 api: the launching call (joined by correlation id within the process); tid: its thread;
 grid/block: x,y,z. nvtx_range: raw text of the innermost NVTX range around the launch call on
 its thread; nvtx_path: normalized names of all enclosing ranges, outermost first, separated by
@@ -76,6 +76,10 @@ several; auxiliary kernels of GEMM/attention ops get 0); empty when no formula a
 dtype (dtype_source: where it came from), intensity (FLOP/byte), tflops_s, gbytes_s.
 tc: used, not used (a GEMM/conv/attention math kernel without Tensor Cores) or n/a, with
 tc_reason naming the rule; flops_rule names the formula (docs/flops.md).
+occupancy_pct: theoretical occupancy, the warps of the launch one SM can hold as a percentage
+of its maximum, from block size, registers, shared memory and the GPU's compute capability
+(6.0 to 10.0; empty otherwise); occupancy_limiter: what caps it (registers, shared memory,
+warps, blocks; ties joined by +). docs/occupancy.md
 
 --layer NAME   only the kernels of layer NAME, forward and backward
 --range TEXT   only the kernels under a range whose normalized name is TEXT

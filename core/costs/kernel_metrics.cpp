@@ -2,6 +2,7 @@
 
 #include "core/pytorch/correlation.h"
 #include "core/pytorch/dict_context.h"
+#include "core/costs/occupancy.h"
 #include "core/costs/op_costs.h"
 #include "core/import/raw_text.h"
 
@@ -244,6 +245,7 @@ void computeKernelMetrics(Trace& t) {
         m.tc[i] = v.state;
         m.tcRule[i] = v.rule;
     }
+    computeKernelOccupancy(t);
 }
 
 } // namespace ls

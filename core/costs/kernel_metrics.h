@@ -7,7 +7,7 @@
 
 namespace ls {
 
-// Fills t.metrics. Needs correlate() first.
+// Fills t.metrics, theoretical occupancy included (core/costs/occupancy.h). Needs correlate() first.
 void computeKernelMetrics(Trace& t);
 
 struct TcVerdict;

@@ -48,9 +48,10 @@ struct KernelColumns : GpuOpColumns {
     std::vector<Dim3> grid, block;
     std::vector<uint16_t> registers;
     std::vector<uint32_t> staticSmem, dynamicSmem;
+    std::vector<uint32_t> smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
     auto tie() {
         return std::tuple_cat(GpuOpColumns::tie(),
-                              std::tie(name, shortName, grid, block, registers, staticSmem, dynamicSmem));
+                              std::tie(name, shortName, grid, block, registers, staticSmem, dynamicSmem, smemConfig));
     }
 };
 
@@ -144,6 +145,8 @@ struct KernelMetrics {
     std::vector<TcState> tc;
     std::vector<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
     std::vector<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
+    std::vector<float> occupancy;         // theoretical, percent; NAN when the device is unknown (core/costs/occupancy.h)
+    std::vector<uint8_t> occupancyLimiter; // OccupancyLimiter bits
 };
 
 struct Process {

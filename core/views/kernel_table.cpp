@@ -2,6 +2,7 @@
 
 #include "core/pytorch/correlation.h"
 #include "core/costs/kernel_metrics.h"
+#include "core/costs/occupancy.h"
 #include "core/import/raw_text.h"
 #include "core/model/rank_labels.h"
 
@@ -55,6 +56,8 @@ const std::vector<KernelFieldInfo> kFields = {
     {F::FlopsRule, "flops_rule", "FLOPs rule", U::Text, "The formula that gave FLOPs and bytes"},
     {F::DataTypeSource, "dtype_source", "dtype source", U::Text, "Where the dtype came from"},
     {F::Rank, "rank", "Rank", U::Integer, "The rank of the job whose GPU ran the kernel (from the environment, distributedInfo, the file name, the device or the order opened)"},
+    {F::OccupancyPct, "occupancy_pct", "Occupancy %", U::Percent, "Theoretical occupancy: the warps of this launch one SM can hold, as a percentage of its maximum"},
+    {F::OccupancyLimiter, "occupancy_limiter", "Occupancy limiter", U::Text, "What caps the theoretical occupancy: registers, shared memory, warps or blocks (ties joined by +)"},
 };
 
 std::string dim(const Dim3& d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); }
@@ -214,6 +217,8 @@ std::string KernelTable::text(KernelId k, KernelField f) const {
         const int rank = rankOf(k);
         return rank < 0 ? std::string() : std::to_string(rank);
     }
+    case F::OccupancyPct: return fixed(number(k, f), 2);
+    case F::OccupancyLimiter: return i < t.metrics.occupancyLimiter.size() ? occupancyLimiterText(t.metrics.occupancyLimiter[i]) : std::string();
     case F::Flops: return fixed(t.metrics.flops[i], 0);
     case F::Bytes: return fixed(t.metrics.bytes[i], 0);
     case F::Intensity:
@@ -268,12 +273,13 @@ double KernelTable::number(KernelId k, KernelField f) const {
     case F::Intensity: return m.bytes[i] > 0 ? m.flops[i] / m.bytes[i] : NAN;
     case F::TflopsS: return ns > 0 ? m.flops[i] / ns / 1e3 : NAN; // FLOP/ns = GFLOP/s
     case F::GbytesS: return ns > 0 ? m.bytes[i] / ns : NAN;       // byte/ns = GB/s
+    case F::OccupancyPct: return i < m.occupancy.size() ? m.occupancy[i] : NAN;
     default: return NAN;
     }
 }
 
 bool KernelTable::isVocabulary(KernelField f) {
-    return f == F::Dir || f == F::DataType || f == F::Tc || f == F::TcReason || f == F::DataTypeSource;
+    return f == F::Dir || f == F::DataType || f == F::Tc || f == F::TcReason || f == F::DataTypeSource || f == F::OccupancyLimiter;
 }
 
 uint32_t KernelTable::vocabularyCode(KernelId k, KernelField f) const {
@@ -284,6 +290,7 @@ uint32_t KernelTable::vocabularyCode(KernelId k, KernelField f) const {
     case F::DataType: return static_cast<uint32_t>(m.dtype[i]);
     case F::Tc: return static_cast<uint32_t>(m.tc[i]);
     case F::DataTypeSource: return static_cast<uint32_t>(m.dtypeSource[i]);
+    case F::OccupancyLimiter: return i < m.occupancyLimiter.size() ? m.occupancyLimiter[i] : 0;
     case F::TcReason: return (static_cast<uint32_t>(m.tcRule[i]) << 2) | static_cast<uint32_t>(m.tc[i]); // the verdict
     default: return 0;
     }

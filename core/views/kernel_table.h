@@ -18,9 +18,9 @@ enum class KernelField : uint8_t {
     Id, Start, End, Duration, Device, Context, Stream, Pid, Tid, Correlation, Api, Name, ShortName,
     Grid, Block, Registers, StaticSmem, DynamicSmem, NvtxRange, NvtxPath, Layer, Op, Seq, TorchOpId,
     Dir, FwdOpId, Sizes, Flops, Bytes, DataType, Intensity, TflopsS, GbytesS, Tc, TcReason,
-    FlopsRule, DataTypeSource, Rank,
+    FlopsRule, DataTypeSource, Rank, OccupancyPct, OccupancyLimiter,
 };
-inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::Rank) + 1;
+inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::OccupancyLimiter) + 1;
 
 // How a column's values are measured: decides display units, filter value suffixes and sorting.
 enum class FieldUnit : uint8_t {
@@ -34,6 +34,7 @@ enum class FieldUnit : uint8_t {
     Gbytes,    // GB/s
     Text,
     Dim,       // grid/block "x,y,z"; sorts by x*y*z
+    Percent,   // 0 to 100
 };
 
 struct KernelFieldInfo {
@@ -74,7 +75,7 @@ public:
     // filter decide once per distinct string. Invalid id for other columns.
     std::optional<StringId> stringId(KernelId k, KernelField f) const;
 
-    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source): a small code per
+    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source, occupancy_limiter): a small code per
     // cell, equal codes meaning equal texts, so callers can decide once per code.
     static bool isVocabulary(KernelField f);
     uint32_t vocabularyCode(KernelId k, KernelField f) const;

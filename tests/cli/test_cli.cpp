@@ -18,7 +18,7 @@ const std::vector<std::string> kKernelColumns = {"id", "start_ns", "end_ns", "du
                                                  "dynamic_smem", "nvtx_range", "nvtx_path", "layer", "op", "seq",
                                                  "op_id", "direction", "fwd_op_id", "sizes", "flops", "bytes", "dtype",
                                                  "intensity", "tflops_s", "gbytes_s", "tc", "tc_reason", "flops_rule",
-                                                 "dtype_source", "rank"};
+                                                 "dtype_source", "rank", "occupancy_pct", "occupancy_limiter"};
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mentions = "") {
     const auto r = runCli(args);
@@ -76,7 +76,8 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
               "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,short_name,grid,"
               "block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,op_id,direction,fwd_op_id,sizes,"
-              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,rank");
+              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,rank,occupancy_pct,"
+              "occupancy_limiter");
     std::string error;
     const auto rows = parseCsv(r.out, &error);
     ASSERT_EQ(error, "");

@@ -28,6 +28,7 @@ TEST(SchemaVariants, KernelsAndStringIdsOnlyLoadWithOrphansCounted) {
     EXPECT_EQ(t->kernels.grid[1], (ls::Dim3{64, 1, 1}));
     EXPECT_EQ(t->kernels.block[1], (ls::Dim3{256, 1, 1}));
     EXPECT_EQ(t->kernels.registers[0], 40);
+    EXPECT_EQ(t->kernels.smemConfig[0], 0u) << "no sharedMemoryExecuted (older exports): the carveout is unknown, which is no anomaly";
     EXPECT_FALSE(t->kernels.launch[0].valid());
     EXPECT_EQ(t->report.count(Anomaly::OrphanGpuOp), 2u);
     EXPECT_EQ(t->apiCalls.size(), 0u);

@@ -1,6 +1,7 @@
 // The kernel table behind the GUI's table and the CLI's `kernels`: the column catalog, cells
 // against the CLI's CSV, sorting a permutation (checked with an independent comparator on the
 // CLI's values), and the Summary tab's GPU-time breakdowns against the CLI and SQL.
+#include "core/costs/occupancy.h"
 #include "core/views/kernel_table.h"
 #include "core/views/time_breakdown.h"
 #include "tests/support/sample_fixture.h"
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace {
@@ -31,7 +33,7 @@ protected:
 TEST_F(KernelTableSample, CatalogIsTheCliHeaderInOrder) {
     ASSERT_EQ(ls::kernelFields().size(), ls::kKernelFieldCount);
     ASSERT_EQ(kernels_->header.size(), ls::kKernelFieldCount);
-    EXPECT_EQ(kernels_->header.back(), "rank");
+    EXPECT_EQ(kernels_->header.back(), "occupancy_limiter");
     for (size_t i = 0; i < ls::kKernelFieldCount; ++i) {
         EXPECT_EQ(ls::kernelFields()[i].name, kernels_->header[i]);
         EXPECT_EQ(static_cast<size_t>(ls::kernelFields()[i].field), i);
@@ -147,6 +149,38 @@ TEST_F(KernelTableSample, BreakdownsAddUpToSqlAndMatchTheCliColumns) {
     check(layers, KernelField::Layer, "(no layer)");
     for (size_t i = 1; i < layers.size(); ++i) EXPECT_GE(layers[i - 1].gpuTimeNs, layers[i].gpuTimeNs);
     EXPECT_EQ(ls::quoteFilterValue("a \"b\" \\"), "\"a \\\"b\\\" \\\\\"");
+}
+
+// occupancy_pct and occupancy_limiter: every cell of the sample (an H200 export that records the
+// driver's carveout) from its own CUPTI row read by SQL, through the rules of core/costs.
+TEST_F(KernelTableSample, OccupancyCellsComeFromTheExportsLaunchValues) {
+    const ls::DeviceLimits* h200 = ls::deviceLimits(9, 0);
+    ASSERT_NE(h200, nullptr);
+    std::map<std::pair<int64_t, int64_t>, ls::LaunchShape> launches; // by (start, correlation id)
+    ls::test::SqlReader(ls::test::sampleTrace())
+        .each("SELECT start, correlationId, blockX * blockY * blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, "
+              "sharedMemoryExecuted FROM CUPTI_ACTIVITY_KIND_KERNEL",
+              [&](sqlite3_stmt* st) {
+                  auto u = [&](int c) { return static_cast<uint32_t>(ls::test::SqlReader::int64(st, c)); };
+                  launches[{ls::test::SqlReader::int64(st, 0), ls::test::SqlReader::int64(st, 1)}] = {u(2), u(3), u(4), u(5), u(6)};
+              });
+    ASSERT_EQ(launches.size(), trace_->kernels.size());
+    std::map<std::string, size_t> limiters;
+    for (KernelId k : allRows()) {
+        const auto it = launches.find({trace_->kernels.start[k.value], trace_->kernels.correlation[k.value]});
+        ASSERT_NE(it, launches.end()) << k.value;
+        ASSERT_GT(it->second.smemConfig, 0u);
+        const auto o = ls::theoreticalOccupancy(it->second, *h200);
+        ASSERT_TRUE(o.has_value());
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.2f", o->fraction * 100);
+        EXPECT_EQ(cli(k, KernelField::OccupancyPct), pct) << k.value;
+        EXPECT_EQ(cli(k, KernelField::OccupancyLimiter), ls::occupancyLimiterText(o->limiters)) << k.value;
+        ++limiters[cli(k, KernelField::OccupancyLimiter)];
+    }
+    EXPECT_GT(limiters["registers"], 0u);
+    EXPECT_GT(limiters["registers+shared memory"], 0u) << "the Hopper GEMMs fill the SM's shared memory";
+    EXPECT_EQ(limiters[""], 0u) << "every kernel of the sample has a known device";
 }
 
 } // namespace

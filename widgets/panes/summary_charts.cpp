@@ -1,6 +1,7 @@
 #include "widgets/panes/summary_charts.h"
 
 #include "core/reports/summary.h"
+#include "core/views/distinct_names.h"
 #include "core/views/time_breakdown.h"
 
 #include <QBarCategoryAxis>
@@ -77,19 +78,25 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     return view;
 }
 
-// Labelled by short name (the demangled ones are long templates) with a rank, which also keeps
-// the axis categories unique.
+// Labelled by short name (the demangled ones are long templates), told apart where several share
+// one ("Kernel2 ·f16 128x128 tn", core/views/distinct_names.h), with a rank, which also keeps the
+// axis categories unique.
 std::vector<TimeShare> topKernels(const Trace& t) {
     std::unordered_map<std::string_view, StringId> shortOf;
     for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.str(t.kernels.name[k]), t.kernels.shortName[k]);
-    std::vector<TimeShare> out;
-    for (const auto& row : kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled)) {
-        if (out.size() == kMaxBars) break;
+    auto rows = kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled);
+    if (rows.size() > kMaxBars) rows.resize(kMaxBars);
+    std::vector<std::string_view> fulls, shorts;
+    for (const auto& row : rows) {
         const auto it = shortOf.find(row.name);
-        const std::string_view shortName = it != shortOf.end() ? t.str(it->second) : std::string_view(row.name);
-        out.push_back(TimeShare{std::to_string(out.size() + 1) + ". " + std::string(shortName), row.stats.count, row.stats.total,
-                                "name = " + quoteFilterValue(row.name)});
+        fulls.push_back(row.name);
+        shorts.push_back(it != shortOf.end() ? t.str(it->second) : std::string_view(row.name));
     }
+    const auto labels = distinctShortNames(fulls, shorts);
+    std::vector<TimeShare> out;
+    for (size_t i = 0; i < rows.size(); ++i)
+        out.push_back(TimeShare{std::to_string(i + 1) + ". " + labels[i], rows[i].stats.count, rows[i].stats.total,
+                                "name = " + quoteFilterValue(rows[i].name)});
     return out;
 }
 

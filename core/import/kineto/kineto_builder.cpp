@@ -217,6 +217,7 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         k.registers.push_back(static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
         k.staticSmem.push_back(clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
         k.dynamicSmem.push_back(0);
+        k.smemConfig.push_back(0); // the carveout is not recorded
         if (e.inMsgNelems >= 0 || e.outMsgNelems >= 0) collectiveArgs(e);
         sealIfFull(k, kernelParts_);
     } else if (known("gpu_memcpy")) {

@@ -120,6 +120,7 @@ bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) 
     k.registers[i] = static_cast<uint16_t>(std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
     k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
     k.dynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
+    k.smemConfig[i] = u32(st, kcol::SmemConfig, r, "sharedMemoryExecuted"); // the carveout the driver chose; NULL in older exports
     return true;
 }
 

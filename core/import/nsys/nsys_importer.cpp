@@ -51,16 +51,15 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
         }
         auto present = db.columns(name);
         bool usable = true;
+        const auto listed = [](const std::vector<std::string_view>& v, std::string_view c) { return std::find(v.begin(), v.end(), c) != v.end(); };
         for (size_t i = 0; i < spec.columns.size(); ++i) {
             const std::string c(spec.columns[i]);
-            if (c == "rowid" || present.count(c)) continue;
+            if (c == "rowid" || present.count(c) || listed(spec.newerColumns, c)) continue;
             report.add(Anomaly::MissingColumn, 1, name + "." += c);
             usable &= i >= spec.requiredColumns;
         }
-        for (const auto& c : present) {
-            const auto known = [&](const std::vector<std::string_view>& v) { return std::find(v.begin(), v.end(), c) != v.end(); };
-            if (!known(spec.columns) && !known(spec.knownUnused)) report.add(Anomaly::ExtraColumns, 1, name + "." += c);
-        }
+        for (const auto& c : present)
+            if (!listed(spec.columns, c) && !listed(spec.knownUnused, c)) report.add(Anomaly::ExtraColumns, 1, name + "." += c);
         if (!usable) continue;
         const auto range = db.rowidRange(name);
         if (!range) continue;

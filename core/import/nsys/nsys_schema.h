@@ -17,6 +17,7 @@ struct TableSpec {
     std::vector<std::string_view> columns; // SELECT order; readers index by position
     size_t requiredColumns;                // the first N columns must exist or the table is skipped
     std::vector<std::string_view> knownUnused; // columns we know and skip; others are reported
+    std::vector<std::string_view> newerColumns; // of `columns`: only later exports have them, so their absence is no anomaly
 };
 
 const std::vector<TableSpec>& nsysEventTables();
@@ -28,7 +29,7 @@ std::string buildSelect(const TableSpec& spec, const std::set<std::string>& pres
 // places a row in the presized columns.
 namespace kcol {
 enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Demangled, Short, Registers,
-       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem, RowId };
+       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem, SmemConfig, RowId };
 }
 namespace mcol {
 enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind, RowId };

@@ -27,15 +27,19 @@ TEST(NcuCli, KernelsAppendMetricColumnsOnMatchedRows) {
     const auto& header = table[0];
     const auto first = std::find(header.begin(), header.end(), "ncu:id");
     ASSERT_NE(first, header.end());
-    EXPECT_EQ(*(first - 2), "dtype_source") << "after the standard columns and the rank";
-    EXPECT_EQ(*(first - 1), "rank");
+    EXPECT_EQ(*(first - 3), "rank") << "after the standard columns, the rank and the occupancy";
+    EXPECT_EQ(*(first - 2), "occupancy_pct");
+    EXPECT_EQ(*(first - 1), "occupancy_limiter");
     const size_t cId = static_cast<size_t>(first - header.begin());
     EXPECT_EQ(header.size() - cId - 1, 45u) << "one column per metric in the file";
     const size_t cOcc = static_cast<size_t>(std::find(header.begin(), header.end(), "ncu:Occupancy/Achieved Occupancy [%]") - header.begin());
     const size_t cDur = static_cast<size_t>(
         std::find(header.begin(), header.end(), "ncu:GPU Speed Of Light Throughput/Duration [ns]") - header.begin());
+    const size_t cTheory = static_cast<size_t>(std::find(header.begin(), header.end(), "ncu:Occupancy/Theoretical Occupancy [%]") - header.begin());
+    const size_t cOurs = static_cast<size_t>(std::find(header.begin(), header.end(), "occupancy_pct") - header.begin());
     ASSERT_LT(cOcc, header.size());
     ASSERT_LT(cDur, header.size());
+    ASSERT_LT(cTheory, header.size());
     const auto& d = realPair().csv;
     for (size_t row = 1; row < table.size(); ++row) {
         const auto& f = table[row];
@@ -48,6 +52,8 @@ TEST(NcuCli, KernelsAppendMetricColumnsOnMatchedRows) {
             continue;
         }
         EXPECT_GE(filled, 40u) << "row " << row;
+        // Our theoretical occupancy, from the export alone, is ncu's (ncu prints 50 or 93.75).
+        EXPECT_NEAR(std::stod(f[cOurs]), std::stod(f[cTheory]), 0.005) << "row " << row;
         EXPECT_EQ(f[cId], f[0]) << "ncu ID = trace kernel id on this pair";
         for (const auto* line : d.kernel(f[0])) {
             const auto& l = *line;
