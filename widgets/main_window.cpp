@@ -3,6 +3,7 @@
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/csv_export.h"
+#include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_details.h"
 #include "widgets/tables/kernel_summary_model.h"
@@ -65,6 +66,8 @@ MainWindow::MainWindow(QWidget* parent)
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
     timeline_ = new TimelineArea;
+    iterations_ = new IterationNavigator(timeline_->view());
+    timeline_->addStrip(iterations_);
     charts_ = new SummaryCharts;
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(summaryModel_);
@@ -147,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
     connect(ranks_, &RanksPanel::rankRequested, this, &MainWindow::showRank);
+    connect(iterations_, &IterationNavigator::navigated, this, [this] { tabs_->setCurrentWidget(timeline_); });
     connect(compare_, &ComparePanel::statusMessage, statusLabel_, &QLabel::setText);
     connect(compare_, &ComparePanel::opened, this, [this] {
         if (tabs_->indexOf(compare_) < 0) tabs_->addTab(compare_, QStringLiteral("Compare"));
@@ -377,6 +381,8 @@ void MainWindow::buildMenus() {
     kernelDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     detailsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
     view->addSeparator();
+    view->addActions(iterations_->navigationActions()); // their shortcuts work from every tab
+    view->addSeparator();
     view->addAction(QStringLiteral("&Expand Layer Tree"), layerView_, &QTreeView::expandAll);
     view->addAction(QStringLiteral("&Collapse Layer Tree"), layerView_, &QTreeView::collapseAll);
 
@@ -484,6 +490,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     layerModel_->setTree(session_->trace, session_->layers);
     layerView_->expandToDepth(1);
     timeline_->setData(session_->timeline);
+    iterations_->setSummary(session_->iterations);
     charts_->setTrace(session_->trace);
     fwdBwd_->setSession(session_->kernels, session_->pairs);
     summaryModel_->setTrace(session_->trace);

@@ -26,6 +26,7 @@ namespace ls::gui {
 
 class ComparePanel;
 class FwdBwdPanel;
+class IterationNavigator;
 class KernelSummaryModel;
 class KernelTableModel;
 class KernelTableView;
@@ -64,6 +65,8 @@ public:
     // The Compare tab: added to the tabs once a comparison opens.
     ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
+    // The iteration strip above the timeline: previous/next/slowest and the durations chart.
+    IterationNavigator* iterationNavigator() const { return iterations_; }
 
     // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
     // backward), the timeline the same set.
@@ -121,6 +124,7 @@ private:
     FwdBwdPanel* fwdBwd_ = nullptr;
     RanksPanel* ranks_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    IterationNavigator* iterations_ = nullptr;
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
     KernelSummaryModel* summaryModel_;

@@ -13,6 +13,7 @@ std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const 
     s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
     s->timeline = buildTimelineData(trace);
     s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
+    s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;

@@ -3,6 +3,7 @@
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
 #include "core/model/session.h"
 #include "core/reports/collectives.h"
+#include "core/reports/iteration_summary.h"
 #include "core/reports/rank_summary.h"
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
@@ -30,6 +31,7 @@ struct TraceSession {
     std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const TimelineData> timeline;
     std::shared_ptr<const FwdBwdPairs> pairs;
+    std::shared_ptr<const IterationSummary> iterations; // what the iteration navigator shows
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;

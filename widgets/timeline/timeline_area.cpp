@@ -117,6 +117,11 @@ void TimelineArea::showKernels(const std::vector<KernelId>& kernels, const QStri
     what_->setText(QStringLiteral("%1 · %L2 kernels").arg(what).arg(kernels.size()));
 }
 
+void TimelineArea::addStrip(QWidget* strip) {
+    auto* column = static_cast<QVBoxLayout*>(layout());
+    column->insertWidget(column->indexOf(view_), strip);
+}
+
 void TimelineArea::focusKernel(KernelId k) { view_->selectKernel(k, true); }
 
 void TimelineArea::clearHighlight() {

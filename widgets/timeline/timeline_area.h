@@ -25,6 +25,8 @@ public:
     void showKernels(const std::vector<KernelId>& kernels, const QString& what);
     void focusKernel(KernelId k);
     void clearHighlight();
+    // A strip of controls between the toolbar and the view (the iteration navigator).
+    void addStrip(QWidget* strip);
 
 private:
     void updateLegend();
