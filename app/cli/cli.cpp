@@ -28,7 +28,8 @@ commands:
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
                                 collective_sum, rank_iter_sum, iter_sum, idle_sum,
                                 gaps, mem_time_sum, mem_size_sum, gpu_sum,
-                                kern_exec_sum, launch_sum (see `summary --help`)
+                                kern_exec_sum, launch_sum, osrt_sum, roofline
+                                (see `summary --help`)
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
@@ -114,7 +115,7 @@ A backward node with seq N pairs with the last top-level forward op of its proce
 seq N. paired_op_id: for a backward node its forward op, for a forward op its backward node.
 )",
          commandOps},
-        {"summary", {"report", "format", "ncu"}, {}, R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
+        {"summary", {"report", "format", "ncu", "by"}, {}, R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
 
 kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
 gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
@@ -126,6 +127,8 @@ kern_exec_sum  per launching pid, tid, device, API and kernel: total (call start
                of call end and kernel end), API, queue (call end to kernel start, where
                positive: QCount of Count) and kernel time statistics, as kernexecsum (the
                launch-bound view)
+osrt_sum       OS runtime calls (nsys profile -t osrt: poll, pthread_cond_wait, …) by name, as
+               nsys 2022.4 osrtsum; empty when the trace has none
 api_sum        CUDA runtime and driver calls by name, as nsys stats cuda_api_sum
                (each call once, also where older exports hold two rows per call)
 nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as nsys
@@ -169,6 +172,11 @@ idle_sum       GPU idle time per device (gaps between the union of its kernels, 
                (inside framework ops only: the innermost), nothing traced; hta_category maps
                them onto HTA's host wait / kernel wait / other. device_busy_ns + the device's
                idle_ns = device_span_ns
+roofline       [--by family|op|layer|kernel] one roofline point per group and per dtype,
+               Tensor Core state and GPU: GPU time, FLOPs and bytes of its kernels with both
+               known, intensity, achieved FLOP/s, the GPU's compute peak for that dtype and the
+               roof there (min of peak and intensity x bandwidth), percent of roof and the
+               binding roof (memory or compute); peaks from NVIDIA datasheets (docs/roofline.md)
 launch_sum     launch-bound kernels (shorter on the GPU than their launch call on the CPU: a
                hint to fuse or use CUDA graphs) per layer, direction and op, most first
 gaps           the 100 largest gaps, longest first, with cause, detail, the innermost framework

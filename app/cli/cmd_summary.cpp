@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/report_roofline.h"
 #include "core/views/layer_tree.h"
 #include "core/import/ncu/ncu_metrics.h"
 #include "core/reports/collectives.h"
@@ -32,9 +33,10 @@ std::string percent(double p) {
 }
 
 void writeDurationSummary(TableWriter& w, const Trace& t, const std::string& report) {
-    const bool api = report == "api_sum";
+    const bool osrt = report == "osrt_sum";
+    const bool api = report == "api_sum" || osrt;
     const bool byDims = report == "gpukernsum";
-    const auto rows = api ? apiSummary(t)
+    const auto rows = osrt ? osRuntimeSummary(t) : api ? apiSummary(t)
                           : kernelSummary(t, byDims ? KernelGrouping::NameGridBlock : KernelGrouping::Name, KernelNaming::Demangled);
     std::vector<std::string> header = {"Time (%)", "Total Time (ns)", api ? "Num Calls" : "Instances", "Avg (ns)",
                                        "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"};
@@ -301,10 +303,14 @@ int commandSummary(const Options& o, Context& c) {
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
                                                   "rank_iter_sum", "iter_sum", "idle_sum", "gaps",
-                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum", "launch_sum"};
+                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum", "launch_sum", "osrt_sum", "roofline"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum, osrt_sum, roofline\n";
+        return kUsage;
+    }
+    if (o.values.count("by") && (report != "roofline" || !isRooflineGrouping(o.get("by", "")))) {
+        c.err << "error: --by goes with --report roofline and is family, op, layer or kernel\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -338,6 +344,7 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "tc_sum") writeTcSummary(w, t);
             else if (report == "layer_tree") writeLayerTree(w, t);
             else if (report == "iter_sum") writeIterationSummary(w, t);
+            else if (report == "roofline") writeRooflineReport(w, t, o.get("by", "family"));
             else if (report == "idle_sum") writeIdleSummary(w, t);
             else if (report == "gaps") writeGaps(w, t);
             else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum") writeMemorySummary(w, t, report);

@@ -202,6 +202,15 @@ struct CollectiveArgs {
     auto key() const { return std::pair(start, correlation); }
 };
 
+// OS runtime calls a Nsight Systems trace records with -t osrt (poll, pthread_cond_wait, read …),
+// the OSRT_API rows of event class 27 (the class nsys stats osrtsum reads), by start.
+struct OsRuntimeColumns {
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name;
+    std::vector<uint32_t> pid, tid;
+    size_t size() const { return start.size(); }
+};
+
 // One iteration (training step or inference pass) on the CPU timeline: what was launched between
 // start and end belongs to it (core/pytorch/iterations.h finds them at load).
 struct IterationSpan {
@@ -242,6 +251,7 @@ struct Trace {
     std::vector<Thread> threads;
     std::vector<Device> devices;
     std::vector<Stream> streams;
+    OsRuntimeColumns osRuntime;
     std::vector<FwdBwdFlow> fwdBwdFlows; // PyTorch profiler traces only, by fromTs
     std::vector<CollectiveArgs> collectiveArgs; // PyTorch profiler traces only, by key()
 

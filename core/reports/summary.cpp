@@ -40,6 +40,26 @@ DurationStats durationStats(std::vector<int64_t>& d) {
     return s;
 }
 
+std::vector<SummaryRow> osRuntimeSummary(const Trace& t) {
+    std::map<uint32_t, std::vector<int64_t>> byName;
+    const auto& os = t.osRuntime;
+    for (size_t i = 0; i < os.size(); ++i) byName[os.name[i].value].push_back(os.end[i] - os.start[i]);
+    std::vector<SummaryRow> rows;
+    uint64_t all = 0;
+    for (auto& [name, d] : byName) {
+        SummaryRow r;
+        r.name = std::string(t.str(StringId(name)));
+        r.stats = durationStats(d);
+        all += r.stats.total;
+        rows.push_back(std::move(r));
+    }
+    for (auto& r : rows) r.percent = all ? 100.0 * static_cast<double>(r.stats.total) / static_cast<double>(all) : 0;
+    std::sort(rows.begin(), rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
+        return a.stats.total != b.stats.total ? a.stats.total > b.stats.total : a.name < b.name;
+    });
+    return rows;
+}
+
 std::string_view stripApiVersion(std::string_view name) {
     // nsys 2022.4 drops the last six characters when they start with "_v" ("_v3020"); longer
     // suffixes ("_v11060") stay, and we print what it prints.

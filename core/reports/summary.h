@@ -30,6 +30,8 @@ enum class KernelNaming { Demangled, Short };
 // Sorted by total time, descending; ties by name.
 std::vector<SummaryRow> kernelSummary(const Trace& t, KernelGrouping grouping, KernelNaming naming);
 std::vector<SummaryRow> apiSummary(const Trace& t);
+// OS runtime calls by name, as nsys stats 2022.4 osrtsum; empty without OS runtime data.
+std::vector<SummaryRow> osRuntimeSummary(const Trace& t);
 
 // "cudaMemcpy_v3020" -> "cudaMemcpy", as nsys 2022.4 prints API names.
 std::string_view stripApiVersion(std::string_view name);

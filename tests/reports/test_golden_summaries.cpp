@@ -135,6 +135,24 @@ TEST(SaxpyKernelExecSummary, CountsEachLaunchOnceWithNsysKernelTimes) {
         EXPECT_EQ(ours[1][columnIndex(ours, column)], golden[1][columnIndex(golden, column)]) << column;
 }
 
+// osrtsum on the two traces recorded with -t osrt (tests/data): the OS runtime calls of event
+// class 27 by name. A trace without OS runtime data gives the header alone.
+TEST(GoldenOsRuntimeSummary, OsrtSumEqualsNsys2022OsrtSum) {
+    for (const auto& [file, golden] : std::vector<std::pair<fs::path, std::string>>{
+             {sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite", "gpt2_fp16_5it_h100.osrtsum.csv"},
+             {sourceDir() / "tests/data/compare/gpt2_2layer_bf16_b8_h200.sqlite", "gpt2_2layer_bf16_b8_h200.osrtsum.csv"}}) {
+        const CliResult r = runCli({"summary", file.string(), "--report", "osrt_sum"});
+        ASSERT_EQ(r.rc, 0) << r.err;
+        const CsvTable ours = parseCsv(r.out), expected = parseCsv(readFile(goldenDir() / golden));
+        EXPECT_EQ(canonical(ours), canonical(expected)) << golden;
+        EXPECT_GT(ours.size(), 2u);
+        expectSortedByTotalDescending(ours);
+    }
+    const CliResult none = runCli({"summary", sampleTrace().string(), "--report", "osrt_sum"});
+    ASSERT_EQ(none.rc, 0);
+    EXPECT_EQ(parseCsv(none.out).size(), 1u);
+}
+
 // saxpy is left out here on purpose: see SaxpyApiSum below.
 std::vector<TraceCase> apiGoldenTraces() {
     std::vector<TraceCase> v;

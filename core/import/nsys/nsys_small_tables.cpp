@@ -143,6 +143,15 @@ SmallTables readSmallTables(const Database& db, const std::set<std::string>& tab
         break;
     }
     readRunContext(db, tables, s.info);
+    if (tables.count("OSRT_API")) {
+        // Class 27 holds the OS runtime calls; nsys stats osrtsum reads only those.
+        Statement st(db.handle(), "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE eventClass = 27 ORDER BY start");
+        while (st.step())
+            if (!st.isNull(0) && !st.isNull(1)) {
+                const std::string* name = s.strings.find(st.int64(3));
+                s.osRuntime.push_back({st.int64(0), st.int64(1), st.int64(2), name ? *name : std::string()});
+            }
+    }
     return s;
 }
 

@@ -169,6 +169,14 @@ void Builder::run(std::vector<Chunk>& chunks) {
     compactTables();
     timer.mark("compact");
     assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info}, threads_);
+    auto& os = t_.osRuntime;
+    for (const auto& r : s_.osRuntime) {
+        os.start.push_back(r.start);
+        os.end.push_back(r.end);
+        os.name.push_back(t_.strings.intern(r.name));
+        os.pid.push_back(pidOf(r.globalTid));
+        os.tid.push_back(tidOf(r.globalTid));
+    }
 }
 
 } // namespace

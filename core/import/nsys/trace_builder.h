@@ -18,6 +18,11 @@ struct SmallTables {
     std::unordered_map<int64_t, std::pair<uint32_t, std::string>> processes; // by globalPid
     std::vector<Device> devices;
     ExportInfo info;
+    struct OsRuntimeRow {
+        int64_t start, end, globalTid;
+        std::string name; // empty when the id is unknown
+    };
+    std::vector<OsRuntimeRow> osRuntime; // OSRT_API, event class 27, by start
 };
 
 // globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.
