@@ -47,11 +47,24 @@ std::vector<TimeShare> gpuTimeByTensorCores(const Trace& t) {
 }
 
 std::vector<TimeShare> gpuTimeByLayer(const Trace& t) {
-    // Slot 0 collects kernels without a layer (StringId 0 is the empty string).
-    auto shares = byKey(t, t.strings.size() + 1,
-                        [&](uint32_t k) { return t.kernelLinks.layer[k].valid() ? static_cast<size_t>(t.kernelLinks.layer[k].value) : 0; },
-                        [&](size_t i) { return i == 0 ? std::string("(no layer)") : std::string(t.str(StringId(static_cast<uint32_t>(i)))); },
-                        [&](size_t i) { return "layer = " + quoteFilterValue(i == 0 ? std::string_view() : t.str(StringId(static_cast<uint32_t>(i)))); });
+    // Kernels outside every layer (embedding, LM head, loss, optimizer) are no layer's: one share
+    // per direction, "(outside layers) · backward", instead of one bar dwarfing the real layers.
+    // Keys: 0..3 those shares by direction, then 4 + the layer's string id.
+    const size_t outside = 4;
+    auto shares = byKey(
+        t, t.strings.size() + outside,
+        [&](uint32_t k) {
+            const StringId l = t.kernelLinks.layer[k];
+            return l.valid() ? outside + l.value : static_cast<size_t>(t.kernelLinks.direction[k]);
+        },
+        [&](size_t i) {
+            return i < outside ? "(outside layers) · " + std::string(directionName(static_cast<Direction>(i)))
+                               : std::string(t.str(StringId(static_cast<uint32_t>(i - outside))));
+        },
+        [&](size_t i) {
+            return i < outside ? "layer = \"\" and direction = " + std::string(directionName(static_cast<Direction>(i)))
+                               : "layer = " + quoteFilterValue(t.str(StringId(static_cast<uint32_t>(i - outside))));
+        });
     std::stable_sort(shares.begin(), shares.end(), [](const TimeShare& a, const TimeShare& b) { return a.gpuTimeNs > b.gpuTimeNs; });
     return shares;
 }

@@ -18,7 +18,8 @@ struct TimeShare {
 // Every direction / state that occurs, in their enum order.
 std::vector<TimeShare> gpuTimeByDirection(const Trace& t);
 std::vector<TimeShare> gpuTimeByTensorCores(const Trace& t);
-// By layer (both directions), largest first; kernels without a layer are one share "(no layer)".
+// By layer (both directions), largest first; kernels outside every layer are one share per
+// direction, "(outside layers) · forward".
 std::vector<TimeShare> gpuTimeByLayer(const Trace& t);
 
 // Quotes a value for a filter expression: "a \"b\"".

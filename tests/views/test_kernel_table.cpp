@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -128,7 +129,9 @@ TEST_F(KernelTableSample, BreakdownsAddUpToSqlAndMatchTheCliColumns) {
         uint64_t sum = 0, count = 0;
         std::map<std::string, std::pair<uint64_t, uint64_t>> fromCli;
         for (KernelId k : allRows()) {
-            auto& e = fromCli[cli(k, f).empty() ? noValueLabel : cli(k, f)];
+            // An empty cell goes by direction where the label asks for it ("(outside layers) · ").
+            const std::string empty = noValueLabel.ends_with(" · ") ? noValueLabel + cli(k, KernelField::Dir) : noValueLabel;
+            auto& e = fromCli[cli(k, f).empty() ? empty : cli(k, f)];
             ++e.first;
             e.second += static_cast<uint64_t>(std::stoll(cli(k, KernelField::Duration)));
         }
@@ -146,7 +149,15 @@ TEST_F(KernelTableSample, BreakdownsAddUpToSqlAndMatchTheCliColumns) {
     check(ls::gpuTimeByDirection(*trace_), KernelField::Dir, "");
     check(ls::gpuTimeByTensorCores(*trace_), KernelField::Tc, "");
     const auto layers = ls::gpuTimeByLayer(*trace_);
-    check(layers, KernelField::Layer, "(no layer)");
+    check(layers, KernelField::Layer, "(outside layers) · ");
+    // The sample's embedding, LM head, loss and optimizer are outside layers, by direction; each
+    // share's filter selects exactly its kernels.
+    const auto outside = std::count_if(layers.begin(), layers.end(), [](const ls::TimeShare& s) { return s.label.starts_with("(outside layers)"); });
+    EXPECT_EQ(outside, 3);
+    for (const auto& s : layers)
+        if (s.label == "(outside layers) · optimizer") {
+            EXPECT_EQ(s.filter, "layer = \"\" and direction = optimizer");
+        }
     for (size_t i = 1; i < layers.size(); ++i) EXPECT_GE(layers[i - 1].gpuTimeNs, layers[i].gpuTimeNs);
     EXPECT_EQ(ls::quoteFilterValue("a \"b\" \\"), "\"a \\\"b\\\" \\\\\"");
 }
