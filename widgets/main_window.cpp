@@ -152,11 +152,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(ranks_, &RanksPanel::rankRequested, this, &MainWindow::showRank);
     connect(iterations_, &IterationNavigator::navigated, this, [this] { tabs_->setCurrentWidget(timeline_); });
     connect(compare_, &ComparePanel::statusMessage, statusLabel_, &QLabel::setText);
-    connect(compare_, &ComparePanel::opened, this, [this] {
-        if (tabs_->indexOf(compare_) < 0) tabs_->addTab(compare_, QStringLiteral("Compare"));
-        tabs_->setCurrentWidget(compare_);
-    });
-    connect(compare_, &ComparePanel::closed, this, [this] { tabs_->removeTab(tabs_->indexOf(compare_)); });
+    compare_->showAsTabOf(tabs_);
     connect(rankBox_, &QComboBox::activated, this, [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);

@@ -9,7 +9,7 @@
 
 namespace ls {
 
-// total: the totals row; familyLayerRows: diffFamilyLayerRows of the same sides and options;
+// total: the totals row; familyLayerRows: rows by (family, direction, layer), the layer in scope.layer, as diffRuns builds them;
 // per: what the times are normalized to ("per iteration", "per sample").
 std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& familyLayerRows, std::string_view per = "per iteration");
 

@@ -340,14 +340,6 @@ BatchGuess batchSizeOf(const DiffSide& side) {
     return {};
 }
 
-std::vector<DiffRow> diffFamilyLayerRows(const DiffSide& a, const DiffSide& b, const DiffOptions& options) {
-    const SideFacts fa(a), fb(b);
-    DiffResult scratch;
-    fillBatch(a, options.batchA, scratch.batchA, scratch.batchSourceA);
-    fillBatch(b, options.batchB, scratch.batchB, scratch.batchSourceB);
-    return groupRows(fa, fb, Grouping::FamilyLayer, options, normalization(fa, fb, Grouping::FamilyLayer, options, &scratch));
-}
-
 DiffResult diffRuns(const DiffSide& a, const DiffSide& b, const DiffOptions& options) {
     const SideFacts fa(a), fb(b);
     DiffResult r;

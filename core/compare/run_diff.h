@@ -81,9 +81,6 @@ DiffResult diffRuns(const DiffSide& a, const DiffSide& b, const DiffOptions& opt
 // id: what the GUI outlines in that side's timeline.
 std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& options, const DiffRow& row);
 
-// Rows by (family, direction, layer), the layer in scope.layer: what the verdict weighs.
-std::vector<DiffRow> diffFamilyLayerRows(const DiffSide& a, const DiffSide& b, const DiffOptions& options);
-
 // Samples per iteration from the forward ops' input shapes: an embedding's indices [batch,
 // sequence], else a convolution's input [N, C, H, W], else the most common leading dimension of
 // the ops' first 3-D or larger input. 0 when no op says.

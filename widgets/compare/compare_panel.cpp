@@ -1,5 +1,7 @@
 #include "widgets/compare/compare_panel.h"
 
+#include <QTabWidget>
+
 #include "widgets/compare/compare_timelines.h"
 #include "widgets/compare/diff_chart.h"
 #include "widgets/compare/diff_table_model.h"
@@ -374,6 +376,14 @@ void ComparePanel::rowSelected(int modelRow) {
     if (what.isEmpty()) what = QStringLiteral("All kernels");
     if (!total && !row->direction.empty()) what += QStringLiteral(" · ") + q(row->direction);
     timelines_->showKernels(std::move(a), std::move(b), what);
+}
+
+void ComparePanel::showAsTabOf(QTabWidget* tabs) {
+    connect(this, &ComparePanel::opened, tabs, [this, tabs] {
+        if (tabs->indexOf(this) < 0) tabs->addTab(this, QStringLiteral("Compare"));
+        tabs->setCurrentWidget(this);
+    });
+    connect(this, &ComparePanel::closed, tabs, [this, tabs] { tabs->removeTab(tabs->indexOf(this)); });
 }
 
 } // namespace ls::gui

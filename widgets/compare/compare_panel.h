@@ -20,6 +20,8 @@ class QLabel;
 class QTableView;
 class QToolButton;
 
+class QTabWidget;
+
 namespace ls::gui {
 
 class CompareTimelines;
@@ -30,6 +32,9 @@ class DiffTableModel;
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
+    // A "Compare" tab of `tabs` while a comparison is open: added and shown when one opens,
+    // removed when it closes.
+    void showAsTabOf(QTabWidget* tabs);
     explicit ComparePanel(QWidget* parent = nullptr);
 
     // Loads pathB in the background and compares it (B) with the open trace (A). Remembers pathB.
