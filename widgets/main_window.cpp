@@ -13,6 +13,7 @@
 #include "widgets/panes/load_report_text.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
+#include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
 #include "widgets/units.h"
@@ -97,13 +98,12 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(timeline_, QStringLiteral("Timeline"));
     tabs_->addTab(summary, QStringLiteral("Summary"));
-    fwdBwd_ = new FwdBwdPanel;
-    tabs_->addTab(fwdBwd_, QStringLiteral("Forward/Backward"));
+    tabs_->addTab(fwdBwd_ = new FwdBwdPanel, QStringLiteral("Forward/Backward"));
     tabs_->addTab(reportView_, QStringLiteral("Load report"));
-    ranks_ = new RanksPanel;
-    tabs_->addTab(ranks_, QStringLiteral("Ranks"));
+    tabs_->addTab(ranks_ = new RanksPanel, QStringLiteral("Ranks"));
     tabs_->setTabToolTip(tabs_->indexOf(ranks_), QStringLiteral("Per rank of the files opened together: compute, communication, "
                                                                  "overlap, idle; collectives across ranks; step time per iteration"));
+    tabs_->addTab(roofline_ = new RooflinePanel, QStringLiteral("Roofline"));
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
     setCentralWidget(tabs_);
@@ -276,6 +276,7 @@ void MainWindow::connectViews() {
         kernelView_->applyFilter(expression);
         kernelDock_->raise();
     });
+    connect(roofline_, &RooflinePanel::filterRequested, charts_, &SummaryCharts::filterRequested); // the same path
     // The export target is the table or tree the user last worked in.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
         for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(kernelView_->table()), static_cast<QAbstractItemView*>(layerView_),
@@ -366,8 +367,8 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Forward/Backward"),
-                                QStringLiteral("&Load Report"), QStringLiteral("&Ranks")};
-    for (int i = 0; i < 5; ++i) {
+                                QStringLiteral("&Load Report"), QStringLiteral("&Ranks"), QStringLiteral("R&oofline")};
+    for (int i = 0; i < 6; ++i) {
         QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
@@ -488,6 +489,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     timeline_->setData(session_->timeline);
     iterations_->setSummary(session_->iterations);
     charts_->setTrace(session_->trace);
+    roofline_->setData(session_->roofline);
     fwdBwd_->setSession(session_->kernels, session_->pairs);
     summaryModel_->setTrace(session_->trace);
     summaryView_->resizeColumnsToContents();

@@ -32,6 +32,7 @@ class KernelTableModel;
 class KernelTableView;
 class LayerTreeModel;
 class RanksPanel;
+class RooflinePanel;
 class SummaryCharts;
 class TimelineArea;
 class TraceLoader;
@@ -62,6 +63,7 @@ public:
     QTableView* summaryView() const { return summaryView_; }
     FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
     RanksPanel* ranksPanel() const { return ranks_; }
+    RooflinePanel* rooflinePanel() const { return roofline_; }
     // The Compare tab: added to the tabs once a comparison opens.
     ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
@@ -123,6 +125,7 @@ private:
     SummaryCharts* charts_ = nullptr;
     FwdBwdPanel* fwdBwd_ = nullptr;
     RanksPanel* ranks_ = nullptr;
+    RooflinePanel* roofline_ = nullptr;
     ComparePanel* compare_ = nullptr;
     IterationNavigator* iterations_ = nullptr;
     QComboBox* rankBox_ = nullptr;

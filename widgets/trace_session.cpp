@@ -14,6 +14,7 @@ std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const 
     s->timeline = buildTimelineData(trace);
     s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
     s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
+    s->roofline = buildRooflineData(trace);
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;

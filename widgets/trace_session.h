@@ -8,6 +8,7 @@
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
+#include "widgets/roofline/roofline_data.h"
 #include "widgets/timeline/timeline_view.h"
 
 #include <memory>
@@ -32,6 +33,7 @@ struct TraceSession {
     std::shared_ptr<const TimelineData> timeline;
     std::shared_ptr<const FwdBwdPairs> pairs;
     std::shared_ptr<const IterationSummary> iterations; // what the iteration navigator shows
+    std::shared_ptr<const RooflineData> roofline;      // what the Roofline tab plots
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;

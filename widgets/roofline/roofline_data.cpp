@@ -1,0 +1,150 @@
+#include "widgets/roofline/roofline_data.h"
+
+#include "core/compare/kernel_family.h"
+#include "core/pytorch/correlation.h"
+#include "core/views/time_breakdown.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace ls::gui {
+namespace {
+
+// Families fold each distinct kernel name once (as the CLI's `--by family` does).
+RooflineGroupOf familyOf(const Trace& t) {
+    auto cache = std::make_shared<std::unordered_map<uint32_t, std::string>>();
+    return [&t, cache](uint32_t k) {
+        const StringId id = t.kernels.name[k];
+        auto it = cache->find(id.value);
+        if (it == cache->end()) it = cache->emplace(id.value, kernelFamily(t.str(id))).first;
+        return RooflineGroup{it->second, Direction::Other};
+    };
+}
+
+// The point's key as core/reports/roofline.cpp forms it, with the device's name for its id.
+using Key = std::tuple<std::string, Direction, DType, TcState, std::string>;
+// Op filters select by a component of the NVTX path; this counts, per name, direction, type and
+// Tensor Core state, the kernels whose path has that component, so a filter that would also
+// select kernels of other points (a nested op of the same name) is known.
+using PathKey = std::tuple<std::string_view, Direction, DType, TcState>;
+
+// Above this many kernels a point's filter stays the readable one even where it is not exact.
+constexpr size_t kMaxIdFilter = 2000;
+
+std::string idFilter(const std::vector<uint32_t>& ids) {
+    std::string f = "id ~ /^(?:";
+    for (size_t i = 0; i < ids.size(); ++i) f += (i ? "|" : "") + std::to_string(ids[i]);
+    return f + ")$/";
+}
+
+std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
+    const RooflineGroupOf groupOf = rooflineGroupOf(t, level);
+    std::map<uint32_t, std::string> deviceName;
+    for (const Device& d : t.devices) deviceName[d.id] = d.name;
+    // The distinct kernel names of each point, for the family and kernel levels' filters.
+    std::map<Key, std::set<uint32_t>> names;
+    std::map<Key, std::vector<uint32_t>> kernels;
+    std::map<PathKey, size_t> onPath;
+    std::map<uint32_t, std::set<std::string_view>> pathNames; // per launch call, its NVTX stack's names
+    const auto& m = t.metrics;
+    for (uint32_t k = 0; k < t.kernels.size(); ++k) {
+        if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
+        RooflineGroup g = groupOf(k);
+        const auto d = deviceName.find(t.kernels.device[k]);
+        if (level == RooflineLevel::Op) {
+            const ApiCallId call = t.kernels.launch[k];
+            if (call.valid()) {
+                auto [it, fresh] = pathNames.try_emplace(call.value);
+                if (fresh)
+                    for (RangeId r : rangesContaining(t, call)) it->second.insert(t.str(t.ranges.name[r.value]));
+                for (std::string_view name : it->second) ++onPath[PathKey{name, g.direction, m.dtype[k], m.tc[k]}];
+            }
+        }
+        const Key key{std::move(g.name), g.direction, m.dtype[k], m.tc[k], d != deviceName.end() ? d->second : std::string()};
+        names[key].insert(t.kernels.name[k].value);
+        if (level == RooflineLevel::Op) kernels[key].push_back(k);
+    }
+
+    std::vector<RooflineRow> out;
+    for (RooflinePoint& p : roofline(t, groupOf)) {
+        std::string f;
+        const bool none = p.group.name == "(none)";
+        switch (level) {
+        case RooflineLevel::Family:
+        case RooflineLevel::Kernel: {
+            std::string alternatives;
+            for (uint32_t id : names[Key{p.group.name, p.group.direction, p.dtype, p.tc, p.gpu}]) {
+                if (!alternatives.empty()) alternatives += '|';
+                alternatives += escapeRegex(t.str(StringId(id)));
+            }
+            f = "name ~ /^(?:" + alternatives + ")$/";
+            break;
+        }
+        case RooflineLevel::Op: {
+            // The op instance's marker on the kernel's NVTX path; its kernel ids where that
+            // would also select kernels of other op instances (a nested op of the same name).
+            const auto count = onPath.find(PathKey{p.group.name, p.group.direction, p.dtype, p.tc});
+            const bool exact = !none && count != onPath.end() && count->second == p.kernels;
+            const auto& ids = kernels[Key{p.group.name, p.group.direction, p.dtype, p.tc, p.gpu}];
+            if (!exact && ids.size() <= kMaxIdFilter) {
+                out.push_back(RooflineRow{std::move(p), idFilter(ids)});
+                continue;
+            }
+            f = "path ~ /(?:^| > )" + escapeRegex(p.group.name) + "(?: > |$)/ and direction = " + std::string(directionName(p.group.direction));
+            break;
+        }
+        case RooflineLevel::Layer:
+            f = "layer = " + (none ? std::string("\"\"") : quoteFilterValue(p.group.name)) + " and direction = " +
+                std::string(directionName(p.group.direction));
+            break;
+        }
+        f += " and dtype = " + quoteFilterValue(dtypeName(p.dtype)) + " and tc = " + quoteFilterValue(tcStateName(p.tc)) +
+             " and flops >= 0 and bytes >= 0";
+        out.push_back(RooflineRow{std::move(p), std::move(f)});
+    }
+    return out;
+}
+
+} // namespace
+
+const char* rooflineLevelTitle(RooflineLevel level) {
+    switch (level) {
+    case RooflineLevel::Family: return "Kernel family";
+    case RooflineLevel::Op: return "Op";
+    case RooflineLevel::Layer: return "Layer";
+    case RooflineLevel::Kernel: return "Kernel";
+    }
+    return "";
+}
+
+RooflineGroupOf rooflineGroupOf(const Trace& t, RooflineLevel level) {
+    switch (level) {
+    case RooflineLevel::Family: return familyOf(t);
+    case RooflineLevel::Op: return ls::rooflineGroupOf(t, RooflineGrouping::Op);
+    case RooflineLevel::Layer: return ls::rooflineGroupOf(t, RooflineGrouping::Layer);
+    case RooflineLevel::Kernel: return ls::rooflineGroupOf(t, RooflineGrouping::Kernel);
+    }
+    return {};
+}
+
+std::string escapeRegex(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (std::string_view("\\^$.|?*+()[]{}/").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trace> trace) {
+    auto d = std::make_shared<RooflineData>();
+    if (trace)
+        for (size_t l = 0; l < kRooflineLevels; ++l) d->levels[l] = rowsOf(*trace, static_cast<RooflineLevel>(l));
+    d->trace = std::move(trace);
+    return d;
+}
+
+} // namespace ls::gui
