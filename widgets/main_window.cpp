@@ -5,6 +5,7 @@
 #include "widgets/csv_export.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_details.h"
 #include "widgets/tables/kernel_summary_model.h"
 #include "widgets/tables/kernel_table_model.h"
@@ -163,7 +164,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 900);
-    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) static_cast<DetailsView*>(details_)->widenDockWhenShown();
     tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
     kernelView_->restoreLayout();
     layerView_->header()->restoreState(settings.value(kLayerHeaderKey).toByteArray());
@@ -195,9 +196,8 @@ void MainWindow::buildDocks() {
     kernelDock_->setWidget(kernelView_);
     addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
 
-    details_ = new QTextBrowser;
+    details_ = new DetailsView;
     details_->setObjectName(QStringLiteral("kernelDetails"));
-    details_->setOpenLinks(false);
     details_->setHtml(QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>"));
     detailsDock_ = new QDockWidget(QStringLiteral("Details"), this);
     detailsDock_->setObjectName(QStringLiteral("detailsDock"));

@@ -272,7 +272,7 @@ TEST_F(GuiWorkflow, SelectingAKernelShowsDetailsAndFollowsInTheTree) {
     }
     ASSERT_TRUE(chosen.valid());
     ASSERT_TRUE(window_->kernelView()->selectKernel(chosen));
-    const QString html = window_->detailsView()->toPlainText();
+    const QString html = window_->detailsView()->toPlainText().remove(QChar(0x200B)); // the break opportunities
     EXPECT_TRUE(html.contains(QString::fromStdString(std::string(t.str(t.kernels.name[chosen.value])).substr(0, 30))));
     EXPECT_TRUE(html.contains(QStringLiteral("Forward op")));
     EXPECT_TRUE(html.contains(QStringLiteral("Tensor Cores")));

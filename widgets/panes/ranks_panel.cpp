@@ -137,6 +137,7 @@ RanksPanel::RanksPanel(QWidget* parent)
     controls->addWidget(filter);
     controls->addWidget(order);
     controls->addWidget(split);
+    legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // clipped rather than widening the window and squeezing the docks
     controls->addWidget(legend, 1);
     auto* timelineBox = new QWidget;
     auto* timelineLayout = new QVBoxLayout(timelineBox);

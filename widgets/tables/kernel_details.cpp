@@ -1,12 +1,14 @@
 #include "widgets/tables/kernel_details.h"
 
 #include "core/pytorch/correlation.h"
+#include "widgets/tables/details_view.h"
 #include "widgets/units.h"
 
 namespace ls::gui {
 namespace {
 
-QString esc(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
+// Values wrap at their punctuation in a narrow dock (see DetailsView).
+QString esc(std::string_view s) { return breakableHtml(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()))); }
 
 class Html {
 public:
@@ -54,7 +56,7 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
     const uint32_t i = k.value;
     const auto& kern = t.kernels;
     Html h;
-    h.raw(QStringLiteral("<p style='margin:0'><b style='word-wrap:break-word'>%1</b></p>").arg(field(table, k, KernelField::Name)));
+    h.raw(QStringLiteral("<p style='margin:0'><b>%1</b></p>").arg(field(table, k, KernelField::Name)));
 
     h.section(QStringLiteral("GPU"));
     h.row(QStringLiteral("Duration"), QStringLiteral("%1 (%2 ns)").arg(formatDuration(static_cast<double>(kern.duration(i)))).arg(kern.duration(i)));
