@@ -3,6 +3,7 @@
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/csv_export.h"
+#include "widgets/help/shortcuts_dialog.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/details_view.h"
@@ -385,6 +386,7 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("Open &Sample Trace"), this, [this] { openFile(samplePath()); });
+    addShortcutsAction(help, this); // F1, Ctrl+/
     help->addAction(QStringLiteral("&Filter Syntax"), this, [this] {
         QMessageBox::information(this, QStringLiteral("Kernel filter syntax"), kernelView_->filterEdit()->toolTip());
     });

@@ -379,8 +379,9 @@ void ComparePanel::rowSelected(int modelRow) {
 }
 
 void ComparePanel::showAsTabOf(QTabWidget* tabs) {
+    setWindowTitle(QStringLiteral("Compare")); // the tab's name, also before it is a tab (Help → Keyboard Shortcuts)
     connect(this, &ComparePanel::opened, tabs, [this, tabs] {
-        if (tabs->indexOf(this) < 0) tabs->addTab(this, QStringLiteral("Compare"));
+        if (tabs->indexOf(this) < 0) tabs->addTab(this, windowTitle());
         tabs->setCurrentWidget(this);
     });
     connect(this, &ComparePanel::closed, tabs, [this, tabs] { tabs->removeTab(tabs->indexOf(this)); });
