@@ -92,6 +92,7 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     for (QTableView* v : {forwardView_, backwardView_}) v->sortByColumn(OpSideModel::GpuTime, Qt::DescendingOrder); // costliest first
     ratioView_->horizontalHeader()->setSortIndicator(FwdBwdRatioModel::Ratio, Qt::DescendingOrder);
     ratioKey_->addItems({QStringLiteral("per layer"), QStringLiteral("per op type")});
+    ratioKey_->setToolTip(QStringLiteral("Rows of the backward/forward table: one per layer, or one per op type"));
     layer_->setToolTip(QStringLiteral("Show the ops of one layer"));
 
     auto* left = new QSplitter(Qt::Vertical);

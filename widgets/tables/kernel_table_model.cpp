@@ -1,5 +1,6 @@
 #include "widgets/tables/kernel_table_model.h"
 
+#include "widgets/tables/column_help.h"
 #include "widgets/units.h"
 
 #include <QBrush>
@@ -201,9 +202,7 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     const auto& info = kernelFieldInfo(fieldOf(section));
     if (role == Qt::DisplayRole) return QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size()));
     if (role == ExportRole) return QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size()));
-    if (role == Qt::ToolTipRole)
-        return QStringLiteral("%1\nCSV column: %2").arg(QString::fromUtf8(info.help.data(), static_cast<qsizetype>(info.help.size())),
-                                                      QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())));
+    if (role == Qt::ToolTipRole) return columnDescription(info.field);
     return {};
 }
 

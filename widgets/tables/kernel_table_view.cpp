@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWhatsThis>
 
 #include <algorithm>
 #include <array>
@@ -159,15 +160,30 @@ void KernelTableView::copySelection() const {
 void KernelTableView::showHeaderMenu(const QPoint& pos) {
     QMenu menu(this);
     auto* header = table_->horizontalHeader();
+    fillHeaderMenu(&menu, header->logicalIndexAt(pos), header->mapToGlobal(pos));
+    menu.exec(header->mapToGlobal(pos));
+}
+
+void KernelTableView::fillHeaderMenu(QMenu* menu, int section, const QPoint& globalPos) {
+    auto* header = table_->horizontalHeader();
+    if (section >= 0 && section < model_->columnCount()) {
+        const QString title = model_->headerData(section, Qt::Horizontal, Qt::DisplayRole).toString();
+        const QString help = model_->headerData(section, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QAction* what = menu->addAction(QStringLiteral("What's this column? (%1)").arg(title), this, [this, title, help, globalPos] {
+            QWhatsThis::showText(globalPos, QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), help.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))), this);
+        });
+        what->setObjectName(QStringLiteral("whatsThisColumn"));
+        what->setToolTip(help);
+        menu->addSeparator();
+    }
     for (int c = 0; c < model_->columnCount(); ++c) {
-        QAction* a = menu.addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        QAction* a = menu->addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
         a->setCheckable(true);
         a->setChecked(!header->isSectionHidden(c));
         a->setToolTip(model_->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
         connect(a, &QAction::toggled, this, [header, c](bool on) { header->setSectionHidden(c, !on); });
     }
-    menu.setToolTipsVisible(true);
-    menu.exec(header->mapToGlobal(pos));
+    menu->setToolTipsVisible(true);
 }
 
 void KernelTableView::showRowMenu(const QPoint& pos) {

@@ -10,6 +10,7 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 class QTimer;
+class QMenu;
 class QToolButton;
 
 namespace ls::gui {
@@ -31,6 +32,9 @@ public:
     void copySelection() const;
     void saveLayout() const;
     void restoreLayout();
+    // The header's context menu for a right-click on `section` at `globalPos`: "What's this
+    // column?" (its meaning and unit), then the column chooser.
+    void fillHeaderMenu(QMenu* menu, int section, const QPoint& globalPos);
 
 signals:
     void currentKernelChanged(ls::KernelId k);
