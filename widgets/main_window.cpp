@@ -15,6 +15,7 @@
 #include "widgets/panes/load_report_text.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
+#include "widgets/start/start_page.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(QWidget* parent)
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
     setCentralWidget(tabs_);
+    start_ = new StartPage(this, kStateVersion); // stands in for the tabs while no trace is open
+    connect(start_, &StartPage::fileRequested, this, &MainWindow::openFile);
 
     buildDocks();
 
@@ -123,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     rankBox_ = new QComboBox;
     rankBox_->setToolTip(QStringLiteral("The rank the kernel table, layer tree, timeline and panes show (Ctrl+[ / Ctrl+])"));
     rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    rankBox_->hide(); // until a session of several ranks opens (an empty box on the start page)
     statusBar()->addPermanentWidget(rankBox_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
@@ -164,7 +168,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 900);
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) fitToScreen(this); // first start: 90% of the screen
     if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) static_cast<DetailsView*>(details_)->widenDockWhenShown();
     tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
     kernelView_->restoreLayout();
@@ -307,6 +311,7 @@ void MainWindow::buildMenus() {
         if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
+    connect(start_, &StartPage::openRequested, open, &QAction::trigger);
     open->setToolTip(QStringLiteral("Open a trace, or select several (one per rank) to open them as one session"));
     QAction* openDir = file->addAction(QStringLiteral("Open &Folder of Ranks…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open the traces of a folder as one session"),
@@ -398,6 +403,8 @@ void MainWindow::buildMenus() {
     });
 }
 
+void MainWindow::showStartPage() { start_->showIn(QSettings().value(kRecentKey).toStringList(), samplePath()); }
+
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
@@ -476,6 +483,7 @@ void MainWindow::setLoading(bool loading) {
 
 void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     setLoading(false);
+    start_->leave();
     session_ = std::move(session);
     const bool newSession = session_->ranks != shownRanks_;
     if (newSession) showRanks(session_->ranks);
@@ -686,7 +694,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState(kStateVersion));
+    settings.setValue(kStateKey, start_->windowState()); // the docks' layout, also while the start page hides them
     settings.setValue(kTabKey, tabs_->currentIndex());
     settings.setValue(kLayerHeaderKey, layerView_->header()->saveState());
     kernelView_->saveLayout();

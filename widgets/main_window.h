@@ -33,6 +33,7 @@ class KernelTableView;
 class LayerTreeModel;
 class RanksPanel;
 class RooflinePanel;
+class StartPage;
 class SummaryCharts;
 class TimelineArea;
 class TraceLoader;
@@ -53,6 +54,9 @@ public:
     const TraceSession* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
     static QString samplePath();
+    // The start page instead of the tabs (open, recent files, the sample, how to get a trace)
+    // until a trace opens: for a start without a file and without the sample.
+    void showStartPage();
 
     KernelTableView* kernelView() const { return kernelView_; }
     KernelTableModel* kernelModel() const { return kernelModel_; }
@@ -128,6 +132,7 @@ private:
     RooflinePanel* roofline_ = nullptr;
     ComparePanel* compare_ = nullptr;
     IterationNavigator* iterations_ = nullptr;
+    StartPage* start_ = nullptr;
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
     KernelSummaryModel* summaryModel_;

@@ -1,7 +1,9 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
-// sample trace; --compare B then compares B with it in the Compare tab.
+// sample trace (unless --no-sample, the start page's check box says not to, or it is not
+// installed: then the start page); --compare B then compares B with it in the Compare tab.
 #include "core/model/platform.h"
 #include "widgets/main_window.h"
+#include "widgets/start/start_page.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -18,9 +20,9 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
+            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE] [--no-sample]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
                         "SQLite export, an nvprof database or a PyTorch profiler JSON), or the bundled sample trace when\n"
-                        "none is given. Several FILEs, or a folder of them, open as one session: the ranks of one job.\n"
+                        "none is given (--no-sample: the start page instead). Several FILEs, or a folder of them, open as one session: the ranks of one job.\n"
                         "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n"
                         "--compare FILE opens FILE as run B and compares it with the trace (run A) in the Compare tab.\n");
             return 0;
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
     parser.addOption(ncu);
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("A second trace (run B) to compare with the one opened (run A)"), QStringLiteral("file"));
     parser.addOption(compare);
+    const QCommandLineOption noSample(QStringLiteral("no-sample"), QStringLiteral("Without FILE, show the start page instead of opening the sample trace"));
+    parser.addOption(noSample);
     parser.process(app);
 
     ls::gui::MainWindow window;
@@ -59,6 +63,9 @@ int main(int argc, char** argv) {
                          Qt::SingleShotConnection);
     }
     const QStringList files = parser.positionalArguments();
-    window.openFiles(files.isEmpty() ? QStringList{ls::gui::MainWindow::samplePath()} : files);
+    const QString sample = ls::gui::MainWindow::samplePath();
+    if (!files.isEmpty()) window.openFiles(files);
+    else if (!parser.isSet(noSample) && ls::gui::StartPage::openSampleAtStart() && QFileInfo::exists(sample)) window.openFile(sample);
+    else window.showStartPage();
     return QApplication::exec();
 }
