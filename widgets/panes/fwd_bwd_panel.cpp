@@ -47,10 +47,11 @@ QSortFilterProxyModel* makeProxy(QAbstractItemModel* source, QObject* parent) {
 void showKernelColumns(QTableView* v) {
     for (int c = 0; c < v->model()->columnCount(); ++c) {
         const auto f = static_cast<KernelField>(c);
-        v->setColumnHidden(c, !(f == KernelField::Start || f == KernelField::Duration || f == KernelField::Name || f == KernelField::Op ||
+        // Short names told apart (the full name on hover): the lists are narrow.
+        v->setColumnHidden(c, !(f == KernelField::Start || f == KernelField::Duration || f == KernelField::ShortName || f == KernelField::Op ||
                                 f == KernelField::Flops || f == KernelField::TflopsS || f == KernelField::Tc));
     }
-    v->horizontalHeader()->resizeSection(static_cast<int>(KernelField::Name), 320);
+    v->horizontalHeader()->resizeSection(static_cast<int>(KernelField::ShortName), 260);
     v->horizontalHeader()->resizeSection(static_cast<int>(KernelField::Start), 110);
     v->sortByColumn(static_cast<int>(KernelField::Start), Qt::AscendingOrder);
 }

@@ -1,6 +1,7 @@
 #include "widgets/tables/kernel_table_model.h"
 
 #include "widgets/tables/column_help.h"
+#include "widgets/tables/kernel_labels.h"
 #include "widgets/units.h"
 
 #include <QBrush>
@@ -34,6 +35,7 @@ void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
     changeRows([&] {
         table_ = std::move(table);
         ncu_.reset();
+        labels_.reset();
         scope_.clear();
         hasScope_ = false;
         scopeLabel_.clear();
@@ -162,6 +164,13 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (f == KernelField::Tc && ncu_ && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole))
         if (const auto measured = ncu_->tensorCore(k)) // ncu's instruction counts outrank the name rules
             return role == Qt::ToolTipRole ? QString::fromStdString(measured->reason) : QString::fromStdString(ncuTensorCoreText(measured->state));
+    // Short names told apart on screen (Kernel2 ·f16 128x128 tn), the full name on hover; sorting
+    // and CSV keep core's short name.
+    if (f == KernelField::ShortName && (role == Qt::DisplayRole || role == Qt::ToolTipRole)) {
+        if (role == Qt::ToolTipRole) return qstr(table_->text(k, KernelField::Name));
+        if (!labels_) labels_ = std::make_shared<const KernelLabels>(table_->trace());
+        return qstr(labels_->of(k.value));
+    }
     const FieldUnit unit = kernelFieldInfo(f).unit;
     switch (role) {
     case Qt::DisplayRole: return display(k, f);

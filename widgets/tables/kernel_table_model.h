@@ -16,6 +16,8 @@
 
 namespace ls::gui {
 
+class KernelLabels;
+
 class KernelTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -68,6 +70,7 @@ private:
 
     std::shared_ptr<const KernelTable> table_;
     std::shared_ptr<const NcuMetrics> ncu_;
+    mutable std::shared_ptr<const KernelLabels> labels_; // built when a short name is first shown
     std::vector<KernelId> scope_;
     bool hasScope_ = false;
     QString scopeLabel_;

@@ -14,6 +14,7 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
     const Trace& t = *trace;
     d->tracks = buildTimelineTracks(t);
     d->kernelClass = classifyKernels(t);
+    d->kernelLabels = std::make_shared<const KernelLabels>(t);
     d->kernelLane.assign(t.kernels.size(), UINT32_MAX);
     d->apiLane.assign(t.apiCalls.size(), UINT32_MAX);
     for (uint32_t l = 0; l < d->tracks.lanes.size(); ++l) {

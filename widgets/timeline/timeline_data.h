@@ -3,6 +3,7 @@
 // kernel's class and lane, each API call's lane, and GPU busy time for the minimap.
 #include "core/costs/kernel_class.h"
 #include "core/views/timeline_tracks.h"
+#include "widgets/tables/kernel_labels.h"
 
 #include <memory>
 #include <vector>
@@ -15,6 +16,7 @@ struct TimelineData {
     std::vector<KernelClass> kernelClass;
     std::vector<uint32_t> kernelLane, apiLane; // lane of each kernel / API call
     std::vector<float> busy;                    // GPU busy fraction per minimap bucket
+    std::shared_ptr<const KernelLabels> kernelLabels; // the bars' names, told apart
 };
 // Runs on the loader thread.
 std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);

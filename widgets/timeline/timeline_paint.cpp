@@ -152,7 +152,7 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
             if (b.count == 1 && rect.width() > 40) {
                 const uint32_t id = lane.events[b.first];
                 std::string_view text;
-                if (lane.kind == TimelineEventKind::Kernel) text = t.str(t.kernels.shortName[id]);
+                if (lane.kind == TimelineEventKind::Kernel) text = data_->kernelLabels->of(id);
                 else if (lane.kind == TimelineEventKind::Range) text = t.str(t.ranges.name[id]);
                 else if (lane.kind == TimelineEventKind::ApiCall) text = t.str(t.apiCalls.name[id]);
                 if (!text.empty()) labels.push_back(Label{rect.adjusted(3, 0, -2, 0), fm.elidedText(qstr(text), Qt::ElideRight, static_cast<int>(rect.width()) - 5)});
