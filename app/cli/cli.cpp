@@ -1,6 +1,10 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/commands.h"
+#include "core/cache/trace_cache.h"
+
+#include <cstdlib>
+#include <string_view>
 
 #include <functional>
 #include <ostream>
@@ -33,6 +37,12 @@ commands:
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
+
+  cache info|clear              the model cache: what it holds, or empty it
+
+A trace loaded whole is kept in a model cache ($XDG_CACHE_HOME/layerscope/traces, never beside
+the trace) so that opening it again reads the model instead of the export; --no-cache (every
+command) or LAYERSCOPE_NO_CACHE=1 loads from the file alone and writes no cache.
 
 Run `layerscope-cli COMMAND --help` for a command's options; --version prints the version.
 exit status: 0 success, 2 usage error, 3 the input cannot be read
@@ -214,6 +224,13 @@ heads --format table; with csv and tsv it goes to stderr.
                dimension of the forward ops' input shapes, or --batch-a/--batch-b N
 )help",
          commandDiff},
+        {"cache", {}, {}, R"(usage: layerscope-cli cache info|clear
+
+info    the model cache's folder, its files (most recently used first: when, size, the trace
+        each was made from) and the size cap (least recently used files go beyond it)
+clear   removes every model cache file
+)",
+         commandCache},
     };
     return list;
 }
@@ -239,7 +256,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         std::vector<std::string> rest(args.begin() + 1, args.end());
         for (auto& a : rest)
             if (a == "-c") a = "--columns"; // prof.py's spelling
-        const Options o = parseOptions(rest, cmd.values, cmd.flags, error);
+        std::set<std::string> flags = cmd.flags;
+        flags.insert("no-cache"); // every command that loads a trace
+        const Options o = parseOptions(rest, cmd.values, flags, error);
         if (o.help) {
             out << cmd.help;
             return kOk;
@@ -257,7 +276,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             return kUsage;
         }
         Context c{out, err};
-        return cmd.run(o, c);
+        const int rc = cmd.run(o, c);
+        // A model cache file may still be being written: its output is out already.
+        out.flush();
+        waitForCacheWrites();
+        return rc;
     }
     err << "error: unknown command '" << args[0] << "'\n" << kUsageText;
     return kUsage;
@@ -269,9 +292,16 @@ std::optional<TableFormat> formatOption(const Options& o, Context& c) {
     return format;
 }
 
+LoadOptions cliLoadOptions(const Options& o) {
+    LoadOptions options;
+    const char* off = std::getenv("LAYERSCOPE_NO_CACHE");
+    if (!o.flags.count("no-cache") && !(off && *off && std::string_view(off) != "0")) options.cacheDir = defaultTraceCacheDir();
+    return options;
+}
+
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode) {
     const std::string& path = o.positional.front();
-    LoadResult r = loadTrace(path);
+    LoadResult r = loadTrace(path, cliLoadOptions(o));
     if (!r.ok()) {
         c.err << formatLoadError(path, *r.error) << "\n";
         exitCode = kUnreadable;
@@ -294,8 +324,11 @@ TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode) {
     return {std::move(t), imported.metrics};
 }
 
-std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode) {
-    Session s = loadSession(o.positional);
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode, uint32_t parts) {
+    SessionLoadOptions options;
+    options.load = cliLoadOptions(o);
+    options.load.parts = parts;
+    Session s = loadSession(o.positional, options);
     exitCode = s.failed.empty() ? kOk : kUnreadable;
     for (const auto& f : s.failed) c.err << "error: " << f.file << ": " << f.reason << "\n";
     if (s.empty()) return std::nullopt;

@@ -10,13 +10,14 @@ namespace ls::cli {
 namespace {
 
 // A side's trace stays alive through the DiffSide's shared_ptr; the session only labels ranks.
-std::optional<DiffSide> loadSide(const std::string& path, const std::string& rankText, const char* which, Context& c, int& exitCode) {
+std::optional<DiffSide> loadSide(const std::string& path, const std::string& rankText, const char* which, const LoadOptions& options,
+                                 Context& c, int& exitCode) {
     std::error_code ec;
     const bool folder = std::filesystem::is_directory(path, ec);
     DiffSide side;
     side.label = std::string(which) + ": " + std::filesystem::path(path).filename().string();
     if (rankText.empty() && !folder) {
-        LoadResult r = loadTrace(path);
+        LoadResult r = loadTrace(path, options);
         if (!r.ok()) {
             c.err << formatLoadError(path, *r.error) << "\n";
             exitCode = kUnreadable;
@@ -25,7 +26,9 @@ std::optional<DiffSide> loadSide(const std::string& path, const std::string& ran
         side.trace = r.trace;
         return side;
     }
-    Session s = loadSession({path});
+    SessionLoadOptions sessionOptions;
+    sessionOptions.load = options;
+    Session s = loadSession({path}, sessionOptions);
     for (const auto& f : s.failed) c.err << "error: " << f.file << ": " << f.reason << "\n";
     if (s.empty()) {
         exitCode = kUnreadable;
@@ -88,9 +91,9 @@ int commandDiff(const Options& o, Context& c) {
         *into = *v;
     }
     int rc = kOk;
-    const auto a = loadSide(o.positional[0], o.get("a-rank", ""), "A", c, rc);
+    const auto a = loadSide(o.positional[0], o.get("a-rank", ""), "A", cliLoadOptions(o), c, rc);
     if (!a) return rc;
-    const auto b = loadSide(o.positional[1], o.get("b-rank", ""), "B", c, rc);
+    const auto b = loadSide(o.positional[1], o.get("b-rank", ""), "B", cliLoadOptions(o), c, rc);
     if (!b) return rc;
 
     const DiffResult result = diffRuns(*a, *b, options);

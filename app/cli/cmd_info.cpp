@@ -94,7 +94,8 @@ void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
         for (const auto& line : ncu->report()) out << line << "\n";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f s", t.loadSeconds);
-    out << "load time: " << buf << "\n";
+    const bool cached = !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache";
+    out << "load time: " << buf << (cached ? " (from the model cache; --no-cache reads the file)" : "") << "\n";
 }
 
 // Which rank each process's work on each GPU is, where the number came from, and how the

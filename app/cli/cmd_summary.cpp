@@ -9,6 +9,7 @@
 #include "core/reports/launch_bound.h"
 #include "core/reports/memory_summary.h"
 #include "core/reports/nvtx_summary.h"
+#include "core/reports/report_parts.h"
 #include "core/reports/rank_summary.h"
 #include "core/reports/summary.h"
 #include "core/reports/table_writer.h"
@@ -326,7 +327,7 @@ int commandSummary(const Options& o, Context& c) {
         w.finish();
         return kOk;
     }
-    const auto session = loadSessionForCommand(o, c, rc);
+    const auto session = loadSessionForCommand(o, c, rc, reportLoadParts(report));
     if (!session) return rc;
     TableWriter w(c.out, *format);
     if (report == "rank_sum") writeRankSummary(w, *session);

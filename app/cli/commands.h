@@ -23,6 +23,7 @@ int commandKernels(const Options& o, Context& c);
 int commandSummary(const Options& o, Context& c);
 int commandOps(const Options& o, Context& c);
 int commandDiff(const Options& o, Context& c);
+int commandCache(const Options& o, Context& c);
 
 // The --format option (default csv); prints the usage error and returns nullopt when invalid.
 std::optional<TableFormat> formatOption(const Options& o, Context& c);
@@ -40,7 +41,11 @@ TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode);
 
 // Loads every FILE (and the traces in every folder) as one session. Prints one error line per
 // file that failed and sets exitCode to kUnreadable then; nullopt when none loaded.
-std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode);
+// How the command loads: through the model cache in the user's cache folder unless --no-cache
+// or LAYERSCOPE_NO_CACHE says not to.
+LoadOptions cliLoadOptions(const Options& o);
+// `parts`: what the command's output needs (LoadPart bits); the load skips the rest.
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode, uint32_t parts = kLoadEverything);
 
 // The ranks a session's trace holds, "0" or "0 1 2 3".
 std::string rankText(const Session& s, uint32_t trace);

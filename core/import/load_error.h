@@ -47,6 +47,13 @@ struct LoadOptions {
     // The nsys that exports .nsys-rep/.qdrep reports (the GUI's preference); empty: the one named
     // by LAYERSCOPE_NSYS, else `nsys` on PATH, else one in the usual install folders.
     std::string nsysPath;
+    // What the caller will use (LoadPart bits); the rest may be skipped. Closed over by
+    // closeLoadParts() before use.
+    uint32_t parts = kLoadEverything;
+    // The model cache's folder (core/cache/trace_cache.h); empty: no cache. A full load is looked
+    // up there first and written there in the background after a miss.
+    std::string cacheDir;
+    uint64_t cacheCapBytes = uint64_t(4) << 30;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 

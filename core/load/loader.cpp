@@ -2,6 +2,7 @@
 // kernels, the same for every format.
 #include "core/load/load.h"
 
+#include "core/cache/trace_cache.h"
 #include "core/costs/kernel_metrics.h"
 #include "core/import/importer.h"
 #include "core/pytorch/correlation.h"
@@ -42,15 +43,17 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
     try {
         auto trace = std::const_pointer_cast<Trace>(r.trace);
         const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);
-        const auto built = std::chrono::steady_clock::now();
-        correlate(*trace, threads);
-        const auto correlated = std::chrono::steady_clock::now();
-        trace->loadPhases.emplace_back("correlate", std::chrono::duration<double>(correlated - built).count());
-        computeKernelMetrics(*trace);
-        const auto priced = std::chrono::steady_clock::now();
-        trace->loadPhases.emplace_back("flops, bytes, tensor cores", std::chrono::duration<double>(priced - correlated).count());
-        findTraceIterations(*trace);
-        trace->loadPhases.emplace_back("iterations", std::chrono::duration<double>(std::chrono::steady_clock::now() - priced).count());
+        const uint32_t parts = closeLoadParts(options.parts);
+        trace->parts = parts;
+        auto phase = [&](uint32_t part, const char* name, auto&& run) {
+            if (!(parts & part)) return;
+            const auto begin = std::chrono::steady_clock::now();
+            run();
+            trace->loadPhases.emplace_back(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+        };
+        phase(kLoadCorrelation, "correlate", [&] { correlate(*trace, threads); });
+        phase(kLoadCosts, "flops, bytes, tensor cores", [&] { computeKernelMetrics(*trace); });
+        phase(kLoadIterations, "iterations", [&] { findTraceIterations(*trace); });
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
@@ -63,6 +66,27 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
 
 } // namespace
 
-LoadResult loadTrace(const std::string& path, const LoadOptions& options) { return oneLineReason(loadImported(path, options)); }
+// A full load through the model cache: a valid cache file answers at once; otherwise the file is
+// loaded and, when the load read everything from a trace file that is not a converted copy,
+// written to the cache in the background (if the file did not change meanwhile).
+LoadResult loadCached(const std::string& path, const LoadOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (CacheLookup hit = lookupTraceCache(options.cacheDir, path); hit.trace) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        hit.trace->loadPhases = {{"read model cache", s}};
+        hit.trace->loadSeconds = s;
+        return {std::move(hit.trace), std::nullopt};
+    }
+    const std::string identity = traceFileIdentity(path);
+    LoadResult r = loadImported(path, options);
+    const bool cacheable = r.ok() && closeLoadParts(options.parts) == kLoadEverything && !r.trace->ownedFiles && r.trace->sourcePath.empty();
+    if (cacheable && !identity.empty() && traceFileIdentity(path) == identity)
+        startBackgroundCacheWrite(r.trace, options.cacheDir, identity, options.cacheCapBytes);
+    return r;
+}
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+    return oneLineReason(options.cacheDir.empty() ? loadImported(path, options) : loadCached(path, options));
+}
 
 } // namespace ls

@@ -4,6 +4,7 @@
 #include <cxxabi.h>
 #endif
 #include <chrono>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 
@@ -134,6 +135,28 @@ std::string userCacheDir() {
 #else
     return home + "/.cache";
 #endif
+#endif
+}
+
+bool fileStamp(const std::string& path, FileStamp& out) {
+#if defined(_WIN32)
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) return false;
+    const auto mtime = std::filesystem::last_write_time(path, ec);
+    if (ec) return false;
+    out = {0, 0, std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count(), size};
+    return true;
+#else
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+#if defined(__APPLE__)
+    const int64_t ns = int64_t(st.st_mtimespec.tv_sec) * 1000000000 + st.st_mtimespec.tv_nsec;
+#else
+    const int64_t ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+#endif
+    out = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), ns, static_cast<uint64_t>(st.st_size)};
+    return true;
 #endif
 }
 

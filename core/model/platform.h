@@ -28,6 +28,16 @@ std::string demangle(const std::string& name);
 // on Windows); empty when the environment names none.
 std::string userCacheDir();
 
+// What identifies a file's contents without reading them all: its device and inode (0 where the
+// platform has none) and its modification time in ns since the epoch. False when it cannot be
+// examined.
+struct FileStamp {
+    uint64_t device = 0, inode = 0;
+    int64_t mtimeNs = 0;
+    uint64_t size = 0;
+};
+bool fileStamp(const std::string& path, FileStamp& out);
+
 // Whether path names a regular file this process may execute.
 bool isExecutableFile(const std::string& path);
 

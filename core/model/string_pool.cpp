@@ -1,5 +1,7 @@
 #include "core/model/string_pool.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace ls {
@@ -7,6 +9,17 @@ namespace ls {
 StringPool::StringPool() {
     offsets_.push_back(0);
     intern({});
+}
+
+bool StringPool::assign(std::string arena, std::vector<uint32_t> offsets) {
+    if (offsets.size() < 2 || offsets.front() != 0 || offsets[1] != 0 || offsets.back() != arena.size()) return false;
+    if (!std::is_sorted(offsets.begin(), offsets.end())) return false;
+    arena_ = std::move(arena);
+    offsets_ = std::move(offsets);
+    index_.clear();
+    index_.reserve(offsets_.size());
+    for (uint32_t i = 0; i + 1 < offsets_.size(); ++i) index_.emplace(std::string(view(StringId(i))), i);
+    return index_.size() + 1 == offsets_.size(); // interned strings are distinct
 }
 
 StringId StringPool::intern(std::string_view s) {

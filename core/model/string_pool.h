@@ -20,6 +20,12 @@ public:
     StringId find(std::string_view s) const;
     size_t bytes() const { return arena_.capacity() + offsets_.capacity() * sizeof(uint32_t); }
 
+    // The pool as two arrays, for the model cache (core/cache): all strings back to back, and
+    // where each ends. assign() takes them back, checking they describe a pool (false if not).
+    const std::string& arena() const { return arena_; }
+    const std::vector<uint32_t>& offsets() const { return offsets_; }
+    bool assign(std::string arena, std::vector<uint32_t> offsets);
+
 private:
     struct Hash {
         using is_transparent = void;

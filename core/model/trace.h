@@ -6,6 +6,7 @@
 #include "core/model/dtype.h"
 #include "core/model/tensor_core_state.h"
 #include "core/model/ids.h"
+#include "core/model/load_parts.h"
 #include "core/model/load_report.h"
 #include "core/model/string_pool.h"
 
@@ -279,6 +280,7 @@ struct Trace {
     TimeNs captureStart = 0, captureEnd = 0;
     LoadReport report;
     double loadSeconds = 0;
+    uint32_t parts = kLoadEverything; // what the load read and computed (core/model/load_parts.h)
     std::vector<std::pair<std::string, double>> loadPhases; // seconds per load phase, in order
 
     std::string_view str(StringId id) const { return strings.view(id); }

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <cctype>
 #include <fstream>
@@ -13,6 +14,24 @@
 #include <stdexcept>
 
 namespace ls::test {
+
+void setEnv(const char* name, const char* value) {
+#if defined(_WIN32)
+    _putenv_s(name, value ? value : "");
+#else
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+#endif
+}
+
+namespace {
+// Tests load from the trace files themselves (a cache hit would hide a loader bug, and the
+// user's cache folder is no place for test files); the cache tests turn it on for themselves.
+[[maybe_unused]] const bool kNoModelCache = [] {
+    setEnv("LAYERSCOPE_NO_CACHE", "1");
+    return true;
+}();
+} // namespace
 
 fs::path sourceDir() { return LAYERSCOPE_SOURCE_DIR; }
 fs::path sharedDir() { return LAYERSCOPE_SHARED_DIR; }

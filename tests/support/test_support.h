@@ -30,6 +30,9 @@ namespace ls::test {
 
 namespace fs = std::filesystem;
 
+// Sets (value) or removes (nullptr) an environment variable of this process.
+void setEnv(const char* name, const char* value);
+
 // Compile definitions set by tests/CMakeLists.txt.
 fs::path sourceDir();   // the project root
 fs::path sharedDir();   // ../shared beside the project (real traces; may be absent)

@@ -41,9 +41,21 @@ constexpr uint64_t kMinBytesPerRow = 32;
 // Rows are indexed by 32-bit ids, with one bit to spare in places.
 constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
 
-Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, LoadReport& report) {
+uint32_t partOf(EventTable kind) {
+    switch (kind) {
+    case EventTable::Kernel: return kLoadKernels;
+    case EventTable::Memcpy:
+    case EventTable::Memset: return kLoadMemory;
+    case EventTable::Runtime: return kLoadApiCalls;
+    case EventTable::Nvtx: return kLoadNvtx;
+    }
+    return kLoadEverything;
+}
+
+Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, uint32_t parts, LoadReport& report) {
     Plan plan;
     for (const auto& spec : nsysEventTables()) {
+        if (!(parts & partOf(spec.kind))) continue; // not needed: not read, not reported
         const std::string name(spec.table);
         if (!tables.count(name)) {
             report.add(Anomaly::MissingTable, 1, name);
@@ -192,9 +204,10 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     const Database& db = probe.db ? *probe.db : *own;
     {
         const auto& tables = *probe.sqliteTables;
-        small = readSmallTables(db, tables, trace->report);
+        const uint32_t parts = closeLoadParts(options.parts);
+        small = readSmallTables(db, tables, parts, trace->report);
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        plan = planChunks(db, tables, probe.head.size, trace->report);
+        plan = planChunks(db, tables, probe.head.size, parts, trace->report);
     }
     unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));

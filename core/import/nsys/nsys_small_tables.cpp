@@ -113,7 +113,7 @@ void readRunContext(const Database& db, const std::set<std::string>& tables, Exp
 
 } // namespace
 
-SmallTables readSmallTables(const Database& db, const std::set<std::string>& tables, LoadReport& report) {
+SmallTables readSmallTables(const Database& db, const std::set<std::string>& tables, uint32_t parts, LoadReport& report) {
     SmallTables s;
     s.info.format = "Nsight Systems SQLite export";
     if (tables.count("StringIds")) readStrings(db, s.strings);
@@ -143,7 +143,7 @@ SmallTables readSmallTables(const Database& db, const std::set<std::string>& tab
         break;
     }
     readRunContext(db, tables, s.info);
-    if (tables.count("OSRT_API")) {
+    if ((parts & kLoadOsRuntime) && tables.count("OSRT_API")) {
         // Class 27 holds the OS runtime calls; nsys stats osrtsum reads only those.
         Statement st(db.handle(), "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE eventClass = 27 ORDER BY start");
         while (st.step())

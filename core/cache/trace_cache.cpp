@@ -1,0 +1,173 @@
+#include "core/cache/trace_cache.h"
+
+#include "core/cache/trace_file.h"
+#include "core/model/platform.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace ls {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kSuffix = ".lstrace";
+constexpr size_t kEdgeBytes = 64 * 1024;
+
+uint64_t fnv(std::string_view s, uint64_t h = 0xcbf29ce484222325ull) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
+std::string hex(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// The cache file's name depends on the path only, so a changed trace file replaces its old
+// cache file instead of leaving it behind; the identity inside says which state it holds.
+std::string cacheFileFor(const std::string& dir, const std::string& identity) {
+    const std::string path = identity.substr(0, identity.find('\n'));
+    return (fs::path(dir) / (hex(fnv(path)) + kSuffix)).string();
+}
+
+int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(fs::file_time_type::clock::now().time_since_epoch()).count();
+}
+
+// "path\n" then the stamp: the identity's first line is the source path (shown by cache info).
+std::string sourceOf(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    char header[16];
+    if (!in.read(header, sizeof header)) return {};
+    uint32_t identityBytes = 0;
+    std::memcpy(&identityBytes, header + 12, 4);
+    std::string identity(std::min<uint32_t>(identityBytes, 1 << 16), '\0');
+    in.read(identity.data(), static_cast<std::streamsize>(identity.size()));
+    return identity.substr(0, identity.find('\n'));
+}
+
+void evict(const std::string& dir, uint64_t cap, const std::string& keep) {
+    CacheInfo info = traceCacheInfo(dir);
+    for (auto it = info.entries.rbegin(); it != info.entries.rend() && info.bytes > cap; ++it) {
+        if (it->file == keep) continue;
+        std::error_code ec;
+        if (fs::remove(it->file, ec)) info.bytes -= it->bytes;
+    }
+}
+
+std::mutex writesMutex;
+std::vector<std::thread> writes;
+
+} // namespace
+
+std::string defaultTraceCacheDir() {
+    const std::string user = platform::userCacheDir();
+    return user.empty() ? std::string() : (fs::path(user) / "layerscope" / "traces").string();
+}
+
+std::string traceFileIdentity(const std::string& path) {
+    std::error_code ec;
+    const fs::path absolute = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    platform::FileStamp stamp;
+    if (ec || !platform::fileStamp(path, stamp)) return {};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::string edges(std::min<uint64_t>(stamp.size, kEdgeBytes), '\0');
+    in.read(edges.data(), static_cast<std::streamsize>(edges.size()));
+    const uint64_t head = fnv(edges);
+    if (stamp.size > kEdgeBytes) in.seekg(static_cast<std::streamoff>(stamp.size - kEdgeBytes));
+    in.read(edges.data(), static_cast<std::streamsize>(edges.size()));
+    if (!in) return {};
+    return absolute.string() + "\nsize " + std::to_string(stamp.size) + " mtime " + std::to_string(stamp.mtimeNs) + " dev " +
+           std::to_string(stamp.device) + " inode " + std::to_string(stamp.inode) + " head " + hex(head) + " tail " + hex(fnv(edges)) +
+           " format " + std::to_string(kTraceCacheVersion);
+}
+
+CacheLookup lookupTraceCache(const std::string& dir, const std::string& path) {
+    const std::string identity = traceFileIdentity(path);
+    if (identity.empty()) return {nullptr, "the trace file cannot be examined"};
+    const std::string file = cacheFileFor(dir, identity);
+    TraceFileRead r = readTraceFile(file, identity);
+    if (!r.trace) return {nullptr, r.reason};
+    std::error_code ec;
+    fs::last_write_time(file, fs::file_time_type::clock::now(), ec); // least recently used goes first
+    return {std::move(r.trace), {}};
+}
+
+std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir + ": " + ec.message();
+    const std::string file = cacheFileFor(dir, identity);
+    const std::string temp = file + ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
+    if (std::string e = writeTraceFile(trace, identity, temp); !e.empty()) {
+        fs::remove(temp, ec);
+        return e;
+    }
+    fs::rename(temp, file, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        return "cannot rename the cache file into place";
+    }
+    evict(dir, cap, file);
+    return {};
+}
+
+CacheInfo traceCacheInfo(const std::string& dir) {
+    CacheInfo info;
+    info.dir = dir;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const fs::path p = it->path();
+        if (p.extension() != kSuffix || !it->is_regular_file(ec)) continue;
+        CacheEntry e;
+        e.file = p.string();
+        e.bytes = it->file_size(ec);
+        e.lastUsedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count();
+        e.source = sourceOf(e.file);
+        info.bytes += e.bytes;
+        info.entries.push_back(std::move(e));
+    }
+    std::sort(info.entries.begin(), info.entries.end(), [](const CacheEntry& a, const CacheEntry& b) { return a.lastUsedNs > b.lastUsedNs; });
+    return info;
+}
+
+size_t clearTraceCache(const std::string& dir) {
+    size_t removed = 0;
+    std::error_code ec;
+    const int64_t hourAgo = nowNs() - int64_t(3600) * 1000000000;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const bool cache = it->path().extension() == kSuffix;
+        // A temporary of a write still running elsewhere is young; one left by a killed process is not.
+        const bool staleTemp = name.find(std::string(kSuffix) + ".tmp") != std::string::npos &&
+                               std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count() < hourAgo;
+        if ((cache || staleTemp) && fs::remove(it->path(), ec)) removed += cache;
+    }
+    return removed;
+}
+
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap) {
+    std::lock_guard lock(writesMutex);
+    writes.emplace_back([trace = std::move(trace), dir = std::move(dir), identity = std::move(identity), cap] {
+        (void)storeTraceCache(dir, *trace, identity, cap); // a cache that cannot be written is only a slower reopen
+    });
+}
+
+void waitForCacheWrites() {
+    std::vector<std::thread> running;
+    {
+        std::lock_guard lock(writesMutex);
+        running.swap(writes);
+    }
+    for (auto& t : running) t.join();
+}
+
+} // namespace ls

@@ -1,0 +1,57 @@
+#pragma once
+// The model cache: a loaded trace kept in the user's cache folder ($XDG_CACHE_HOME/layerscope/
+// traces, never beside the trace), one file per trace file state, so a reopen reads columns
+// instead of parsing SQLite and correlating again. A cache file is found by the trace file's
+// identity (path, size, mtime, device and inode, a hash of its first and last 64 KiB) and the
+// cache format version, checked whole before use (core/cache/trace_file.h), and replaced when it
+// does not pass. The least recently used files go when the folder grows past its cap.
+#include "core/model/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ls {
+
+constexpr uint64_t kDefaultTraceCacheCap = uint64_t(4) << 30;
+
+// <user cache folder>/layerscope/traces; empty when the environment names no cache folder.
+std::string defaultTraceCacheDir();
+
+// The identity of a trace file's current state as one line; empty when it cannot be read.
+std::string traceFileIdentity(const std::string& path);
+
+struct CacheLookup {
+    std::shared_ptr<Trace> trace; // null on a miss
+    std::string miss;             // why not: "no cache file", "made from another file", "damaged …"
+};
+// The cached model of `path` in dir, marked as used.
+CacheLookup lookupTraceCache(const std::string& dir, const std::string& path);
+
+// Writes trace (loaded from path, whose identity was taken before the load) into dir under a
+// temporary name, renames it into place, then evicts least recently used files beyond cap.
+// Returns an error message, empty on success.
+std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap);
+
+struct CacheEntry {
+    std::string file;   // the cache file
+    std::string source; // the trace file it was made from
+    uint64_t bytes = 0;
+    int64_t lastUsedNs = 0;
+};
+struct CacheInfo {
+    std::string dir;
+    std::vector<CacheEntry> entries; // most recently used first
+    uint64_t bytes = 0;
+};
+CacheInfo traceCacheInfo(const std::string& dir);
+// Removes every cache file in dir (and stale temporaries); returns how many went.
+size_t clearTraceCache(const std::string& dir);
+
+// Cache writes started in the background (by the loader) that have not finished; waitFor…
+// blocks until they have, as a process must before it exits.
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap);
+void waitForCacheWrites();
+
+} // namespace ls

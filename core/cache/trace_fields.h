@@ -1,0 +1,105 @@
+#pragma once
+// Every field of a Trace, in one list, visited by the model cache's writer and reader alike
+// (core/cache/trace_file.cpp), so the two cannot disagree on the order. A field added to Trace
+// must be added here: the size check below fails until it is.
+#include "core/model/trace.h"
+
+#include <tuple>
+
+namespace ls::cache_fields {
+
+template <typename Ar, typename Tuple> void columns(Ar& ar, Tuple&& cols) {
+    std::apply([&](auto&... v) { (ar.vec(v), ...); }, cols);
+}
+
+template <typename Ar, typename G, typename I> void csr(Ar& ar, Csr<G, I>& c) {
+    ar.vec(c.offsets);
+    ar.vec(c.ids);
+}
+
+template <typename Ar> void pairs(Ar& ar, std::vector<std::pair<std::string, std::string>>& v) {
+    ar.list(v, [&](auto& p) {
+        ar.text(p.first);
+        ar.text(p.second);
+    });
+}
+
+template <typename Ar> void visit(Ar& ar, Trace& t) {
+    ar.text(t.path);
+    ar.text(t.sourcePath);
+    ExportInfo& i = t.info;
+    ar.text(i.format);
+    ar.text(i.productVersion);
+    ar.text(i.schemaVersion);
+    pairs(ar, i.metadata);
+    ar.text(i.host);
+    ar.pod(i.epochNs);
+    ar.pod(i.epochKnown);
+    pairs(ar, i.environment);
+    ar.pool(t.strings);
+
+    columns(ar, t.kernels.tie());
+    columns(ar, t.memcpys.tie());
+    columns(ar, t.memsets.tie());
+    columns(ar, t.apiCalls.tie());
+    columns(ar, t.ranges.tie());
+
+    ar.list(t.processes, [&](Process& p) {
+        ar.pod(p.pid);
+        ar.text(p.name);
+    });
+    ar.list(t.threads, [&](Thread& th) {
+        ar.pod(th.process);
+        ar.pod(th.tid);
+        ar.text(th.name);
+    });
+    ar.list(t.devices, [&](Device& d) {
+        ar.pod(d.id);
+        ar.text(d.name);
+        ar.pod(d.smCount);
+        ar.pod(d.memoryBytes);
+        ar.pod(d.computeMajor);
+        ar.pod(d.computeMinor);
+    });
+    ar.vec(t.streams);
+    columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid, t.osRuntime.tid));
+    ar.vec(t.fwdBwdFlows);
+    ar.vec(t.collectiveArgs);
+
+    csr(ar, t.streamKernels);
+    csr(ar, t.threadApiCalls);
+    ar.vec(t.threadRangeBegin);
+    csr(ar, t.apiKernels);
+
+    columns(ar, std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
+    KernelLinks& l = t.kernelLinks;
+    columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
+    KernelMetrics& m = t.metrics;
+    columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule, m.tcMathOp, m.occupancy, m.occupancyLimiter));
+    csr(ar, t.threadStartEnd);
+    ar.vec(t.startEndTree);
+    ar.vec(t.startEndTreeBegin);
+
+    ar.list(t.iterations, [&](IterationSpan& s) {
+        ar.pod(s.number);
+        ar.text(s.name);
+        ar.pod(s.start);
+        ar.pod(s.end);
+    });
+    ar.pod(t.iterationRule);
+    ar.pod(t.iterationConfidence);
+    ar.pod(t.captureStart);
+    ar.pod(t.captureEnd);
+    ar.report(t.report);
+    ar.pod(t.parts);
+    // Not kept: ownedFiles (a converted copy is never cached), loadSeconds and loadPhases (the
+    // reopen sets its own).
+}
+
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+// The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
+// add the field above, then update the size.
+static_assert(sizeof(Trace) == 3624, "Trace changed: add the new field to core/cache/trace_fields.h");
+#endif
+
+} // namespace ls::cache_fields

@@ -1,0 +1,234 @@
+#include "core/cache/trace_file.h"
+
+#include "core/cache/trace_fields.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <type_traits>
+
+namespace ls {
+namespace {
+
+constexpr char kMagic[8] = {'L', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
+
+// A checksum over each section (fast: four independent 64-bit lanes), folded in order.
+uint64_t hashBytes(const void* data, size_t n, uint64_t seed) {
+    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    const auto* p = static_cast<const unsigned char*>(data);
+    uint64_t lane[4] = {seed, seed ^ 0x1234567, seed + kMul, seed - kMul};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; ++k) {
+            uint64_t w;
+            std::memcpy(&w, p + i + 8 * k, 8);
+            lane[k] = (lane[k] ^ w) * kMul;
+            lane[k] ^= lane[k] >> 29;
+        }
+    uint64_t h = n;
+    for (uint64_t l : lane) h = (h ^ l) * kMul;
+    for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ (h >> 31);
+}
+
+class Writer {
+public:
+    explicit Writer(std::FILE* f) : f_(f) {}
+    bool ok() const { return ok_; }
+    uint64_t bytes() const { return bytes_; }
+    uint64_t checksum() const { return sum_; }
+
+    void raw(const void* p, size_t n) {
+        if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
+        sum_ = hashBytes(p, n, sum_);
+        bytes_ += n;
+    }
+    template <typename T> void pod(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        raw(&v, sizeof v);
+    }
+    void count(size_t n) { pod(static_cast<uint64_t>(n)); }
+    template <typename T> void vec(const std::vector<T>& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        count(v.size());
+        raw(v.data(), v.size() * sizeof(T));
+    }
+    void text(const std::string& s) {
+        count(s.size());
+        raw(s.data(), s.size());
+    }
+    template <typename T, typename F> void list(std::vector<T>& v, F&& each) {
+        count(v.size());
+        for (auto& x : v) each(x);
+    }
+    void pool(const StringPool& p) {
+        text(p.arena());
+        vec(p.offsets());
+    }
+    void report(const LoadReport& r) {
+        for (size_t a = 0; a < static_cast<size_t>(Anomaly::Count_); ++a) {
+            pod(r.count(static_cast<Anomaly>(a)));
+            const auto& details = r.details(static_cast<Anomaly>(a));
+            count(details.size());
+            for (const auto& d : details) text(d);
+        }
+    }
+
+private:
+    std::FILE* f_;
+    bool ok_ = true;
+    uint64_t bytes_ = 0, sum_ = 0;
+};
+
+class Reader {
+public:
+    Reader(std::FILE* f, uint64_t payload) : f_(f), left_(payload) {}
+    bool ok() const { return ok_; }
+    uint64_t checksum() const { return sum_; }
+    uint64_t left() const { return left_; }
+
+    void raw(void* p, size_t n) {
+        if (!ok_ || n > left_ || (n && std::fread(p, 1, n, f_) != n)) {
+            fail();
+            return;
+        }
+        left_ -= n;
+        sum_ = hashBytes(p, n, sum_);
+    }
+    template <typename T> void pod(T& v) { raw(&v, sizeof v); }
+    // A count of items of `size` bytes each, checked against what the file has left.
+    size_t count(size_t size) {
+        uint64_t n = 0;
+        pod(n);
+        if (!ok_ || (size && n > left_ / size)) {
+            fail();
+            return 0;
+        }
+        return static_cast<size_t>(n);
+    }
+    template <typename T> void vec(std::vector<T>& v) {
+        const size_t n = count(sizeof(T));
+        v.resize(n);
+        raw(v.data(), n * sizeof(T));
+    }
+    void text(std::string& s) {
+        const size_t n = count(1);
+        s.resize(n);
+        raw(s.data(), n);
+    }
+    template <typename T, typename F> void list(std::vector<T>& v, F&& each) {
+        const size_t n = count(1); // every item takes at least a byte
+        v.clear();
+        v.resize(n);
+        for (auto& x : v)
+            if (ok_) each(x);
+    }
+    void pool(StringPool& p) {
+        std::string arena;
+        std::vector<uint32_t> offsets;
+        text(arena);
+        vec(offsets);
+        if (ok_ && !p.assign(std::move(arena), std::move(offsets))) fail();
+    }
+    void report(LoadReport& r) {
+        for (size_t a = 0; a < static_cast<size_t>(Anomaly::Count_) && ok_; ++a) {
+            uint64_t n = 0;
+            pod(n);
+            r.add(static_cast<Anomaly>(a), n);
+            const size_t details = count(8);
+            for (size_t d = 0; d < details && ok_; ++d) {
+                std::string s;
+                text(s);
+                r.add(static_cast<Anomaly>(a), 0, s);
+            }
+        }
+    }
+
+private:
+    void fail() {
+        ok_ = false;
+        left_ = 0;
+    }
+    std::FILE* f_;
+    bool ok_ = true;
+    uint64_t left_, sum_ = 0;
+};
+
+struct Header {
+    char magic[8];
+    uint32_t version;
+    uint32_t identityBytes;
+};
+
+struct Trailer {
+    uint64_t payloadBytes, checksum;
+};
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Every table's columns have one length, and every id into the string pool is in it: what the
+// views rely on, checked once so a cache that passes the checksum by accident cannot crash them.
+bool consistent(Trace& t) {
+    bool ok = true;
+    auto same = [&](auto&& tuple) {
+        std::apply([&](auto& first, auto&... rest) { ((ok &= rest.empty() || rest.size() == first.size()), ...); }, tuple);
+    };
+    same(t.kernels.tie());
+    same(t.memcpys.tie());
+    same(t.memsets.tie());
+    same(t.apiCalls.tie());
+    same(t.ranges.tie());
+    const size_t strings = t.strings.size();
+    for (const auto* names : {&t.kernels.name, &t.kernels.shortName, &t.apiCalls.name, &t.ranges.name, &t.ranges.sizes})
+        for (StringId id : *names) ok &= id.value < strings;
+    return ok;
+}
+
+} // namespace
+
+std::string writeTraceFile(const Trace& trace, const std::string& identity, const std::string& file) {
+    File f(std::fopen(file.c_str(), "wb"));
+    if (!f) return "cannot write " + file + ": " + std::strerror(errno);
+    Header h{};
+    std::memcpy(h.magic, kMagic, sizeof kMagic);
+    h.version = kTraceCacheVersion;
+    h.identityBytes = static_cast<uint32_t>(identity.size());
+    bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1 && std::fwrite(identity.data(), 1, identity.size(), f.get()) == identity.size();
+    Writer w(f.get());
+    cache_fields::visit(w, const_cast<Trace&>(trace)); // the writer only reads what it visits
+    const Trailer trailer{w.bytes(), w.checksum()};
+    ok = ok && w.ok() && std::fwrite(&trailer, sizeof trailer, 1, f.get()) == 1;
+    ok = std::fflush(f.get()) == 0 && ok;
+    if (!ok) return "cannot write " + file + ": " + std::strerror(errno);
+    return {};
+}
+
+TraceFileRead readTraceFile(const std::string& file, const std::string& identity) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(file, ec);
+    if (ec) return {nullptr, "no cache file"};
+    File f(std::fopen(file.c_str(), "rb"));
+    if (!f) return {nullptr, "cannot read the cache file"};
+    Header h{};
+    if (size < sizeof h + sizeof(Trailer) || std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+        return {nullptr, "not a Layerscope cache file"};
+    if (h.version != kTraceCacheVersion) return {nullptr, "made by another version of the cache format"};
+    if (h.identityBytes != identity.size() || size < sizeof h + h.identityBytes + sizeof(Trailer)) return {nullptr, "made from another file"};
+    std::string stored(identity.size(), '\0');
+    if (std::fread(stored.data(), 1, stored.size(), f.get()) != stored.size() || stored != identity) return {nullptr, "made from another file"};
+    const uint64_t payload = size - sizeof h - h.identityBytes - sizeof(Trailer);
+    auto trace = std::make_shared<Trace>();
+    Reader r(f.get(), payload);
+    cache_fields::visit(r, *trace);
+    Trailer trailer{};
+    if (std::fread(&trailer, sizeof trailer, 1, f.get()) != 1 || trailer.payloadBytes != payload) return {nullptr, "truncated"};
+    if (!r.ok() || r.left() != 0) return {nullptr, "damaged (its sections do not add up)"};
+    if (r.checksum() != trailer.checksum) return {nullptr, "damaged (checksum mismatch)"};
+    if (!consistent(*trace)) return {nullptr, "damaged (inconsistent columns)"};
+    return {std::move(trace), {}};
+}
+
+} // namespace ls

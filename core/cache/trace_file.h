@@ -1,0 +1,27 @@
+#pragma once
+// A loaded Trace written to one binary file and read back: the model cache's file format.
+// The file starts with a magic, the format version and the identity of the trace file it was
+// made from, and ends with the payload's length and checksum; a file that is truncated, of
+// another version, made from another file or damaged is rejected with a reason, never trusted.
+#include "core/model/trace.h"
+
+#include <memory>
+#include <string>
+
+namespace ls {
+
+// Bump when the Trace layout or its meaning changes: older cache files are then ignored.
+constexpr uint32_t kTraceCacheVersion = 1;
+
+// Writes trace to file (replaced). `identity` names the source file's state (core/cache/
+// file_identity.h). Returns an error message, empty on success.
+std::string writeTraceFile(const Trace& trace, const std::string& identity, const std::string& file);
+
+struct TraceFileRead {
+    std::shared_ptr<Trace> trace; // null when rejected
+    std::string reason;           // why it was rejected
+};
+// Reads a file writeTraceFile wrote for the same identity.
+TraceFileRead readTraceFile(const std::string& file, const std::string& identity);
+
+} // namespace ls

@@ -1,0 +1,27 @@
+#include "core/reports/report_parts.h"
+
+#include "core/model/load_parts.h"
+
+#include <utility>
+
+namespace ls {
+
+uint32_t reportLoadParts(std::string_view report) {
+    static constexpr std::pair<std::string_view, uint32_t> kParts[] = {
+        {"kern_sum", kLoadKernels},
+        {"gpukernsum", kLoadKernels},
+        {"api_sum", kLoadApiCalls},
+        {"osrt_sum", kLoadOsRuntime},
+        {"nvtx_sum", kLoadNvtx},
+        {"nvtx_kern_sum", kLoadCorrelation}, // ranges around each launch; no FLOPs
+        {"mem_time_sum", kLoadMemory},
+        {"mem_size_sum", kLoadMemory},
+        {"gpu_sum", kLoadKernels | kLoadMemory},
+        {"kern_exec_sum", kLoadKernels | kLoadApiCalls},
+    };
+    for (const auto& [name, parts] : kParts)
+        if (name == report) return parts;
+    return kLoadEverything;
+}
+
+} // namespace ls

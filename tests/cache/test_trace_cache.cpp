@@ -1,0 +1,204 @@
+// The model cache: a reopen gives the same model as a load from the file; a cache file made from
+// another state of the file, truncated, damaged or foreign is rejected and replaced; the folder
+// keeps to its cap; the CLI's cache commands and --no-cache.
+#include "core/cache/trace_cache.h"
+#include "core/cache/trace_file.h"
+#include "core/load/load.h"
+#include "core/reports/summary.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+namespace ls::test {
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::shared_ptr<const Trace> loadVia(const fs::path& file, const fs::path& cacheDir) {
+    LoadOptions o;
+    o.cacheDir = cacheDir.string();
+    auto r = loadTrace(file.string(), o);
+    EXPECT_TRUE(r.ok()) << (r.error ? r.error->reason : "");
+    waitForCacheWrites();
+    return r.trace;
+}
+
+bool fromCache(const Trace& t) { return !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache"; }
+
+std::vector<fs::path> cacheFiles(const fs::path& dir) {
+    std::vector<fs::path> out;
+    if (fs::exists(dir))
+        for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path());
+    return out;
+}
+
+// The CLI's outputs that cover most of the model: kernels with their links and costs, the layer
+// tree, iterations, NVTX kernel totals, ops.
+std::string cliOutputs(const fs::path& file) {
+    std::string all;
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"kernels", file.string()}, {"ops", file.string()},
+                                                 {"summary", file.string(), "--report", "layer_tree"},
+                                                 {"summary", file.string(), "--report", "iter_sum"},
+                                                 {"summary", file.string(), "--report", "nvtx_kern_sum"},
+                                                 {"summary", file.string(), "--report", "idle_sum"}, {"info", file.string()}}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.rc, 0) << r.err;
+        all += r.out.substr(0, r.out.find("load time: ")); // info's last line: the time and where from
+
+    }
+    return all;
+}
+
+// Runs the in-process CLI with the cache on, in `home` as XDG_CACHE_HOME.
+class CliCacheOn {
+public:
+    explicit CliCacheOn(const fs::path& home) {
+        setEnv("XDG_CACHE_HOME", home.string().c_str());
+        setEnv("LAYERSCOPE_NO_CACHE", nullptr);
+    }
+    ~CliCacheOn() {
+        setEnv("LAYERSCOPE_NO_CACHE", "1");
+        setEnv("XDG_CACHE_HOME", nullptr);
+    }
+};
+
+TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
+    TempDir tmp;
+    const auto trace = loadTrace(sampleTrace().string()).trace;
+    ASSERT_TRUE(trace);
+    const std::string identity = traceFileIdentity(sampleTrace().string());
+    ASSERT_FALSE(identity.empty());
+    ASSERT_EQ(writeTraceFile(*trace, identity, (tmp / "a").string()), "");
+    const auto back = readTraceFile((tmp / "a").string(), identity);
+    ASSERT_TRUE(back.trace) << back.reason;
+    ASSERT_EQ(writeTraceFile(*back.trace, identity, (tmp / "b").string()), "");
+    EXPECT_EQ(slurp(tmp / "a"), slurp(tmp / "b"));
+    EXPECT_EQ(back.trace->kernels.size(), trace->kernels.size());
+    EXPECT_EQ(back.trace->str(back.trace->kernels.name[7]), trace->str(trace->kernels.name[7]));
+    EXPECT_EQ(back.trace->iterations.size(), trace->iterations.size());
+    // The pool answers lookups again, not only views.
+    EXPECT_EQ(back.trace->strings.find(trace->str(trace->kernels.name[7])), back.trace->kernels.name[7]);
+}
+
+TEST(TraceCache, ReopenGivesTheSameOutputsAndWritesOnlyTheCacheFolder) {
+    TempDir tmp;
+    const fs::path file = tmp / "run.sqlite", home = tmp / "home";
+    fs::copy_file(sampleTrace(), file);
+    const std::string cold = cliOutputs(file);
+    {
+        CliCacheOn on(home);
+        EXPECT_EQ(cliOutputs(file), cold); // the first command writes the cache, the rest read it
+        const auto files = cacheFiles(home / "layerscope" / "traces");
+        ASSERT_EQ(files.size(), 1u);
+        EXPECT_EQ(files[0].extension(), ".lstrace");
+        EXPECT_EQ(cliOutputs(file), cold);
+    }
+    EXPECT_EQ(cacheFiles(tmp.path()).size(), 2u) << "something was written beside the trace"; // run.sqlite and home
+    const auto t = loadVia(file, home / "layerscope" / "traces");
+    EXPECT_TRUE(fromCache(*t));
+    CliCacheOn on(home);
+    EXPECT_NE(runCli({"info", file.string()}).out.find("(from the model cache"), std::string::npos);
+}
+
+TEST(TraceCache, AChangedTraceFileIsLoadedAgainAndItsCacheReplaced) {
+    TempDir tmp;
+    const fs::path file = tmp / "run.sqlite", dir = tmp / "cache";
+    fs::copy_file(sampleTrace(), file);
+    EXPECT_FALSE(fromCache(*loadVia(file, dir)));
+    EXPECT_TRUE(fromCache(*loadVia(file, dir)));
+    // Another export under the same name: the identity's size, hashes and mtime change.
+    fs::copy_file(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite", file, fs::copy_options::overwrite_existing);
+    if (!fs::exists(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite")) GTEST_SKIP() << "bf16 trace absent";
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "made from another file");
+    const auto reloaded = loadVia(file, dir);
+    EXPECT_FALSE(fromCache(*reloaded));
+    EXPECT_EQ(reloaded->kernels.size(), 201u);
+    EXPECT_EQ(cacheFiles(dir).size(), 1u) << "the old cache file was not replaced";
+    const auto again = loadVia(file, dir);
+    EXPECT_TRUE(fromCache(*again));
+    EXPECT_EQ(again->kernels.size(), 201u);
+}
+
+TEST(TraceCache, TruncatedDamagedAndForeignCacheFilesAreRejectedAndReplaced) {
+    TempDir tmp;
+    const fs::path file = tmp / "run.sqlite", dir = tmp / "cache";
+    fs::copy_file(sampleTrace(), file);
+    loadVia(file, dir);
+    ASSERT_EQ(cacheFiles(dir).size(), 1u);
+    const fs::path cache = cacheFiles(dir)[0];
+    const std::string good = slurp(cache);
+    auto rewrite = [&](const std::string& bytes) { std::ofstream(cache, std::ios::binary | std::ios::trunc) << bytes; };
+
+    rewrite(good.substr(0, good.size() / 2));
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "truncated");
+    std::string flipped = good;
+    flipped[flipped.size() / 2] ^= 0x40;
+    rewrite(flipped);
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss.rfind("damaged", 0), 0u);
+    rewrite("SQLite format 3" + std::string(200, '\0'));
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "not a Layerscope cache file");
+    std::string otherVersion = good;
+    otherVersion[8] = static_cast<char>(kTraceCacheVersion + 1);
+    rewrite(otherVersion);
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "made by another version of the cache format");
+
+    const auto loaded = loadVia(file, dir); // rejected: loaded from the file, cache rewritten
+    EXPECT_FALSE(fromCache(*loaded));
+    EXPECT_EQ(loaded->kernels.size(), 214u);
+    EXPECT_EQ(slurp(cache), good);
+    EXPECT_TRUE(fromCache(*loadVia(file, dir)));
+}
+
+TEST(TraceCache, TheLeastRecentlyUsedFilesGoBeyondTheCap) {
+    TempDir tmp;
+    const fs::path dir = tmp / "cache";
+    std::vector<fs::path> files;
+    for (int i = 0; i < 3; ++i) {
+        files.push_back(tmp / ("run" + std::to_string(i) + ".sqlite"));
+        fs::copy_file(sampleTrace(), files.back());
+    }
+    const auto trace = loadTrace(sampleTrace().string()).trace;
+    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[0].string()), 1ull << 40), "");
+    const uint64_t one = traceCacheInfo(dir.string()).bytes;
+    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[1].string()), 1ull << 40), "");
+    // Use the first again: the second is now the least recently used, and goes.
+    fs::last_write_time(cacheFiles(dir)[0], fs::file_time_type::clock::now() - std::chrono::hours(1));
+    ASSERT_TRUE(lookupTraceCache(dir.string(), files[0].string()).trace);
+    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[2].string()), 2 * one + one / 2), "");
+    const CacheInfo info = traceCacheInfo(dir.string());
+    ASSERT_EQ(info.entries.size(), 2u);
+    EXPECT_LE(info.bytes, 2 * one + one / 2);
+    EXPECT_EQ(info.entries[0].source, fs::weakly_canonical(files[2]).string());
+    EXPECT_EQ(info.entries[1].source, fs::weakly_canonical(files[0]).string());
+}
+
+TEST(TraceCache, CliNoCacheWritesNothingAndCacheInfoAndClearWork) {
+    TempDir tmp;
+    const fs::path home = tmp / "home", dir = home / "layerscope" / "traces";
+    CliCacheOn on(home);
+    ASSERT_EQ(runCli({"info", sampleTrace().string(), "--no-cache"}).rc, 0);
+    EXPECT_TRUE(cacheFiles(dir).empty());
+    // A report that reads only some tables does not write a (partial) model either.
+    ASSERT_EQ(runCli({"summary", sampleTrace().string(), "--report", "gpukernsum"}).rc, 0);
+    EXPECT_TRUE(cacheFiles(dir).empty());
+    ASSERT_EQ(runCli({"info", sampleTrace().string()}).rc, 0);
+    EXPECT_EQ(cacheFiles(dir).size(), 1u);
+    const auto info = runCli({"cache", "info"});
+    EXPECT_EQ(info.rc, 0);
+    EXPECT_NE(info.out.find(dir.string()), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("files: 1,"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find(fs::weakly_canonical(sampleTrace()).string()), std::string::npos) << info.out;
+    const auto clear = runCli({"cache", "clear"});
+    EXPECT_EQ(clear.out, "removed 1 cache file from " + dir.string() + "\n");
+    EXPECT_TRUE(cacheFiles(dir).empty());
+    EXPECT_EQ(runCli({"cache", "flush"}).rc, 2);
+}
+
+} // namespace
+} // namespace ls::test

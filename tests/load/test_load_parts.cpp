@@ -1,0 +1,127 @@
+// A load of only the parts a report needs (core/model/load_parts.h) reads only those tables, and
+// every report that asks for fewer parts gives what it gives over a full load.
+#include "core/load/load.h"
+#include "core/reports/kernel_exec_summary.h"
+#include "core/reports/memory_summary.h"
+#include "core/reports/nvtx_summary.h"
+#include "core/reports/report_parts.h"
+#include "core/reports/summary.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace ls::test {
+namespace {
+
+std::shared_ptr<const Trace> load(const fs::path& file, uint32_t parts) {
+    LoadOptions options;
+    options.parts = parts;
+    auto r = loadTrace(file.string(), options);
+    EXPECT_TRUE(r.ok()) << file << ": " << (r.error ? r.error->reason : "");
+    return r.trace;
+}
+
+TEST(LoadParts, KernelsOnlyReadsTheKernelTableAndNothingElse) {
+    const auto full = load(sampleTrace(), kLoadEverything);
+    const auto kernels = load(sampleTrace(), kLoadKernels);
+    ASSERT_TRUE(full && kernels);
+    SqlReader sql(sampleTrace());
+    EXPECT_EQ(kernels->kernels.size(), static_cast<size_t>(sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")));
+    EXPECT_EQ(kernels->kernels.size(), full->kernels.size());
+    EXPECT_EQ(kernels->apiCalls.size(), 0u);
+    EXPECT_EQ(kernels->ranges.size(), 0u);
+    EXPECT_EQ(kernels->memcpys.size() + kernels->memsets.size(), 0u);
+    EXPECT_GT(full->apiCalls.size(), 0u);
+    EXPECT_GT(full->ranges.size(), 0u);
+    EXPECT_TRUE(kernels->kernelLinks.layer.empty()) << "correlation ran without being asked for";
+    EXPECT_TRUE(kernels->metrics.flops.empty()) << "FLOPs were priced without being asked for";
+    EXPECT_EQ(kernels->parts, static_cast<uint32_t>(kLoadKernels));
+    // Tables left out on purpose are not missing from the file.
+    EXPECT_EQ(kernels->report.count(Anomaly::MissingTable), full->report.count(Anomaly::MissingTable));
+}
+
+TEST(LoadParts, CostsAndIterationsBringTheCorrelationAndItsTables) {
+    for (uint32_t wanted : {uint32_t(kLoadCosts), uint32_t(kLoadIterations), uint32_t(kLoadCorrelation)}) {
+        const uint32_t closed = closeLoadParts(wanted);
+        for (uint32_t needed : {kLoadCorrelation, kLoadKernels, kLoadApiCalls, kLoadNvtx}) EXPECT_TRUE(closed & needed) << wanted;
+        EXPECT_FALSE(closed & kLoadOsRuntime);
+    }
+    EXPECT_EQ(closeLoadParts(kLoadKernels | kLoadMemory), static_cast<uint32_t>(kLoadKernels | kLoadMemory));
+    EXPECT_EQ(reportLoadParts("layer_sum"), static_cast<uint32_t>(kLoadEverything));
+    EXPECT_EQ(reportLoadParts("gpukernsum"), static_cast<uint32_t>(kLoadKernels));
+    EXPECT_EQ(reportLoadParts("api_sum"), static_cast<uint32_t>(kLoadApiCalls));
+}
+
+std::string stats(const DurationStats& s) {
+    std::ostringstream o;
+    o << s.total << ' ' << s.count << ' ' << s.median << ' ' << s.min << ' ' << s.max << ' ' << s.stddev;
+    return o.str();
+}
+
+// A report's rows as text, names resolved, so loads with different string pools compare.
+std::string render(const Trace& t, std::string_view report) {
+    std::ostringstream o;
+    auto rows = [&](const std::vector<SummaryRow>& v) {
+        for (const auto& r : v) o << r.name << '|' << r.grid << '|' << r.block << '|' << stats(r.stats) << '\n';
+    };
+    if (report == "kern_sum") rows(kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled));
+    else if (report == "gpukernsum") rows(kernelSummary(t, KernelGrouping::NameGridBlock, KernelNaming::Demangled));
+    else if (report == "api_sum") rows(apiSummary(t));
+    else if (report == "osrt_sum") rows(osRuntimeSummary(t));
+    else if (report == "mem_time_sum") rows(memoryTimeSummary(t));
+    else if (report == "mem_size_sum")
+        for (const auto& r : memorySizeSummary(t)) o << r.operation << '|' << r.bytes.total << ' ' << r.bytes.count << '\n';
+    else if (report == "gpu_sum")
+        for (const auto& r : gpuSummary(t)) o << r.kernel << '|' << r.row.name << '|' << stats(r.row.stats) << '\n';
+    else if (report == "nvtx_sum")
+        for (const auto& r : nvtxRangeSummary(t)) o << r.name << '|' << r.style << '|' << stats(r.stats) << '\n';
+    else if (report == "nvtx_kern_sum")
+        for (const auto& r : nvtxKernelSummary(t))
+            o << r.range << '|' << r.pid.value_or(0) << '|' << r.tid.value_or(0) << '|' << r.rangeInstances << '|' << r.kernelInstances
+              << '|' << stats(r.stats) << '|' << t.str(r.kernel) << '\n';
+    else if (report == "kern_exec_sum")
+        for (const auto& r : kernelExecSummary(t))
+            o << r.pid << '|' << r.tid << '|' << r.device << '|' << r.api << '|' << t.str(r.kernel) << '|' << stats(r.total) << '|'
+              << stats(r.queue) << '\n';
+    else ADD_FAILURE() << "no rendering for " << report;
+    return o.str();
+}
+
+class ReducedLoad : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReducedLoad, EveryReportOverItsPartsEqualsTheReportOverAFullLoad) {
+    const fs::path file = GetParam() == "sample" ? sampleTrace() : sharedDir() / GetParam();
+    LS_REQUIRE_FILE(file);
+    const auto full = load(file, kLoadEverything);
+    ASSERT_TRUE(full);
+    size_t nonEmpty = 0;
+    for (const char* report : {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "mem_time_sum", "mem_size_sum", "gpu_sum", "nvtx_sum",
+                               "nvtx_kern_sum", "kern_exec_sum"}) {
+        const uint32_t parts = reportLoadParts(report);
+        ASSERT_NE(parts, static_cast<uint32_t>(kLoadEverything)) << report;
+        const auto reduced = load(file, parts);
+        ASSERT_TRUE(reduced);
+        const std::string expected = render(*full, report);
+        EXPECT_EQ(render(*reduced, report), expected) << report << " on " << file;
+        nonEmpty += !expected.empty();
+    }
+    EXPECT_GE(nonEmpty, 6u) << "too few reports had rows to compare";
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, ReducedLoad,
+                         ::testing::Values("sample", "traces/ddp_bf16_h200x2_rank0.sqlite", "traces/gpt2_2layer_bf16_b8_h200.sqlite",
+                                           "traces/third-party/saxpy_mpi_perlmutter.nsys.sqlite",
+                                           "traces/third-party/pyprof_lstm_v100.nvprof.sql",
+                                           "traces/gpt2_2layer_fp16_h200.kineto.json.gz"),
+                         [](const auto& p) {
+                             std::string n = p.param;
+                             n = n.substr(n.rfind('/') + 1);
+                             for (char& c : n)
+                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
+
+} // namespace
+} // namespace ls::test
