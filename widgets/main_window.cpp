@@ -19,6 +19,7 @@
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
+#include "widgets/load_settings.h"
 #include "widgets/units.h"
 
 #include <QAction>
@@ -344,6 +345,7 @@ void MainWindow::buildMenus() {
                                              : QStringLiteral("Reports open with %1").arg(path));
     });
     nsys->setToolTip(QStringLiteral("Opening a .nsys-rep or .qdrep runs `nsys export --type sqlite` into Layerscope's cache folder"));
+    addModelCacheMenu(file, this);
     QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this, &MainWindow::importNcuInteractive);
     importNcu->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same program: its metrics join the kernels they measured"));

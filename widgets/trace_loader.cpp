@@ -1,5 +1,7 @@
 #include "widgets/trace_loader.h"
 
+#include "widgets/load_settings.h"
+
 #include "core/load/session_load.h"
 
 #include <QFileInfo>
@@ -45,13 +47,11 @@ void TraceLoader::start(const QStringList& paths) {
     busy_ = true;
     QPointer<TraceLoader> self(this);
     auto flag = cancel_;
-    // The Nsight Systems CLI that opens .nsys-rep reports (File → Nsight Systems CLI…); empty:
-    // LAYERSCOPE_NSYS, PATH and the usual install folders.
-    const std::string nsys = QSettings().value(QStringLiteral("nsysPath")).toString().toStdString();
-    worker_.thread = std::thread([this, self, job, flag, paths, nsys, finished = worker_.done] {
-        LoadOptions options;
+    // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/load_settings.h).
+    LoadOptions fromSettings = loadOptionsFromSettings();
+    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done] {
+        LoadOptions options = fromSettings;
         options.cancel = flag.get();
-        options.nsysPath = nsys;
         options.progress = [this, self, job](const LoadProgress& p) {
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
             const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);

@@ -1,6 +1,7 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "core/views/kernel_filter.h"
+#include "core/cache/trace_cache.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/views/kernel_table.h"
@@ -15,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +34,34 @@ template <typename F> double seconds(F&& f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct ReopenFigures {
+    double writeS = 0, reopenS = 0, floorS = 0;
+    uint64_t bytes = 0;
+};
+
+// The model cache: written once into a temporary folder (what the app does in the background
+// after a first load), then read back alternating with the floor, medians; the folder is removed.
+ReopenFigures measureReopen(const std::string& path, const std::shared_ptr<const ls::Trace>& trace, int runs, bool sqlite) {
+    ReopenFigures f;
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / ("layerscope-bench-cache-" + std::to_string(std::random_device{}()))).string();
+    const std::string identity = ls::traceFileIdentity(path);
+    f.writeS = seconds([&] { (void)ls::storeTraceCache(dir, *trace, identity, UINT64_MAX); });
+    f.bytes = ls::traceCacheInfo(dir).bytes;
+    std::vector<double> floors, reopens;
+    for (int r = 0; r < runs; ++r) {
+        floors.push_back(seconds([&] { (void)(sqlite ? ls::scanFloor(path) : ls::scanJsonFloor(path)); }));
+        reopens.push_back(seconds([&] {
+            if (!ls::lookupTraceCache(dir, path).trace) std::fprintf(stderr, "the model cache missed\n");
+        }));
+    }
+    ls::clearTraceCache(dir);
+    std::filesystem::remove_all(dir);
+    f.reopenS = median(reopens);
+    f.floorS = median(floors);
+    return f;
 }
 
 struct TableFigures {
@@ -168,16 +199,19 @@ int main(int argc, char** argv) {
     for (const auto& [name, s] : phases)
         if (name == "correlate") correlateS = s;
     const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
+    const ReopenFigures reopen = measureReopen(path, last, runs, isSqliteFile(path)); // after the peaks: it holds two models
     if (json) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
                     "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
                     "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
                     "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, \"peak_rss_with_table_mb\": %.1f, "
-                    "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f}\n",
+                    "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f, "
+                    "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": %.3f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
                     loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
                     table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb, timeline.buildS,
-                    timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs);
+                    timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs, static_cast<double>(reopen.bytes) / 1e6, reopen.writeS,
+                    reopen.reopenS, reopen.reopenS / reopen.floorS);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -196,6 +230,8 @@ int main(int argc, char** argv) {
                         "while panning: p95 %.2f ms, max %.2f ms\n",
                         timeline.buildS, timeline.firstFrameMs, timeline.frames, timeline.frameP95Ms, timeline.frameMaxMs);
         std::printf("peak RSS        %.1f MB over the loads; %.1f MB with the kernel table and its sorts\n", loadPeakMb, peakMb);
+        std::printf("model cache     %.1f MB written in %.3f s; reopen %.3f s (median), %.3f of the floor (%.3f s) in the same runs\n",
+                    static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS, reopen.reopenS / reopen.floorS, reopen.floorS);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);
     }

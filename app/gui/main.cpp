@@ -1,6 +1,7 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
 // sample trace (unless --no-sample, the start page's check box says not to, or it is not
 // installed: then the start page); --compare B then compares B with it in the Compare tab.
+#include "core/cache/trace_cache.h"
 #include "core/model/platform.h"
 #include "widgets/main_window.h"
 #include "widgets/start/start_page.h"
@@ -67,5 +68,7 @@ int main(int argc, char** argv) {
     if (!files.isEmpty()) window.openFiles(files);
     else if (!parser.isSet(noSample) && ls::gui::StartPage::openSampleAtStart() && QFileInfo::exists(sample)) window.openFile(sample);
     else window.showStartPage();
-    return QApplication::exec();
+    const int rc = QApplication::exec();
+    ls::waitForCacheWrites(); // a model cache file being written when the window closed
+    return rc;
 }

@@ -1,6 +1,7 @@
 #include "core/cache/trace_file.h"
 
 #include "core/cache/trace_fields.h"
+#include "core/model/platform.h"
 
 #include <cstdio>
 #include <cstring>
@@ -108,6 +109,9 @@ public:
     }
     template <typename T> void vec(std::vector<T>& v) {
         const size_t n = count(sizeof(T));
+        v.clear();
+        v.reserve(n);
+        platform::adviseHugePages(v.data(), n * sizeof(T)); // before resize first touches it
         v.resize(n);
         raw(v.data(), n * sizeof(T));
     }

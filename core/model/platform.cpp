@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
@@ -135,6 +136,19 @@ std::string userCacheDir() {
 #else
     return home + "/.cache";
 #endif
+#endif
+}
+
+void adviseHugePages(void* p, size_t bytes) {
+#if defined(__linux__)
+    constexpr uintptr_t kPage = 4096;
+    if (!p || bytes < (uintptr_t(4) << 20)) return;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice: failure is harmless
+#else
+    (void)p;
+    (void)bytes;
 #endif
 }
 

@@ -163,6 +163,7 @@ TEST_F(MainWindowTest, ReportsUnreadableFileWithoutLoading) {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("LAYERSCOPE_NO_CACHE", "1"); // loads read the files; test_model_cache_gui turns the cache on for itself
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("LayerscopeTests"));
     ::testing::InitGoogleTest(&argc, argv);

@@ -1,5 +1,7 @@
 #include "widgets/compare/compare_loader.h"
 
+#include "widgets/load_settings.h"
+
 #include "core/load/load.h"
 
 #include <QFileInfo>
@@ -68,9 +70,9 @@ void CompareLoader::open(std::shared_ptr<const Trace> a, std::shared_ptr<const T
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     loading_ = true;
     diffing_ = false;
-    const std::string nsys = QSettings().value(QStringLiteral("nsysPath")).toString().toStdString();
+    const LoadOptions fromSettings = loadOptionsFromSettings(); // nsys for reports, the model cache
     const QString nameB = QFileInfo(pathB).fileName();
-    launch([this, job, flag = cancel_, a = std::move(a), timelineA = std::move(timelineA), pathA, pathB, nameB, options, nsys] {
+    launch([this, job, flag = cancel_, a = std::move(a), timelineA = std::move(timelineA), pathA, pathB, nameB, options, fromSettings] {
         const auto post = [this, job](std::function<void(CompareLoader&)> f) {
             QMetaObject::invokeMethod(this, [this, job, f = std::move(f)] {
                 if (loadJob_ == job) f(*this);
@@ -83,9 +85,8 @@ void CompareLoader::open(std::shared_ptr<const Trace> a, std::shared_ptr<const T
             });
         };
         try {
-            LoadOptions load;
+            LoadOptions load = fromSettings;
             load.cancel = flag.get();
-            load.nsysPath = nsys;
             load.progress = [post, nameB](const LoadProgress& p) {
                 const int percent = p.rowsTotal ? static_cast<int>(100 * p.rowsRead / p.rowsTotal) : 0;
                 const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));

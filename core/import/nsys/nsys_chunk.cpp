@@ -1,5 +1,7 @@
 #include "core/import/nsys/nsys_chunk.h"
 
+#include "core/model/platform.h"
+
 #include "core/model/columns.h"
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
@@ -21,7 +23,13 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
     const auto k = static_cast<size_t>(table);
     firstRowid[k] = firstRow;
     valid[k].assign(rows, 0);
-    auto grow = [&](auto& cols) { columns::forEachParallel(cols, [&](auto& v) { v.resize(rows); }, threads); };
+    auto grow = [&](auto& cols) {
+        columns::forEachParallel(cols, [&](auto& v) {
+            v.reserve(rows);
+            platform::adviseHugePages(v.data(), rows * sizeof(v[0])); // a fault per 2 MiB, not per 4 KiB
+            v.resize(rows);
+        }, threads);
+    };
     switch (table) {
     case EventTable::Kernel: grow(trace.kernels); break;
     case EventTable::Memcpy: grow(trace.memcpys); break;
