@@ -292,6 +292,7 @@ void MainWindow::connectViews() {
                                      static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView()),
                                      static_cast<QAbstractItemView*>(compare_->table())})
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
+        if (now && kernelView_->isAncestorOf(now)) lastExportView_ = kernelView_->table(); // the filter bar exports the table it filters
     });
 }
 

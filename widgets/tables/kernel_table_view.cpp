@@ -1,6 +1,7 @@
 #include "widgets/tables/kernel_table_view.h"
 
 #include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/window_shortcuts.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,6 +45,7 @@ KernelTableView::KernelTableView(KernelTableModel* model, QWidget* parent)
                                        "Conditions: COLUMN OP VALUE with = != < <= > >= ~ (regex) !~,\n"
                                        "units ns us ms s, k M G T, B kB MB GB. Join with 'and' or ';'."));
     filter_->setObjectName(QStringLiteral("kernelFilter"));
+    letWindowShortcutsThrough(filter_); // Ctrl+E exports from the filter bar too
     clearScope_->setText(QStringLiteral("✕"));
     clearScope_->setToolTip(QStringLiteral("Show all kernels (Esc)"));
     clearScope_->setAutoRaise(true);
