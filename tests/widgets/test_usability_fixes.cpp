@@ -1,7 +1,9 @@
 // Fixes from the scripted usability test (tools/usability/run_usability.sh, docs/usability.md):
-// Ctrl+E exports the kernel table from its filter bar.
+// Ctrl+E exports the kernel table from its filter bar; the count label gives the shown kernels'
+// GPU time.
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/main_window.h"
+#include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/window_shortcuts.h"
@@ -116,6 +118,28 @@ TEST(ExportTarget, TheFilterBarMakesTheKernelTableTheOneExported) {
     });
     exportAll->trigger();
     EXPECT_TRUE(suggested.endsWith(QStringLiteral("-kernels.csv"))) << suggested.toStdString();
+}
+
+TEST(KernelCount, GivesTheShownKernelsGpuTime) {
+    auto w = openInWindow(samplePath());
+    ASSERT_TRUE(w);
+    const auto* model = w->kernelModel();
+    const double all = ls::gui::shownGpuTimeNs(*model->table(), model->rows());
+    EXPECT_EQ(static_cast<qulonglong>(all), ls::gui::test::sqlKernelTimeNs(samplePath()));
+    const auto labels = w->kernelView()->findChildren<QLabel*>();
+    const auto count = std::find_if(labels.begin(), labels.end(), [](const QLabel* l) { return l->text().contains(QStringLiteral(" kernels")); });
+    ASSERT_NE(count, labels.end());
+    EXPECT_EQ((*count)->text(), QStringLiteral("214 of 214 kernels · %1 GPU time").arg(ls::gui::formatDuration(all)));
+
+    w->kernelView()->filterEdit()->setText(QStringLiteral("op = aten::mm"));
+    QTest::keyClick(w->kernelView()->filterEdit(), Qt::Key_Return);
+    ASSERT_GT(model->rowCount(), 0);
+    double mm = 0;
+    for (int r = 0; r < model->rowCount(); ++r)
+        mm += model->data(model->index(r, static_cast<int>(ls::KernelField::Duration)), ls::gui::KernelTableModel::SortRole).toDouble();
+    EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time").arg(model->rowCount()).arg(ls::gui::formatDuration(ls::gui::shownGpuTimeNs(*model->table(), model->rows()))));
+    EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->table(), model->rows()), mm); // the Duration column sorts by ns
+    EXPECT_EQ(ls::gui::kernelCountText(model->table(), {}), QStringLiteral("0 of 214 kernels"));
 }
 
 } // namespace

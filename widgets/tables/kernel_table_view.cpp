@@ -1,5 +1,6 @@
 #include "widgets/tables/kernel_table_view.h"
 
+#include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/window_shortcuts.h"
 
@@ -136,9 +137,7 @@ void KernelTableView::applyFilterNow() {
 }
 
 void KernelTableView::updateStatus() {
-    const auto* table = model_->table();
-    const qsizetype total = table ? static_cast<qsizetype>(table->size()) : 0;
-    count_->setText(QStringLiteral("%L1 of %L2 kernels").arg(model_->rowCount()).arg(total));
+    count_->setText(kernelCountText(model_->table(), model_->rows()));
     scope_->setText(model_->scopeLabel());
     scope_->setVisible(model_->hasScope());
     clearScope_->setVisible(model_->hasScope());
