@@ -1,8 +1,9 @@
 // Fixes from the scripted usability test (tools/usability/run_usability.sh, docs/usability.md):
 // Ctrl+E exports the kernel table from its filter bar; the count label gives the shown kernels'
-// GPU time.
+// GPU time; the Summary tab's lower charts keep a readable width whatever their labels.
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/main_window.h"
+#include "widgets/panes/summary_charts.h"
 #include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
@@ -140,6 +141,27 @@ TEST(KernelCount, GivesTheShownKernelsGpuTime) {
     EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time").arg(model->rowCount()).arg(ls::gui::formatDuration(ls::gui::shownGpuTimeNs(*model->table(), model->rows()))));
     EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->table(), model->rows()), mm); // the Duration column sorts by ns
     EXPECT_EQ(ls::gui::kernelCountText(model->table(), {}), QStringLiteral("0 of 214 kernels"));
+}
+
+TEST(SummaryCharts, LowerChartsKeepAReadableWidthWithLongLayerLabels) {
+    if (!QFile::exists(kShared + QStringLiteral("pair_gpt1layer_fp16_h200.nsys.sqlite"))) GTEST_SKIP() << "pair_gpt1layer trace absent from ../shared";
+    auto w = openInWindow(kShared + QStringLiteral("pair_gpt1layer_fp16_h200.nsys.sqlite")); // its per-layer chart has "(outside layers) · optimizer" labels
+    ASSERT_TRUE(w);
+    auto* tabs = w->findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i)->isAncestorOf(w->charts()) || tabs->widget(i) == w->charts()) tabs->setCurrentIndex(i);
+    QApplication::processEvents();
+    ASSERT_TRUE(w->charts()->isVisible());
+    std::vector<QChartView*> views;
+    for (QChartView* v : w->charts()->findChildren<QChartView*>(Qt::FindDirectChildrenOnly)) views.push_back(v);
+    ASSERT_EQ(views.size(), 4u);
+    std::sort(views.begin(), views.end(), [](auto* a, auto* b) { return std::pair(a->y(), a->x()) < std::pair(b->y(), b->x()); });
+    const int width = w->charts()->width();
+    ASSERT_GT(width, 500);
+    EXPECT_GE(views[1]->width(), width * 4 / 10) << "per layer";
+    EXPECT_GE(views[2]->width(), width * 2 / 10) << "by direction";
+    EXPECT_GE(views[3]->width(), width * 2 / 10) << "by Tensor Core use";
 }
 
 } // namespace

@@ -19,6 +19,7 @@ namespace ls::gui {
 namespace {
 
 constexpr size_t kMaxBars = 8;
+constexpr int kMinChartWidth = 160; // a chart narrower than this shows no readable axis
 
 QString elide(const std::string& s, int width) {
     QString q = QString::fromStdString(s);
@@ -118,6 +119,15 @@ void SummaryCharts::setTrace(const std::shared_ptr<const Trace>& trace) {
     grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), gpuTimeByLayer(*trace), this, request), 1, 0);
     grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), gpuTimeByDirection(*trace), this, request), 1, 1);
     grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), gpuTimeByTensorCores(*trace), this, request), 1, 2);
+    // The three charts of the lower row share its width 2:1:1 whatever their labels: the per-layer
+    // chart's "(outside layers) · optimizer" labels once took the whole row and squeezed the
+    // direction and Tensor Core charts to unreadable slivers (usability test, docs/usability.md).
+    for (int c = 0; c < 3; ++c) {
+        grid_->setColumnStretch(c, c == 0 ? 2 : 1);
+        QWidget* chart = grid_->itemAtPosition(1, c)->widget();
+        chart->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        chart->setMinimumWidth(kMinChartWidth);
+    }
 }
 
 } // namespace ls::gui
