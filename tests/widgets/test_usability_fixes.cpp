@@ -1,8 +1,10 @@
 // Fixes from the scripted usability test (tools/usability/run_usability.sh, docs/usability.md):
 // Ctrl+E exports the kernel table from its filter bar; the count label gives the shown kernels'
-// GPU time; the Summary tab's lower charts keep a readable width whatever their labels.
+// GPU time; the Summary tab's lower charts keep a readable width whatever their labels; the Ranks
+// tab's table shows the communication columns first.
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/main_window.h"
+#include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_table_model.h"
@@ -162,6 +164,29 @@ TEST(SummaryCharts, LowerChartsKeepAReadableWidthWithLongLayerLabels) {
     EXPECT_GE(views[1]->width(), width * 4 / 10) << "per layer";
     EXPECT_GE(views[2]->width(), width * 2 / 10) << "by direction";
     EXPECT_GE(views[3]->width(), width * 2 / 10) << "by Tensor Core use";
+}
+
+TEST(RanksTab, CommunicationColumnsComeBeforeHostPidDeviceAndKernels) {
+    const QString r0 = kShared + QStringLiteral("ddp_bf16_h200x2_rank0.sqlite");
+    const QString r1 = kShared + QStringLiteral("ddp_bf16_h200x2_rank1.sqlite");
+    if (!QFile::exists(r0) || !QFile::exists(r1)) GTEST_SKIP() << "DDP traces absent";
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = std::make_unique<ls::gui::MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QSignalSpy loaded(w.get(), &ls::gui::MainWindow::traceLoaded);
+    w->openFiles({r0, r1});
+    ASSERT_TRUE(loaded.wait(60000));
+    const QTableView* table = w->ranksPanel()->rankTable();
+    const QHeaderView* header = table->horizontalHeader();
+    const QAbstractItemModel* model = table->model();
+    QStringList shown;
+    for (int v = 0; v < header->count(); ++v) shown << model->headerData(header->logicalIndex(v), Qt::Horizontal).toString();
+    EXPECT_EQ(shown, (QStringList{QStringLiteral("Rank"), QStringLiteral("Span (ms)"), QStringLiteral("Busy (ms)"), QStringLiteral("Compute (ms)"),
+                                  QStringLiteral("Comm (ms)"), QStringLiteral("Overlap (ms)"), QStringLiteral("Exposed comm (ms)"), QStringLiteral("Idle (ms)"),
+                                  QStringLiteral("Host"), QStringLiteral("PID"), QStringLiteral("Device"), QStringLiteral("Kernels")}));
+    // The model keeps rank_sum's order (the ranks test compares it with the CLI column by column).
+    EXPECT_EQ(model->headerData(8, Qt::Horizontal).toString(), QStringLiteral("Comm (ms)"));
 }
 
 } // namespace

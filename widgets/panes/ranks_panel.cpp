@@ -100,6 +100,12 @@ RanksPanel::RanksPanel(QWidget* parent)
                                   {QStringLiteral("Last rank"), QStringLiteral("The rank that started last: the others waited for it")},
                                   {QStringLiteral("Waited (ms)"), QStringLiteral("Sum over ranks of (last start - their start)")},
                                   {QStringLiteral("Longest kernel (ms)"), QStringLiteral("The longest of the collective's kernels, waiting included")}});
+    // The times first, where the tab's narrow table shows them, and host, PID, device and kernel
+    // count after them: Comm and Exposed comm were off to the right, behind a scroll bar, when a
+    // user asked which rank spends more time in NCCL (usability test, docs/usability.md). The
+    // model keeps rank_sum's column order.
+    for (int logical = 1; logical <= 4; ++logical)
+        rankTable_->horizontalHeader()->moveSection(rankTable_->horizontalHeader()->visualIndex(logical), rankModel_->columnCount() - 1);
     rankTable_->setToolTip(QStringLiteral("Double-click a rank to show its kernels, layers and timeline"));
     collectiveTable_->setToolTip(QStringLiteral("Double-click a collective to show its last-arriving rank"));
     connect(rankTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
@@ -279,6 +285,7 @@ void RanksPanel::rebuildChart() {
     chart->setTitle(QStringLiteral("GPU time per rank (ms)"));
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true); // a narrow chart elides the entries: hovering gives the whole name
     auto* ranks = new QBarCategoryAxis;
     ranks->append(categories);
     ranks->setTitleText(QStringLiteral("rank"));
