@@ -2,6 +2,7 @@
 
 #include "core/cache/trace_cache.h"
 
+#include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -29,7 +30,18 @@ LoadOptions loadOptionsFromSettings() {
     return options;
 }
 
-void addModelCacheMenu(QMenu* file, QWidget* parent) {
+void addLoadSettingsMenus(QMenu* file, QWidget* parent, const std::function<void(const QString&)>& status) {
+    QAction* nsys = file->addAction(QStringLiteral("Nsight Systems &CLI for Reports…"), parent, [parent, status] {
+        QSettings settings;
+        const QString current = settings.value(QStringLiteral("nsysPath")).toString();
+        const QString path = QFileDialog::getOpenFileName(parent, QStringLiteral("The nsys that exports .nsys-rep reports (cancel: search PATH)"),
+                                                          current.isEmpty() ? QStringLiteral("/opt/nvidia") : current);
+        settings.setValue(QStringLiteral("nsysPath"), path);
+        status(path.isEmpty() ? QStringLiteral("Reports open with the nsys found on PATH or LAYERSCOPE_NSYS")
+                              : QStringLiteral("Reports open with %1").arg(path));
+    });
+    nsys->setToolTip(QStringLiteral("Opening a .nsys-rep or .qdrep runs `nsys export --type sqlite` into Layerscope's cache folder"));
+
     QMenu* menu = file->addMenu(QStringLiteral("&Model Cache"));
     const QString dir = QString::fromStdString(defaultTraceCacheDir());
     QAction* keep = menu->addAction(QStringLiteral("&Keep a Model Cache for Fast Reopening"));

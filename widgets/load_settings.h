@@ -4,6 +4,10 @@
 // Model Cache submenu that sets it.
 #include "core/import/load_error.h"
 
+#include <functional>
+
+class QString;
+
 class QMenu;
 class QWidget;
 
@@ -11,7 +15,9 @@ namespace ls::gui {
 
 LoadOptions loadOptionsFromSettings();
 
-// "Keep a Model Cache for Fast Reopening" (checkable, remembered) and "Clear Model Cache…".
-void addModelCacheMenu(QMenu* file, QWidget* parent);
+// The File menu's load settings: "Nsight Systems CLI for Reports…" (the nsys that exports
+// .nsys-rep reports; `status` tells which one is used) and the Model Cache submenu: "Keep a Model
+// Cache for Fast Reopening" (checkable, remembered) and "Clear Model Cache…".
+void addLoadSettingsMenus(QMenu* file, QWidget* parent, const std::function<void(const QString&)>& status);
 
 } // namespace ls::gui

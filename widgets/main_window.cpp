@@ -336,17 +336,7 @@ void MainWindow::buildMenus() {
     compare->setToolTip(QStringLiteral("Open a second run (B) and compare it with this one (A) by layer, op and kernel"));
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
-    QAction* nsys = file->addAction(QStringLiteral("Nsight Systems &CLI for Reports…"), this, [this] {
-        QSettings settings;
-        const QString current = settings.value(QStringLiteral("nsysPath")).toString();
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("The nsys that exports .nsys-rep reports (cancel: search PATH)"),
-                                                          current.isEmpty() ? QStringLiteral("/opt/nvidia") : current);
-        settings.setValue(QStringLiteral("nsysPath"), path);
-        statusLabel_->setText(path.isEmpty() ? QStringLiteral("Reports open with the nsys found on PATH or LAYERSCOPE_NSYS")
-                                             : QStringLiteral("Reports open with %1").arg(path));
-    });
-    nsys->setToolTip(QStringLiteral("Opening a .nsys-rep or .qdrep runs `nsys export --type sqlite` into Layerscope's cache folder"));
-    addModelCacheMenu(file, this);
+    addLoadSettingsMenus(file, this, [this](const QString& text) { statusLabel_->setText(text); });
     QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this, &MainWindow::importNcuInteractive);
     importNcu->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same program: its metrics join the kernels they measured"));

@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -346,8 +347,10 @@ TEST(GuiLoading, CancelledLoadKeepsTheWindowEmpty) {
     w.show();
     QSignalSpy loaded(&w, &MainWindow::traceLoaded);
     w.openFile(samplePath());
-    auto* cancel = w.findChild<QPushButton*>();
+    // The status bar's Cancel (the start page has buttons of its own, Open File… first).
+    auto* cancel = w.statusBar()->findChild<QPushButton*>();
     ASSERT_NE(cancel, nullptr);
+    ASSERT_EQ(cancel->text(), QStringLiteral("Cancel"));
     QTest::mouseClick(cancel, Qt::LeftButton);
     QTest::qWait(1500);
     EXPECT_EQ(loaded.count(), 0);
