@@ -1,11 +1,9 @@
 #include "app/cli/report_roofline.h"
-#include "core/compare/kernel_family.h"
+#include "core/compare/roofline_families.h"
 #include "core/reports/roofline.h"
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
-#include <unordered_map>
 
 namespace ls::cli {
 namespace {
@@ -27,18 +25,6 @@ std::string number(double v) {
     return buf;
 }
 
-// Families live above core/reports (in core/compare), so the CLI supplies them; a trace has few
-// distinct names, folded once each.
-RooflineGroupOf familyOf(const Trace& t) {
-    auto cache = std::make_shared<std::unordered_map<uint32_t, std::string>>();
-    return [&t, cache](uint32_t k) {
-        const StringId id = t.kernels.name[k];
-        auto it = cache->find(id.value);
-        if (it == cache->end()) it = cache->emplace(id.value, kernelFamily(t.str(id))).first;
-        return RooflineGroup{it->second, Direction::Other};
-    };
-}
-
 } // namespace
 
 bool isRooflineGrouping(const std::string& by) { return by == "family" || by == "op" || by == "layer" || by == "kernel"; }
@@ -48,7 +34,7 @@ void writeRooflineReport(TableWriter& w, const Trace& t, const std::string& by) 
     if (by == "op") groupOf = rooflineGroupOf(t, RooflineGrouping::Op);
     else if (by == "layer") groupOf = rooflineGroupOf(t, RooflineGrouping::Layer);
     else if (by == "kernel") groupOf = rooflineGroupOf(t, RooflineGrouping::Kernel);
-    else groupOf = familyOf(t);
+    else groupOf = rooflineFamilyGroups(t);
     const bool directed = by == "op" || by == "layer";
 
     std::vector<std::string> header = {isRooflineGrouping(by) ? by : "family"};

@@ -1,6 +1,6 @@
 #include "widgets/roofline/roofline_data.h"
 
-#include "core/compare/kernel_family.h"
+#include "core/compare/roofline_families.h"
 #include "core/pytorch/correlation.h"
 #include "core/views/time_breakdown.h"
 
@@ -8,21 +8,9 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 namespace ls::gui {
 namespace {
-
-// Families fold each distinct kernel name once (as the CLI's `--by family` does).
-RooflineGroupOf familyOf(const Trace& t) {
-    auto cache = std::make_shared<std::unordered_map<uint32_t, std::string>>();
-    return [&t, cache](uint32_t k) {
-        const StringId id = t.kernels.name[k];
-        auto it = cache->find(id.value);
-        if (it == cache->end()) it = cache->emplace(id.value, kernelFamily(t.str(id))).first;
-        return RooflineGroup{it->second, Direction::Other};
-    };
-}
 
 // The point's key as core/reports/roofline.cpp forms it, with the device's name for its id.
 using Key = std::tuple<std::string, Direction, DType, TcState, std::string>;
@@ -122,7 +110,7 @@ const char* rooflineLevelTitle(RooflineLevel level) {
 
 RooflineGroupOf rooflineGroupOf(const Trace& t, RooflineLevel level) {
     switch (level) {
-    case RooflineLevel::Family: return familyOf(t);
+    case RooflineLevel::Family: return rooflineFamilyGroups(t);
     case RooflineLevel::Op: return ls::rooflineGroupOf(t, RooflineGrouping::Op);
     case RooflineLevel::Layer: return ls::rooflineGroupOf(t, RooflineGrouping::Layer);
     case RooflineLevel::Kernel: return ls::rooflineGroupOf(t, RooflineGrouping::Kernel);
