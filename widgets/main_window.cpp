@@ -59,7 +59,6 @@ const auto kStateKey = QStringLiteral("window/state");
 const auto kGeometryKey = QStringLiteral("window/geometry");
 const auto kTabKey = QStringLiteral("window/tab");
 const auto kLayerHeaderKey = QStringLiteral("layerTree/header");
-const auto kExportDirKey = QStringLiteral("exportDir");
 constexpr int kStateVersion = 2;
 } // namespace
 
@@ -598,63 +597,9 @@ QAbstractItemView* MainWindow::exportTarget() const {
     return lastExportView_ ? lastExportView_ : static_cast<QAbstractItemView*>(kernelView_->table());
 }
 
-QString MainWindow::exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly) {
-    const CsvExportResult r = exportViewCsv(view, path, selectedOnly);
-    if (!r.ok) return r.error.isEmpty() ? QStringLiteral("could not write the file") : r.error;
-    statusLabel_->setText(QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
-    return {};
-}
-
 void MainWindow::compareWith(const QString& path) {
     if (session_) compare_->compare(session_, path);
     else statusLabel_->setText(QStringLiteral("Open a trace first: it is run A of the comparison"));
-}
-
-QString MainWindow::importNcu(const QString& path) {
-    if (!session_) return QStringLiteral("open a trace first");
-    NcuImport imported = importNcuCsv(session_->trace, path.toStdString());
-    if (!imported.ok()) return QString::fromStdString(imported.error);
-    ncu_ = imported.metrics;
-    kernelModel_->setNcu(ncu_);
-    const auto& m = ncu_->match();
-    QString report = QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
-    for (const auto& line : ncu_->report(10)) report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
-    reportView_->setHtml(loadReportHtml(*session_->trace) + report + QStringLiteral("</ul>"));
-    statusLabel_->setText(QStringLiteral("Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
-                              .arg(m.matched)
-                              .arg(m.unmatched)
-                              .arg(m.ambiguous)
-                              .arg(ncu_->metricCount()));
-    showKernelDetails(kernelView_->currentKernel());
-    return {};
-}
-
-void MainWindow::importNcuInteractive() {
-    if (!session_) return;
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Import Nsight Compute CSV"),
-                                                      settings.value(QStringLiteral("ncuDir"), QDir::homePath()).toString(),
-                                                      QStringLiteral("Nsight Compute CSV (*.csv *.txt);;All files (*)"));
-    if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("ncuDir"), QFileInfo(path).absolutePath());
-    const QString error = importNcu(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Import failed"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
-}
-
-void MainWindow::exportInteractive(bool selectedOnly) {
-    QAbstractItemView* view = exportTarget();
-    if (!session_ || !view) return;
-    QString what = view->objectName().isEmpty() ? QStringLiteral("table") : view->objectName();
-    if (view == kernelView_->table()) what = QStringLiteral("kernels");
-    QSettings settings;
-    const QString dir = settings.value(kExportDirKey, QDir::homePath()).toString();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(shownPath_).completeBaseName(), what));
-    const QString path = QFileDialog::getSaveFileName(this, selectedOnly ? QStringLiteral("Export selected rows") : QStringLiteral("Export table"),
-                                                      suggested, QStringLiteral("CSV (*.csv)"));
-    if (path.isEmpty()) return;
-    settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
-    const QString error = exportView(*view, path, selectedOnly);
-    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Export failed"), QStringLiteral("%1: %2").arg(path, error));
 }
 
 void MainWindow::showError(const QString& path, const QString& reason) {
