@@ -243,14 +243,10 @@ void MainWindow::connectViews() {
         kernelModel_->setScope(kernelsOfLayer(*session_->trace, layer), QStringLiteral("Layer %1, forward and backward").arg(name));
         timeline_->showKernels(kernelModel_->rows(), QStringLiteral("Layer %1").arg(name));
     });
-    connect(timeline_->view(), &TimelineView::kernelClicked, this, [this](KernelId k) {
-        if (!kernelView_->selectKernel(k)) { // hidden by a scope or filter: show everything, then select
-            kernelModel_->clearScope();
-            kernelView_->applyFilter(QString());
-            timeline_->clearHighlight();
-            kernelView_->selectKernel(k);
-        }
-        showKernelDetails(k);
+    connect(timeline_->view(), &TimelineView::kernelClicked, this, &MainWindow::selectTimelineKernel);
+    connect(timeline_->view(), &TimelineView::otherRankKernelClicked, this, [this](int rank, KernelId k) {
+        showRank(rank); // the table, tree and panes follow the rank; the timeline keeps its place
+        selectTimelineKernel(k);
     });
     connect(timeline_->view(), &TimelineView::rangeClicked, this, [this](RangeId r) {
         if (!session_) return;
@@ -488,7 +484,8 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     kernelView_->applyFilter(kernelView_->filterEdit()->text());
     layerModel_->setTree(session_->trace, session_->layers);
     layerView_->expandToDepth(1);
-    timeline_->setData(session_->timeline);
+    if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
+    else timeline_->setData(session_->timeline);
     iterations_->setSummary(session_->iterations);
     charts_->setTrace(session_->trace);
     roofline_->setData(session_->roofline);
@@ -565,6 +562,16 @@ void MainWindow::syncTreeToKernel(KernelId k) {
     layerView_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     layerView_->scrollTo(index);
     syncing_ = false;
+}
+
+void MainWindow::selectTimelineKernel(KernelId k) {
+    if (!kernelView_->selectKernel(k)) { // hidden by a scope or filter: show everything, then select
+        kernelModel_->clearScope();
+        kernelView_->applyFilter(QString());
+        timeline_->clearHighlight();
+        kernelView_->selectKernel(k);
+    }
+    showKernelDetails(k);
 }
 
 void MainWindow::showKernelDetails(KernelId k) {

@@ -105,6 +105,7 @@ private:
     void showError(const QString& path, const QString& reason);
     void setLoading(bool loading);
     void showKernelDetails(KernelId k);
+    void selectTimelineKernel(KernelId k); // a click on a kernel bar: table row, details, links
     void syncTreeToKernel(KernelId k);
     void showCounterpart(KernelId k);
     void showLayerMenu(const QPoint& pos);

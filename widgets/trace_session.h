@@ -9,6 +9,7 @@
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
 #include "widgets/roofline/roofline_data.h"
+#include "widgets/timeline/timeline_session.h"
 #include "widgets/timeline/timeline_view.h"
 
 #include <memory>
@@ -23,6 +24,8 @@ struct RankAnalysis {
     std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
     CollectiveMatch collectives;
     std::vector<RankIterationRow> iterations;
+    // The main timeline's rows of every trace under rank headers; null for a single rank.
+    std::shared_ptr<const TimelineSession> timelines;
 };
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
 

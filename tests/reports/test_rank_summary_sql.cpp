@@ -250,5 +250,63 @@ TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
     }
 }
 
+
+// The same FSDP job recorded with Nsight Systems, one report per rank (tests/data/ranks, recorded
+// for this project on two H100s with ../shared/tools/gpu/fsdp.py --mode nvtx): rank_sum against
+// the SQL sweep, and every all-gather and reduce-scatter matched to its peer, with the skew from
+// the kernels' starts in SQL on the clock the recorded session starts give.
+fs::path fsdpNsys(int rank) { return sourceDir() / "tests/data/ranks" / ("fsdp_nsys_bf16_h100x2_rank" + std::to_string(rank) + ".sqlite"); }
+
+TEST(RankSummarySql, FsdpNsysRanksEqualSqlAndCollectivesMatchOneToOne) {
+    LS_REQUIRE_FILE(fsdpNsys(0));
+    LS_REQUIRE_FILE(fsdpNsys(1));
+    const Session s = loadSession({fsdpNsys(1).string(), fsdpNsys(0).string()});
+    ASSERT_TRUE(s.failed.empty());
+    ASSERT_EQ(s.ranks.size(), 2u);
+    const auto rows = rankTimeSummary(s);
+    std::vector<int64_t> epoch(2);
+    std::map<std::string, std::vector<std::vector<int64_t>>> starts; // type -> rank -> starts
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(s.ranks[r].rank, r);
+        const SqlReader db(fsdpNsys(r));
+        // torchrun's RANK, as the export recorded the process environment.
+        EXPECT_EQ(s.ranks[r].source, RankSource::Environment);
+        EXPECT_EQ(db.scalar("SELECT count(*) FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE' AND value = 'RANK=\"" +
+                            std::to_string(r) + "\"'"),
+                  1);
+        const int64_t device = db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        EXPECT_EQ(device, r) << "each rank drove its own GPU";
+        expectRow(rows[r], sweep(db, kNsysKernels + std::to_string(device)));
+        EXPECT_GT(rows[r].overlap, 0) << "FSDP prefetches all-gathers under compute";
+        epoch[r] = db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        for (const char* type : {"AllGather", "ReduceScatter"}) {
+            starts[type].resize(2);
+            db.each(std::string("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+                                "WHERE s.value LIKE 'ncclDevKernel_") + type + "%' ORDER BY k.start",
+                    [&](sqlite3_stmt* st) { starts[type][r].push_back(SqlReader::int64(st, 0)); });
+        }
+    }
+    EXPECT_EQ(starts["AllGather"][0].size(), 24u);
+    EXPECT_EQ(starts["ReduceScatter"][0].size(), 12u);
+    const int64_t base = std::min(epoch[0], epoch[1]);
+    const CollectiveMatch m = matchCollectives(s);
+    EXPECT_EQ(m.commKernels, 2u * 36u);
+    EXPECT_EQ(m.unmatched, 0u);
+    ASSERT_EQ(m.collectives.size(), 36u);
+    std::map<std::string, size_t> seen;
+    for (const auto& c : m.collectives) {
+        ASSERT_EQ(c.members.size(), 2u);
+        const std::string type = c.type == Collective::AllGather ? "AllGather" : c.type == Collective::ReduceScatter ? "ReduceScatter" : "?";
+        ASSERT_NE(type, "?");
+        const size_t k = seen[type]++;
+        const int64_t a = starts[type][0][k] + epoch[0] - base, b = starts[type][1][k] + epoch[1] - base;
+        EXPECT_EQ(c.firstStart, std::min(a, b)) << type << " " << k;
+        EXPECT_EQ(c.skew(), std::abs(a - b)) << type << " " << k;
+        EXPECT_EQ(c.lastRank, b > a ? 1 : 0) << type << " " << k;
+    }
+    EXPECT_EQ(seen["AllGather"], 24u);
+    EXPECT_EQ(seen["ReduceScatter"], 12u);
+}
+
 } // namespace
 } // namespace ls::test

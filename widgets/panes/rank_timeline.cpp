@@ -1,11 +1,11 @@
 #include "widgets/panes/rank_timeline.h"
 
+#include "widgets/rank_filter.h"
 #include "widgets/units.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -64,24 +64,11 @@ void RankTimeline::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
 }
 
 bool RankTimeline::setRankFilter(const QString& text) {
-    std::fill(filter_.begin(), filter_.end(), text.trimmed().isEmpty());
-    bool ok = true;
-    if (!text.trimmed().isEmpty() && analysis_) {
-        static const QRegularExpression part(QStringLiteral("^\\s*(\\d+)?\\s*(-)?\\s*(\\d+)?\\s*$"));
-        for (const QString& piece : text.split(QLatin1Char(','))) {
-            const auto m = part.match(piece);
-            if (!m.hasMatch() || (m.captured(1).isEmpty() && m.captured(3).isEmpty())) {
-                ok = false;
-                continue;
-            }
-            const int lo = m.captured(1).isEmpty() ? 0 : m.captured(1).toInt();
-            const int hi = m.captured(3).isEmpty() ? (m.captured(2).isEmpty() ? lo : INT32_MAX) : m.captured(3).toInt();
-            const auto& ranks = analysis_->session->ranks;
-            for (size_t i = 0; i < ranks.size(); ++i)
-                if (ranks[i].rank >= lo && ranks[i].rank <= hi) filter_[i] = 1;
-        }
-        if (!ok) std::fill(filter_.begin(), filter_.end(), 1);
-    }
+    std::vector<int> ranks;
+    if (analysis_)
+        for (const auto& r : analysis_->session->ranks) ranks.push_back(r.rank);
+    const bool ok = parseRankFilter(text, ranks, filter_);
+    if (!analysis_) filter_.clear();
     rebuildRows();
     update();
     return ok;

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -32,7 +33,8 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 } // namespace
 
 TimelineArea::TimelineArea(QWidget* parent)
-    : QWidget(parent), view_(new TimelineView), colorMode_(new QComboBox), legend_(new QHBoxLayout), what_(new QLabel) {
+    : QWidget(parent), view_(new TimelineView), colorMode_(new QComboBox), legend_(new QHBoxLayout), what_(new QLabel),
+      rankFilter_(new QLineEdit) {
     colorMode_->addItems({QStringLiteral("Colour by kernel class"), QStringLiteral("Colour by layer"), QStringLiteral("Colour by direction")});
     colorMode_->setCurrentIndex(std::clamp(QSettings().value(kColorKey, 0).toInt(), 0, 2));
     view_->setColorMode(static_cast<TimelineView::ColorMode>(colorMode_->currentIndex()));
@@ -47,12 +49,20 @@ TimelineArea::TimelineArea(QWidget* parent)
                                           "W/S: zoom · A/D: pan · F: zoom to selection · 0: fit all · Alt+Left/Right: back/forward\n"
                                           "Click a kernel to select it, a range to list its kernels, a folded bar to zoom into it."));
 
+    rankFilter_->setPlaceholderText(QStringLiteral("Ranks: all"));
+    rankFilter_->setClearButtonEnabled(true);
+    rankFilter_->setMaximumWidth(140);
+    rankFilter_->setToolTip(QStringLiteral("The ranks whose rows the timeline shows: 0-7, 12, 40- (empty: all).\n"
+                                           "Click a rank header to collapse it, drag it to reorder, right-click for more."));
+    rankFilter_->setVisible(false);
+
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
     bar->addWidget(back);
     bar->addWidget(forward);
     bar->addWidget(fit);
     bar->addWidget(colorMode_);
+    bar->addWidget(rankFilter_);
     bar->addWidget(what_, 1);
     legend_->setContentsMargins(8, 0, 4, 2);
     legend_->setSpacing(10);
@@ -66,6 +76,10 @@ TimelineArea::TimelineArea(QWidget* parent)
     connect(back, &QToolButton::clicked, view_, &TimelineView::back);
     connect(forward, &QToolButton::clicked, view_, &TimelineView::forward);
     connect(fit, &QToolButton::clicked, view_, &TimelineView::fitAll);
+    connect(rankFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool ok = view_->setRankFilter(text);
+        rankFilter_->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { background: #fde2e2; }"));
+    });
     connect(colorMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
         view_->setColorMode(static_cast<TimelineView::ColorMode>(i));
         QSettings().setValue(kColorKey, i);
@@ -108,6 +122,16 @@ void TimelineArea::updateLegend() {
 
 void TimelineArea::setData(std::shared_ptr<const TimelineData> timeline) {
     view_->setData(std::move(timeline));
+    rankFilter_->setVisible(false);
+    what_->clear();
+}
+
+void TimelineArea::setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown) {
+    const bool same = session.get() == view_->session();
+    view_->setSession(std::move(session), shown);
+    rankFilter_->setVisible(view_->rankSections() > 1);
+    if (!same) rankFilter_->clear();
+    else view_->setRankFilter(rankFilter_->text());
     what_->clear();
 }
 

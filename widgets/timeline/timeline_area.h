@@ -12,6 +12,7 @@
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QLineEdit;
 
 namespace ls::gui {
 
@@ -20,6 +21,9 @@ class TimelineArea : public QWidget {
 public:
     explicit TimelineArea(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const TimelineData> timeline);
+    // Several ranks: all their rows, trace `shown` the one the table and tree show.
+    void setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown);
+    QLineEdit* rankFilter() const { return rankFilter_; }
     TimelineView* view() const { return view_; }
     // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
     void showKernels(const std::vector<KernelId>& kernels, const QString& what);
@@ -35,6 +39,7 @@ private:
     QComboBox* colorMode_;
     QHBoxLayout* legend_;
     QLabel* what_;
+    QLineEdit* rankFilter_;
 };
 
 } // namespace ls::gui

@@ -17,12 +17,12 @@ namespace ls::gui {
 
 using namespace timeline;
 
-QColor TimelineView::colorOf(TimelineEventKind kind, uint32_t id) const {
-    const Trace& t = *data_->trace;
+QColor TimelineView::colorOf(uint32_t part, TimelineEventKind kind, uint32_t id) const {
+    const Trace& t = *parts_[part]->trace;
     switch (kind) {
     case TimelineEventKind::Kernel:
         switch (colorMode_) {
-        case ColorMode::KernelClass: return kernelClassColor(data_->kernelClass[id]);
+        case ColorMode::KernelClass: return kernelClassColor(parts_[part]->kernelClass[id]);
         case ColorMode::Direction: return directionColor(t.kernelLinks.direction[id]);
         case ColorMode::Layer: return t.kernelLinks.layer[id].valid() ? nameColor(t.kernelLinks.layer[id].value) : QColor(0xb0, 0xb0, 0xb0);
         }
@@ -58,22 +58,39 @@ void TimelineView::paintContent(QPainter& p, const QSize& size) const {
                QStringLiteral("%1 visible").arg(formatDuration(w.endNs() - w.startNs)));
 }
 
+// GPU busy time over the whole span: per pixel, the busiest of the parts' buckets under it,
+// computed once per width (a session has a part per rank).
 void TimelineView::paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w) const {
-    const auto& busy = data_->busy;
-    const double span = static_cast<double>(data_->tracks.end - data_->tracks.start);
-    float peak = 1.f;
-    for (float b : busy) peak = std::max(peak, b);
+    const double span = std::max(1.0, spanEnd_ - spanStart_);
+    if (minimapWidth_ != r.width()) {
+        minimapWidth_ = r.width();
+        minimap_.assign(static_cast<size_t>(std::max(0, r.width())), 0.f);
+        minimapPeak_ = 1.f;
+        for (uint32_t part = 0; part < parts_.size(); ++part) {
+            const auto& busy = parts_[part]->busy;
+            const auto& tracks = parts_[part]->tracks;
+            const double from = static_cast<double>(tracks.start) + shift_[part];
+            const double bucket = std::max(1.0, static_cast<double>(tracks.end - tracks.start)) / std::max<size_t>(1, busy.size());
+            for (float b : busy) minimapPeak_ = std::max(minimapPeak_, b);
+            for (int x = 0; x < r.width(); ++x) {
+                const double t0 = spanStart_ + span * x / r.width() - from, t1 = spanStart_ + span * (x + 1) / r.width() - from;
+                if (t1 <= 0 || t0 >= bucket * static_cast<double>(busy.size())) continue;
+                const auto first = static_cast<size_t>(std::max(0.0, t0 / bucket));
+                const auto last = std::min(busy.size(), std::max(first + 1, static_cast<size_t>(std::max(0.0, t1 / bucket))));
+                float& v = minimap_[static_cast<size_t>(x)];
+                for (size_t i = first; i < last; ++i) v = std::max(v, busy[i]);
+            }
+        }
+    }
+    const auto& column = minimap_;
+    const float peak = minimapPeak_;
     const QColor fill(0x3b, 0x6e, 0xa8);
     for (int x = 0; x < r.width(); ++x) {
-        const size_t a = busy.size() * static_cast<size_t>(x) / static_cast<size_t>(r.width());
-        const size_t b = std::max(a + 1, busy.size() * static_cast<size_t>(x + 1) / static_cast<size_t>(r.width()));
-        float v = 0;
-        for (size_t i = a; i < b && i < busy.size(); ++i) v = std::max(v, busy[i]);
-        const int h = static_cast<int>(std::lround((r.height() - 4) * v / peak));
+        const int h = static_cast<int>(std::lround((r.height() - 4) * column[static_cast<size_t>(x)] / peak));
         if (h > 0) p.fillRect(r.left() + x, r.bottom() - 1 - h, 1, h, fill);
     }
-    const double x0 = (w.startNs - static_cast<double>(data_->tracks.start)) / span * r.width();
-    const double x1 = (w.endNs() - static_cast<double>(data_->tracks.start)) / span * r.width();
+    const double x0 = (w.startNs - spanStart_) / span * r.width();
+    const double x1 = (w.endNs() - spanStart_) / span * r.width();
     p.setPen(QColor(0xd0, 0x40, 0x20));
     p.setBrush(QColor(0xd0, 0x40, 0x20, 40));
     p.drawRect(QRectF(r.left() + std::max(0.0, x0), r.top() + 1, std::max(2.0, std::min<double>(r.width(), x1) - std::max(0.0, x0)), r.height() - 3));
@@ -89,7 +106,7 @@ void TimelineView::paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) 
             step *= m;
             break;
         }
-    const double origin = static_cast<double>(data_->tracks.start);
+    const double origin = spanStart_; // the earliest capture start of the shown traces
     p.setPen(QColor(0x44, 0x44, 0x44));
     p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
     const double first = std::ceil((w.startNs - origin) / step) * step;
@@ -101,7 +118,6 @@ void TimelineView::paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) 
 }
 
 void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& w) const {
-    const Trace& t = *data_->trace;
     const int scroll = verticalScrollBar()->value();
     const QFontMetrics fm(p.font());
     std::vector<TimelineBar> bars;
@@ -114,34 +130,43 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
     std::vector<Label> labels;
     p.save();
     p.setClipRect(QRect(0, kTop, size.width(), size.height() - kTop));
-    // PyTorch profiler traces have no NVTX: their range lanes hold CPU ops and annotations.
-    const bool rangesAreOps = t.info.format.starts_with("PyTorch profiler");
     for (const Row& row : rows_) {
         const int y = kTop + row.y - scroll;
         if (y + row.height < kTop || y > size.height()) continue;
-        if (row.header) {
-            const auto& g = data_->tracks.groups[row.index];
+        if (row.kind == RowKind::Rank) {
+            paintRankHeader(p, row, y, size, w);
+            continue;
+        }
+        const int indent = sectioned() ? 12 : 0;
+        if (row.kind == RowKind::Group) {
+            const auto& g = groupAt(row.index);
             p.fillRect(QRect(0, y, size.width(), row.height), g.gpu ? QColor(0xe6, 0xee, 0xe6) : QColor(0xe6, 0xea, 0xf2));
             p.setPen(QColor(0x22, 0x22, 0x22));
             const QString arrow = collapsed_[row.index] ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
-            p.drawText(QRect(4, y, size.width() - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + qstr(g.label));
+            p.drawText(QRect(4 + indent, y, size.width() - 8 - indent, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + qstr(g.label));
             continue;
         }
-        const auto& lane = data_->tracks.lanes[row.index];
+        const auto& lane = laneAt(row.index);
+        const uint32_t part = lanePart_[row.index];
+        const Trace& t = *parts_[part]->trace;
+        // PyTorch profiler traces have no NVTX: their range lanes hold CPU ops and annotations.
+        const bool rangesAreOps = t.info.format.starts_with("PyTorch profiler");
         static const char* const kindNames[] = {"NVTX", "CUDA API", "Kernels", "Memcpy", "Memset"};
         p.setPen(QColor(0x55, 0x55, 0x55));
         QString name = QString::fromLatin1(kindNames[static_cast<int>(lane.kind)]);
         if (lane.kind == TimelineEventKind::Range && rangesAreOps) name = QStringLiteral("Ops");
         if (lane.kind == TimelineEventKind::Range) name += QStringLiteral(" %1").arg(lane.level);
         else if (lane.level > 0) name += QStringLiteral(" (%1)").arg(lane.level + 1);
-        p.drawText(QRect(16, y, kHeaderWidth - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft, name);
+        p.drawText(QRect(16 + indent, y, kHeaderWidth - 20 - indent, row.height), Qt::AlignVCenter | Qt::AlignLeft, name);
         bars.clear();
-        foldLane(t, lane, w, bars);
+        TimeWindow own = w; // the part's own clock: same pixels
+        own.startNs -= shift_[part];
+        foldLane(t, lane, own, bars);
         for (const auto& b : bars) {
             const double x0 = std::max(-2.0, b.x0) + kHeaderWidth, x1 = std::min<double>(size.width() + 2, b.x1 + kHeaderWidth);
             if (x1 < kHeaderWidth) continue;
             const QRectF rect(std::max<double>(x0, kHeaderWidth), y + 2, std::max(1.0, x1 - std::max<double>(x0, kHeaderWidth)), row.height - 4);
-            QColor c = colorOf(lane.kind, lane.events[b.first]);
+            QColor c = colorOf(part, lane.kind, lane.events[b.first]);
             if (b.count > 1) c = c.darker(125);
             // Touching bars of one colour in a row become one rectangle: far fewer fills when zoomed out.
             auto& batch = batches[c.rgb()];
@@ -152,7 +177,7 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
             if (b.count == 1 && rect.width() > 40) {
                 const uint32_t id = lane.events[b.first];
                 std::string_view text;
-                if (lane.kind == TimelineEventKind::Kernel) text = data_->kernelLabels->of(id);
+                if (lane.kind == TimelineEventKind::Kernel) text = parts_[part]->kernelLabels->of(id);
                 else if (lane.kind == TimelineEventKind::Range) text = t.str(t.ranges.name[id]);
                 else if (lane.kind == TimelineEventKind::ApiCall) text = t.str(t.apiCalls.name[id]);
                 if (!text.empty()) labels.push_back(Label{rect.adjusted(3, 0, -2, 0), fm.elidedText(qstr(text), Qt::ElideRight, static_cast<int>(rect.width()) - 5)});
@@ -172,7 +197,7 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
 }
 
 void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const {
-    const Trace& t = *data_->trace;
+    const Trace& t = *data_->trace; // highlights and links name the shown trace's kernels
     p.save();
     p.setClipRect(QRect(kHeaderWidth, kTop, size.width() - kHeaderWidth, size.height() - kTop));
     // Highlighted kernels: an outline per pixel column they occupy.
@@ -196,26 +221,30 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
     if (projection_) {
         const double x0 = w.toX(projection_->first) + kHeaderWidth, x1 = w.toX(projection_->second) + kHeaderWidth;
         for (const Row& row : rows_)
-            if (!row.header && data_->tracks.groups[data_->tracks.lanes[row.index].group].gpu) {
+            if (!row.header() && groupAt(groupBase_[lanePart_[row.index]] + laneAt(row.index).group).gpu) {
                 const int top = kTop + row.y - verticalScrollBar()->value();
                 p.fillRect(QRectF(x0, top, std::max(1.0, x1 - x0), row.height), QColor(0xff, 0x8c, 0x00, 45));
             }
     }
     paintLinks(p, w);
+    paintCollective(p, size, w);
     // The selected kernel, and an arrow from its launch call.
     if (selected_.valid()) {
-        const auto point = kernelPoint(selected_);
+        const Trace& st = *parts_[selectedPart_]->trace;
+        const double shift = shift_[selectedPart_];
+        const auto point = kernelPoint(selected_, selectedPart_);
         if (point) {
-            const double x0 = w.toX(static_cast<double>(t.kernels.start[selected_.value])) + kHeaderWidth;
-            const double x1 = w.toX(static_cast<double>(t.kernels.end[selected_.value])) + kHeaderWidth;
+            const double x0 = w.toX(static_cast<double>(st.kernels.start[selected_.value]) + shift) + kHeaderWidth;
+            const double x1 = w.toX(static_cast<double>(st.kernels.end[selected_.value]) + shift) + kHeaderWidth;
             p.setPen(QPen(Qt::black, 2));
             p.drawRect(QRectF(x0, point->y() - kLaneHeight / 2.0, std::max(3.0, x1 - x0), kLaneHeight));
         }
-        const ApiCallId call = t.kernels.launch[selected_.value];
-        if (call.valid() && point) {
-            const int top = laneTop(data_->apiLane[call.value]);
+        const ApiCallId call = st.kernels.launch[selected_.value];
+        const uint32_t apiLane = call.valid() ? parts_[selectedPart_]->apiLane[call.value] : UINT32_MAX;
+        if (apiLane != UINT32_MAX && point) {
+            const int top = laneTop(laneBase_[selectedPart_] + apiLane);
             if (top >= 0) {
-                const QPointF from(w.toX(static_cast<double>(t.apiCalls.start[call.value])) + kHeaderWidth, top + kLaneHeight / 2.0);
+                const QPointF from(w.toX(static_cast<double>(st.apiCalls.start[call.value]) + shift) + kHeaderWidth, top + kLaneHeight / 2.0);
                 p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5));
                 p.drawLine(from, *point);
                 const QPointF d = *point - from;
@@ -251,7 +280,7 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
 // The selected kernel's counterparts (forward <-> backward): dashed outlines, and a line from the
 // selected kernel to each of them (at most a few dozen: one op's kernels).
 void TimelineView::paintLinks(QPainter& p, const TimeWindow& w) const {
-    if (linked_.empty() || !selected_.valid()) return;
+    if (linked_.empty() || !selected_.valid() || selectedPart_ != 0) return;
     const Trace& t = *data_->trace;
     const auto from = kernelPoint(selected_);
     p.setPen(QPen(QColor(0x80, 0x30, 0xc0), 1.5, Qt::DashLine));

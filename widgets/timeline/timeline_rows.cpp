@@ -1,5 +1,6 @@
-// The timeline's rows: which lanes show where (group order, collapsed, hidden, NVTX levels) and
-// the row headers' menu.
+// The timeline's rows: which lanes show where (rank sections, group order, collapsed, hidden,
+// NVTX levels), dragging headers to reorder, and the row headers' menus.
+#include "widgets/rank_filter.h"
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_view.h"
 
@@ -15,21 +16,34 @@ using namespace timeline;
 
 void TimelineView::layoutRows() {
     rows_.clear();
-    laneRow_.assign(data_ ? data_->tracks.lanes.size() : 0, -1);
+    laneRow_.assign(lanePart_.size(), -1);
     if (!data_) return updateScrollBar();
     int y = 0;
-    for (uint32_t group : groupOrder_) {
-        if (hidden_[group]) continue;
-        rows_.push_back(Row{true, group, y, kGroupHeight});
-        y += kGroupHeight;
-        if (collapsed_[group]) continue;
-        for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l) {
-            const auto& lane = data_->tracks.lanes[l];
-            if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group]) continue;
-            laneRow_[l] = static_cast<int>(rows_.size());
-            rows_.push_back(Row{false, l, y, kLaneHeight});
-            y += kLaneHeight;
+    auto addGroups = [&](int section) {
+        for (uint32_t group : groupOrder_) {
+            if (hidden_[group] || (section != -2 && groupSection_[group] != section)) continue;
+            rows_.push_back(Row{RowKind::Group, group, y, kGroupHeight});
+            y += kGroupHeight;
+            if (collapsed_[group]) continue;
+            for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l) {
+                const auto& lane = laneAt(l);
+                if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group]) continue;
+                laneRow_[l] = static_cast<int>(rows_.size());
+                rows_.push_back(Row{RowKind::Lane, l, y, kLaneHeight});
+                y += kLaneHeight;
+            }
         }
+    };
+    if (!sectioned()) {
+        addGroups(-2); // every group, no rank headers
+    } else {
+        for (uint32_t s : sectionOrder_) {
+            if (!sectionShown_[s]) continue;
+            rows_.push_back(Row{RowKind::Rank, s, y, kRankHeight});
+            y += kRankHeight;
+            if (!sectionCollapsed_[s]) addGroups(static_cast<int>(s));
+        }
+        addGroups(-1); // rows of no rank (a thread of a trace without GPU work)
     }
     updateScrollBar();
     viewport()->update();
@@ -61,19 +75,70 @@ void TimelineView::moveGroup(uint32_t group, size_t position) {
     layoutRows();
 }
 
-std::optional<uint32_t> TimelineView::groupHeaderAt(int viewportY) const {
+bool TimelineView::setRankFilter(const QString& text) {
+    if (!sectioned()) return text.trimmed().isEmpty();
+    std::vector<int> ranks;
+    for (const auto& s : session_->sections) ranks.push_back(s.rank);
+    const bool ok = parseRankFilter(text, ranks, sectionShown_);
+    layoutRows();
+    return ok;
+}
+
+void TimelineView::setRankCollapsed(uint32_t section, bool collapsed) {
+    if (section >= sectionCollapsed_.size()) return;
+    sectionCollapsed_[section] = collapsed;
+    layoutRows();
+}
+
+void TimelineView::moveRank(uint32_t section, size_t position) {
+    auto it = std::find(sectionOrder_.begin(), sectionOrder_.end(), section);
+    if (it == sectionOrder_.end()) return;
+    sectionOrder_.erase(it);
+    sectionOrder_.insert(sectionOrder_.begin() + static_cast<std::ptrdiff_t>(std::min(position, sectionOrder_.size())), section);
+    layoutRows();
+}
+
+std::vector<uint32_t> TimelineView::shownRankSections() const {
+    std::vector<uint32_t> out;
+    for (const Row& r : rows_)
+        if (r.kind == RowKind::Rank) out.push_back(r.index);
+    return out;
+}
+
+std::optional<TimelineView::Row> TimelineView::headerAt(int viewportY) const {
     const int y = viewportY - kTop + verticalScrollBar()->value();
     for (const Row& r : rows_)
-        if (r.header && y >= r.y && y < r.y + r.height) return r.index;
+        if (r.header() && y >= r.y && y < r.y + r.height) return r;
     return std::nullopt;
+}
+
+std::optional<uint32_t> TimelineView::groupHeaderAt(int viewportY) const {
+    const auto row = headerAt(viewportY);
+    if (row && row->kind == RowKind::Group) return row->index;
+    return std::nullopt;
+}
+
+// Drops a dragged rank or group header before the header of its kind under the cursor.
+void TimelineView::dropHeader(const Row& dragged, int viewportY) {
+    const int y = viewportY - kTop + verticalScrollBar()->value();
+    const auto& order = dragged.kind == RowKind::Rank ? sectionOrder_ : groupOrder_;
+    size_t position = 0;
+    for (uint32_t index : order) {
+        if (index == dragged.index) continue;
+        int top = -1;
+        for (const Row& r : rows_)
+            if (r.kind == dragged.kind && r.index == index) top = r.y;
+        if (top >= 0 && top + dragged.height / 2 < y) ++position;
+    }
+    if (dragged.kind == RowKind::Rank) moveRank(dragged.index, position);
+    else moveGroup(dragged.index, position);
 }
 
 void TimelineView::showGroupMenu(uint32_t group, const QPoint& globalPos) {
     QMenu menu(this);
-    const auto& lanes = data_->tracks.lanes;
     uint32_t depth = 0;
     for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l)
-        if (lanes[l].kind == TimelineEventKind::Range) depth = std::max(depth, lanes[l].level + 1);
+        if (laneAt(l).kind == TimelineEventKind::Range) depth = std::max(depth, laneAt(l).level + 1);
     menu.addAction(collapsed_[group] ? QStringLiteral("Expand") : QStringLiteral("Collapse"), this,
                    [this, group] { setGroupCollapsed(group, !collapsed_[group]); });
     if (depth > 0) {
@@ -98,10 +163,45 @@ void TimelineView::showGroupMenu(uint32_t group, const QPoint& globalPos) {
     menu.exec(globalPos);
 }
 
+void TimelineView::showRankMenu(uint32_t section, const QPoint& globalPos) {
+    QMenu menu(this);
+    const int rank = session_->sections[section].rank;
+    menu.addAction(sectionCollapsed_[section] ? QStringLiteral("Expand rank %1").arg(rank) : QStringLiteral("Collapse rank %1").arg(rank), this,
+                   [this, section] { setRankCollapsed(section, !sectionCollapsed_[section]); });
+    menu.addAction(QStringLiteral("Expand only rank %1").arg(rank), this, [this, section] {
+        for (uint32_t s = 0; s < sectionCollapsed_.size(); ++s) sectionCollapsed_[s] = s != section;
+        layoutRows();
+    });
+    menu.addAction(QStringLiteral("Move to top"), this, [this, section] { moveRank(section, 0); });
+    menu.addAction(QStringLiteral("Hide rank %1").arg(rank), this, [this, section] {
+        sectionShown_[section] = 0;
+        layoutRows();
+    });
+    menu.addSeparator();
+    menu.addAction(QStringLiteral("Expand all ranks"), this, [this] {
+        std::fill(sectionCollapsed_.begin(), sectionCollapsed_.end(), 0);
+        layoutRows();
+    });
+    menu.addAction(QStringLiteral("Collapse all ranks"), this, [this] {
+        std::fill(sectionCollapsed_.begin(), sectionCollapsed_.end(), 1);
+        layoutRows();
+    });
+    menu.addAction(QStringLiteral("Show all ranks in rank order"), this, [this] {
+        std::fill(sectionShown_.begin(), sectionShown_.end(), 1);
+        for (uint32_t s = 0; s < sectionOrder_.size(); ++s) sectionOrder_[s] = s;
+        layoutRows();
+    });
+    menu.exec(globalPos);
+}
+
 void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
     if (!data_) return;
     const QPoint pos = viewport()->mapFrom(this, e->pos());
-    if (const auto group = groupHeaderAt(pos.y()); group && pos.y() >= kTop) showGroupMenu(*group, e->globalPos());
+    if (pos.y() < kTop) return;
+    const auto header = headerAt(pos.y());
+    if (!header) return;
+    if (header->kind == RowKind::Rank) showRankMenu(header->index, e->globalPos());
+    else showGroupMenu(header->index, e->globalPos());
 }
 
 } // namespace ls::gui

@@ -27,30 +27,120 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent) {
 }
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
+    session_.reset();
     data_ = std::move(timeline);
+    std::vector<std::shared_ptr<const TimelineData>> parts;
+    if (data_) parts.push_back(data_);
+    partIndex_.assign(parts.size(), 0);
+    flattenParts(parts, std::vector<double>(parts.size(), 0.0));
+    resetRowState();
+    layoutRows();
+    fitAll();
+}
+
+void TimelineView::setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown) {
+    if (!session || shown >= session->parts.size()) return setData(nullptr);
+    const bool same = session_ == session && !parts_.empty();
+    const double oldShift = same ? static_cast<double>(session_->offset[partIndex_[0]]) : 0;
+    const std::vector<uint32_t> oldOrder = sectionOrder_;
+    const std::vector<uint8_t> oldCollapsed = sectionCollapsed_, oldShown = sectionShown_;
+    const std::pair<double, double> visible{window_.startNs, window_.endNs()};
+    session_ = std::move(session);
+    data_ = session_->parts[shown];
+    // View part 0 is the shown trace, then the others in session order; each shifted onto the
+    // shown trace's clock.
+    std::vector<std::shared_ptr<const TimelineData>> parts{data_};
+    partIndex_ = {shown};
+    for (uint32_t p = 0; p < session_->parts.size(); ++p)
+        if (p != shown) {
+            parts.push_back(session_->parts[p]);
+            partIndex_.push_back(p);
+        }
+    std::vector<double> shift;
+    for (uint32_t p : partIndex_) shift.push_back(static_cast<double>(session_->offset[p] - session_->offset[shown]));
+    flattenParts(parts, shift);
+    resetRowState();
+    if (same) { // another rank of the same session: same rank layout, same moment on screen
+        sectionOrder_ = oldOrder;
+        sectionCollapsed_ = oldCollapsed;
+        sectionShown_ = oldShown;
+        const double move = oldShift - static_cast<double>(session_->offset[shown]);
+        layoutRows();
+        setWindow(visible.first + move, visible.second + move, false);
+        return;
+    }
+    // Up to eight ranks open expanded; beyond, only the shown trace's, the others as busy strips.
+    for (uint32_t s = 0; s < sectionCollapsed_.size(); ++s)
+        sectionCollapsed_[s] = session_->sections.size() > 8 && session_->sections[s].part != shown;
+    layoutRows();
+    fitAll();
+}
+
+void TimelineView::flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts, const std::vector<double>& shift) {
+    parts_ = parts;
+    shift_ = shift;
+    laneBase_.clear();
+    groupBase_.clear();
+    lanePart_.clear();
+    groupPart_.clear();
+    groupSection_.clear();
+    spanStart_ = spanEnd_ = 0;
+    minimapWidth_ = -1;
+    for (uint32_t p = 0; p < parts_.size(); ++p) {
+        const TimelineTracks& tracks = parts_[p]->tracks;
+        laneBase_.push_back(static_cast<uint32_t>(lanePart_.size()));
+        groupBase_.push_back(static_cast<uint32_t>(groupPart_.size()));
+        lanePart_.insert(lanePart_.end(), tracks.lanes.size(), p);
+        groupPart_.insert(groupPart_.end(), tracks.groups.size(), p);
+        for (const TimelineGroup& g : tracks.groups) groupSection_.push_back(session_ ? session_->sectionOf(partIndex_[p], g) : -1);
+        const double from = static_cast<double>(tracks.start) + shift_[p], to = static_cast<double>(tracks.end) + shift_[p];
+        spanStart_ = p == 0 ? from : std::min(spanStart_, from);
+        spanEnd_ = p == 0 ? to : std::max(spanEnd_, to);
+    }
+}
+
+void TimelineView::resetRowState() {
     highlight_.clear();
     highlightByLane_.clear();
+    linked_.clear();
     selected_ = KernelId();
+    selectedPart_ = 0;
     history_.clear();
     historyPos_ = 0;
     measure_.reset();
-    const size_t groups = data_ ? data_->tracks.groups.size() : 0;
+    const size_t groups = groupPart_.size();
     collapsed_.assign(groups, 0);
     hidden_.assign(groups, 0);
     nvtxLevels_.assign(groups, UINT32_MAX);
     groupOrder_.resize(groups);
     for (uint32_t g = 0; g < groups; ++g) groupOrder_[g] = g;
     groupLanes_.assign(groups, {0, 0});
-    if (data_) {
-        const auto& lanes = data_->tracks.lanes;
-        for (uint32_t l = 0; l < lanes.size(); ++l) {
-            auto& range = groupLanes_[lanes[l].group];
-            if (range.first == range.second) range.first = l;
-            range.second = l + 1;
-        }
+    for (uint32_t l = 0; l < lanePart_.size(); ++l) {
+        auto& range = groupLanes_[groupBase_[lanePart_[l]] + laneAt(l).group];
+        if (range.first == range.second) range.first = l;
+        range.second = l + 1;
     }
-    layoutRows();
-    fitAll();
+    const size_t sections = sectioned() ? session_->sections.size() : 0;
+    sectionOrder_.resize(sections);
+    for (uint32_t s = 0; s < sections; ++s) sectionOrder_[s] = s;
+    sectionCollapsed_.assign(sections, 0);
+    sectionShown_.assign(sections, 1);
+}
+
+const TimelineLane& TimelineView::laneAt(uint32_t lane) const {
+    const uint32_t p = lanePart_[lane];
+    return parts_[p]->tracks.lanes[lane - laneBase_[p]];
+}
+
+const TimelineGroup& TimelineView::groupAt(uint32_t group) const {
+    const uint32_t p = groupPart_[group];
+    return parts_[p]->tracks.groups[group - groupBase_[p]];
+}
+
+uint32_t TimelineView::flatKernelLane(uint32_t part, KernelId k) const {
+    if (part >= parts_.size() || !k.valid() || k.value >= parts_[part]->kernelLane.size()) return UINT32_MAX;
+    const uint32_t l = parts_[part]->kernelLane[k.value];
+    return l == UINT32_MAX ? l : laneBase_[part] + l;
 }
 
 void TimelineView::updateScrollBar() {
@@ -90,15 +180,16 @@ void TimelineView::setMeasure(double fromNs, double toNs) {
     measure_ = std::make_pair(fromNs, toNs);
     measuredKernels_ = 0;
     measuredGpuNs_ = 0;
-    const Trace& t = *data_->trace;
-    for (const auto& lane : data_->tracks.lanes) {
+    for (uint32_t l = 0; l < lanePart_.size(); ++l) { // every rank's rows
+        const auto& lane = laneAt(l);
         if (lane.kind != TimelineEventKind::Kernel) continue;
-        const auto [first, last] = eventRange(t, lane, fromNs, toNs);
+        const Trace& t = *parts_[lanePart_[l]]->trace;
+        const double shift = shift_[lanePart_[l]], from = fromNs - shift, to = toNs - shift;
+        const auto [first, last] = eventRange(t, lane, from, to);
         measuredKernels_ += last - first;
         for (size_t i = first; i < last; ++i) {
             const uint32_t id = lane.events[i];
-            measuredGpuNs_ += std::min<double>(toNs, static_cast<double>(t.kernels.end[id])) -
-                              std::max<double>(fromNs, static_cast<double>(t.kernels.start[id]));
+            measuredGpuNs_ += std::min<double>(to, static_cast<double>(t.kernels.end[id])) - std::max<double>(from, static_cast<double>(t.kernels.start[id]));
         }
     }
     viewport()->update();
@@ -106,8 +197,8 @@ void TimelineView::setMeasure(double fromNs, double toNs) {
 
 void TimelineView::fitAll() {
     if (!data_) return;
-    const double span = static_cast<double>(data_->tracks.end - data_->tracks.start);
-    setWindow(static_cast<double>(data_->tracks.start) - span * 0.01, static_cast<double>(data_->tracks.end) + span * 0.01);
+    const double span = spanEnd_ - spanStart_;
+    setWindow(spanStart_ - span * 0.01, spanEnd_ + span * 0.01);
 }
 
 void TimelineView::back() {
@@ -137,7 +228,8 @@ void TimelineView::panBy(double pixels) {
 void TimelineView::zoomToSelection() {
     if (measure_) return setWindow(measure_->first, measure_->second);
     if (!data_) return;
-    const Trace& t = *data_->trace;
+    const uint32_t part = selected_.valid() ? selectedPart_ : 0;
+    const Trace& t = *parts_[part]->trace;
     std::vector<KernelId> set = highlight_;
     if (selected_.valid()) set = {selected_};
     if (set.empty()) return;
@@ -147,12 +239,12 @@ void TimelineView::zoomToSelection() {
         b = std::max(b, t.kernels.end[k.value]);
     }
     const double margin = std::max(1.0, static_cast<double>(b - a) * 0.1);
-    setWindow(static_cast<double>(a) - margin, static_cast<double>(b) + margin);
+    setWindow(static_cast<double>(a) + shift_[part] - margin, static_cast<double>(b) + shift_[part] + margin);
 }
 
 void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
     highlight_ = std::move(kernels);
-    highlightByLane_.assign(data_ ? data_->tracks.lanes.size() : 0, {});
+    highlightByLane_.assign(lanePart_.size(), {});
     if (data_) {
         const auto& start = data_->trace->kernels.start;
         std::sort(highlight_.begin(), highlight_.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
@@ -171,16 +263,20 @@ void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
     viewport()->update();
 }
 
-void TimelineView::selectKernel(KernelId k, bool reveal) {
+void TimelineView::selectKernel(KernelId k, bool reveal) { selectPartKernel(0, k, reveal); }
+
+void TimelineView::selectPartKernel(uint32_t part, KernelId k, bool reveal) {
+    if (part >= parts_.size()) return;
     selected_ = k;
+    selectedPart_ = part;
     if (reveal && data_ && k.valid()) {
-        const auto& kern = data_->trace->kernels;
-        const double s = static_cast<double>(kern.start[k.value]), e = static_cast<double>(kern.end[k.value]);
+        const auto& kern = parts_[part]->trace->kernels;
+        const double s = static_cast<double>(kern.start[k.value]) + shift_[part], e = static_cast<double>(kern.end[k.value]) + shift_[part];
         if (s < window_.startNs || e > window_.endNs()) { // off screen: centre it, zooming in if it would be sub-pixel
             const double span = std::min(window_.endNs() - window_.startNs, std::max(1000.0, (e - s) * 40));
             setWindow((s + e) / 2 - span / 2, (s + e) / 2 + span / 2);
         }
-        const int top = laneTop(data_->kernelLane[k.value]);
+        const int top = laneTop(flatKernelLane(part, k));
         if (top >= 0 && (top < kTop || top > viewport()->height() - kLaneHeight))
             verticalScrollBar()->setValue(verticalScrollBar()->value() + top - viewport()->height() / 2);
     }
@@ -207,13 +303,13 @@ void TimelineView::setColorMode(ColorMode mode) {
     viewport()->update();
 }
 
-std::optional<QPointF> TimelineView::kernelPoint(KernelId k) const {
+std::optional<QPointF> TimelineView::kernelPoint(KernelId k, uint32_t part) const {
     if (!data_ || !k.valid()) return std::nullopt;
-    const int top = laneTop(data_->kernelLane[k.value]);
+    const int top = laneTop(flatKernelLane(part, k));
     if (top < 0) return std::nullopt;
     const TimeWindow w = laneWindow(lanesWidth());
-    const auto& kern = data_->trace->kernels;
-    const double mid = (static_cast<double>(kern.start[k.value]) + static_cast<double>(kern.end[k.value])) / 2;
+    const auto& kern = parts_[part]->trace->kernels;
+    const double mid = (static_cast<double>(kern.start[k.value]) + static_cast<double>(kern.end[k.value])) / 2 + shift_[part];
     return QPointF(w.toX(mid) + kHeaderWidth, top + kLaneHeight / 2.0);
 }
 
@@ -221,34 +317,42 @@ std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
     if (!data_ || pos.x() < kHeaderWidth || pos.y() < kTop) return std::nullopt;
     const int y = pos.y() - kTop + verticalScrollBar()->value();
     const auto row = std::partition_point(rows_.begin(), rows_.end(), [&](const Row& r) { return r.y + r.height <= y; });
-    if (row == rows_.end() || row->header || y < row->y) return std::nullopt;
-    const auto& lane = data_->tracks.lanes[row->index];
-    const TimeWindow w = laneWindow(lanesWidth());
+    if (row == rows_.end() || row->header() || y < row->y) return std::nullopt;
+    const auto& lane = laneAt(row->index);
+    const uint32_t part = lanePart_[row->index];
+    const Trace& t = *parts_[part]->trace;
+    const double shift = shift_[part];
+    TimeWindow w = laneWindow(lanesWidth());
+    w.startNs -= shift; // the part's own clock
     const double time = w.toTime(pos.x() - kHeaderWidth);
     // Within a folded bar the whole pixel column is the target.
     std::vector<TimelineBar> bars;
     TimeWindow column = w;
     column.startNs = w.toTime(std::floor(pos.x() - kHeaderWidth));
     column.widthPx = 1;
-    foldLane(*data_->trace, lane, column, bars);
+    foldLane(t, lane, column, bars);
     if (!bars.empty() && bars.front().count > 1) {
         const auto& b = bars.front();
         const uint32_t first = lane.events[b.first], last = lane.events[b.first + b.count - 1];
         double total = 0; // the events of one pixel column
         for (uint32_t i = b.first; i < b.first + b.count; ++i)
-            total += static_cast<double>(eventEnd(*data_->trace, lane.kind, lane.events[i]) - eventStart(*data_->trace, lane.kind, lane.events[i]));
-        return Hit{lane.kind, first, b.count, static_cast<double>(eventStart(*data_->trace, lane.kind, first)),
-                   static_cast<double>(eventEnd(*data_->trace, lane.kind, last)), total};
+            total += static_cast<double>(eventEnd(t, lane.kind, lane.events[i]) - eventStart(t, lane.kind, lane.events[i]));
+        return Hit{lane.kind, first, b.count, static_cast<double>(eventStart(t, lane.kind, first)) + shift,
+                   static_cast<double>(eventEnd(t, lane.kind, last)) + shift, total, part};
     }
-    const int64_t i = eventAt(*data_->trace, lane, time, w.nsPerPixel * 2);
+    const int64_t i = eventAt(t, lane, time, w.nsPerPixel * 2);
     if (i < 0) return std::nullopt;
     const uint32_t id = lane.events[static_cast<size_t>(i)];
-    const double s = static_cast<double>(eventStart(*data_->trace, lane.kind, id)), e = static_cast<double>(eventEnd(*data_->trace, lane.kind, id));
-    return Hit{lane.kind, id, 1, s, e, e - s};
+    const double s = static_cast<double>(eventStart(t, lane.kind, id)) + shift, e = static_cast<double>(eventEnd(t, lane.kind, id)) + shift;
+    return Hit{lane.kind, id, 1, s, e, e - s, part};
+}
+
+const MatchedCollective* TimelineView::selectedCollective() const {
+    return session_ && selected_.valid() ? session_->collectiveOfKernel(partIndex_[selectedPart_], selected_) : nullptr;
 }
 
 QString TimelineView::tooltipFor(const Hit& h) const {
-    const Trace& t = *data_->trace;
+    const Trace& t = *parts_[h.part]->trace;
     if (h.count > 1) {
         static const char* const what[] = {"ranges", "API calls", "kernels", "memcpys", "memsets"};
         return QStringLiteral("%L1 %2 folded here: %3 in all, spanning %4\nclick to zoom in")
@@ -259,11 +363,19 @@ QString TimelineView::tooltipFor(const Hit& h) const {
     switch (h.kind) {
     case TimelineEventKind::Kernel: {
         const RangeId op = t.kernelLinks.op[h.id];
-        return QStringLiteral("%1\n%2 · %3 · %4\nop %5 · layer %6 · Tensor Cores: %7")
-            .arg(qstr(t.str(t.kernels.name[h.id])), duration, qstr(kernelClassName(data_->kernelClass[h.id])),
+        QString peers;
+        if (const MatchedCollective* c = session_ ? session_->collectiveOfKernel(partIndex_[h.part], KernelId(h.id)) : nullptr)
+            peers = QStringLiteral("\n%1 #%2 on %3 ranks · skew %4 · last: rank %5")
+                        .arg(qstr(collectiveName(c->type)))
+                        .arg(c->sequence)
+                        .arg(c->members.size())
+                        .arg(formatDuration(static_cast<double>(c->skew())))
+                        .arg(c->lastRank);
+        return QStringLiteral("%1\n%2 · %3 · %4\nop %5 · layer %6 · Tensor Cores: %7%8")
+            .arg(qstr(t.str(t.kernels.name[h.id])), duration, qstr(kernelClassName(parts_[h.part]->kernelClass[h.id])),
                  qstr(directionName(t.kernelLinks.direction[h.id])), op.valid() ? qstr(t.str(t.ranges.name[op.value])) : QStringLiteral("–"),
                  t.kernelLinks.layer[h.id].valid() ? qstr(t.str(t.kernelLinks.layer[h.id])) : QStringLiteral("–"),
-                 qstr(tcStateName(t.metrics.tc[h.id])));
+                 qstr(tcStateName(t.metrics.tc[h.id])), peers);
     }
     case TimelineEventKind::Range:
         return QStringLiteral("%1\n%2 · click to show its kernels").arg(qstr(t.str(t.ranges.name[h.id])), duration);
@@ -323,15 +435,14 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     pressPos_ = e->pos();
     moved_ = false;
     if (e->pos().y() < kMinimapHeight && e->pos().x() >= kHeaderWidth) { // jump there on the minimap
-        const double span = static_cast<double>(data_->tracks.end - data_->tracks.start);
-        const double centre = static_cast<double>(data_->tracks.start) + span * (e->pos().x() - kHeaderWidth) / lanesWidth();
+        const double centre = spanStart_ + (spanEnd_ - spanStart_) * (e->pos().x() - kHeaderWidth) / lanesWidth();
         const double half = (window_.endNs() - window_.startNs) / 2;
         setWindow(centre - half, centre + half);
         return;
     }
-    if (e->pos().y() >= kTop && e->pos().x() < kHeaderWidth) { // a group header: click toggles, drag reorders
-        draggedGroup_ = groupHeaderAt(e->pos().y());
-        if (draggedGroup_) return;
+    if (e->pos().y() >= kTop && e->pos().x() < kHeaderWidth) { // a rank or group header: click toggles, drag reorders
+        draggedHeader_ = headerAt(e->pos().y());
+        if (draggedHeader_) return;
     }
     measuring_ = e->modifiers() & Qt::ShiftModifier;
     panning_ = !measuring_;
@@ -342,7 +453,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (!(e->buttons() & Qt::LeftButton) || !data_) return;
     const QPoint d = e->pos() - pressPos_;
     if (!moved_ && d.manhattanLength() < 4) return;
-    if (draggedGroup_) {
+    if (draggedHeader_) {
         moved_ = true;
         viewport()->setCursor(Qt::ClosedHandCursor);
         return;
@@ -362,23 +473,15 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !data_) return;
-    if (draggedGroup_) {
-        const uint32_t group = *draggedGroup_;
-        draggedGroup_.reset();
+    if (draggedHeader_) {
+        const Row header = *draggedHeader_;
+        draggedHeader_.reset();
         viewport()->unsetCursor();
-        if (!moved_) return setGroupCollapsed(group, !collapsed_[group]);
+        const bool dragged = moved_;
         moved_ = false;
-        // Drop before the group whose header is at or below the cursor.
-        const int y = e->pos().y() - kTop + verticalScrollBar()->value();
-        size_t position = 0;
-        for (uint32_t g : groupOrder_) {
-            if (g == group) continue;
-            int top = -1;
-            for (const Row& r : rows_)
-                if (r.header && r.index == g) top = r.y;
-            if (top >= 0 && top + kGroupHeight / 2 < y) ++position;
-        }
-        return moveGroup(group, position);
+        if (dragged) return dropHeader(header, e->pos().y());
+        if (header.kind == RowKind::Rank) return setRankCollapsed(header.index, !sectionCollapsed_[header.index]);
+        return setGroupCollapsed(header.index, !collapsed_[header.index]);
     }
     const bool click = !moved_;
     if (moved_ && panning_) recordHistory();
@@ -396,9 +499,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         return;
     }
     if (hit->kind == TimelineEventKind::Kernel) {
-        selectKernel(KernelId(hit->id), false);
-        emit kernelClicked(KernelId(hit->id));
-    } else if (hit->kind == TimelineEventKind::Range) {
+        selectPartKernel(hit->part, KernelId(hit->id), false);
+        if (hit->part == 0) {
+            emit kernelClicked(KernelId(hit->id));
+        } else { // another rank's kernel: the rank of its row
+            const uint32_t lane = flatKernelLane(hit->part, KernelId(hit->id));
+            const int section = lane == UINT32_MAX ? -1 : groupSection_[groupBase_[hit->part] + laneAt(lane).group];
+            if (section >= 0) emit otherRankKernelClicked(session_->sections[static_cast<size_t>(section)].rank, KernelId(hit->id));
+        }
+    } else if (hit->kind == TimelineEventKind::Range && hit->part == 0) {
         emit rangeClicked(RangeId(hit->id));
     }
 }

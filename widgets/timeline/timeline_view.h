@@ -2,10 +2,13 @@
 // The zoomable timeline: NVTX ranges and CUDA API calls per thread above kernels, memcpys and
 // memsets per GPU stream. A custom widget: per lane, binary searches find the visible events and
 // sub-pixel runs fold into one bar (core/views/timeline_tracks.h); paint never walks all events.
+// A session of several ranks shows every trace's rows on the shown trace's clock, under one
+// header per rank (collapsible, reorderable by dragging, filtered by "0-7, 12"); a selected
+// collective kernel is linked to its peers on the other ranks with the skew between them.
 // Ctrl+wheel zooms at the cursor, wheel scrolls rows, drag pans, Shift+drag measures a time
 // range, W/S/A/D zoom and pan, F zooms to the selection, 0 fits all, Alt+Left/Right go back and
 // forward through zoom history.
-#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_session.h"
 
 #include <QAbstractScrollArea>
 
@@ -25,11 +28,17 @@ public:
         uint32_t count;    // > 1 for a folded bar
         double fromNs, toNs;
         double totalNs; // summed durations (a folded bar: of all it holds)
+        uint32_t part = 0; // 0: the shown trace; else another trace of the session (view order)
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const TimelineData> timeline);
+    // A session: every part's rows under rank headers, on the clock of part `shown`, whose
+    // kernels the highlight, selection and linked lists name. Setting the same session with
+    // another part shown keeps the rank layout and the visible time.
+    void setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown);
     const TimelineData* data() const { return data_.get(); }
+    const TimelineSession* session() const { return session_.get(); }
 
     void setColorMode(ColorMode mode);
     ColorMode colorMode() const { return colorMode_; }
@@ -57,8 +66,8 @@ public:
     // Paints what the view shows into any device (the bench renders into a QImage).
     void paintContent(QPainter& p, const QSize& size) const;
     std::optional<Hit> hitAt(const QPoint& viewportPos) const;
-    // Centre of the kernel's bar in viewport coordinates, if its lane is on screen.
-    std::optional<QPointF> kernelPoint(KernelId k) const;
+    // Centre of the kernel's bar in viewport coordinates, if its lane is on screen (part as in Hit).
+    std::optional<QPointF> kernelPoint(KernelId k, uint32_t part = 0) const;
     int laneTop(uint32_t lane) const; // -1 when hidden
     // The Shift+drag measurement: its range, the kernels in it and their GPU time inside it.
     struct Measure {
@@ -77,8 +86,27 @@ public:
     void moveGroup(uint32_t group, size_t position);
     const std::vector<uint32_t>& groupOrder() const { return groupOrder_; }
 
+    // Rank sections of a session (indexes into session()->sections); none for a single rank.
+    size_t rankSections() const { return sectioned() ? session_->sections.size() : 0; }
+    // "0-7, 12, 40-": the ranks shown; empty shows all. False (and all shown) when unreadable.
+    bool setRankFilter(const QString& text);
+    void setRankCollapsed(uint32_t section, bool collapsed);
+    bool rankCollapsed(uint32_t section) const { return section < sectionCollapsed_.size() && sectionCollapsed_[section]; }
+    void moveRank(uint32_t section, size_t position);
+    const std::vector<uint32_t>& rankOrder() const { return sectionOrder_; }
+    // Sections with a header on screen order (shown by the filter), top to bottom.
+    std::vector<uint32_t> shownRankSections() const;
+    // The session part shown at view part `part`, and the view part of a session part.
+    uint32_t sessionPart(uint32_t part) const { return part < partIndex_.size() ? partIndex_[part] : 0; }
+    // The collective of the selected kernel when it is one matched across ranks, else nullptr.
+    const MatchedCollective* selectedCollective() const;
+    // Selects a kernel of view part `part` (0: the shown trace, as selectKernel).
+    void selectPartKernel(uint32_t part, KernelId k, bool reveal);
+
 signals:
     void kernelClicked(ls::KernelId k);
+    // A kernel of another trace of the session: the rank it belongs to.
+    void otherRankKernelClicked(int rank, ls::KernelId k);
     void rangeClicked(ls::RangeId r);
     void windowChanged();
 
@@ -96,18 +124,32 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
 
 private:
+    enum class RowKind : uint8_t { Rank, Group, Lane };
     struct Row {
-        bool header;
-        uint32_t index; // group or lane
+        RowKind kind;
+        uint32_t index; // section, group or lane (flat: every part's, the shown part's first)
         int y, height;
+        bool header() const { return kind != RowKind::Lane; }
     };
+    // The parts' groups and lanes in one numbering: view part 0 is the shown trace, so its
+    // group and lane numbers are the flat ones.
+    void flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts, const std::vector<double>& shift);
+    const TimelineLane& laneAt(uint32_t lane) const;
+    const TimelineGroup& groupAt(uint32_t group) const;
+    const TimelineData& partData(uint32_t part) const { return *parts_[part]; }
+    uint32_t flatKernelLane(uint32_t part, KernelId k) const;
+    bool sectioned() const { return session_ && session_->sections.size() > 1; }
+    void resetRowState();
     void layoutRows();
     void showGroupMenu(uint32_t group, const QPoint& globalPos);
+    void showRankMenu(uint32_t section, const QPoint& globalPos);
+    std::optional<Row> headerAt(int viewportY) const;
     std::optional<uint32_t> groupHeaderAt(int viewportY) const;
+    void dropHeader(const Row& dragged, int viewportY);
     void updateScrollBar();
     int lanesWidth() const;
     TimeWindow laneWindow(int widthPx) const;
-    QColor colorOf(TimelineEventKind kind, uint32_t id) const;
+    QColor colorOf(uint32_t part, TimelineEventKind kind, uint32_t id) const;
     QString tooltipFor(const Hit& h) const;
     void recordHistory();
     void setMeasure(double fromNs, double toNs);
@@ -116,8 +158,24 @@ private:
     void paintLanes(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintLinks(QPainter& p, const TimeWindow& w) const;
+    void paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const;
+    void paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size, const TimeWindow& w) const;
 
-    std::shared_ptr<const TimelineData> data_;
+    std::shared_ptr<const TimelineData> data_; // the shown trace: view part 0
+    std::shared_ptr<const TimelineSession> session_;
+    std::vector<std::shared_ptr<const TimelineData>> parts_; // by view part
+    std::vector<uint32_t> partIndex_;                        // view part -> session part
+    std::vector<double> shift_;                              // per view part: add to its times for the view's clock
+    std::vector<uint32_t> laneBase_, groupBase_;             // per view part: its first flat lane / group
+    std::vector<uint32_t> lanePart_, groupPart_;             // per flat lane / group: its view part
+    std::vector<int> groupSection_;                          // per flat group: its rank section, -1 none
+    double spanStart_ = 0, spanEnd_ = 0;                     // all parts, the view's clock
+    std::vector<uint32_t> sectionOrder_;
+    std::vector<uint8_t> sectionCollapsed_, sectionShown_;
+    std::optional<Row> draggedHeader_;
+    mutable std::vector<float> minimap_; // busy per minimap pixel, for minimapWidth_
+    mutable int minimapWidth_ = -1;
+    mutable float minimapPeak_ = 1.f;
     ColorMode colorMode_ = ColorMode::KernelClass;
     TimeWindow window_;
     std::vector<Row> rows_;
@@ -127,12 +185,12 @@ private:
     std::vector<uint32_t> nvtxLevels_; // per group: NVTX lanes shown
     std::vector<uint32_t> groupOrder_; // display order of groups (drag a header to change it)
     std::vector<std::pair<uint32_t, uint32_t>> groupLanes_; // per group: [first, last) lane
-    std::optional<uint32_t> draggedGroup_;
     std::vector<KernelId> highlight_; // by start
     std::vector<KernelId> linked_;
     std::optional<std::pair<double, double>> projection_;
     std::vector<std::vector<KernelId>> highlightByLane_;
     KernelId selected_;
+    uint32_t selectedPart_ = 0;
     std::vector<std::pair<double, double>> history_;
     size_t historyPos_ = 0;
     // Mouse state.
