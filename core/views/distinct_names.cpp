@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace ls {
@@ -46,7 +45,22 @@ bool isElementType(const std::string& w) {
                                                 "Half", "BFloat16", "float", "double", "half", "int8", "s8"};
     return types.count(w) > 0;
 }
-bool isTile(const std::string& w) { return std::regex_match(w, std::regex("[0-9]+x[0-9]+(x[0-9]+)?")); }
+// [0-9]+x[0-9]+(x[0-9]+)?, by hand: a std::regex built per word cost seconds on a 64-rank session.
+bool isTile(const std::string& w) {
+    int numbers = 0;
+    size_t i = 0;
+    while (i < w.size()) {
+        const size_t digits = i;
+        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+        if (i == digits) return false;
+        ++numbers;
+        if (i == w.size()) break;
+        if (w[i] != 'x') return false;
+        ++i;
+        if (i == w.size()) return false;
+    }
+    return numbers == 2 || numbers == 3;
+}
 bool isLayout(const std::string& w) { return w == "nn" || w == "nt" || w == "tn" || w == "tt" || w == "NN" || w == "NT" || w == "TN" || w == "TT"; }
 
 // "cutlass_75_tensorop_f16_s1688gemm_f16_128x128_tn_align1" splits on '_' too.
