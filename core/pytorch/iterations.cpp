@@ -166,8 +166,11 @@ void findTraceIterations(Trace& trace) {
     trace.iterations = std::move(set.spans);
     trace.iterationRule = set.rule;
     trace.iterationConfidence = set.confidence;
-    if (set.rule == IterationRule::OptimizerSteps || set.rule == IterationRule::RepeatingOps)
+    if (set.rule == IterationRule::OptimizerSteps || set.rule == IterationRule::RepeatingOps) {
         trace.report.add(Anomaly::IterationsDetected, trace.iterations.size(), set.explanation);
+        // The layer tree heads its paths with them, by name (core/views/layer_tree.h).
+        for (const IterationSpan& span : trace.iterations) trace.strings.intern(span.name);
+    }
 }
 
 TimeNs kernelIterationTime(const Trace& t, KernelId k) {

@@ -1,6 +1,7 @@
 #include "core/views/layer_tree.h"
 
 #include "core/pytorch/correlation.h"
+#include "core/pytorch/iterations.h"
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
@@ -269,11 +270,20 @@ LayerTree buildLayerTree(const Trace& t) {
     TopRangeFinder tops(t);
     TreeBuilder b;
     std::vector<uint32_t> leafOf(n);
+    // Detected iterations (no iteration ranges) head the paths of the kernels they hold, as
+    // iteration ranges would: the tree, iter_sum and the navigator agree on the iterations.
+    const bool detected = t.iterationRule == IterationRule::OptimizerSteps || t.iterationRule == IterationRule::RepeatingOps;
+    std::vector<StringId> iterationName;
+    if (detected)
+        for (const IterationSpan& span : t.iterations) iterationName.push_back(t.strings.find(span.name));
     // Kernels are by start, so nodes are created, and siblings listed, by their first kernel.
     for (uint32_t k = 0; k < n; ++k) {
         const OpId op = links.opInstance[k];
         StringId layer = links.layer[k];
-        StringId top = tops.ofKernel(k, layer);
+        StringId top;
+        if (!iterationName.empty())
+            if (const int it = iterationAt(t.iterations, kernelIterationTime(t, KernelId(k))); it >= 0) top = iterationName[static_cast<size_t>(it)];
+        if (!top.valid()) top = tops.ofKernel(k, layer);
         if (!top.valid() && op.valid() && t.ops.direction[op.value] == Direction::Backward && t.ops.paired[op.value].valid())
             top = tops.ofPairedForwardOp(op, layer);
         if (layer.valid() && (layer == top || tops.isPhase(layer))) layer = StringId();

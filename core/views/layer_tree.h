@@ -13,7 +13,9 @@
 // heads the path (and the layer level is skipped) unless a phase range encloses it: DDP's
 // "step 3 rank 0" around ops without layer ranges is a top range, "forward" > "layer0" without
 // an iteration range gives forward → layer0. Layer: kernelLinks.layer, skipped when absent, a
-// phase, or equal to the top range.
+// phase, or equal to the top range. A trace without iteration ranges whose iterations were
+// detected at load (core/pytorch/iterations.h: "step 3") takes the detected iteration holding
+// the kernel's launch as its top instead.
 #include "core/model/trace.h"
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include "core/load/load.h"
 #include "core/pytorch/iterations.h"
 #include "core/reports/iteration_summary.h"
+#include "core/views/layer_tree.h"
 #include "tests/support/test_support.h"
 
 #include <sqlite3.h>
@@ -109,6 +110,26 @@ TEST(IterationSummary, DetectsTheSameStepsWhenTheIterationRangesAreDeleted) {
         // Each detected step ends with its optimizer run, inside the recorded iteration range.
         EXPECT_GT(s.rows[i].end, expected[i].start);
         EXPECT_LE(s.rows[i].end, expected[i].end);
+    }
+    // The layer tree's top level is the same detected steps, with the same kernels: one top node
+    // per step, named as iter_sum names it, holding SQL's kernel count of the recorded range.
+    const LayerTree tree = buildLayerTree(*t);
+    std::vector<uint32_t> tops;
+    for (uint32_t i = tree.childBegin[0]; i < tree.childBegin[1]; ++i)
+        if (tree.kind[tree.children[i]] == LayerNodeKind::Range) tops.push_back(tree.children[i]);
+    ASSERT_EQ(tops.size(), expected.size());
+    for (size_t i = 0; i < tops.size(); ++i) {
+        EXPECT_EQ(layerNodeName(*t, tree, tops[i]), s.rows[i].name);
+        EXPECT_EQ(static_cast<int64_t>(tree.kernels[tops[i]]), expected[i].kernels) << s.rows[i].name;
+    }
+    // And on the trace with its ranges, the ranges head the tree with the same counts.
+    const auto withRanges = load(fiveIterations());
+    const LayerTree original = buildLayerTree(*withRanges);
+    ASSERT_EQ(original.childBegin[1] - original.childBegin[0], expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const uint32_t node = original.children[original.childBegin[0] + i];
+        EXPECT_EQ(layerNodeName(*withRanges, original, node), expected[i].name);
+        EXPECT_EQ(static_cast<int64_t>(original.kernels[node]), expected[i].kernels);
     }
 }
 
