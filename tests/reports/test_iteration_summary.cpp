@@ -29,10 +29,10 @@ struct SqlIteration {
     int64_t start, end, kernels;
 };
 
-std::vector<SqlIteration> sqlIterations(const fs::path& file) {
+std::vector<SqlIteration> sqlIterations(const fs::path& file, const char* pattern = "iteration %") {
     std::vector<SqlIteration> out;
     SqlReader db(file);
-    db.each("SELECT text, start, end FROM NVTX_EVENTS WHERE text LIKE 'iteration %' ORDER BY start",
+    db.each("SELECT text, start, end FROM NVTX_EVENTS WHERE text LIKE '" + std::string(pattern) + "' ORDER BY start",
             [&](sqlite3_stmt* st) { out.push_back({SqlReader::text(st, 0), SqlReader::int64(st, 1), SqlReader::int64(st, 2), 0}); });
     for (auto& it : out)
         it.kernels = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
@@ -131,6 +131,37 @@ TEST(IterationSummary, DetectsTheSameStepsWhenTheIterationRangesAreDeleted) {
         EXPECT_EQ(layerNodeName(*withRanges, original, node), expected[i].name);
         EXPECT_EQ(static_cast<int64_t>(original.kernels[node]), expected[i].kernels);
     }
+}
+
+// Inference without iteration ranges, recorded for this project (tests/data/iterations/README.md):
+// five forward passes of a 2-layer GPT, each in an NVTX range "request N" that no iteration rule
+// reads, so the ranges are the test's ground truth for the repeating-op detection.
+TEST(IterationSummary, DetectsInferencePassesFromTheRepeatingOpSequence) {
+    const fs::path file = sourceDir() / "tests/data/iterations/gpt2_infer_fp16_5pass_h100.sqlite";
+    const auto t = load(file);
+    EXPECT_EQ(t->iterationRule, IterationRule::RepeatingOps);
+    EXPECT_GT(t->iterationConfidence, 0.95);
+    const auto requests = sqlIterations(file, "request %");
+    ASSERT_EQ(requests.size(), 5u);
+    const IterationSummary s = iterationSummary(*t);
+    ASSERT_EQ(s.rows.size(), requests.size());
+    const SqlReader db(file);
+    for (size_t i = 0; i < requests.size(); ++i) {
+        SCOPED_TRACE(requests[i].name);
+        EXPECT_EQ(s.rows[i].name, "pass " + std::to_string(i));
+        EXPECT_GE(s.rows[i].start, requests[i].start); // the pass's ops lie inside its request
+        EXPECT_LE(s.rows[i].end, requests[i].end);
+        EXPECT_EQ(static_cast<int64_t>(s.rows[i].kernels), requests[i].kernels);
+        EXPECT_EQ(s.rows[i].busy, sqlBusy(db, s.rows[i].start, s.rows[i].end));
+        EXPECT_EQ(s.rows[i].backward + s.rows[i].optimizer, 0) << "inference: forward only";
+    }
+    // The layer tree heads each pass's kernels with it.
+    const LayerTree tree = buildLayerTree(*t);
+    std::vector<uint32_t> passes;
+    for (uint32_t i = tree.childBegin[0]; i < tree.childBegin[1]; ++i)
+        if (layerNodeName(*t, tree, tree.children[i]).starts_with("pass ")) passes.push_back(tree.children[i]);
+    ASSERT_EQ(passes.size(), requests.size());
+    for (size_t i = 0; i < passes.size(); ++i) EXPECT_EQ(static_cast<int64_t>(tree.kernels[passes[i]]), requests[i].kernels);
 }
 
 TEST(IterationSummary, RangesOfPytorchProfilerAndDdpTraces) {
