@@ -40,19 +40,10 @@ int64_t sqlScalar(const QString& path, const char* sql) {
     return v;
 }
 
-std::unique_ptr<ls::gui::MainWindow> openSession(const QStringList& files) {
-    QStandardPaths::setTestModeEnabled(true);
-    auto w = std::make_unique<ls::gui::MainWindow>();
-    w->resize(1400, 900);
-    w->show();
-    QSignalSpy loaded(w.get(), &ls::gui::MainWindow::traceLoaded);
-    w->openFiles(files);
-    return loaded.wait(60000) ? std::move(w) : nullptr;
-}
 
 TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
     if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";
-    const auto w = openSession({kRank1, kRank0});
+    const auto w = openSessionInWindow({kRank1, kRank0});
     ASSERT_TRUE(w);
     const CliRun cli = runCli({QStringLiteral("summary"), QStringLiteral("--report"), QStringLiteral("rank_sum"), kRank0, kRank1});
     ASSERT_EQ(cli.exitCode, 0) << cli.err.toStdString();
@@ -86,7 +77,7 @@ TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
 
 TEST(RanksTab, OneFileOfFourGpusFiltersTheTableToTheRanksDevice) {
     if (!QFileInfo::exists(kEightGpus)) GTEST_SKIP() << "nccl_8xv100 trace absent";
-    const auto w = openSession({kEightGpus});
+    const auto w = openSessionInWindow({kEightGpus});
     ASSERT_TRUE(w);
     EXPECT_EQ(w->ranksPanel()->rankTable()->model()->rowCount(), 4);
     ASSERT_EQ(w->rankBox()->count(), 5) << "four ranks and 'all ranks of' the file";
@@ -102,7 +93,7 @@ namespace {
 
 TEST(RanksTab, TimelineFiltersOrdersAndMarksACollective) {
     if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";
-    const auto w = openSession({kRank0, kRank1});
+    const auto w = openSessionInWindow({kRank0, kRank1});
     ASSERT_TRUE(w);
     auto* timeline = w->ranksPanel()->timeline();
     ASSERT_EQ(timeline->shownRanks().size(), 2u);

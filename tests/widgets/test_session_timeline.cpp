@@ -52,15 +52,6 @@ std::vector<int64_t> sqlColumn(const QString& path, const char* sql) {
 
 int64_t epochOf(const QString& path) { return sqlColumn(path, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME").at(0); }
 
-std::unique_ptr<ls::gui::MainWindow> openSession(const QStringList& files) {
-    QStandardPaths::setTestModeEnabled(true);
-    auto w = std::make_unique<ls::gui::MainWindow>();
-    w->resize(1600, 1000);
-    w->show();
-    QSignalSpy loaded(w.get(), &ls::gui::MainWindow::traceLoaded);
-    w->openFiles(files);
-    return loaded.wait(60000) ? std::move(w) : nullptr;
-}
 
 // The kernel of `trace` that starts at `start` (trace time).
 KernelId kernelStartingAt(const ls::Trace& t, int64_t start) {
@@ -71,7 +62,7 @@ KernelId kernelStartingAt(const ls::Trace& t, int64_t start) {
 
 TEST(SessionTimeline, RanksShareOneClockUnderTheirHeaders) {
     if (!QFileInfo::exists(kDdp0) || !QFileInfo::exists(kDdp1)) GTEST_SKIP() << "DDP traces absent";
-    const auto w = openSession({kDdp1, kDdp0});
+    const auto w = openSessionInWindow({kDdp1, kDdp0});
     ASSERT_TRUE(w);
     auto* view = w->findChild<ls::gui::TimelineArea*>()->view();
     ASSERT_NE(view->session(), nullptr);
@@ -123,7 +114,7 @@ TEST(SessionTimeline, RanksShareOneClockUnderTheirHeaders) {
 
 TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
     if (!QFileInfo::exists(kDdp0) || !QFileInfo::exists(kDdp1)) GTEST_SKIP() << "DDP traces absent";
-    const auto w = openSession({kDdp0, kDdp1});
+    const auto w = openSessionInWindow({kDdp0, kDdp1});
     ASSERT_TRUE(w);
     auto* view = w->findChild<ls::gui::TimelineArea*>()->view();
     const char* allReduces = "SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
@@ -171,7 +162,7 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
 
 TEST(SessionTimeline, FsdpNsysRanksLinkAllGathersAndReduceScatters) {
     if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1)) GTEST_SKIP() << "FSDP traces absent";
-    const auto w = openSession({kFsdp0, kFsdp1});
+    const auto w = openSessionInWindow({kFsdp0, kFsdp1});
     ASSERT_TRUE(w);
     auto* view = w->findChild<ls::gui::TimelineArea*>()->view();
     ASSERT_EQ(view->rankSections(), 2u);

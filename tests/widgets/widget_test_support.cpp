@@ -13,14 +13,16 @@ namespace ls::gui::test {
 
 QString samplePath() { return QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite"); }
 
-std::unique_ptr<MainWindow> openInWindow(const QString& path) {
+std::unique_ptr<MainWindow> openInWindow(const QString& path) { return openSessionInWindow({path}); }
+
+std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files) {
     QStandardPaths::setTestModeEnabled(true);
     auto w = std::make_unique<MainWindow>();
     w->resize(1400, 900);
     w->show();
     QSignalSpy loaded(w.get(), &MainWindow::traceLoaded);
-    w->openFile(path);
-    return loaded.wait(30000) ? std::move(w) : nullptr;
+    w->openFiles(files);
+    return loaded.wait(60000) ? std::move(w) : nullptr;
 }
 
 CliRun runCli(const QStringList& args) {

@@ -17,6 +17,8 @@ QString samplePath();
 
 // A shown 1400x900 main window (test-mode settings) with `path` loaded; null if loading failed.
 std::unique_ptr<MainWindow> openInWindow(const QString& path);
+// The same with several files opened as one session.
+std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files);
 
 struct CliRun {
     int exitCode = -1;

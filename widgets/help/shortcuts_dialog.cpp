@@ -81,7 +81,10 @@ std::vector<ShortcutRow> shortcutRows(const QWidget* window) {
         {"Ctrl+Wheel", "Zoom at the cursor"}, {"Wheel", "Scroll rows"}, {"Drag", "Pan"}, {"Shift+Drag", "Measure a time range"},
         {"W / S", "Zoom in / out"}, {"A / D", "Pan left / right"}, {"F", "Zoom to the selection"}, {"0", "Fit the whole capture"},
         {"Alt+Left / Alt+Right", "Back / forward through the zoom history (also the mouse's back and forward buttons)"},
-        {"Esc", "Clear the measured range"}, {"Click", "Select a kernel; a range lists its kernels; a folded bar zooms into it"}};
+        {"Esc", "Clear the measured range"}, {"Click", "Select a kernel; a range lists its kernels; a folded bar zooms into it"},
+        {"Click a row or rank header", "Collapse or expand it (a collapsed rank is one strip of its kernels)"},
+        {"Drag a row or rank header", "Reorder the rows or the ranks"},
+        {"Click another rank's kernel", "Show that rank in the table and tree; an NCCL kernel is linked to its collective on every rank"}};
     for (const auto& [keys, what] : fixed) rows.push_back({QString::fromUtf8(keys), QString::fromUtf8(what), timeline});
     rows.push_back({QStringLiteral("Enter, Double-click"), QStringLiteral("Drill down into the selected row"), QStringLiteral("Compare tab")});
     return rows;

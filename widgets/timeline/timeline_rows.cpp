@@ -14,6 +14,19 @@ namespace ls::gui {
 
 using namespace timeline;
 
+namespace {
+
+// Moves `item` of a display order to `position` (clamped); false when it is not in the order.
+bool moveInOrder(std::vector<uint32_t>& order, uint32_t item, size_t position) {
+    auto it = std::find(order.begin(), order.end(), item);
+    if (it == order.end()) return false;
+    order.erase(it);
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(std::min(position, order.size())), item);
+    return true;
+}
+
+} // namespace
+
 void TimelineView::layoutRows() {
     rows_.clear();
     laneRow_.assign(lanePart_.size(), -1);
@@ -68,11 +81,7 @@ void TimelineView::setNvtxLevels(uint32_t group, uint32_t levels) {
 }
 
 void TimelineView::moveGroup(uint32_t group, size_t position) {
-    auto it = std::find(groupOrder_.begin(), groupOrder_.end(), group);
-    if (it == groupOrder_.end()) return;
-    groupOrder_.erase(it);
-    groupOrder_.insert(groupOrder_.begin() + static_cast<std::ptrdiff_t>(std::min(position, groupOrder_.size())), group);
-    layoutRows();
+    if (moveInOrder(groupOrder_, group, position)) layoutRows();
 }
 
 bool TimelineView::setRankFilter(const QString& text) {
@@ -91,11 +100,7 @@ void TimelineView::setRankCollapsed(uint32_t section, bool collapsed) {
 }
 
 void TimelineView::moveRank(uint32_t section, size_t position) {
-    auto it = std::find(sectionOrder_.begin(), sectionOrder_.end(), section);
-    if (it == sectionOrder_.end()) return;
-    sectionOrder_.erase(it);
-    sectionOrder_.insert(sectionOrder_.begin() + static_cast<std::ptrdiff_t>(std::min(position, sectionOrder_.size())), section);
-    layoutRows();
+    if (moveInOrder(sectionOrder_, section, position)) layoutRows();
 }
 
 std::vector<uint32_t> TimelineView::shownRankSections() const {
