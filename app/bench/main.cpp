@@ -2,6 +2,7 @@
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "core/views/kernel_filter.h"
 #include "core/cache/trace_cache.h"
+#include "app/bench/gui_open_bench.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/views/kernel_table.h"
@@ -200,18 +201,26 @@ int main(int argc, char** argv) {
         if (name == "correlate") correlateS = s;
     const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
     const ReopenFigures reopen = measureReopen(path, last, runs, isSqliteFile(path)); // after the peaks: it holds two models
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    last.reset();
+    const GuiOpenFigures gui = measureGuiOpen(path, argc, argv); // last: the app's own model in memory
+#else
+    const GuiOpenFigures gui;
+#endif
     if (json) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
                     "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
                     "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
                     "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, \"peak_rss_with_table_mb\": %.1f, "
                     "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f, "
-                    "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": %.3f}\n",
+                    "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": %.3f, \"ready_s\": %.4f, "
+                    "\"ready_ratio_to_load\": %.3f, \"stall_ms_max\": %.1f, \"gui_reopen_s\": %.4f, \"gui_reopen_stall_ms_max\": %.1f}\n",
                     path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
                     loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
                     table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb, timeline.buildS,
                     timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs, static_cast<double>(reopen.bytes) / 1e6, reopen.writeS,
-                    reopen.reopenS, reopen.reopenS / reopen.floorS);
+                    reopen.reopenS, reopen.reopenS / reopen.floorS, gui.readyS, gui.readyS / loadS, gui.stallMsMax, gui.reopenReadyS,
+                    gui.reopenStallMsMax);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -232,6 +241,11 @@ int main(int argc, char** argv) {
         std::printf("peak RSS        %.1f MB over the loads; %.1f MB with the kernel table and its sorts\n", loadPeakMb, peakMb);
         std::printf("model cache     %.1f MB written in %.3f s; reopen %.3f s (median), %.3f of the floor (%.3f s) in the same runs\n",
                     static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS, reopen.reopenS / reopen.floorS, reopen.floorS);
+        if (gui.measured)
+            std::printf("GUI open        File → Open to table, tree and timeline painted: %.3f s (%.2f of the load), longest GUI "
+                        "stall %.1f ms;\n                reopen from the model cache%s: %.3f s, longest stall %.1f ms\n",
+                        gui.readyS, gui.readyS / loadS, gui.stallMsMax, gui.reopenFromCache ? "" : " (MISSED: read the file)", gui.reopenReadyS,
+                        gui.reopenStallMsMax);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);
     }
