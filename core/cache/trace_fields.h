@@ -52,6 +52,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.pod(th.process);
         ar.pod(th.tid);
         ar.text(th.name);
+        ar.pod(th.priority);
     });
     ar.list(t.devices, [&](Device& d) {
         ar.pod(d.id);
@@ -99,7 +100,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 3624, "Trace changed: add the new field to core/cache/trace_fields.h");
+static_assert(sizeof(Trace) == 3744, "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 
 } // namespace ls::cache_fields

@@ -59,19 +59,29 @@ struct KernelColumns : GpuOpColumns {
 enum class CopyKind : uint8_t { Unknown, HtoD, DtoH, HtoH, DtoD, PtoP, Other };
 std::string_view copyKindName(CopyKind k);
 
+// A CUPTI enum value as the export stores it (copy operation, memory kind), or none where the
+// export has no value: kept raw so that reports name them as nsys does.
+inline constexpr uint8_t kNoCuptiValue = 0xFF;
+
 struct MemcpyColumns : GpuOpColumns {
     std::vector<uint64_t> bytes;
     std::vector<CopyKind> kind;
-    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, kind)); }
+    std::vector<uint8_t> cuptiCopyKind;      // 1 HtoD, 2 DtoH, 3 HtoA … 13 unified DtoD: finer than kind
+    std::vector<uint8_t> srcKind, dstKind;   // CUPTI memory kinds: 0 pageable, 1 pinned, 2 device, …
+    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, kind, cuptiCopyKind, srcKind, dstKind)); }
 };
 
 struct MemsetColumns : GpuOpColumns {
     std::vector<uint64_t> bytes;
     std::vector<int32_t> value;
-    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, value)); }
+    std::vector<uint8_t> memKind; // CUPTI memory kind of the memory set
+    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, value, memKind)); }
 };
 
 enum class ApiKind : uint8_t { Runtime, Driver, Other };
+
+// An API call's return value where the export has none.
+inline constexpr int32_t kNoApiResult = INT32_MIN;
 
 // CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
 struct ApiCallColumns {
@@ -80,8 +90,9 @@ struct ApiCallColumns {
     std::vector<uint32_t> correlation;
     std::vector<StringId> name;
     std::vector<ApiKind> kind;
+    std::vector<int32_t> result; // cudaError_t or CUresult; kNoApiResult when not recorded
     size_t size() const { return start.size(); }
-    auto tie() { return std::tie(start, end, thread, correlation, name, kind); }
+    auto tie() { return std::tie(start, end, thread, correlation, name, kind, result); }
 };
 
 enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
@@ -155,10 +166,14 @@ struct Process {
     std::string name;
 };
 
+// A thread's scheduling priority where the export has none (no ThreadNames row).
+inline constexpr int32_t kNoThreadPriority = INT32_MIN;
+
 struct Thread {
     ProcessId process;
     uint32_t tid = 0;
     std::string name;
+    int32_t priority = kNoThreadPriority; // as the export recorded it (nsys: ThreadNames.priority)
 };
 
 struct Device {

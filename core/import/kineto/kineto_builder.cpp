@@ -39,6 +39,18 @@ CopyKind copyKindOf(std::string_view name) {
     return CopyKind::Unknown;
 }
 
+// CUPTI's number for the direction (what an nsys export stores in copyKind).
+uint8_t cuptiCopyKindOf(CopyKind k) {
+    switch (k) {
+    case CopyKind::HtoD: return 1;
+    case CopyKind::DtoH: return 2;
+    case CopyKind::DtoD: return 8;
+    case CopyKind::HtoH: return 9;
+    case CopyKind::PtoP: return 10;
+    default: return 0;
+    }
+}
+
 // PyTorch 1.8 and 1.9 wrote capitalized categories: Operator, Runtime, Kernel, Memcpy, Memset, Python.
 std::string_view currentCategory(std::string_view cat) {
     static constexpr std::pair<std::string_view, std::string_view> kLegacy[] = {
@@ -79,7 +91,7 @@ ProcessId KinetoBuilder::process(int64_t pid) {
 
 ThreadId KinetoBuilder::thread(int64_t pid, int64_t tid) {
     auto [it, inserted] = threadByKey_.try_emplace(threadKey(pid, tid), static_cast<uint32_t>(t_.threads.size()));
-    if (inserted) t_.threads.push_back({process(pid), clampU32(tid), {}});
+    if (inserted) t_.threads.push_back({process(pid), clampU32(tid), {}, kNoThreadPriority});
     return it->second;
 }
 
@@ -172,6 +184,7 @@ void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
     a.correlation.push_back(clampU32(e.correlation));
     a.name.push_back(t_.strings.intern(e.name));
     a.kind.push_back(kind);
+    a.result.push_back(kNoApiResult); // not recorded by Kineto
     sealIfFull(a, apiParts_);
 }
 
@@ -224,11 +237,15 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         gpuOp(t_.memcpys, e);
         t_.memcpys.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
         t_.memcpys.kind.push_back(copyKindOf(e.name));
+        t_.memcpys.cuptiCopyKind.push_back(cuptiCopyKindOf(t_.memcpys.kind.back()));
+        t_.memcpys.srcKind.push_back(kNoCuptiValue); // named in the event's text only
+        t_.memcpys.dstKind.push_back(kNoCuptiValue);
         sealIfFull(t_.memcpys, memcpyParts_);
     } else if (known("gpu_memset")) {
         gpuOp(t_.memsets, e);
         t_.memsets.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
         t_.memsets.value.push_back(0); // not recorded by Kineto
+        t_.memsets.memKind.push_back(kNoCuptiValue);
         sealIfFull(t_.memsets, memsetParts_);
     } else if (known("cuda_runtime")) {
         apiCall(e, ApiKind::Runtime);

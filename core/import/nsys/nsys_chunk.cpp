@@ -132,6 +132,13 @@ bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) 
     return true;
 }
 
+// A small CUPTI enum value (copy kind, memory kind); kNoCuptiValue for NULL or a value past uint8.
+uint8_t cuptiValue(const Statement& st, int col) {
+    if (st.isNull(col)) return kNoCuptiValue;
+    const int64_t v = st.int64(col);
+    return v < 0 || v >= kNoCuptiValue ? kNoCuptiValue : static_cast<uint8_t>(v);
+}
+
 uint64_t nonNegative(const Statement& st, int col) {
     return st.isNull(col) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(col)));
 }
@@ -140,6 +147,9 @@ bool readMemcpyRow(const Statement& st, MemcpyColumns& m, size_t i, Chunk& out) 
     if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMCPY")) return false;
     m.bytes[i] = nonNegative(st, mcol::Bytes);
     m.kind[i] = st.isNull(mcol::Kind) ? CopyKind::Unknown : copyKindFromCupti(st.int64(mcol::Kind));
+    m.cuptiCopyKind[i] = cuptiValue(st, mcol::Kind);
+    m.srcKind[i] = cuptiValue(st, mcol::SrcKind);
+    m.dstKind[i] = cuptiValue(st, mcol::DstKind);
     return true;
 }
 
@@ -147,6 +157,7 @@ bool readMemsetRow(const Statement& st, MemsetColumns& m, size_t i, Chunk& out) 
     if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMSET")) return false;
     m.bytes[i] = nonNegative(st, scol::Bytes);
     m.value[i] = st.isNull(scol::Value) ? 0 : static_cast<int32_t>(st.int64(scol::Value));
+    m.memKind[i] = cuptiValue(st, scol::MemKind);
     return true;
 }
 
@@ -159,6 +170,14 @@ bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) 
     a.thread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
     a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
     a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
+    if (st.isNull(rcol::ReturnValue)) {
+        a.result[i] = kNoApiResult;
+    } else {
+        const int64_t v = st.int64(rcol::ReturnValue);
+        const bool fits = v > kNoApiResult && v <= std::numeric_limits<int32_t>::max();
+        if (!fits) out.report.add(Anomaly::ValueOutOfRange, 1, "returnValue");
+        a.result[i] = fits ? static_cast<int32_t>(v) : kNoApiResult;
+    }
     const int64_t cls = st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
     a.kind[i] = cls == event_class::CudaRuntime ? ApiKind::Runtime
                 : cls == event_class::CudaDriver ? ApiKind::Driver

@@ -17,7 +17,9 @@ struct TableSpec {
     std::vector<std::string_view> columns; // SELECT order; readers index by position
     size_t requiredColumns;                // the first N columns must exist or the table is skipped
     std::vector<std::string_view> knownUnused; // columns we know and skip; others are reported
-    std::vector<std::string_view> newerColumns; // of `columns`: only later exports have them, so their absence is no anomaly
+    // Of `columns`: ones that only later exports have, or that only gputrace/cudaapitrace-style
+    // reports read (memory kinds, return values); their absence is no anomaly.
+    std::vector<std::string_view> newerColumns;
 };
 
 const std::vector<TableSpec>& nsysEventTables();
@@ -32,13 +34,13 @@ enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Demangled, S
        GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem, SmemConfig, RowId };
 }
 namespace mcol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind, RowId };
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind, SrcKind, DstKind, RowId };
 }
 namespace scol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value, RowId };
+enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value, MemKind, RowId };
 }
 namespace rcol {
-enum { Start, End, EventClass, GlobalTid, Correlation, NameId, RowId };
+enum { Start, End, EventClass, GlobalTid, Correlation, NameId, ReturnValue, RowId };
 }
 namespace ncol {
 enum { Start, End, EventType, GlobalTid, Text, TextId, EndGlobalTid, DomainId, RowId };

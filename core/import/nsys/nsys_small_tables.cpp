@@ -120,9 +120,13 @@ SmallTables readSmallTables(const Database& db, const std::set<std::string>& tab
     else report.add(Anomaly::MissingTable, 1, "StringIds");
 
     if (tables.count("ThreadNames")) {
-        Statement st(db.handle(), "SELECT nameId, globalTid FROM ThreadNames");
-        while (st.step())
-            if (const std::string* n = s.strings.find(st.int64(0))) s.threadNames[st.int64(1)] = *n;
+        // priority is what nsys stats cudaapitrace prints as T-Pri.
+        Statement st(db.handle(), "SELECT nameId, globalTid, " + col(db.columns("ThreadNames"), "priority") + " FROM ThreadNames");
+        while (st.step()) {
+            auto& thread = s.threadNames[st.int64(1)];
+            if (const std::string* n = s.strings.find(st.int64(0))) thread.name = *n;
+            if (!st.isNull(2)) thread.priority = static_cast<int32_t>(std::clamp<int64_t>(st.int64(2), INT32_MIN + 1, INT32_MAX));
+        }
     }
     if (tables.count("PROCESSES")) {
         Statement st(db.handle(), "SELECT globalPid, pid, name FROM PROCESSES");

@@ -56,7 +56,10 @@ ThreadId Builder::thread(int64_t globalTid) {
         Thread th;
         th.process = process(globalTid);
         th.tid = tidOf(globalTid);
-        if (auto n = s_.threadNames.find(globalTid); n != s_.threadNames.end()) th.name = n->second;
+        if (auto n = s_.threadNames.find(globalTid); n != s_.threadNames.end()) {
+            th.name = n->second.name;
+            th.priority = n->second.priority;
+        }
         t_.threads.push_back(std::move(th));
     }
     return it->second;

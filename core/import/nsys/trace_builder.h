@@ -14,7 +14,11 @@ namespace ls {
 // The export's small tables, read before the event tables.
 struct SmallTables {
     NsysStrings strings;
-    std::unordered_map<int64_t, std::string> threadNames;                   // by globalTid
+    struct ThreadName {
+        std::string name; // empty when the string id is unknown
+        int32_t priority = kNoThreadPriority;
+    };
+    std::unordered_map<int64_t, ThreadName> threadNames;                    // by globalTid
     std::unordered_map<int64_t, std::pair<uint32_t, std::string>> processes; // by globalPid
     std::vector<Device> devices;
     ExportInfo info;
