@@ -25,7 +25,7 @@ OUT=${OUT:-/tmp/golden}
 WORK=${WORK:-/tmp/nsys-apt}
 NSYS_ROOT=${NSYS_ROOT:-/tmp/nsys-2022.4}
 TRACES_DIR=${TRACES_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/traces}
-REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base gpumemtimesum gpumemsizesum gpusum kernexecsum)
+REPORTS=(gpukernsum nvtxkernsum cudaapisum gpukernsum:base gpumemtimesum gpumemsizesum gpusum kernexecsum nvtxgpuproj gputrace cudaapitrace)
 
 if [ "$#" -gt 0 ]; then
   TRACES=("$@")
@@ -50,7 +50,7 @@ echo "$ver"
 case "$ver" in *" 2022.4."*) ;; *) echo "unexpected nsys version: $ver" >&2; exit 1 ;; esac
 
 mkdir -p "$OUT/logs" "$OUT/help"
-for r in gpukernsum nvtxkernsum cudaapisum cuda_gpu_kern_sum cuda_api_sum nvtx_kern_sum; do
+for r in gpukernsum nvtxkernsum cudaapisum cuda_gpu_kern_sum cuda_api_sum nvtx_kern_sum nvtxgpuproj gputrace cudaapitrace; do
   "$NSYS" stats --help-reports "$r" > "$OUT/help/$r.txt" 2>&1 || true
 done
 

@@ -32,7 +32,8 @@ commands:
                                 layer_sum, op_sum, tc_sum, ncu_match, rank_sum,
                                 collective_sum, rank_iter_sum, iter_sum, idle_sum,
                                 gaps, mem_time_sum, mem_size_sum, gpu_sum,
-                                kern_exec_sum, launch_sum, osrt_sum, roofline
+                                kern_exec_sum, launch_sum, osrt_sum, roofline,
+                                nvtx_gpu_proj, gpu_trace, api_trace
                                 (see `summary --help`)
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
@@ -139,6 +140,13 @@ kern_exec_sum  per launching pid, tid, device, API and kernel: total (call start
                launch-bound view)
 osrt_sum       OS runtime calls (nsys profile -t osrt: poll, pthread_cond_wait, …) by name, as
                nsys 2022.4 osrtsum; empty when the trace has none
+nvtx_gpu_proj  each NVTX range projected onto the GPU (first start to last end of the kernels,
+               copies and sets launched inside it), with its level, parent and stack, as nsys
+               2022.4 nvtxgpuproj (ranges ending on another thread left out, as nsys does)
+gpu_trace      one row per kernel, memcpy and memset by start, as nsys 2022.4 gputrace
+               (sizes in MB, throughput in MB/s, memory kinds, device, context, stream)
+api_trace      one row per CUDA runtime or driver call by start, as nsys 2022.4 cudaapitrace
+               (each call once, also where older exports hold two rows per call)
 api_sum        CUDA runtime and driver calls by name, as nsys stats cuda_api_sum
                (each call once, also where older exports hold two rows per call)
 nvtx_kern_sum  kernels under each NVTX range of their launch call's stack, as nsys

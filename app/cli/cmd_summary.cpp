@@ -4,10 +4,12 @@
 #include "core/import/ncu/ncu_metrics.h"
 #include "core/reports/collectives.h"
 #include "core/reports/gpu_idle.h"
+#include "core/reports/gpu_trace.h"
 #include "core/reports/iteration_summary.h"
 #include "core/reports/kernel_exec_summary.h"
 #include "core/reports/launch_bound.h"
 #include "core/reports/memory_summary.h"
+#include "core/reports/nvtx_gpu_projection.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/report_parts.h"
 #include "core/reports/rank_summary.h"
@@ -304,10 +306,12 @@ int commandSummary(const Options& o, Context& c) {
     static const std::set<std::string> reports = {"kern_sum", "gpukernsum", "api_sum", "nvtx_kern_sum", "nvtx_sum", "layer_sum",
                                                   "op_sum", "tc_sum", "layer_tree", "ncu_match", "rank_sum", "collective_sum",
                                                   "rank_iter_sum", "iter_sum", "idle_sum", "gaps",
-                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum", "launch_sum", "osrt_sum", "roofline"};
+                                                  "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum", "launch_sum", "osrt_sum", "roofline",
+                                                  "nvtx_gpu_proj", "gpu_trace", "api_trace"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, nvtx_sum, layer_sum, op_sum, tc_sum, "
-                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum, osrt_sum, roofline\n";
+                 "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum, osrt_sum, roofline, "
+                 "nvtx_gpu_proj, gpu_trace, api_trace\n";
         return kUsage;
     }
     if (o.values.count("by") && (report != "roofline" || !isRooflineGrouping(o.get("by", "")))) {
@@ -351,6 +355,9 @@ int commandSummary(const Options& o, Context& c) {
             else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum") writeMemorySummary(w, t, report);
             else if (report == "kern_exec_sum") writeKernelExecSummary(w, t);
             else if (report == "launch_sum") writeLaunchBound(w, t);
+            else if (report == "nvtx_gpu_proj") writeNvtxGpuProjection(w, t);
+            else if (report == "gpu_trace") writeGpuTrace(w, t);
+            else if (report == "api_trace") writeApiTrace(w, t);
             else writeDurationSummary(w, t, report);
         }
     w.finish();

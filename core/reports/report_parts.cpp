@@ -18,6 +18,9 @@ uint32_t reportLoadParts(std::string_view report) {
         {"mem_size_sum", kLoadMemory},
         {"gpu_sum", kLoadKernels | kLoadMemory},
         {"kern_exec_sum", kLoadKernels | kLoadApiCalls},
+        {"gpu_trace", kLoadKernels | kLoadMemory},
+        {"api_trace", kLoadApiCalls},
+        {"nvtx_gpu_proj", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx}, // its own nesting: no correlation
     };
     for (const auto& [name, parts] : kParts)
         if (name == report) return parts;

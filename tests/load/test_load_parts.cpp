@@ -1,8 +1,10 @@
 // A load of only the parts a report needs (core/model/load_parts.h) reads only those tables, and
 // every report that asks for fewer parts gives what it gives over a full load.
 #include "core/load/load.h"
+#include "core/reports/gpu_trace.h"
 #include "core/reports/kernel_exec_summary.h"
 #include "core/reports/memory_summary.h"
+#include "core/reports/nvtx_gpu_projection.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/report_parts.h"
 #include "core/reports/summary.h"
@@ -85,7 +87,13 @@ std::string render(const Trace& t, std::string_view report) {
         for (const auto& r : kernelExecSummary(t))
             o << r.pid << '|' << r.tid << '|' << r.device << '|' << r.api << '|' << t.str(r.kernel) << '|' << stats(r.total) << '|'
               << stats(r.queue) << '\n';
-    else ADD_FAILURE() << "no rendering for " << report;
+    else if (report == "gpu_trace" || report == "api_trace" || report == "nvtx_gpu_proj") {
+        TableWriter w(o, TableFormat::Csv);
+        if (report == "gpu_trace") writeGpuTrace(w, t);
+        else if (report == "api_trace") writeApiTrace(w, t);
+        else writeNvtxGpuProjection(w, t);
+        w.finish();
+    } else ADD_FAILURE() << "no rendering for " << report;
     return o.str();
 }
 
@@ -98,7 +106,7 @@ TEST_P(ReducedLoad, EveryReportOverItsPartsEqualsTheReportOverAFullLoad) {
     ASSERT_TRUE(full);
     size_t nonEmpty = 0;
     for (const char* report : {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "mem_time_sum", "mem_size_sum", "gpu_sum", "nvtx_sum",
-                               "nvtx_kern_sum", "kern_exec_sum"}) {
+                               "nvtx_kern_sum", "kern_exec_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj"}) {
         const uint32_t parts = reportLoadParts(report);
         ASSERT_NE(parts, static_cast<uint32_t>(kLoadEverything)) << report;
         const auto reduced = load(file, parts);

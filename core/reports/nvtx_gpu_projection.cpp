@@ -1,0 +1,221 @@
+#include "core/reports/nvtx_gpu_projection.h"
+
+#include "core/import/raw_text.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+namespace ls {
+namespace {
+
+constexpr uint32_t kNoRange = std::numeric_limits<uint32_t>::max();
+
+class Projector {
+public:
+    explicit Projector(const Trace& t) : t_(t), r_(t.ranges) {}
+    std::vector<NvtxProjectionRow> run();
+
+private:
+    bool counts(uint32_t i) const { return r_.kind[i] != RangeKind::Mark && !(r_.flags[i] & kEndsOnOtherThread); }
+    TimeNs end(uint32_t i) const { return (r_.flags[i] & kUnended) ? lastNvtx_ : r_.end[i]; }
+    void collectLaunches();
+    std::vector<uint32_t> threadRanges(uint32_t thread) const;
+    void findParents(const std::vector<uint32_t>& order);
+    void project(uint32_t thread, const std::vector<uint32_t>& order);
+    void findLevels();
+    std::string stackOf(uint32_t i) const;
+
+    const Trace& t_;
+    const RangeColumns& r_;
+    TimeNs lastNvtx_ = std::numeric_limits<TimeNs>::min();
+    // Per API call: the span of the GPU operations it launched (first start > last end: none).
+    std::vector<TimeNs> opStart_, opEnd_;
+    // Per range.
+    std::vector<uint32_t> parent_;
+    std::vector<int64_t> level_; // -1: in or under a parent cycle
+    std::vector<uint64_t> ops_;
+    std::vector<TimeNs> projStart_, projEnd_;
+};
+
+void Projector::collectLaunches() {
+    opStart_.assign(t_.apiCalls.size(), std::numeric_limits<TimeNs>::max());
+    opEnd_.assign(t_.apiCalls.size(), std::numeric_limits<TimeNs>::min());
+    auto add = [&](const GpuOpColumns& g) {
+        for (size_t i = 0; i < g.size(); ++i) {
+            const ApiCallId c = g.launch[i];
+            if (!c.valid() || c.value >= opStart_.size()) continue; // no runtime row: nsys's join drops it too
+            opStart_[c.value] = std::min(opStart_[c.value], g.start[i]);
+            opEnd_[c.value] = std::max(opEnd_[c.value], g.end[i]);
+        }
+    };
+    add(t_.kernels);
+    add(t_.memcpys);
+    add(t_.memsets);
+}
+
+// The thread's counted ranges by start, longer first, then rowid.
+std::vector<uint32_t> Projector::threadRanges(uint32_t thread) const {
+    std::vector<uint32_t> out;
+    for (uint32_t i = t_.threadRangeBegin[thread]; i < t_.threadRangeBegin[thread + 1]; ++i)
+        if (counts(i)) out.push_back(i);
+    std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+        return std::make_tuple(r_.start[a], -end(a), r_.sourceRow[a]) < std::make_tuple(r_.start[b], -end(b), r_.sourceRow[b]);
+    });
+    return out;
+}
+
+// The parent of each range: the shortest other range of the thread that contains it (nsys's
+// minimum "tightness", which is the parent's duration less the child's). A sweep by start keeps
+// the ranges still open, usually as few as the nesting is deep.
+void Projector::findParents(const std::vector<uint32_t>& order) {
+    std::vector<uint32_t> open;
+    for (size_t n = 0; n < order.size(); ++n) {
+        const uint32_t c = order[n];
+        const TimeNs cs = r_.start[c], ce = end(c);
+        std::erase_if(open, [&](uint32_t x) { return end(x) < cs; });
+        uint32_t best = kNoRange;
+        auto consider = [&](uint32_t x) {
+            if (end(x) < ce) return;
+            if (best == kNoRange) {
+                best = x;
+                return;
+            }
+            // Ties are SQLite's pick in nsys; ours: the later start, then the lower rowid.
+            const auto key = [&](uint32_t y) { return std::make_tuple(end(y) - r_.start[y], -r_.start[y], r_.sourceRow[y]); };
+            if (key(x) < key(best)) best = x;
+        };
+        for (uint32_t x : open) consider(x);
+        // Identical ranges later in the order contain c as well.
+        for (size_t m = n + 1; m < order.size() && r_.start[order[m]] == cs && end(order[m]) == ce; ++m) consider(order[m]);
+        parent_[c] = best;
+        open.push_back(c);
+    }
+}
+
+// Every GPU operation's launch call lies in the ranges of its thread that contain the call.
+void Projector::project(uint32_t thread, const std::vector<uint32_t>& order) {
+    const auto [first, last] = t_.threadApiCalls.of(ThreadId(thread));
+    std::vector<uint32_t> open;
+    size_t next = 0;
+    for (auto it = first; it != last; ++it) {
+        const uint32_t c = it->value;
+        if (opStart_[c] > opEnd_[c]) continue; // launched nothing
+        const TimeNs cs = t_.apiCalls.start[c], ce = t_.apiCalls.end[c];
+        while (next < order.size() && r_.start[order[next]] <= cs) open.push_back(order[next++]);
+        std::erase_if(open, [&](uint32_t x) { return end(x) < cs; });
+        for (uint32_t x : open) {
+            if (end(x) < ce) continue;
+            ++ops_[x];
+            projStart_[x] = std::min(projStart_[x], opStart_[c]);
+            projEnd_[x] = std::max(projEnd_[x], opEnd_[c]);
+        }
+    }
+}
+
+// Levels from the roots down; a parent chain that loops never reaches a root.
+void Projector::findLevels() {
+    constexpr int64_t kUnknown = -2, kCycle = -1;
+    level_.assign(r_.size(), kUnknown);
+    std::vector<uint32_t> path;
+    std::vector<uint8_t> onPath(r_.size(), 0);
+    for (uint32_t i = 0; i < r_.size(); ++i) {
+        if (!counts(i) || level_[i] != kUnknown) continue;
+        path.clear();
+        bool reachable = true;
+        int64_t above = -1; // the level of the range above the path's outermost one (-1: it is a root)
+        for (uint32_t x = i;;) {
+            if (level_[x] != kUnknown || onPath[x]) { // known, or a loop
+                reachable = !onPath[x] && level_[x] != kCycle;
+                above = level_[x];
+                break;
+            }
+            onPath[x] = 1;
+            path.push_back(x);
+            if (parent_[x] == kNoRange) break;
+            x = parent_[x];
+        }
+        for (size_t k = path.size(); k-- > 0;) {
+            onPath[path[k]] = 0;
+            level_[path[k]] = reachable ? ++above : kCycle;
+        }
+    }
+}
+
+std::string Projector::stackOf(uint32_t i) const {
+    std::vector<uint32_t> chain;
+    for (uint32_t x = i; x != kNoRange; x = parent_[x]) chain.push_back(x);
+    std::string s;
+    for (size_t k = chain.size(); k-- > 0;) s += ":" + std::to_string(r_.sourceRow[chain[k]]);
+    return s;
+}
+
+std::vector<NvtxProjectionRow> Projector::run() {
+    const size_t n = r_.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (r_.kind[i] == RangeKind::Mark) continue; // as nsys 2024; 2022.4 also counts marks
+        lastNvtx_ = std::max(lastNvtx_, r_.start[i]);
+        if (!(r_.flags[i] & kUnended)) lastNvtx_ = std::max(lastNvtx_, r_.end[i]);
+    }
+    collectLaunches();
+    parent_.assign(n, kNoRange);
+    ops_.assign(n, 0);
+    projStart_.assign(n, std::numeric_limits<TimeNs>::max());
+    projEnd_.assign(n, std::numeric_limits<TimeNs>::min());
+    const bool indexed = t_.threadRangeBegin.size() == t_.threads.size() + 1;
+    for (uint32_t th = 0; indexed && th < t_.threads.size(); ++th) {
+        const auto order = threadRanges(th);
+        if (order.empty()) continue;
+        findParents(order);
+        project(th, order);
+    }
+    findLevels();
+
+    std::vector<uint32_t> children(n, 0);
+    for (uint32_t i = 0; i < n; ++i)
+        if (ops_[i] && parent_[i] != kNoRange) ++children[parent_[i]];
+    std::vector<NvtxProjectionRow> rows;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!ops_[i]) continue;
+        NvtxProjectionRow row;
+        row.range = RangeId(i);
+        row.projectedStart = projStart_[i];
+        row.projectedEnd = projEnd_[i];
+        row.start = r_.start[i];
+        row.end = end(i);
+        const Thread& th = t_.threads[r_.thread[i].value];
+        row.pid = th.process.valid() && th.process.value < t_.processes.size() ? t_.processes[th.process.value].pid : 0;
+        row.tid = th.tid;
+        row.gpuOps = ops_[i];
+        row.children = children[i];
+        row.rangeId = r_.sourceRow[i];
+        if (level_[i] >= 0) {
+            row.level = static_cast<uint32_t>(level_[i]);
+            if (parent_[i] != kNoRange) row.parentId = r_.sourceRow[parent_[i]];
+            row.stack = stackOf(i);
+        }
+        rows.push_back(std::move(row));
+    }
+    std::sort(rows.begin(), rows.end(), [](const NvtxProjectionRow& a, const NvtxProjectionRow& b) { return a.rangeId < b.rangeId; });
+    return rows;
+}
+
+} // namespace
+
+std::vector<NvtxProjectionRow> nvtxGpuProjection(const Trace& t) { return Projector(t).run(); }
+
+void writeNvtxGpuProjection(TableWriter& w, const Trace& t) {
+    w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
+              "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
+    RawTextReader raw(t);
+    const std::string none = "None";
+    for (const auto& r : nvtxGpuProjection(t))
+        w.row({raw.text(r.range, true), std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
+               std::to_string(r.start), std::to_string(r.end - r.start),
+               t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop", std::to_string(r.pid),
+               std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : none,
+               std::to_string(r.children), std::to_string(r.rangeId), r.parentId ? std::to_string(*r.parentId) : none,
+               r.level ? r.stack : none});
+}
+
+} // namespace ls
