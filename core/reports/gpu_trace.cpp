@@ -77,7 +77,10 @@ void writeGpuTrace(TableWriter& w, const Trace& t) {
     const auto& c = t.memcpys;
     const auto& s = t.memsets;
     auto common = [&](const GpuOpColumns& g, size_t i) {
-        return std::vector<std::string>{std::to_string(g.start[i]), std::to_string(g.duration(i)), std::to_string(g.correlation[i])};
+        std::vector<std::string> f;
+        f.reserve(20);
+        f.insert(f.end(), {std::to_string(g.start[i]), std::to_string(g.duration(i)), std::to_string(g.correlation[i])});
+        return f;
     };
     auto tail = [&](std::vector<std::string>& f, const GpuOpColumns& g, size_t i, std::string name) {
         f.insert(f.end(), {device(g.device[i]), std::to_string(g.context[i]), std::to_string(g.stream[i]), std::move(name)});

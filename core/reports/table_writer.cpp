@@ -48,7 +48,7 @@ void TableWriter::header(std::vector<std::string> columns) {
 }
 
 void TableWriter::row(std::vector<std::string> fields) {
-    fields.insert(fields.begin(), leadingValues_.begin(), leadingValues_.end());
+    if (!leadingValues_.empty()) fields.insert(fields.begin(), leadingValues_.begin(), leadingValues_.end());
     if (format_ == TableFormat::Text) buffered_.push_back(std::move(fields));
     else writeLine(fields);
 }
@@ -56,7 +56,11 @@ void TableWriter::row(std::vector<std::string> fields) {
 void TableWriter::writeLine(const std::vector<std::string>& fields) {
     for (size_t i = 0; i < fields.size(); ++i) {
         if (i) out_ << (format_ == TableFormat::Tsv ? '\t' : ',');
-        out_ << (format_ == TableFormat::Tsv ? tsvField(fields[i]) : csvField(fields[i]));
+        const std::string& f = fields[i];
+        // Most fields need no quoting: write them as they are (per-event reports have millions).
+        if (format_ == TableFormat::Tsv) out_ << tsvField(f);
+        else if (f.find_first_of(",\"\r\n") == std::string::npos) out_ << f;
+        else out_ << csvField(f);
     }
     out_ << '\n';
 }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -82,6 +83,12 @@ TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
     EXPECT_EQ(back.trace->kernels.size(), trace->kernels.size());
     EXPECT_EQ(back.trace->str(back.trace->kernels.name[7]), trace->str(trace->kernels.name[7]));
     EXPECT_EQ(back.trace->iterations.size(), trace->iterations.size());
+    // What gpu_trace and api_trace print beyond the rest (cache format 2).
+    EXPECT_EQ(back.trace->memcpys.srcKind, trace->memcpys.srcKind);
+    EXPECT_EQ(back.trace->memsets.memKind, trace->memsets.memKind);
+    EXPECT_EQ(back.trace->apiCalls.result, trace->apiCalls.result);
+    EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(), [](const Thread& th) { return th.priority != kNoThreadPriority; }));
+    for (size_t i = 0; i < trace->threads.size(); ++i) EXPECT_EQ(back.trace->threads[i].priority, trace->threads[i].priority);
     // The pool answers lookups again, not only views.
     EXPECT_EQ(back.trace->strings.find(trace->str(trace->kernels.name[7])), back.trace->kernels.name[7]);
 }
