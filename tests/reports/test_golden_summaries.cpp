@@ -36,15 +36,6 @@ void expectSortedByTotalDescending(const CsvTable& t) {
 }
 
 
-CsvTable readGolden(const TraceCase& c, const std::string& kind) {
-    const fs::path file = goldenDir() / (c.name + "." + kind + ".csv");
-    EXPECT_TRUE(fs::exists(file)) << file;
-    std::string error;
-    auto table = parseCsv(readFile(file), &error);
-    EXPECT_EQ(error, "") << file;
-    return table;
-}
-
 // Our report equals the golden one as a set of rows; on mismatch writes <trace>.<kind>.actual
 // in the build tree and prints a diff of both, rows sorted.
 void checkAgainstGolden(const TraceCase& c, const std::string& report, const std::string& kind) {

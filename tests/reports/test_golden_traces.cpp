@@ -27,15 +27,6 @@ std::string text(const CsvTable& t, bool sortRows) {
     return out;
 }
 
-CsvTable readGolden(const TraceCase& c, const std::string& kind) {
-    const fs::path file = goldenDir() / (c.name + "." + kind + ".csv");
-    EXPECT_TRUE(fs::exists(file)) << file;
-    std::string error;
-    auto table = parseCsv(readFile(file), &error);
-    EXPECT_EQ(error, "") << file;
-    return table;
-}
-
 void expectStartsAscending(const CsvTable& t) {
     const size_t col = columnIndex(t, "Start (ns)");
     ASSERT_LT(col, t.front().size());

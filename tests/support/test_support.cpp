@@ -148,6 +148,15 @@ std::string SqlReader::text(sqlite3_stmt* st, int col) {
     return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st, col))) : std::string();
 }
 
+CsvTable readGolden(const TraceCase& c, const std::string& kind) {
+    const fs::path file = goldenDir() / (c.name + "." + kind + ".csv");
+    EXPECT_TRUE(fs::exists(file)) << file;
+    std::string error;
+    auto table = parseCsv(readFile(file), &error);
+    EXPECT_EQ(error, "") << file;
+    return table;
+}
+
 CsvTable parseCsv(std::string_view s, std::string* error) {
     CsvTable table;
     std::vector<std::string> row;

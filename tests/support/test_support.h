@@ -106,6 +106,8 @@ private:
 // was parsed so far.
 using CsvTable = std::vector<std::vector<std::string>>;
 CsvTable parseCsv(std::string_view text, std::string* error = nullptr);
+// tests/data/golden/<trace>.<kind>.csv, checked to exist and to parse.
+CsvTable readGolden(const TraceCase& c, const std::string& kind);
 
 // `summary FILE --report REPORT` as CSV, checked to succeed quietly and to parse; raw gets the text.
 CsvTable runSummary(const TraceCase& c, const std::string& report, std::string& raw);
