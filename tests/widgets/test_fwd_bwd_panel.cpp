@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 namespace {
@@ -120,6 +121,34 @@ TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
     for (const auto& f : pairs.forward) expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";
     EXPECT_EQ(panel->forwardView()->model()->rowCount(), expected);
     EXPECT_GT(expected, 5);
+}
+
+} // namespace
+
+namespace {
+
+// The op tables sort their numeric columns from the rows themselves (OpSideProxy): in every
+// numeric column, both directions, the shown order agrees with the values the model gives for
+// sorting and CSV (SortRole), unknown values below every number.
+TEST(FwdBwdPanelInWindow, NumericColumnsSortAsTheirSortRoleValues) {
+    const auto w = ls::gui::test::openInWindow(ls::gui::test::samplePath());
+    ASSERT_TRUE(w);
+    for (QTableView* view : {w->fwdBwdPanel()->forwardView(), w->fwdBwdPanel()->backwardView()}) {
+        auto* proxy = view->model();
+        ASSERT_GT(proxy->rowCount(), 10);
+        for (int column : {OpSideModel::Kernels, OpSideModel::GpuTime, OpSideModel::Flops, OpSideModel::Tflops, OpSideModel::TcShare})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                view->sortByColumn(column, order);
+                auto valueAt = [&](int row) {
+                    const QVariant v = proxy->index(row, column).data(OpSideModel::SortRole);
+                    return v.isNull() ? -INFINITY : v.toDouble();
+                };
+                for (int r = 1; r < proxy->rowCount(); ++r) {
+                    if (order == Qt::AscendingOrder) EXPECT_LE(valueAt(r - 1), valueAt(r)) << "column " << column << " row " << r;
+                    else EXPECT_GE(valueAt(r - 1), valueAt(r)) << "column " << column << " row " << r;
+                }
+            }
+    }
 }
 
 } // namespace

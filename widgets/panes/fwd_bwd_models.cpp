@@ -77,6 +77,30 @@ QVariant OpSideModel::value(const OpSideRow& r, int column, bool display) const 
     }
 }
 
+bool OpSideModel::sortKey(int row, int column, double& key) const {
+    const OpSideRow* r = rowAt(row);
+    if (!r) return false;
+    const double ns = static_cast<double>(r->gpuTimeNs);
+    switch (column) {
+    case Kernels: key = static_cast<double>(r->kernels); return true;
+    case GpuTime: key = ns; return true;
+    case Flops: key = std::isfinite(r->flops) ? r->flops : NAN; return true;
+    case Tflops: key = std::isfinite(r->flops) && r->flopsTimeNs ? r->flops / static_cast<double>(r->flopsTimeNs) / 1e3 : NAN; return true;
+    case TcShare: key = r->gpuTimeNs ? static_cast<double>(r->tcTimeNs) / ns : NAN; return true;
+    default: return false;
+    }
+}
+
+bool OpSideProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    const auto* model = dynamic_cast<const OpSideModel*>(sourceModel());
+    double a = 0, b = 0;
+    if (model && model->sortKey(left.row(), left.column(), a) && model->sortKey(right.row(), right.column(), b)) {
+        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && !std::isnan(b); // unknown sorts below every number
+        return a < b;
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 QVariant OpSideModel::data(const QModelIndex& index, int role) const {
     const OpSideRow* r = index.isValid() ? rowAt(index.row()) : nullptr;
     if (!r || index.column() >= ColumnCount) return {};

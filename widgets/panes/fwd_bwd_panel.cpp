@@ -36,7 +36,7 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
 }
 
 QSortFilterProxyModel* makeProxy(QAbstractItemModel* source, QObject* parent) {
-    auto* p = new QSortFilterProxyModel(parent);
+    auto* p = new OpSideProxy(parent);
     p->setSourceModel(source);
     p->setSortRole(OpSideModel::SortRole);
     p->setFilterKeyColumn(OpSideModel::Layer);
