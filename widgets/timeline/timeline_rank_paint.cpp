@@ -34,29 +34,25 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
     if (!collapsed) return;
     // Collapsed: the rank's kernels, every stream folded into one strip.
     std::vector<TimelineBar> bars;
-    for (uint32_t g = 0; g < groupSection_.size(); ++g) {
-        if (groupSection_[g] != static_cast<int>(row.index) || !groupAt(g).gpu) continue;
-        for (uint32_t l = groupLanes_[g].first; l < groupLanes_[g].second; ++l) {
-            const auto& lane = laneAt(l);
-            if (lane.kind != TimelineEventKind::Kernel) continue;
-            const uint32_t part = lanePart_[l];
-            TimeWindow own = w;
-            own.startNs -= shift_[part];
-            bars.clear();
-            foldLane(*parts_[part]->trace, lane, own, bars);
-            for (const auto& b : bars) {
-                const double x0 = std::max(0.0, b.x0), x1 = std::min<double>(w.widthPx, b.x1);
-                if (x1 <= x0) continue;
-                QColor c = colorOf(part, lane.kind, lane.events[b.first]);
-                if (b.count > 1) c = c.darker(125);
-                p.fillRect(QRectF(x0 + kHeaderWidth, y + 5, std::max(1.0, x1 - x0), row.height - 10), c);
-            }
+    for (uint32_t l : sectionKernelLanes_[row.index]) {
+        const auto& lane = laneAt(l);
+        const uint32_t part = lanePart_[l];
+        TimeWindow own = w;
+        own.startNs -= shift_[part];
+        bars.clear();
+        foldLane(*parts_[part]->trace, lane, own, bars);
+        for (const auto& b : bars) {
+            const double x0 = std::max(0.0, b.x0), x1 = std::min<double>(w.widthPx, b.x1);
+            if (x1 <= x0) continue;
+            QColor c = colorOf(part, lane.kind, lane.events[b.first]);
+            if (b.count > 1) c = c.darker(125);
+            p.fillRect(QRectF(x0 + kHeaderWidth, y + 5, std::max(1.0, x1 - x0), row.height - 10), c);
         }
     }
 }
 
 // The selected kernel's collective: every rank's kernel of it outlined, joined by a line through
-// their starts, and the skew and the last rank written beside the latest start.
+// their starts, and the skew and the last rank written beside the selected one.
 void TimelineView::paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const {
     const MatchedCollective* c = selectedCollective();
     if (!c || c->members.size() < 2) return;

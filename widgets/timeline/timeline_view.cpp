@@ -125,6 +125,12 @@ void TimelineView::resetRowState() {
     for (uint32_t s = 0; s < sections; ++s) sectionOrder_[s] = s;
     sectionCollapsed_.assign(sections, 0);
     sectionShown_.assign(sections, 1);
+    sectionKernelLanes_.assign(sections, {});
+    for (uint32_t l = 0; l < lanePart_.size(); ++l) {
+        const uint32_t g = groupBase_[lanePart_[l]] + laneAt(l).group;
+        if (sections && groupSection_[g] >= 0 && laneAt(l).kind == TimelineEventKind::Kernel)
+            sectionKernelLanes_[static_cast<size_t>(groupSection_[g])].push_back(l);
+    }
 }
 
 const TimelineLane& TimelineView::laneAt(uint32_t lane) const {

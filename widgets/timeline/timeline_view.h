@@ -172,6 +172,7 @@ private:
     double spanStart_ = 0, spanEnd_ = 0;                     // all parts, the view's clock
     std::vector<uint32_t> sectionOrder_;
     std::vector<uint8_t> sectionCollapsed_, sectionShown_;
+    std::vector<std::vector<uint32_t>> sectionKernelLanes_; // per section: its GPU kernel lanes (a collapsed rank's strip)
     std::optional<Row> draggedHeader_;
     mutable std::vector<float> minimap_; // busy per minimap pixel, for minimapWidth_
     mutable int minimapWidth_ = -1;
