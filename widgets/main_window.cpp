@@ -228,23 +228,41 @@ void MainWindow::connectViews() {
             for (int r = range.top(); r <= range.bottom(); ++r) selected.push_back(kernelModel_->kernelAt(r));
         std::sort(selected.begin(), selected.end());
         selected.erase(std::unique(selected.begin(), selected.end()), selected.end());
-        if (selected.size() > 1) timeline_->showKernels(selected, QStringLiteral("Selected rows"));
+        if (selected.size() > 1) showRowsOnTimeline(selected, QStringLiteral("Selected rows"));
     });
-    connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId k) {
+    connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId row) {
         tabs_->setCurrentWidget(timeline_);
-        timeline_->focusKernel(k);
+        const uint32_t trace = traceOfRow(row);
+        if (trace == session_->shownTrace) timeline_->focusKernel(allRanks_ ? kernelModel_->localOf(row) : row);
+        else timeline_->view()->selectTraceKernel(trace, kernelModel_->localOf(row), true);
     });
     connect(kernelView_, &KernelTableView::showCounterpart, this, &MainWindow::showCounterpart);
-    connect(kernelView_, &KernelTableView::scopeToLayer, this, [this](KernelId k) {
-        if (!session_) return;
-        const StringId layer = session_->trace->kernelLinks.layer[k.value];
+    connect(kernelView_, &KernelTableView::scopeToLayer, this, [this](KernelId row) {
+        if (!session_ || !row.valid()) return;
+        const Trace& t = kernelModel_->tableOf(row).trace();
+        const StringId layer = t.kernelLinks.layer[kernelModel_->localOf(row).value];
         if (!layer.valid()) return;
-        const QString name = QString::fromStdString(std::string(session_->trace->str(layer)));
-        kernelModel_->setScope(kernelsOfLayer(*session_->trace, layer), QStringLiteral("Layer %1, forward and backward").arg(name));
-        timeline_->showKernels(kernelModel_->rows(), QStringLiteral("Layer %1").arg(name));
+        const std::string name(t.str(layer));
+        std::vector<KernelId> rows;
+        if (allRanks_) { // the layer on every rank
+            for (uint32_t p = 0; p < allRanks_->traces.size(); ++p)
+                if (const StringId there = allRanks_->traces[p]->strings.find(name); there.valid())
+                    for (KernelId k : kernelsOfLayer(*allRanks_->traces[p], there)) rows.push_back(allRanks_->kernels->rowOf(p, k));
+        } else {
+            rows = kernelsOfLayer(t, layer);
+        }
+        const QString label = QString::fromStdString(name);
+        kernelModel_->setScope(std::move(rows), allRanks_ ? QStringLiteral("Layer %1 on every rank, forward and backward").arg(label)
+                                                          : QStringLiteral("Layer %1, forward and backward").arg(label));
+        showRowsOnTimeline(kernelModel_->rows(), QStringLiteral("Layer %1").arg(label));
     });
     connect(timeline_->view(), &TimelineView::kernelClicked, this, &MainWindow::selectTimelineKernel);
     connect(timeline_->view(), &TimelineView::otherRankKernelClicked, this, [this](int rank, KernelId k) {
+        if (allRanks_) { // the table has every rank: select the row, the panes stay
+            for (const auto& r : session_->ranks->session->ranks)
+                if (r.rank == rank) return selectRow(allRanks_->kernels->rowOf(r.trace, k));
+            return;
+        }
         showRank(rank); // the table, tree and panes follow the rank; the timeline keeps its place
         selectTimelineKernel(k);
     });
@@ -253,7 +271,7 @@ void MainWindow::connectViews() {
         const Trace& t = *session_->trace;
         const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[r.value])));
         const auto kernels = kernelsUnder(t, r);
-        kernelModel_->setScope(kernels, QStringLiteral("Range %1").arg(name));
+        kernelModel_->setScope(rowsOfShown(kernels), QStringLiteral("Range %1").arg(name));
         timeline_->view()->setHighlight(kernels, false);
         std::optional<std::pair<double, double>> projection;
         for (KernelId k : kernels) {
@@ -265,8 +283,10 @@ void MainWindow::connectViews() {
     connect(fwdBwd_, &FwdBwdPanel::kernelsSelected, this, [this](const std::vector<KernelId>& kernels, const QString& what) {
         timeline_->showKernels(kernels, what);
     });
-    connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId k) {
-        if (!session_) return;
+    connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId row) {
+        if (!session_ || !row.valid()) return;
+        const KernelId k = kernelModel_->localOf(row);
+        showTrace(traceOfRow(row)); // the panes show one trace: the row's
         tabs_->setCurrentWidget(fwdBwd_);
         fwdBwd_->selectOp(session_->trace->kernelLinks.opInstance[k.value]);
     });
@@ -412,54 +432,6 @@ void MainWindow::openFiles(const QStringList& paths) {
     loader_->start(paths);
 }
 
-void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) {
-    shownRanks_ = analysis;
-    ranks_->setAnalysis(analysis);
-    rankBox_->clear();
-    const Session* s = analysis ? analysis->session.get() : nullptr;
-    if (s && s->ranks.size() > 1) {
-        for (const auto& r : s->ranks) {
-            const QString file = QFileInfo(QString::fromStdString(s->traces[r.trace].file)).fileName();
-            rankBox_->addItem(QStringLiteral("Rank %1 · GPU %2 · %3").arg(r.rank).arg(r.device).arg(file), r.rank);
-        }
-        for (uint32_t t = 0; t < s->traces.size(); ++t) {
-            int inTrace = 0;
-            for (const auto& r : s->ranks) inTrace += r.trace == t;
-            if (inTrace > 1)
-                rankBox_->addItem(QStringLiteral("All ranks of %1").arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
-                                  -1 - static_cast<int>(t));
-        }
-    }
-    rankBox_->setVisible(rankBox_->count() > 1);
-}
-
-void MainWindow::showRank(int rank) {
-    if (!session_ || !session_->ranks) return;
-    const auto analysis = session_->ranks;
-    const Session& s = *analysis->session;
-    uint32_t trace = rank < 0 ? static_cast<uint32_t>(-1 - rank) : UINT32_MAX;
-    const SessionRank* chosen = nullptr;
-    for (const auto& r : s.ranks)
-        if (r.rank == rank) chosen = &r;
-    if (chosen) trace = chosen->trace;
-    if (trace >= s.traces.size()) return;
-    if (trace != session_->shownTrace) {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto prepared = prepareSession(analysis, trace);
-        QApplication::restoreOverrideCursor();
-        showSession(prepared);
-    }
-    for (int i = 0; i < rankBox_->count(); ++i)
-        if (rankBox_->itemData(i).toInt() == rank) rankBox_->setCurrentIndex(i);
-    int inTrace = 0;
-    for (const auto& r : s.ranks) inTrace += r.trace == trace;
-    // A file holding several GPUs: the rank is its device's kernels.
-    if (chosen && inTrace > 1) kernelView_->applyFilter(QStringLiteral("device = %1").arg(chosen->device));
-    else if (!chosen) kernelView_->applyFilter(QString());
-    statusLabel_->setText(chosen ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(QString::fromStdString(s.traces[trace].file))
-                                 : QStringLiteral("Showing all ranks of %1").arg(QString::fromStdString(s.traces[trace].file)));
-}
-
 void MainWindow::setLoading(bool loading) {
     progress_->setVisible(loading);
     cancelButton_->setVisible(loading);
@@ -477,13 +449,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     if (newSession) showRanks(session_->ranks);
     ncu_.reset();
     const Trace& t = *session_->trace;
-    kernelModel_->setTable(session_->kernels);
-    auto* header = kernelView_->table()->horizontalHeader();
-    if (header->sortIndicatorSection() >= 0 && header->sortIndicatorSection() < kernelModel_->columnCount())
-        kernelModel_->sort(header->sortIndicatorSection(), header->sortIndicatorOrder());
-    kernelView_->applyFilter(kernelView_->filterEdit()->text());
-    layerModel_->setTree(session_->trace, session_->layers);
-    layerView_->expandToDepth(1);
+    if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
     if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
     else timeline_->setData(session_->timeline);
     iterations_->setSummary(session_->iterations);
@@ -525,14 +491,18 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
 }
 
 void MainWindow::showLayerNode(uint32_t node) {
-    if (!session_ || node >= session_->layers->size()) return;
-    const Trace& t = *session_->trace;
-    const LayerTree& tree = *session_->layers;
-    QString label = QString::fromStdString(std::string(layerNodeName(t, tree, node)));
-    if (tree.kind[node] == LayerNodeKind::Layer) label = QStringLiteral("Layer %1, forward and backward").arg(label);
-    else if (tree.kind[node] == LayerNodeKind::Root) label = QStringLiteral("All kernels");
-    kernelModel_->setScope(kernelsOfNode(t, tree, node), label);
-    timeline_->showKernels(kernelModel_->rows(), label);
+    const LayerTree* tree = layerModel_->tree();
+    if (!session_ || !tree || node >= tree->size()) return;
+    QString label = layerModel_->nodeName(node);
+    if (tree->kind[node] == LayerNodeKind::Layer) label = QStringLiteral("Layer %1, forward and backward").arg(label);
+    else if (tree->kind[node] == LayerNodeKind::Root) label = allRanks_ ? QStringLiteral("All ranks") : QStringLiteral("All kernels");
+    if (allRanks_ && tree->kind[node] != LayerNodeKind::Root && tree->kind[node] != LayerNodeKind::Rank)
+        label = QStringLiteral("%1: %2").arg(traceRankNames().value(static_cast<qsizetype>(allRanks_->layers->part[node])), label);
+    std::vector<const Trace*> traces;
+    if (allRanks_)
+        for (const auto& t : allRanks_->traces) traces.push_back(t.get());
+    kernelModel_->setScope(allRanks_ ? kernelsOfSessionNode(*allRanks_->layers, traces, node) : kernelsOfNode(*session_->trace, *tree, node), label);
+    showRowsOnTimeline(kernelModel_->rows(), label);
 }
 
 void MainWindow::showLayerMenu(const QPoint& pos) {
@@ -540,12 +510,14 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
     const QModelIndex index = layerView_->indexAt(pos);
     if (!index.isValid()) return;
     const uint32_t node = layerModel_->nodeOf(index);
-    const LayerTree& tree = *session_->layers;
+    const LayerTree& tree = *layerModel_->tree();
     QMenu menu(this);
     menu.addAction(QStringLiteral("Show its kernels"), this, [this, node] { showLayerNode(node); });
     if (tree.kind[node] == LayerNodeKind::Layer) {
-        const QString layer = QString::fromStdString(std::string(layerNodeName(*session_->trace, tree, node)));
-        menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this, [this, layer] {
+        const QString layer = layerModel_->nodeName(node);
+        const uint32_t trace = allRanks_ ? allRanks_->layers->part[node] : session_->shownTrace;
+        menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this, [this, layer, trace] {
+            showTrace(trace); // the panes show one trace: the node's
             tabs_->setCurrentWidget(fwdBwd_);
             fwdBwd_->showLayer(layer);
         });
@@ -553,9 +525,9 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
     menu.exec(layerView_->viewport()->mapToGlobal(pos));
 }
 
-void MainWindow::syncTreeToKernel(KernelId k) {
-    if (!session_ || !k.valid()) return;
-    const uint32_t node = session_->layers->kernelNode[k.value];
+void MainWindow::syncTreeToKernel(KernelId row) {
+    if (!session_ || !row.valid()) return;
+    const uint32_t node = allRanks_ ? allRanks_->layers->tree.kernelNode[row.value] : session_->layers->kernelNode[row.value];
     const QModelIndex index = layerModel_->indexOf(node);
     if (!index.isValid()) return;
     syncing_ = true;
@@ -564,19 +536,33 @@ void MainWindow::syncTreeToKernel(KernelId k) {
     syncing_ = false;
 }
 
-void MainWindow::selectTimelineKernel(KernelId k) {
-    if (!kernelView_->selectKernel(k)) { // hidden by a scope or filter: show everything, then select
+void MainWindow::selectTimelineKernel(KernelId k) { selectRow(rowOfShown(k)); }
+
+void MainWindow::selectRow(KernelId row) {
+    if (!kernelView_->selectKernel(row)) { // hidden by a scope or filter: show everything, then select
         kernelModel_->clearScope();
         kernelView_->applyFilter(QString());
         timeline_->clearHighlight();
-        kernelView_->selectKernel(k);
+        kernelView_->selectKernel(row);
     }
-    showKernelDetails(k);
+    showKernelDetails(row);
 }
 
-void MainWindow::showKernelDetails(KernelId k) {
+void MainWindow::showKernelDetails(KernelId row) {
     if (!session_) return;
-    details_->setHtml(kernelDetailsHtml(*session_->kernels, k, ncu_.get()));
+    if (allRanks_ && row.valid()) { // a kernel of any rank: its own trace's details
+        const KernelId k = kernelModel_->localOf(row);
+        const uint32_t trace = traceOfRow(row);
+        details_->setHtml(kernelDetailsHtml(kernelModel_->tableOf(row), k));
+        if (trace != session_->shownTrace) {
+            timeline_->view()->selectTraceKernel(trace, k, tabs_->currentWidget() == timeline_);
+            timeline_->view()->setLinked({});
+            return;
+        }
+    } else {
+        details_->setHtml(kernelDetailsHtml(*session_->kernels, row, ncu_.get()));
+    }
+    const KernelId k = allRanks_ && row.valid() ? kernelModel_->localOf(row) : row;
     if (!k.valid()) return;
     timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
     // Link the kernel to its op's counterpart in the other direction.
@@ -585,19 +571,24 @@ void MainWindow::showKernelDetails(KernelId k) {
     timeline_->view()->setLinked(op.valid() && t.ops.paired[op.value].valid() ? kernelsOfOp(t, t.ops.paired[op.value]) : std::vector<KernelId>{});
 }
 
-void MainWindow::showCounterpart(KernelId k) {
-    if (!session_) return;
-    const Trace& t = *session_->trace;
+void MainWindow::showCounterpart(KernelId row) {
+    if (!session_ || !row.valid()) return;
+    const Trace& t = kernelModel_->tableOf(row).trace();
+    const uint32_t trace = traceOfRow(row);
+    const KernelId k = kernelModel_->localOf(row);
     const OpId op = t.kernelLinks.opInstance[k.value];
     if (!op.valid() || !t.ops.paired[op.value].valid()) return;
     const OpId other = t.ops.paired[op.value];
     const RangeId marker = t.ops.range[other.value];
     const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[marker.value])));
     const bool toForward = t.ops.direction[op.value] == Direction::Backward;
-    kernelModel_->setScope(kernelsOfOp(t, other), QStringLiteral("%1 op %2 (op_id %3)")
+    std::vector<KernelId> rows = kernelsOfOp(t, other);
+    if (allRanks_)
+        for (KernelId& r : rows) r = allRanks_->kernels->rowOf(trace, r);
+    kernelModel_->setScope(std::move(rows), QStringLiteral("%1 op %2 (op_id %3)")
                                                       .arg(toForward ? QStringLiteral("Forward") : QStringLiteral("Backward"), name)
                                                       .arg(t.ranges.opId[marker.value]));
-    timeline_->showKernels(kernelModel_->rows(), name);
+    showRowsOnTimeline(kernelModel_->rows(), name);
 }
 
 QAbstractItemView* MainWindow::exportTarget() const {

@@ -48,8 +48,11 @@ public:
     // Several files, or a folder, open as one session: the ranks of one job.
     void openFiles(const QStringList& paths);
     // Shows rank `rank` of the session in the table, tree, timeline and panes (its trace; in a
-    // file holding several GPUs, its device's kernels); -1 shows all of the current file.
+    // file holding several GPUs, its device's kernels); -1 - t shows all of trace t; kAllRanks
+    // puts every rank of the session in the table and the layer tree (the panes keep their trace).
     void showRank(int rank);
+    static constexpr int kAllRanks = -0x40000000;
+    bool allRanksShown() const { return allRanks_ != nullptr; }
     std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
     const TraceSession* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
@@ -102,12 +105,24 @@ private:
     void updateRecentMenu();
     void showSession(std::shared_ptr<const TraceSession> session);
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
+    void showTrace(uint32_t trace); // the timeline and panes on another trace of the session
+    void fillTableAndTree();        // the shown trace's, or every rank's
+    QStringList traceRankNames() const;
+    // Kernel ids of the shown trace <-> the kernel table's row ids (the same but in all-ranks mode).
+    KernelId rowOfShown(KernelId k) const;
+    std::vector<KernelId> rowsOfShown(const std::vector<KernelId>& kernels) const;
+    std::vector<KernelId> shownOfRows(const std::vector<KernelId>& rows) const;
+    uint32_t traceOfRow(KernelId row) const;
+    // Lights up the shown trace's kernels among rows on the timeline (other ranks' rows are not
+    // highlighted there: rows of only other ranks clear the highlight).
+    void showRowsOnTimeline(const std::vector<KernelId>& rows, const QString& what);
+    void selectRow(KernelId row); // table row, details, links
     void showError(const QString& path, const QString& reason);
     void setLoading(bool loading);
-    void showKernelDetails(KernelId k);
-    void selectTimelineKernel(KernelId k); // a click on a kernel bar: table row, details, links
-    void syncTreeToKernel(KernelId k);
-    void showCounterpart(KernelId k);
+    void showKernelDetails(KernelId row);
+    void selectTimelineKernel(KernelId k); // a click on a kernel bar of the shown trace
+    void syncTreeToKernel(KernelId row);
+    void showCounterpart(KernelId row);
     void showLayerMenu(const QPoint& pos);
     void exportInteractive(bool selectedOnly);
     void importNcuInteractive();
@@ -136,6 +151,9 @@ private:
     StartPage* start_ = nullptr;
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
+    std::shared_ptr<const AllRanksView> allRanks_;   // set while the table and tree show every rank
+    std::shared_ptr<const AllRanksView> allRanksBuilt_; // of shownRanks_, kept for switching back
+    QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving the rank
     KernelSummaryModel* summaryModel_;
     QTableView* summaryView_ = nullptr;
     QTextBrowser* reportView_ = nullptr;

@@ -1,6 +1,9 @@
 #include "widgets/trace_session.h"
 
+#include "core/model/parallel.h"
+
 #include <chrono>
+#include <thread>
 
 namespace ls::gui {
 
@@ -41,6 +44,32 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
     return s;
+}
+
+std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks) {
+    const Session& session = *ranks.session;
+    const size_t n = session.traces.size();
+    std::vector<std::shared_ptr<const KernelTable>> tables(n);
+    std::vector<std::shared_ptr<const LayerTree>> trees(n);
+    parallelFor(n, std::max(1u, std::thread::hardware_concurrency()), [&](size_t a, size_t b, unsigned) {
+        for (size_t t = a; t < b; ++t) {
+            tables[t] = std::make_shared<const KernelTable>(session.traces[t].trace, session, static_cast<uint32_t>(t));
+            trees[t] = std::make_shared<const LayerTree>(buildLayerTree(*session.traces[t].trace));
+        }
+    });
+    auto view = std::make_shared<AllRanksView>();
+    std::vector<std::string> files;
+    std::vector<const LayerTree*> treeParts;
+    for (size_t t = 0; t < n; ++t) {
+        files.push_back(session.traces[t].file);
+        treeParts.push_back(trees[t].get());
+        view->traces.push_back(session.traces[t].trace);
+    }
+    view->kernels = std::make_shared<const SessionKernelTable>(std::move(tables), std::move(files));
+    std::vector<uint32_t> base;
+    for (uint32_t t = 0; t < n; ++t) base.push_back(view->kernels->rowOf(t, KernelId(0)).value);
+    view->layers = std::make_shared<const SessionLayerTree>(combineLayerTrees(treeParts, base));
+    return view;
 }
 
 } // namespace ls::gui

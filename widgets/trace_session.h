@@ -8,6 +8,8 @@
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
+#include "core/views/session_kernel_table.h"
+#include "core/views/session_layer_tree.h"
 #include "widgets/roofline/roofline_data.h"
 #include "widgets/timeline/timeline_session.h"
 #include "widgets/timeline/timeline_view.h"
@@ -42,6 +44,15 @@ struct TraceSession {
     std::shared_ptr<const RankAnalysis> ranks;
     uint32_t shownTrace = 0;
 };
+
+// The kernel table and layer tree of every trace of a session at once ("All ranks").
+struct AllRanksView {
+    std::shared_ptr<const SessionKernelTable> kernels;
+    std::shared_ptr<const SessionLayerTree> layers;
+    std::vector<std::shared_ptr<const Trace>> traces; // the tree's parts
+};
+// Builds each trace's table and tree in parallel.
+std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks);
 
 // Runs on the loader thread.
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace);

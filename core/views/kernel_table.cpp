@@ -297,12 +297,16 @@ uint32_t KernelTable::vocabularyCode(KernelId k, KernelField f) const {
 }
 
 // Rank of each distinct text among rows, in byte order of the text.
-std::vector<int64_t> KernelTable::textRanks(const std::vector<KernelId>& rows, KernelField f) const {
+std::vector<int64_t> KernelTable::textKeys(const std::vector<KernelId>& rows, KernelField f, std::vector<std::string>* labels) const {
     std::vector<int64_t> keys(rows.size());
     const Trace& t = *trace_;
     if (f == F::NvtxPath) {
         const auto ranks = pathRanks();
         for (size_t r = 0; r < rows.size(); ++r) keys[r] = ranks[kernelPath_[rows[r].value]];
+        if (labels) {
+            labels->assign(pathNodes_.size(), std::string());
+            for (uint32_t n = 0; n < pathNodes_.size(); ++n) (*labels)[ranks[n]] = pathText(n);
+        }
         return keys;
     }
     if (f == F::NvtxRange) {
@@ -323,6 +327,8 @@ std::vector<int64_t> KernelTable::textRanks(const std::vector<KernelId>& rows, K
             const int64_t opId = range.valid() ? t.ranges.opId[range.value] + 1 : 0;
             keys[r] = (rank[names[r].value] << 32) | (opId & 0xFFFFFFFF);
         }
+        if (labels)
+            for (StringId d : distinct) labels->emplace_back(t.str(d));
         return keys;
     }
     if (!rows.empty() && stringId(rows[0], f)) {
@@ -335,22 +341,26 @@ std::vector<int64_t> KernelTable::textRanks(const std::vector<KernelId>& rows, K
         std::vector<int64_t> rankOf(t.strings.size() + 1, 0);
         for (size_t d = 0; d < distinct.size(); ++d) rankOf[distinct[d]] = static_cast<int64_t>(d);
         for (size_t r = 0; r < rows.size(); ++r) keys[r] = rankOf[ids[r]];
+        if (labels)
+            for (uint32_t d : distinct) labels->emplace_back(t.str(StringId(d)));
         return keys;
     }
     // Small closed vocabularies (direction, dtype, tc, …): rank each code by its text once.
     std::vector<uint32_t> codes(rows.size());
     uint32_t maxCode = 0;
     for (size_t r = 0; r < rows.size(); ++r) maxCode = std::max(maxCode, codes[r] = vocabularyCode(rows[r], f));
-    std::vector<std::pair<std::string, uint32_t>> labels;
+    std::vector<std::pair<std::string, uint32_t>> texts;
     std::vector<KernelId> example(maxCode + 1u, KernelId());
     for (size_t r = 0; r < rows.size(); ++r)
         if (!example[codes[r]].valid()) example[codes[r]] = rows[r];
     for (uint32_t c = 0; c <= maxCode; ++c)
-        if (example[c].valid()) labels.emplace_back(text(example[c], f), c);
-    std::sort(labels.begin(), labels.end());
+        if (example[c].valid()) texts.emplace_back(text(example[c], f), c);
+    std::sort(texts.begin(), texts.end());
     std::vector<int64_t> rankOf(maxCode + 1u, 0);
-    for (size_t l = 0; l < labels.size(); ++l) rankOf[labels[l].second] = static_cast<int64_t>(l);
+    for (size_t l = 0; l < texts.size(); ++l) rankOf[texts[l].second] = static_cast<int64_t>(l);
     for (size_t r = 0; r < rows.size(); ++r) keys[r] = rankOf[codes[r]];
+    if (labels)
+        for (auto& [label, code] : texts) labels->push_back(std::move(label));
     return keys;
 }
 
@@ -374,43 +384,48 @@ std::vector<uint32_t> KernelTable::pathRanks() const {
     return rank;
 }
 
-void KernelTable::sort(std::vector<KernelId>& rows, KernelField f, bool descending) const {
-    const FieldUnit unit = kernelFieldInfo(f).unit;
-    struct Keyed {
-        double real;
-        int64_t integer;
-        KernelId row;
-    };
-    std::vector<Keyed> keyed(rows.size());
-    std::vector<KernelId> unknown;
-    size_t known = 0;
-    if (unit == U::Text) {
-        const auto ranks = textRanks(rows, f);
-        for (size_t r = 0; r < rows.size(); ++r) keyed[known++] = Keyed{0, ranks[r], rows[r]};
-    } else {
-        const bool integer = isIntegerKey(unit);
-        for (KernelId row : rows) {
-            if (integer && (f == F::Start || f == F::End)) {
-                // Timestamps can exceed 2^53 ns: keep them exact.
-                const auto& k = trace_->kernels;
-                keyed[known++] = Keyed{0, f == F::Start ? k.start[row.value] : k.end[row.value], row};
-                continue;
-            }
-            const double v = number(row, f);
-            if (!std::isfinite(v)) unknown.push_back(row);
-            else keyed[known++] = Keyed{v, integer ? static_cast<int64_t>(v) : 0, row};
-        }
-    }
-    keyed.resize(known);
-    const bool useInteger = unit == U::Text || isIntegerKey(unit);
-    auto less = [&](const Keyed& a, const Keyed& b) {
-        if (useInteger) return descending ? a.integer > b.integer : a.integer < b.integer;
+bool sortsByInteger(FieldUnit u) { return u == U::Text || isIntegerKey(u); }
+
+void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
+                    bool byInteger, bool descending) {
+    auto less = [&](const KeyedRow& a, const KeyedRow& b) {
+        if (byInteger) return descending ? a.integer > b.integer : a.integer < b.integer;
         return descending ? a.real > b.real : a.real < b.real;
     };
-    std::stable_sort(keyed.begin(), keyed.end(), less);
+    std::stable_sort(known.begin(), known.end(), less);
     size_t r = 0;
-    for (const auto& k : keyed) rows[r++] = k.row;
+    for (const auto& k : known) rows[r++] = k.row;
     for (KernelId u : unknown) rows[r++] = u;
+}
+
+bool KernelTable::numberKey(KernelId k, KernelField f, NumberKey& key) const {
+    if (f == F::Start || f == F::End) { // timestamps can exceed 2^53 ns: keep them exact
+        key.integer = f == F::Start ? trace_->kernels.start[k.value] : trace_->kernels.end[k.value];
+        return true;
+    }
+    const double v = number(k, f);
+    if (!std::isfinite(v)) return false;
+    key.real = v;
+    key.integer = isIntegerKey(kernelFieldInfo(f).unit) ? static_cast<int64_t>(v) : 0;
+    return true;
+}
+
+void KernelTable::sort(std::vector<KernelId>& rows, KernelField f, bool descending) const {
+    const FieldUnit unit = kernelFieldInfo(f).unit;
+    std::vector<KeyedRow> keyed;
+    keyed.reserve(rows.size());
+    std::vector<KernelId> unknown;
+    if (unit == U::Text) {
+        const auto keys = textKeys(rows, f);
+        for (size_t r = 0; r < rows.size(); ++r) keyed.push_back(KeyedRow{0, keys[r], rows[r]});
+    } else {
+        NumberKey key;
+        for (KernelId row : rows) {
+            if (numberKey(row, f, key)) keyed.push_back(KeyedRow{key.real, key.integer, row});
+            else unknown.push_back(row);
+        }
+    }
+    orderKeyedRows(rows, keyed, unknown, sortsByInteger(unit), descending);
 }
 
 } // namespace ls

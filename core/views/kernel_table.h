@@ -51,6 +51,17 @@ std::optional<KernelField> kernelFieldByName(std::string_view name);
 
 class RawTextReader;
 
+// Rows with their sort keys, for KernelTable::sort and SessionKernelTable::sort: orderKeyedRows
+// writes the known rows stably sorted by key, then the unknown rows in their order.
+struct KeyedRow {
+    double real;
+    int64_t integer;
+    KernelId row;
+};
+bool sortsByInteger(FieldUnit u); // text keys, counts, times and dims compare as integers
+void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
+                    bool byInteger, bool descending);
+
 class KernelTable {
 public:
     // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids). The rank
@@ -90,6 +101,18 @@ public:
     // Sorts rows by column f; ties keep their current order, unknown cells go last either way.
     void sort(std::vector<KernelId>& rows, KernelField f, bool descending) const;
 
+    // Sort keys of a text column: equal keys for equal texts, in byte order of the text. labels,
+    // when given, receives the text of each key (NvtxRange: of key >> 32; its low 32 bits order
+    // the op ids under one name), so keys of several tables can be merged (SessionKernelTable).
+    std::vector<int64_t> textKeys(const std::vector<KernelId>& rows, KernelField f, std::vector<std::string>* labels = nullptr) const;
+    // The sort key of a number column's cell; false when the cell is unknown. Timestamps stay
+    // exact integers (they can exceed 2^53 ns).
+    struct NumberKey {
+        double real = 0;
+        int64_t integer = 0;
+    };
+    bool numberKey(KernelId k, KernelField f, NumberKey& key) const;
+
     static constexpr std::string_view kPathSeparator = " > ";
 
 private:
@@ -100,7 +123,6 @@ private:
     void buildPaths();
     void setRanks(const Session& session, uint32_t traceIndex);
     int rankOf(KernelId k) const;
-    std::vector<int64_t> textRanks(const std::vector<KernelId>& rows, KernelField f) const;
     std::vector<uint32_t> pathRanks() const;
 
     std::shared_ptr<const Trace> trace_;

@@ -260,6 +260,7 @@ std::string_view layerNodeKindName(LayerNodeKind k) {
     case LayerNodeKind::Direction: return "direction";
     case LayerNodeKind::Layer: return "layer";
     case LayerNodeKind::Op: return "op";
+    case LayerNodeKind::Rank: return "rank";
     }
     return "";
 }
@@ -360,6 +361,7 @@ std::string_view layerNodeName(const Trace& t, const LayerTree& tree, uint32_t n
     case LayerNodeKind::Root: return "All kernels";
     case LayerNodeKind::Direction: return directionName(tree.direction[node]);
     case LayerNodeKind::Op: return tree.name[node].valid() ? t.str(tree.name[node]) : "(no op)";
+    case LayerNodeKind::Rank: return "rank"; // named by the session (which rank, which file)
     case LayerNodeKind::Range:
     case LayerNodeKind::Layer: break;
     }

@@ -25,8 +25,9 @@
 
 namespace ls {
 
-enum class LayerNodeKind : uint8_t { Root, Range, Direction, Layer, Op };
-std::string_view layerNodeKindName(LayerNodeKind k); // "root", "range", "direction", "layer", "op"
+// Rank: one trace of a session, only in a session's combined tree (core/views/session_layer_tree.h).
+enum class LayerNodeKind : uint8_t { Root, Range, Direction, Layer, Op, Rank };
+std::string_view layerNodeKindName(LayerNodeKind k); // "root", "range", "direction", "layer", "op", "rank"
 
 // Struct of arrays; node 0 is the root and a parent always has a smaller id than its children.
 struct LayerTree {

@@ -72,14 +72,15 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ASSERT_EQ(pairs.forward[row].partners.size(), 1u);
     QTableView* forward = panel->forwardView();
     auto* proxy = static_cast<QSortFilterProxyModel*>(forward->model());
-    const QModelIndex index = proxy->mapFromSource(proxy->sourceModel()->index(static_cast<int>(row), 0));
+    auto* forwardModel = static_cast<const OpSideModel*>(proxy->sourceModel()); // its rows are in sort order
+    const QModelIndex index = proxy->mapFromSource(forwardModel->index(forwardModel->modelRow(row), 0));
     forward->scrollTo(index);
     QTest::mouseClick(forward->viewport(), Qt::LeftButton, {}, forward->visualRect(index).center());
 
     const QModelIndexList selected = panel->backwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(selected.size(), 1);
     auto* bproxy = static_cast<QSortFilterProxyModel*>(panel->backwardView()->model());
-    const uint32_t node = static_cast<uint32_t>(bproxy->mapToSource(selected.front()).row());
+    const uint32_t node = static_cast<const OpSideModel*>(bproxy->sourceModel())->pairRow(bproxy->mapToSource(selected.front()).row());
     EXPECT_EQ(node, pairs.forward[row].partners.front());
     EXPECT_EQ(ids(*panel->forwardKernels()), ids(ls::kernelsOfOp(t, pairs.forward[row].op)));
     EXPECT_EQ(ids(*panel->backwardKernels()), ids(ls::kernelsOfOp(t, pairs.backward[node].op)));
@@ -90,7 +91,7 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ASSERT_TRUE(panel->selectOp(pairs.backward[node].op));
     const QModelIndexList back = panel->forwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(back.size(), 1);
-    EXPECT_EQ(static_cast<uint32_t>(proxy->mapToSource(back.front()).row()), row);
+    EXPECT_EQ(forwardModel->pairRow(proxy->mapToSource(back.front()).row()), row);
 
     // The ratio table exports like the others: raw numbers under machine names.
     QTemporaryDir dir;
@@ -148,6 +149,12 @@ TEST(FwdBwdPanelInWindow, NumericColumnsSortAsTheirSortRoleValues) {
                     else EXPECT_GE(valueAt(r - 1), valueAt(r)) << "column " << column << " row " << r;
                 }
             }
+        // Text columns by their characters, as the cells read.
+        for (int column : {OpSideModel::Name, OpSideModel::Layer, OpSideModel::Shapes}) {
+            view->sortByColumn(column, Qt::AscendingOrder);
+            for (int r = 1; r < proxy->rowCount(); ++r)
+                EXPECT_LE(proxy->index(r - 1, column).data().toString(), proxy->index(r, column).data().toString()) << "column " << column << " row " << r;
+        }
     }
 }
 

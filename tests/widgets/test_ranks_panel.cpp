@@ -58,8 +58,10 @@ TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
     EXPECT_TRUE(w->ranksPanel()->verdict().contains(QStringLiteral("Rank 1 arrived last"))) << w->ranksPanel()->verdict().toStdString();
     EXPECT_GT(w->ranksPanel()->collectiveTable()->model()->rowCount(), 10);
 
-    // Rank 0 is shown first whatever order the files came in; the selector switches to rank 1.
-    ASSERT_EQ(w->rankBox()->count(), 2);
+    // Rank 0 is shown first whatever order the files came in; the selector switches to rank 1
+    // and offers both ranks at once in the table and tree.
+    ASSERT_EQ(w->rankBox()->count(), 3);
+    EXPECT_EQ(w->rankBox()->itemData(2).toInt(), ls::gui::MainWindow::kAllRanks);
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank0);
     w->showRank(1);
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank1);

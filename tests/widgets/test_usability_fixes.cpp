@@ -127,7 +127,7 @@ TEST(KernelCount, GivesTheShownKernelsGpuTime) {
     auto w = openInWindow(samplePath());
     ASSERT_TRUE(w);
     const auto* model = w->kernelModel();
-    const double all = ls::gui::shownGpuTimeNs(*model->table(), model->rows());
+    const double all = ls::gui::shownGpuTimeNs(*model->tables(), model->rows());
     EXPECT_EQ(static_cast<qulonglong>(all), ls::gui::test::sqlKernelTimeNs(samplePath()));
     const auto labels = w->kernelView()->findChildren<QLabel*>();
     const auto count = std::find_if(labels.begin(), labels.end(), [](const QLabel* l) { return l->text().contains(QStringLiteral(" kernels")); });
@@ -140,9 +140,9 @@ TEST(KernelCount, GivesTheShownKernelsGpuTime) {
     double mm = 0;
     for (int r = 0; r < model->rowCount(); ++r)
         mm += model->data(model->index(r, static_cast<int>(ls::KernelField::Duration)), ls::gui::KernelTableModel::SortRole).toDouble();
-    EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time").arg(model->rowCount()).arg(ls::gui::formatDuration(ls::gui::shownGpuTimeNs(*model->table(), model->rows()))));
-    EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->table(), model->rows()), mm); // the Duration column sorts by ns
-    EXPECT_EQ(ls::gui::kernelCountText(model->table(), {}), QStringLiteral("0 of 214 kernels"));
+    EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time").arg(model->rowCount()).arg(ls::gui::formatDuration(ls::gui::shownGpuTimeNs(*model->tables(), model->rows()))));
+    EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->tables(), model->rows()), mm); // the Duration column sorts by ns
+    EXPECT_EQ(ls::gui::kernelCountText(model->tables(), {}), QStringLiteral("0 of 214 kernels"));
 }
 
 TEST(SummaryCharts, LowerChartsKeepAReadableWidthWithLongLayerLabels) {

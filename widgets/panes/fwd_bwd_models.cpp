@@ -4,6 +4,7 @@
 
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ls::gui {
@@ -27,17 +28,59 @@ void OpSideModel::setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<c
     beginResetModel();
     trace_ = std::move(trace);
     pairs_ = trace_ ? std::move(pairs) : nullptr;
+    sortRows();
     endResetModel();
 }
 
 const std::vector<OpSideRow>& OpSideModel::rows() const { return side_ == Side::Forward ? pairs_->forward : pairs_->backward; }
 
 const OpSideRow* OpSideModel::rowAt(int row) const {
-    if (!pairs_ || row < 0 || static_cast<size_t>(row) >= rows().size()) return nullptr;
-    return &rows()[static_cast<size_t>(row)];
+    if (!pairs_ || row < 0 || static_cast<size_t>(row) >= order_.size()) return nullptr;
+    return &rows()[order_[static_cast<size_t>(row)]];
 }
 
-int OpSideModel::rowCount(const QModelIndex& parent) const { return parent.isValid() || !pairs_ ? 0 : static_cast<int>(rows().size()); }
+int OpSideModel::modelRow(uint32_t pairRow) const { return pairRow < rowOfPair_.size() ? rowOfPair_[pairRow] : -1; }
+
+void OpSideModel::sortRows() {
+    const size_t n = pairs_ ? rows().size() : 0;
+    order_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) order_[i] = i;
+    if (n && sortColumn_ >= 0) {
+        const bool descending = sortOrder_ == Qt::DescendingOrder;
+        double probe = 0;
+        if (numberKey(rows().front(), sortColumn_, probe)) {
+            std::vector<double> keys(n);
+            for (size_t i = 0; i < n; ++i) {
+                numberKey(rows()[i], sortColumn_, keys[i]);
+                if (std::isnan(keys[i])) keys[i] = -INFINITY; // unknown below every number
+            }
+            std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+        } else {
+            std::vector<QString> keys(n);
+            for (size_t i = 0; i < n; ++i) keys[i] = value(rows()[i], sortColumn_, false).toString();
+            std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+        }
+    }
+    rowOfPair_.assign(n, -1);
+    for (size_t r = 0; r < n; ++r) rowOfPair_[order_[r]] = static_cast<int32_t>(r);
+}
+
+void OpSideModel::sort(int column, Qt::SortOrder order) {
+    if (column < 0 || column >= ColumnCount) return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<uint32_t> pairRows;
+    for (const QModelIndex& i : before) pairRows.push_back(order_[static_cast<size_t>(i.row())]);
+    sortColumn_ = column;
+    sortOrder_ = order;
+    sortRows();
+    QModelIndexList after;
+    for (qsizetype i = 0; i < before.size(); ++i) after.push_back(index(rowOfPair_[pairRows[static_cast<size_t>(i)]], before[i].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+int OpSideModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(order_.size()); }
 int OpSideModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant OpSideModel::value(const OpSideRow& r, int column, bool display) const {
@@ -77,28 +120,20 @@ QVariant OpSideModel::value(const OpSideRow& r, int column, bool display) const 
     }
 }
 
-bool OpSideModel::sortKey(int row, int column, double& key) const {
-    const OpSideRow* r = rowAt(row);
-    if (!r) return false;
-    const double ns = static_cast<double>(r->gpuTimeNs);
+bool OpSideModel::numberKey(const OpSideRow& r, int column, double& key) {
+    const double ns = static_cast<double>(r.gpuTimeNs);
     switch (column) {
-    case Kernels: key = static_cast<double>(r->kernels); return true;
+    case Kernels: key = static_cast<double>(r.kernels); return true;
     case GpuTime: key = ns; return true;
-    case Flops: key = std::isfinite(r->flops) ? r->flops : NAN; return true;
-    case Tflops: key = std::isfinite(r->flops) && r->flopsTimeNs ? r->flops / static_cast<double>(r->flopsTimeNs) / 1e3 : NAN; return true;
-    case TcShare: key = r->gpuTimeNs ? static_cast<double>(r->tcTimeNs) / ns : NAN; return true;
+    case Flops: key = std::isfinite(r.flops) ? r.flops : NAN; return true;
+    case Tflops: key = std::isfinite(r.flops) && r.flopsTimeNs ? r.flops / static_cast<double>(r.flopsTimeNs) / 1e3 : NAN; return true;
+    case TcShare: key = r.gpuTimeNs ? static_cast<double>(r.tcTimeNs) / ns : NAN; return true;
     default: return false;
     }
 }
 
-bool OpSideProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
-    const auto* model = dynamic_cast<const OpSideModel*>(sourceModel());
-    double a = 0, b = 0;
-    if (model && model->sortKey(left.row(), left.column(), a) && model->sortKey(right.row(), right.column(), b)) {
-        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && !std::isnan(b); // unknown sorts below every number
-        return a < b;
-    }
-    return QSortFilterProxyModel::lessThan(left, right);
+void OpSideProxy::sort(int column, Qt::SortOrder order) {
+    if (sourceModel()) sourceModel()->sort(column, order);
 }
 
 QVariant OpSideModel::data(const QModelIndex& index, int role) const {

@@ -23,8 +23,15 @@ public:
     OpSideModel(Side side, QObject* parent = nullptr);
     void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs);
     const OpSideRow* rowAt(int row) const;
-    // The number a numeric column sorts by (NaN: unknown); false for text columns.
-    bool sortKey(int row, int column, double& key) const;
+    // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
+    // partners refer to), modelRow back (-1 when out of range).
+    uint32_t pairRow(int row) const { return order_[static_cast<size_t>(row)]; }
+    int modelRow(uint32_t pairRow) const;
+
+    // Sorts the rows in the model itself, numbers from the rows (unknown below every number),
+    // texts by their characters; ties keep their order. A new trace's rows come in the last
+    // order asked for: GPU time, costliest first, until the user picks another.
+    void sort(int column, Qt::SortOrder order) override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -34,20 +41,25 @@ public:
 private:
     const std::vector<OpSideRow>& rows() const;
     QVariant value(const OpSideRow& r, int column, bool display) const;
+    static bool numberKey(const OpSideRow& r, int column, double& key); // false for text columns
+    void sortRows();
 
     Side side_;
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const FwdBwdPairs> pairs_;
+    std::vector<uint32_t> order_;     // model row -> pair row
+    std::vector<int32_t> rowOfPair_;  // pair row -> model row
+    int sortColumn_ = GpuTime;
+    Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
 };
 
-// Sorts an OpSideModel's numeric columns by reading its rows directly: through data() and
-// QVariant a million-kernel trace's op rows took seconds to sort on the GUI thread.
+// Filters an OpSideModel by layer and leaves sorting to the model: sorting a million-kernel
+// trace's op rows through a proxy's index comparisons took over a second per side on the GUI
+// thread at every open; the model sorts a key array in tens of milliseconds.
 class OpSideProxy : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
-
-protected:
-    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+    void sort(int column, Qt::SortOrder order) override;
 };
 
 class FwdBwdRatioModel : public QAbstractTableModel {

@@ -143,10 +143,8 @@ void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shar
     const auto trace = table_ ? table_->tracePtr() : nullptr;
     forward_->setPairs(trace, pairs_);
     backward_->setPairs(trace, pairs_);
-    forwardKernels_->setTable(table_);
-    backwardKernels_->setTable(table_);
-    forwardKernels_->setScope({}, QString());
-    backwardKernels_->setScope({}, QString());
+    forwardKernels_->setScopedTable(table_, {}, QString()); // empty until an op is selected
+    backwardKernels_->setScopedTable(table_, {}, QString());
     showKernelColumns(forwardKernelsView_);
     showKernelColumns(backwardKernelsView_);
     const QSignalBlocker block(layer_);
@@ -180,15 +178,17 @@ void FwdBwdPanel::showLayer(const QString& layer) {
 
 std::vector<uint32_t> FwdBwdPanel::selectedRows(QTableView* view, QSortFilterProxyModel* proxy) const {
     std::vector<uint32_t> rows;
-    for (const QModelIndex& i : view->selectionModel()->selectedRows()) rows.push_back(static_cast<uint32_t>(proxy->mapToSource(i).row()));
+    const auto* model = static_cast<const OpSideModel*>(proxy->sourceModel());
+    for (const QModelIndex& i : view->selectionModel()->selectedRows()) rows.push_back(model->pairRow(proxy->mapToSource(i).row()));
     std::sort(rows.begin(), rows.end());
     return rows;
 }
 
 void FwdBwdPanel::selectRows(QTableView* view, QSortFilterProxyModel* proxy, const std::vector<uint32_t>& rows) {
     QItemSelection selection;
+    const auto* model = static_cast<const OpSideModel*>(proxy->sourceModel());
     for (uint32_t r : rows) {
-        const QModelIndex i = proxy->mapFromSource(proxy->sourceModel()->index(static_cast<int>(r), 0));
+        const QModelIndex i = proxy->mapFromSource(model->index(model->modelRow(r), 0));
         if (i.isValid()) selection.select(i, i);
     }
     view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

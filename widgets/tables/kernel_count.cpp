@@ -1,19 +1,22 @@
 #include "widgets/tables/kernel_count.h"
 
 #include "core/model/trace.h"
-#include "core/views/kernel_table.h"
+#include "core/views/session_kernel_table.h"
 #include "widgets/units.h"
 
 namespace ls::gui {
 
-double shownGpuTimeNs(const KernelTable& table, const std::vector<KernelId>& rows) {
-    const auto& k = table.trace().kernels;
+double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelId>& rows) {
     TimeNs sum = 0;
-    for (KernelId id : rows) sum += k.end[id.value] - k.start[id.value];
+    for (KernelId row : rows) {
+        const auto& k = table.part(table.partOf(row)).trace().kernels;
+        const uint32_t id = table.localOf(row).value;
+        sum += k.end[id] - k.start[id];
+    }
     return static_cast<double>(sum);
 }
 
-QString kernelCountText(const KernelTable* table, const std::vector<KernelId>& rows) {
+QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows) {
     const qsizetype total = table ? static_cast<qsizetype>(table->size()) : 0;
     QString text = QStringLiteral("%L1 of %L2 kernels").arg(static_cast<qsizetype>(rows.size())).arg(total);
     if (table && !rows.empty()) text += QStringLiteral(" · %1 GPU time").arg(formatDuration(shownGpuTimeNs(*table, rows)));

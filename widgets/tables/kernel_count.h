@@ -11,12 +11,12 @@
 #include <vector>
 
 namespace ls {
-class KernelTable;
+class SessionKernelTable;
 }
 
 namespace ls::gui {
 
-double shownGpuTimeNs(const KernelTable& table, const std::vector<KernelId>& rows);
-QString kernelCountText(const KernelTable* table, const std::vector<KernelId>& rows);
+double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelId>& rows);
+QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows);
 
 } // namespace ls::gui

@@ -32,19 +32,36 @@ void KernelTableModel::changeRows(const std::function<void()>& change) {
 }
 
 void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
+    setTables(table ? std::make_shared<const SessionKernelTable>(std::vector<std::shared_ptr<const KernelTable>>{std::move(table)}) : nullptr);
+}
+
+// Inside changeRows: the new tables, their ncu metrics and labels gone, the scope given.
+void KernelTableModel::replaceTables(std::shared_ptr<const SessionKernelTable> tables, std::vector<KernelId> scope, bool hasScope,
+                                     const QString& label) {
+    tables_ = std::move(tables);
+    ncu_.reset();
+    labels_.assign(tables_ ? tables_->partCount() : 0, nullptr);
+    if (sortColumn_ >= columnCount()) sortColumn_ = -1;
+    scope_ = std::move(scope);
+    std::sort(scope_.begin(), scope_.end());
+    hasScope_ = hasScope;
+    scopeLabel_ = label;
+}
+
+void KernelTableModel::setTables(std::shared_ptr<const SessionKernelTable> tables) {
+    changeRows([&] { replaceTables(std::move(tables), {}, false, QString()); });
+}
+
+void KernelTableModel::setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels, const QString& label) {
     changeRows([&] {
-        table_ = std::move(table);
-        ncu_.reset();
-        labels_.reset();
-        scope_.clear();
-        hasScope_ = false;
-        scopeLabel_.clear();
+        replaceTables(table ? std::make_shared<const SessionKernelTable>(std::vector<std::shared_ptr<const KernelTable>>{std::move(table)}) : nullptr,
+                      std::move(kernels), true, label);
     });
 }
 
 void KernelTableModel::setNcu(std::shared_ptr<const NcuMetrics> ncu) {
     beginResetModel();
-    ncu_ = table_ && ncu && ncu->trace() == table_->tracePtr() ? std::move(ncu) : nullptr;
+    ncu_ = table() && ncu && ncu->trace() == table()->tracePtr() ? std::move(ncu) : nullptr;
     if (sortColumn_ >= columnCount()) sortColumn_ = -1;
     endResetModel();
 }
@@ -81,21 +98,28 @@ QString KernelTableModel::setFilter(const QString& expression) {
 void KernelTableModel::rebuildRows() {
     rowOfKernel_.clear();
     rows_.clear();
-    if (!table_) return;
+    if (!tables_) return;
     std::vector<KernelId> base;
     if (hasScope_) {
         base = scope_;
     } else {
-        base.resize(table_->size());
+        base.resize(tables_->size());
         for (uint32_t i = 0; i < base.size(); ++i) base[i] = KernelId(i);
     }
-    rows_ = filter_.empty() ? std::move(base) : filter_.apply(*table_, base);
+    rows_ = filter_.empty() ? std::move(base) : tables_->filter(filter_, base);
     if (sortColumn_ >= 0) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
 }
 
-// Kernel columns sort in core; ncu columns by their values, unknown last, ties in place.
+// Kernel columns sort in core; the file column by the order the files were given; ncu columns
+// by their values, unknown last, ties in place.
 void KernelTableModel::sortRows(int column, bool descending) {
-    if (static_cast<size_t>(column) < kKernelFieldCount) return table_->sort(rows_, fieldOf(column), descending);
+    if (static_cast<size_t>(column) < kKernelFieldCount) return tables_->sort(rows_, fieldOf(column), descending);
+    if (hasFileColumn()) {
+        std::stable_sort(rows_.begin(), rows_.end(), [&](KernelId a, KernelId b) {
+            return descending ? tables_->partOf(a) > tables_->partOf(b) : tables_->partOf(a) < tables_->partOf(b);
+        });
+        return;
+    }
     if (!ncu_) return;
     const auto m = static_cast<uint32_t>(static_cast<size_t>(column) - kKernelFieldCount);
     std::stable_partition(rows_.begin(), rows_.end(), [&](KernelId k) { return std::isfinite(ncu_->value(k, m)); });
@@ -110,9 +134,9 @@ KernelId KernelTableModel::kernelAt(int row) const {
 }
 
 int KernelTableModel::rowOf(KernelId k) const {
-    if (!table_ || !k.valid() || k.value >= table_->size()) return -1;
+    if (!tables_ || !k.valid() || k.value >= tables_->size()) return -1;
     if (rowOfKernel_.empty()) {
-        rowOfKernel_.assign(table_->size(), -1);
+        rowOfKernel_.assign(tables_->size(), -1);
         for (size_t r = 0; r < rows_.size(); ++r) rowOfKernel_[rows_[r].value] = static_cast<int32_t>(r);
     }
     return rowOfKernel_[k.value];
@@ -123,7 +147,7 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(kKernelFieldCount + (ncu_ ? ncu_->metricCount() : 0));
+    return parent.isValid() ? 0 : static_cast<int>(kKernelFieldCount + (hasFileColumn() ? 1 : 0) + (ncu_ ? ncu_->metricCount() : 0));
 }
 
 QVariant KernelTableModel::ncuData(KernelId k, uint32_t m, int role) const {
@@ -140,26 +164,44 @@ QVariant KernelTableModel::ncuData(KernelId k, uint32_t m, int role) const {
     }
 }
 
-QString KernelTableModel::display(KernelId k, KernelField f) const {
+QString KernelTableModel::display(const KernelTable& table, KernelId k, KernelField f) const {
     const auto& info = kernelFieldInfo(f);
     switch (info.unit) {
     case FieldUnit::Timestamp:
-        return formatOffset(static_cast<long long>(table_->number(k, f)) - table_->trace().captureStart);
-    case FieldUnit::Duration: return formatDuration(table_->number(k, f));
-    case FieldUnit::Flops: return formatFlops(table_->number(k, f));
-    case FieldUnit::Bytes: return formatBytes(table_->number(k, f));
+        return formatOffset(static_cast<long long>(table.number(k, f)) - table.trace().captureStart);
+    case FieldUnit::Duration: return formatDuration(table.number(k, f));
+    case FieldUnit::Flops: return formatFlops(table.number(k, f));
+    case FieldUnit::Bytes: return formatBytes(table.number(k, f));
     case FieldUnit::Intensity:
-    case FieldUnit::Tflops: return formatNumber(table_->number(k, f), 1);
-    case FieldUnit::Gbytes: return formatNumber(table_->number(k, f), 0);
-    default: return qstr(table_->text(k, f));
+    case FieldUnit::Tflops: return formatNumber(table.number(k, f), 1);
+    case FieldUnit::Gbytes: return formatNumber(table.number(k, f), 0);
+    default: return qstr(table.text(k, f));
+    }
+}
+
+// The file a row's kernel comes from, as the user named it (the CLI's `file` column).
+QVariant KernelTableModel::fileData(KernelId row, int role) const {
+    const std::string& path = tables_->file(tables_->partOf(row));
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+    case ExportRole: return qstr(path);
+    case SortRole: return tables_->partOf(row);
+    case KernelIdRole: return row.value;
+    default: return {};
     }
 }
 
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!table_ || !index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
-    const KernelId k = rows_[static_cast<size_t>(index.row())];
-    if (static_cast<size_t>(index.column()) >= kKernelFieldCount)
-        return ncuData(k, static_cast<uint32_t>(static_cast<size_t>(index.column()) - kKernelFieldCount), role);
+    if (!tables_ || !index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
+    const KernelId row = rows_[static_cast<size_t>(index.row())];
+    if (static_cast<size_t>(index.column()) >= kKernelFieldCount) {
+        if (hasFileColumn()) return fileData(row, role);
+        return ncuData(row, static_cast<uint32_t>(static_cast<size_t>(index.column()) - kKernelFieldCount), role);
+    }
+    const uint32_t part = tables_->partOf(row);
+    const KernelTable& table = tables_->part(part);
+    const KernelId k = tables_->localOf(row);
     const KernelField f = fieldOf(index.column());
     if (f == KernelField::Tc && ncu_ && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole))
         if (const auto measured = ncu_->tensorCore(k)) // ncu's instruction counts outrank the name rules
@@ -167,28 +209,28 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     // Short names told apart on screen (Kernel2 ·f16 128x128 tn), the full name on hover; sorting
     // and CSV keep core's short name.
     if (f == KernelField::ShortName && (role == Qt::DisplayRole || role == Qt::ToolTipRole)) {
-        if (role == Qt::ToolTipRole) return qstr(table_->text(k, KernelField::Name));
-        if (!labels_) labels_ = std::make_shared<const KernelLabels>(table_->trace());
-        return qstr(labels_->of(k.value));
+        if (role == Qt::ToolTipRole) return qstr(table.text(k, KernelField::Name));
+        if (!labels_[part]) labels_[part] = std::make_shared<const KernelLabels>(table.trace());
+        return qstr(labels_[part]->of(k.value));
     }
     const FieldUnit unit = kernelFieldInfo(f).unit;
     switch (role) {
-    case Qt::DisplayRole: return display(k, f);
+    case Qt::DisplayRole: return display(table, k, f);
     case Qt::ToolTipRole:
-        if (unit == FieldUnit::Text || unit == FieldUnit::Timestamp) return qstr(table_->text(k, f));
-        return QStringLiteral("%1 (%2)").arg(display(k, f), qstr(table_->text(k, f)));
-    case ExportRole: return qstr(table_->text(k, f));
-    case KernelIdRole: return k.value;
+        if (unit == FieldUnit::Text || unit == FieldUnit::Timestamp) return qstr(table.text(k, f));
+        return QStringLiteral("%1 (%2)").arg(display(table, k, f), qstr(table.text(k, f)));
+    case ExportRole: return qstr(table.text(k, f));
+    case KernelIdRole: return row.value;
     case SortRole: {
-        if (unit == FieldUnit::Text) return qstr(table_->text(k, f));
-        const double v = table_->number(k, f);
+        if (unit == FieldUnit::Text) return qstr(table.text(k, f));
+        const double v = table.number(k, f);
         return std::isfinite(v) ? QVariant(v) : QVariant();
     }
     case Qt::TextAlignmentRole:
         return unit == FieldUnit::Text ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ForegroundRole:
         if (f == KernelField::Tc) {
-            const TcState s = table_->trace().metrics.tc[k.value];
+            const TcState s = table.trace().metrics.tc[k.value];
             if (s == TcState::Used) return QBrush(QColor(0x1b, 0x7f, 0x3b));
             if (s == TcState::NotUsed) return QBrush(QColor(0xc0, 0x50, 0x00));
         }
@@ -199,6 +241,12 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return QAbstractTableModel::headerData(section, orientation, role);
+    if (static_cast<size_t>(section) >= kKernelFieldCount && hasFileColumn()) {
+        if (role == Qt::DisplayRole) return QStringLiteral("File");
+        if (role == ExportRole) return QStringLiteral("file");
+        if (role == Qt::ToolTipRole) return QStringLiteral("The trace file the kernel comes from");
+        return {};
+    }
     if (static_cast<size_t>(section) >= kKernelFieldCount) {
         const auto m = static_cast<uint32_t>(static_cast<size_t>(section) - kKernelFieldCount);
         const auto& info = ncu_->metric(m);
@@ -216,7 +264,7 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
 }
 
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
-    if (!table_ || column < 0 || column >= columnCount()) return;
+    if (!tables_ || column < 0 || column >= columnCount()) return;
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<KernelId> kernels;

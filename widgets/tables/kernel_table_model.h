@@ -1,10 +1,13 @@
 #pragma once
-// The kernel table as an item model over core's KernelTable: no per-row objects, only a vector of
-// kernel ids (the rows in view order). A scope (a layer, an op, a chart bar) and a filter
+// The kernel table as an item model over core's KernelTable, or over a SessionKernelTable to
+// show every rank at once (then a row id is a session row id and a `file` column follows the
+// kernel columns, as in `layerscope-cli kernels FILE...`): no per-row objects, only a vector of
+// row ids (the rows in view order). A scope (a layer, an op, a chart bar) and a filter
 // expression narrow the rows; sorting permutes them in place. Human units on the display role,
 // raw numbers on SortRole, the CLI's exact text on ExportRole.
 #include "core/views/kernel_filter.h"
 #include "core/views/kernel_table.h"
+#include "core/views/session_kernel_table.h"
 #include "core/import/ncu/ncu_metrics.h"
 #include "widgets/csv_export.h"
 
@@ -29,7 +32,15 @@ public:
     ~KernelTableModel() override;
 
     void setTable(std::shared_ptr<const KernelTable> table);
-    const KernelTable* table() const { return table_.get(); }
+    void setTables(std::shared_ptr<const SessionKernelTable> tables); // every rank of a session
+    // The table narrowed to a scope from the start (no pass over all its rows first).
+    void setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels, const QString& label);
+    // The one trace's table; null while several are shown.
+    const KernelTable* table() const { return tables_ && tables_->partCount() == 1 ? &tables_->part(0) : nullptr; }
+    const SessionKernelTable* tables() const { return tables_.get(); }
+    // The trace table a row id belongs to and the kernel it is there.
+    const KernelTable& tableOf(KernelId row) const { return tables_->part(tables_->partOf(row)); }
+    KernelId localOf(KernelId row) const { return tables_->localOf(row); }
     // Imported Nsight Compute metrics: one more column per metric after the kernels columns, and
     // the measured Tensor Core verdict in the tc column where the file has the counts.
     void setNcu(std::shared_ptr<const NcuMetrics> ncu);
@@ -62,15 +73,18 @@ signals:
     void rowsChanged(); // scope, filter or table changed (not on sort)
 
 private:
-    QString display(KernelId k, KernelField f) const;
+    QString display(const KernelTable& table, KernelId k, KernelField f) const;
+    QVariant fileData(KernelId row, int role) const;
+    bool hasFileColumn() const { return tables_ && tables_->partCount() > 1; }
     QVariant ncuData(KernelId k, uint32_t metric, int role) const;
     void sortRows(int column, bool descending);
     void rebuildRows();
+    void replaceTables(std::shared_ptr<const SessionKernelTable> tables, std::vector<KernelId> scope, bool hasScope, const QString& label);
     void changeRows(const std::function<void()>& change);
 
-    std::shared_ptr<const KernelTable> table_;
-    std::shared_ptr<const NcuMetrics> ncu_;
-    mutable std::shared_ptr<const KernelLabels> labels_; // built when a short name is first shown
+    std::shared_ptr<const SessionKernelTable> tables_;
+    std::shared_ptr<const NcuMetrics> ncu_; // one trace only
+    mutable std::vector<std::shared_ptr<const KernelLabels>> labels_; // per part, built when a short name is first shown
     std::vector<KernelId> scope_;
     bool hasScope_ = false;
     QString scopeLabel_;

@@ -137,7 +137,7 @@ void KernelTableView::applyFilterNow() {
 }
 
 void KernelTableView::updateStatus() {
-    count_->setText(kernelCountText(model_->table(), model_->rows()));
+    count_->setText(kernelCountText(model_->tables(), model_->rows()));
     scope_->setText(model_->scopeLabel());
     scope_->setVisible(model_->hasScope());
     clearScope_->setVisible(model_->hasScope());
@@ -189,14 +189,16 @@ void KernelTableView::fillHeaderMenu(QMenu* menu, int section, const QPoint& glo
 
 void KernelTableView::showRowMenu(const QPoint& pos) {
     const QModelIndex index = table_->indexAt(pos);
-    const KernelId k = model_->kernelAt(index.row());
-    if (!k.valid() || !model_->table()) return;
-    const Trace& t = model_->table()->trace();
-    const OpId op = t.kernelLinks.opInstance[k.value];
+    const KernelId k = model_->kernelAt(index.row()); // a row id: the signals carry it
+    if (!k.valid() || !model_->tables()) return;
+    const KernelTable& table = model_->tableOf(k);
+    const KernelId local = model_->localOf(k);
+    const Trace& t = table.trace();
+    const OpId op = t.kernelLinks.opInstance[local.value];
     const bool paired = op.valid() && t.ops.paired[op.value].valid();
     const bool backward = op.valid() && t.ops.direction[op.value] == Direction::Backward;
-    const QString opName = QString::fromStdString(model_->table()->text(k, KernelField::Op));
-    const QString layer = QString::fromStdString(model_->table()->text(k, KernelField::Layer));
+    const QString opName = QString::fromStdString(table.text(local, KernelField::Op));
+    const QString layer = QString::fromStdString(table.text(local, KernelField::Layer));
 
     QMenu menu(this);
     menu.addAction(QStringLiteral("Show in timeline"), this, [this, k] { emit showInTimeline(k); });

@@ -36,7 +36,7 @@ public:
     // column?" (its meaning and unit), then the column chooser.
     void fillHeaderMenu(QMenu* menu, int section, const QPoint& globalPos);
 
-signals:
+signals: // kernels by the model's row id (KernelTableModel::tableOf/localOf)
     void currentKernelChanged(ls::KernelId k);
     void selectionChanged();
     void showInTimeline(ls::KernelId k);

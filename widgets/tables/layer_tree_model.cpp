@@ -15,8 +15,27 @@ LayerTreeModel::LayerTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void LayerTreeModel::setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const LayerTree> tree) {
     beginResetModel();
-    trace_ = std::move(trace);
-    tree_ = trace_ ? std::move(tree) : nullptr;
+    traces_.clear();
+    if (trace) traces_.push_back(std::move(trace));
+    tree_ = traces_.empty() ? nullptr : std::move(tree);
+    sessionTree_.reset();
+    rankNames_.clear();
+    indexTree();
+    endResetModel();
+}
+
+void LayerTreeModel::setSessionTree(std::shared_ptr<const SessionLayerTree> tree, std::vector<std::shared_ptr<const Trace>> traces,
+                                    QStringList rankNames) {
+    beginResetModel();
+    sessionTree_ = std::move(tree);
+    tree_ = sessionTree_ ? std::shared_ptr<const LayerTree>(sessionTree_, &sessionTree_->tree) : nullptr;
+    traces_ = std::move(traces);
+    rankNames_ = std::move(rankNames);
+    indexTree();
+    endResetModel();
+}
+
+void LayerTreeModel::indexTree() {
     rowInParent_.clear();
     totalNs_ = 0;
     if (tree_) {
@@ -27,7 +46,15 @@ void LayerTreeModel::setTree(std::shared_ptr<const Trace> trace, std::shared_ptr
         }
         totalNs_ = static_cast<double>(tree_->gpuTimeNs[0]);
     }
-    endResetModel();
+}
+
+QString LayerTreeModel::nodeName(uint32_t n) const {
+    if (!tree_ || n >= tree_->size()) return {};
+    if (!sessionTree_) return QString::fromStdString(std::string(layerNodeName(*traces_[0], *tree_, n)));
+    const uint32_t part = sessionTree_->part[n];
+    if (tree_->kind[n] == LayerNodeKind::Rank) return part < static_cast<uint32_t>(rankNames_.size()) ? rankNames_[static_cast<qsizetype>(part)] : QString();
+    if (tree_->kind[n] == LayerNodeKind::Root) return QStringLiteral("All ranks");
+    return QString::fromStdString(std::string(layerNodeName(*traces_[part], *tree_, n)));
 }
 
 uint32_t LayerTreeModel::nodeOf(const QModelIndex& index) const {
@@ -66,7 +93,7 @@ QVariant LayerTreeModel::value(uint32_t n, int column, bool display) const {
     const double flops = t.flops[n];
     const double flopsNs = static_cast<double>(t.flopsTimeNs[n]);
     switch (column) {
-    case Name: return QString::fromStdString(std::string(layerNodeName(*trace_, t, n)));
+    case Name: return nodeName(n);
     case Kernels: return display ? QVariant(QStringLiteral("%L1").arg(t.kernels[n])) : QVariant(static_cast<qulonglong>(t.kernels[n]));
     case GpuTime: return display ? QVariant(formatDuration(ns)) : QVariant(static_cast<qulonglong>(t.gpuTimeNs[n]));
     case Percent: {

@@ -1,11 +1,14 @@
 #pragma once
 // The layer tree (core/views/layer_tree.h) as an item model: iteration → direction → layer → op, each
 // row with kernel count, GPU time, share of the total, FLOPs, TFLOP/s and Tensor Core share.
-// Nodes are addressed by their index in the tree's columns (internalId), no item objects.
+// Nodes are addressed by their index in the tree's columns (internalId), no item objects. Every
+// rank of a session at once: the session's combined tree, a row per rank on top.
 #include "core/views/layer_tree.h"
+#include "core/views/session_layer_tree.h"
 #include "widgets/csv_export.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include <memory>
 
@@ -20,6 +23,11 @@ public:
 
     explicit LayerTreeModel(QObject* parent = nullptr);
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const LayerTree> tree);
+    // traces[p] is the session tree's part p, rankNames[p] names its Rank row.
+    void setSessionTree(std::shared_ptr<const SessionLayerTree> tree, std::vector<std::shared_ptr<const Trace>> traces,
+                        QStringList rankNames);
+    const LayerTree* tree() const { return tree_.get(); }
+    QString nodeName(uint32_t node) const;
 
     // The root node is not shown: its children are the top-level rows.
     uint32_t nodeOf(const QModelIndex& index) const;
@@ -34,9 +42,12 @@ public:
 
 private:
     QVariant value(uint32_t node, int column, bool display) const;
+    void indexTree();
 
-    std::shared_ptr<const Trace> trace_;
+    std::vector<std::shared_ptr<const Trace>> traces_; // one, or a session's parts
     std::shared_ptr<const LayerTree> tree_;
+    std::shared_ptr<const SessionLayerTree> sessionTree_; // owns tree_ when set
+    QStringList rankNames_;
     std::vector<uint32_t> rowInParent_; // per node
     double totalNs_ = 0;
 };

@@ -26,7 +26,7 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
     p.setFont(bold);
     p.setPen(QColor(0x10, 0x18, 0x30));
     const QString label = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + qstr(section.label) +
-                          (shown ? QStringLiteral(" (in the table)") : QString());
+                          (shown ? (everyRankInTable_ ? QStringLiteral(" (in the panes)") : QStringLiteral(" (in the table)")) : QString());
     const int labelWidth = collapsed ? kHeaderWidth - 8 : size.width() - 8;
     p.drawText(QRect(4, y, labelWidth, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                QFontMetrics(bold).elidedText(label, Qt::ElideRight, labelWidth));

@@ -289,6 +289,11 @@ void TimelineView::selectPartKernel(uint32_t part, KernelId k, bool reveal) {
     viewport()->update();
 }
 
+void TimelineView::selectTraceKernel(uint32_t trace, KernelId k, bool reveal) {
+    const auto it = std::find(partIndex_.begin(), partIndex_.end(), trace);
+    if (it != partIndex_.end()) selectPartKernel(static_cast<uint32_t>(it - partIndex_.begin()), k, reveal);
+}
+
 void TimelineView::setLinked(std::vector<KernelId> kernels) {
     linked_ = std::move(kernels);
     viewport()->update();

@@ -53,6 +53,7 @@ public:
     // The GPU projection of a clicked range: from its first kernel's start to its last's end.
     void setProjection(std::optional<std::pair<double, double>> span);
     KernelId selectedKernel() const { return selected_; }
+    uint32_t selectedTrace() const { return sessionPart(selectedPart_); } // the session trace it belongs to
 
     TimeWindow window() const { return window_; }
     void setWindow(double fromNs, double toNs, bool record = true);
@@ -102,6 +103,13 @@ public:
     const MatchedCollective* selectedCollective() const;
     // Selects a kernel of view part `part` (0: the shown trace, as selectKernel).
     void selectPartKernel(uint32_t part, KernelId k, bool reveal);
+    // The kernel table lists every rank: the shown rank's header says it is the panes' rank.
+    void setEveryRankInTable(bool on) {
+        everyRankInTable_ = on;
+        viewport()->update();
+    }
+    // Selects a kernel of session trace `trace` wherever its rows are in this view.
+    void selectTraceKernel(uint32_t trace, KernelId k, bool reveal);
 
 signals:
     void kernelClicked(ls::KernelId k);
@@ -192,6 +200,7 @@ private:
     std::vector<std::vector<KernelId>> highlightByLane_;
     KernelId selected_;
     uint32_t selectedPart_ = 0;
+    bool everyRankInTable_ = false;
     std::vector<std::pair<double, double>> history_;
     size_t historyPos_ = 0;
     // Mouse state.

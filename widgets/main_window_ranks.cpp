@@ -1,0 +1,175 @@
+// MainWindow over a session of several ranks: the rank box, switching the shown trace, and the
+// all-ranks mode of the kernel table and layer tree (their row ids are then session row ids,
+// mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
+#include "widgets/main_window.h"
+
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/tables/kernel_table_view.h"
+#include "widgets/tables/layer_tree_model.h"
+#include "widgets/panes/ranks_panel.h"
+#include "widgets/timeline/timeline_area.h"
+#include "widgets/timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTreeView>
+
+namespace ls::gui {
+
+void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) {
+    shownRanks_ = analysis;
+    allRanks_.reset();
+    allRanksBuilt_.reset();
+    rankFilter_.clear();
+    ranks_->setAnalysis(analysis);
+    rankBox_->clear();
+    const Session* s = analysis ? analysis->session.get() : nullptr;
+    if (s && s->ranks.size() > 1) {
+        for (const auto& r : s->ranks) {
+            const QString file = QFileInfo(QString::fromStdString(s->traces[r.trace].file)).fileName();
+            rankBox_->addItem(QStringLiteral("Rank %1 · GPU %2 · %3").arg(r.rank).arg(r.device).arg(file), r.rank);
+        }
+        for (uint32_t t = 0; t < s->traces.size(); ++t) {
+            int inTrace = 0;
+            for (const auto& r : s->ranks) inTrace += r.trace == t;
+            if (inTrace > 1)
+                rankBox_->addItem(QStringLiteral("All ranks of %1").arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
+                                  -1 - static_cast<int>(t));
+        }
+        if (s->traces.size() > 1) {
+            rankBox_->addItem(QStringLiteral("All %1 ranks in the table and tree").arg(s->ranks.size()), kAllRanks);
+            rankBox_->setItemData(rankBox_->count() - 1, QStringLiteral("Every rank's kernels in one table and one layer tree; "
+                                                                        "the timeline and the panes keep the shown rank's trace"),
+                                  Qt::ToolTipRole);
+        }
+    }
+    rankBox_->setVisible(rankBox_->count() > 1);
+}
+
+void MainWindow::showTrace(uint32_t trace) {
+    if (!session_ || !session_->ranks || trace == session_->shownTrace) return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    auto prepared = prepareSession(session_->ranks, trace);
+    QApplication::restoreOverrideCursor();
+    showSession(prepared);
+}
+
+void MainWindow::showRank(int rank) {
+    if (!session_ || !session_->ranks) return;
+    const auto analysis = session_->ranks;
+    const Session& s = *analysis->session;
+    if (kernelView_->filterEdit()->text() == rankFilter_ && !rankFilter_.isEmpty()) kernelView_->applyFilter(QString());
+    rankFilter_.clear();
+    if (rank == kAllRanks) {
+        if (s.traces.size() < 2) return;
+        if (!allRanksBuilt_) {
+            QApplication::setOverrideCursor(Qt::WaitCursor);
+            allRanksBuilt_ = prepareAllRanks(*analysis);
+            QApplication::restoreOverrideCursor();
+        }
+        if (!allRanks_) {
+            allRanks_ = allRanksBuilt_;
+            fillTableAndTree();
+        }
+        for (int i = 0; i < rankBox_->count(); ++i)
+            if (rankBox_->itemData(i).toInt() == kAllRanks) rankBox_->setCurrentIndex(i);
+        statusLabel_->setText(QStringLiteral("Table and layer tree: %L1 kernels of all %2 ranks in %3 files; timeline and panes: %4")
+                                  .arg(static_cast<qulonglong>(allRanks_->kernels->size()))
+                                  .arg(s.ranks.size())
+                                  .arg(s.traces.size())
+                                  .arg(QFileInfo(QString::fromStdString(s.traces[session_->shownTrace].file)).fileName()));
+        return;
+    }
+    uint32_t trace = rank < 0 ? static_cast<uint32_t>(-1 - rank) : UINT32_MAX;
+    const SessionRank* chosen = nullptr;
+    for (const auto& r : s.ranks)
+        if (r.rank == rank) chosen = &r;
+    if (chosen) trace = chosen->trace;
+    if (trace >= s.traces.size()) return;
+    const bool leaveAll = allRanks_ != nullptr;
+    allRanks_.reset();
+    if (trace != session_->shownTrace) showTrace(trace);
+    else if (leaveAll) fillTableAndTree();
+    for (int i = 0; i < rankBox_->count(); ++i)
+        if (rankBox_->itemData(i).toInt() == rank) rankBox_->setCurrentIndex(i);
+    int inTrace = 0;
+    for (const auto& r : s.ranks) inTrace += r.trace == trace;
+    // A file holding several GPUs: the rank is its device's kernels.
+    if (chosen && inTrace > 1) {
+        rankFilter_ = QStringLiteral("device = %1").arg(chosen->device);
+        kernelView_->applyFilter(rankFilter_);
+    }
+    statusLabel_->setText(chosen ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(QString::fromStdString(s.traces[trace].file))
+                                 : QStringLiteral("Showing all ranks of %1").arg(QString::fromStdString(s.traces[trace].file)));
+}
+
+// Each trace's row in the all-ranks layer tree: "Rank 3 · job_rank3.sqlite", "Ranks 0–7 · node.nvvp".
+QStringList MainWindow::traceRankNames() const {
+    QStringList names;
+    if (!shownRanks_) return names;
+    const Session& s = *shownRanks_->session;
+    for (uint32_t t = 0; t < s.traces.size(); ++t) {
+        std::vector<int> ranks;
+        for (const auto& r : s.ranks)
+            if (r.trace == t) ranks.push_back(r.rank);
+        const QString file = QFileInfo(QString::fromStdString(s.traces[t].file)).fileName();
+        if (ranks.empty()) names << file;
+        else if (ranks.size() == 1) names << QStringLiteral("Rank %1 · %2").arg(ranks.front()).arg(file);
+        else names << QStringLiteral("Ranks %1–%2 · %3").arg(ranks.front()).arg(ranks.back()).arg(file);
+    }
+    return names;
+}
+
+void MainWindow::fillTableAndTree() {
+    if (allRanks_) kernelModel_->setTables(allRanks_->kernels);
+    else kernelModel_->setTable(session_->kernels);
+    // The model keeps its sort and filter across tables; sort again only where the header asks
+    // for another order (the remembered one on the first open).
+    auto* header = kernelView_->table()->horizontalHeader();
+    const int column = header->sortIndicatorSection();
+    if (column >= 0 && column < kernelModel_->columnCount() &&
+        (column != kernelModel_->sortColumn() || header->sortIndicatorOrder() != kernelModel_->sortOrder()))
+        kernelModel_->sort(column, header->sortIndicatorOrder());
+    kernelView_->applyFilter(kernelView_->filterEdit()->text());
+    if (allRanks_) layerModel_->setSessionTree(allRanks_->layers, allRanks_->traces, traceRankNames());
+    else layerModel_->setTree(session_->trace, session_->layers);
+    layerView_->expandToDepth(allRanks_ ? 0 : 1);
+    timeline_->view()->setEveryRankInTable(allRanks_ != nullptr);
+}
+
+KernelId MainWindow::rowOfShown(KernelId k) const {
+    return allRanks_ && k.valid() ? allRanks_->kernels->rowOf(session_->shownTrace, k) : k;
+}
+
+std::vector<KernelId> MainWindow::rowsOfShown(const std::vector<KernelId>& kernels) const {
+    if (!allRanks_) return kernels;
+    std::vector<KernelId> rows;
+    rows.reserve(kernels.size());
+    for (KernelId k : kernels) rows.push_back(rowOfShown(k));
+    return rows;
+}
+
+std::vector<KernelId> MainWindow::shownOfRows(const std::vector<KernelId>& rows) const {
+    if (!allRanks_) return rows;
+    std::vector<KernelId> kernels;
+    for (KernelId row : rows)
+        if (allRanks_->kernels->partOf(row) == session_->shownTrace) kernels.push_back(allRanks_->kernels->localOf(row));
+    return kernels;
+}
+
+void MainWindow::showRowsOnTimeline(const std::vector<KernelId>& rows, const QString& what) {
+    const auto shown = shownOfRows(rows);
+    if (shown.empty() && !rows.empty()) timeline_->clearHighlight();
+    else timeline_->showKernels(shown, what);
+}
+
+uint32_t MainWindow::traceOfRow(KernelId row) const {
+    return allRanks_ && row.valid() ? allRanks_->kernels->partOf(row) : (session_ ? session_->shownTrace : 0);
+}
+
+} // namespace ls::gui
