@@ -20,6 +20,7 @@
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
 #include "widgets/load_settings.h"
+#include "widgets/step_timing.h"
 #include "widgets/units.h"
 
 #include <QAction>
@@ -49,6 +50,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
 
 namespace ls::gui {
@@ -141,7 +143,7 @@ MainWindow::MainWindow(QWidget* parent)
         progress_->setToolTip(QStringLiteral("%L1 of %L2 %3 read").arg(done).arg(total).arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
         statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
     });
-    connect(loader_, &TraceLoader::loaded, this, &MainWindow::showSession);
+    connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceSession> loaded) { showSession(std::move(loaded), true); });
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
@@ -429,6 +431,7 @@ void MainWindow::openFiles(const QStringList& paths) {
     setLoading(true);
     statusLabel_->setText(paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
                                             : QStringLiteral("Opening %1 files…").arg(paths.size()));
+    loader_->setKernelOrder(tableOrder());
     loader_->start(paths);
 }
 
@@ -441,25 +444,46 @@ void MainWindow::setLoading(bool loading) {
     }
 }
 
-void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
+void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool deferPanes) {
     setLoading(false);
     start_->leave();
+    paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
     session_ = std::move(session);
     const bool newSession = session_->ranks != shownRanks_;
     if (newSession) showRanks(session_->ranks);
     ncu_.reset();
     const Trace& t = *session_->trace;
+    // What the user looks at first, now: the table, the tree and the timeline.
     if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
-    if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
-    else timeline_->setData(session_->timeline);
-    iterations_->setSummary(session_->iterations);
-    charts_->setTrace(session_->trace);
-    roofline_->setData(session_->roofline);
-    fwdBwd_->setSession(session_->kernels, session_->pairs);
-    summaryModel_->setTrace(session_->trace);
-    summaryView_->resizeColumnsToContents();
-    reportView_->setHtml(loadReportHtml(t));
-    details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+    {
+        const StepTiming step("timeline");
+        if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
+        else timeline_->setData(session_->timeline);
+        iterations_->setSummary(session_->iterations);
+        details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+        reportView_->setHtml(loadReportHtml(t)); // now: a partly failed session's list goes above it
+    }
+    // The other tabs, each step in its own turn of the event loop after a load, so that the
+    // window keeps answering (a million kernels' op tables take ~0.1 s).
+    const auto shown = session_;
+    paneSteps_.push_back([this, shown] {
+        const StepTiming step("summary tab");
+        charts_->setShares(shown->charts);
+        roofline_->setData(shown->roofline);
+        summaryModel_->setRows(*shown->kernelSummary);
+        summaryView_->resizeColumnsToContents();
+    });
+    for (auto& step : fwdBwd_->sessionSteps(shown->kernels, shown->fwdBwd))
+        paneSteps_.push_back([step = std::move(step)] {
+            const StepTiming timing("forward/backward step");
+            step();
+        });
+    if (newSession) paneSteps_.push_back([this] { emit traceLoaded(); });
+    if (deferPanes) {
+        QTimer::singleShot(0, this, &MainWindow::runPaneStep);
+    } else {
+        while (!paneSteps_.empty()) runPaneStep();
+    }
     compare_->setBase(session_->trace); // a comparison of another trace closes
 
     if (!newSession) return; // another rank of the open session: title, recent files and status stay
@@ -487,7 +511,14 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session) {
     }
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
-    emit traceLoaded();
+}
+
+void MainWindow::runPaneStep() {
+    if (paneSteps_.empty()) return;
+    const auto step = std::move(paneSteps_.front());
+    paneSteps_.erase(paneSteps_.begin());
+    step();
+    if (!paneSteps_.empty()) QTimer::singleShot(0, this, &MainWindow::runPaneStep);
 }
 
 void MainWindow::showLayerNode(uint32_t node) {

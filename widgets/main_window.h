@@ -8,7 +8,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 class QAbstractItemView;
 class QComboBox;
@@ -103,10 +105,14 @@ private:
     void buildMenus();
     void connectViews();
     void updateRecentMenu();
-    void showSession(std::shared_ptr<const TraceSession> session);
+    // deferPanes: the tabs other than the timeline fill in later turns of the event loop
+    // (traceLoaded once they have).
+    void showSession(std::shared_ptr<const TraceSession> session, bool deferPanes = false);
+    void runPaneStep();
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
     void showTrace(uint32_t trace); // the timeline and panes on another trace of the session
     void fillTableAndTree();        // the shown trace's, or every rank's
+    KernelOrder tableOrder() const; // the kernel table header's sort
     QStringList traceRankNames() const;
     // Kernel ids of the shown trace <-> the kernel table's row ids (the same but in all-ranks mode).
     KernelId rowOfShown(KernelId k) const;
@@ -162,7 +168,8 @@ private:
     QDockWidget* kernelDock_ = nullptr;
     QDockWidget* detailsDock_ = nullptr;
     QAbstractItemView* lastExportView_ = nullptr;
-    bool syncing_ = false; // a tree selection made to follow the table must not re-filter it
+    bool syncing_ = false;
+    std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order // a tree selection made to follow the table must not re-filter it
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

@@ -9,6 +9,7 @@
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
+#include "widgets/step_timing.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -18,6 +19,8 @@
 #include <QLineEdit>
 #include <QTableView>
 #include <QTreeView>
+
+#include <optional>
 
 namespace ls::gui {
 
@@ -54,7 +57,7 @@ void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) 
 void MainWindow::showTrace(uint32_t trace) {
     if (!session_ || !session_->ranks || trace == session_->shownTrace) return;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto prepared = prepareSession(session_->ranks, trace);
+    auto prepared = prepareSession(session_->ranks, trace, tableOrder());
     QApplication::restoreOverrideCursor();
     showSession(prepared);
 }
@@ -125,9 +128,19 @@ QStringList MainWindow::traceRankNames() const {
     return names;
 }
 
+KernelOrder MainWindow::tableOrder() const {
+    const auto* header = kernelView_->table()->horizontalHeader();
+    return KernelOrder{header->sortIndicatorSection(), header->sortIndicatorOrder() == Qt::DescendingOrder};
+}
+
 void MainWindow::fillTableAndTree() {
+    std::optional<StepTiming> step(std::in_place, "kernel table");
     if (allRanks_) kernelModel_->setTables(allRanks_->kernels);
+    else if (session_->sortedKernels) // sorted on the loader thread
+        kernelModel_->setSortedTable(session_->kernels, session_->sortedKernels, session_->kernelOrder.column,
+                                     session_->kernelOrder.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
     else kernelModel_->setTable(session_->kernels);
+    step.emplace("kernel table: sort and filter");
     // The model keeps its sort and filter across tables; sort again only where the header asks
     // for another order (the remembered one on the first open).
     auto* header = kernelView_->table()->horizontalHeader();
@@ -136,6 +149,7 @@ void MainWindow::fillTableAndTree() {
         (column != kernelModel_->sortColumn() || header->sortIndicatorOrder() != kernelModel_->sortOrder()))
         kernelModel_->sort(column, header->sortIndicatorOrder());
     kernelView_->applyFilter(kernelView_->filterEdit()->text());
+    step.emplace("layer tree");
     if (allRanks_) layerModel_->setSessionTree(allRanks_->layers, allRanks_->traces, traceRankNames());
     else layerModel_->setTree(session_->trace, session_->layers);
     layerView_->expandToDepth(allRanks_ ? 0 : 1);

@@ -49,7 +49,7 @@ void TraceLoader::start(const QStringList& paths) {
     auto flag = cancel_;
     // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
-    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done] {
+    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
         LoadOptions options = fromSettings;
         options.cancel = flag.get();
         options.progress = [this, self, job](const LoadProgress& p) {
@@ -81,7 +81,7 @@ void TraceLoader::start(const QStringList& paths) {
         std::shared_ptr<const TraceSession> session;
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
-            session = prepareSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown);
+            session = prepareSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown, order);
         }
         QMetaObject::invokeMethod(this, [self, job, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;

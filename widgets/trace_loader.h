@@ -25,6 +25,8 @@ public:
     // Several files, or folders of them, open as one session (the ranks of one job).
     void start(const QStringList& paths);
     void cancel();
+    // The kernel table's order, for the next start(): the rows are sorted on the loader thread.
+    void setKernelOrder(KernelOrder order) { order_ = order; }
     bool busy() const { return busy_; }
 
 signals:
@@ -50,6 +52,7 @@ private:
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<quint64> job_{0};
     bool busy_ = false;
+    KernelOrder order_;
 };
 
 } // namespace ls::gui

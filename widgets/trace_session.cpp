@@ -9,17 +9,27 @@ namespace ls::gui {
 
 namespace {
 
-std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown) {
+std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
     s->kernels = session ? std::make_shared<const KernelTable>(trace, *session, shown) : std::make_shared<const KernelTable>(trace);
+    if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
+        std::vector<KernelId> rows(trace->kernels.size());
+        for (uint32_t k = 0; k < rows.size(); ++k) rows[k] = KernelId(k);
+        s->kernels->sort(rows, static_cast<KernelField>(order.column), order.descending);
+        s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(rows));
+        s->kernelOrder = order;
+    }
     s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
     const TimelineSession* rows = ranks ? ranks->timelines.get() : nullptr;
     s->timeline = rows ? rows->parts.at(shown) : buildTimelineData(trace); // a session's are built once
     s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
+    s->fwdBwd = buildFwdBwdData(*trace, s->pairs);
     s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
     s->roofline = buildRooflineData(trace);
+    s->kernelSummary = std::make_shared<const std::vector<SummaryRow>>(kernelSummary(*trace, KernelGrouping::Name, KernelNaming::Demangled));
+    s->charts = std::make_shared<const ChartShares>(chartShares(*trace, *s->kernelSummary));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;
@@ -27,7 +37,9 @@ std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const 
 
 } // namespace
 
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace) { return prepare(std::move(trace), nullptr, 0); }
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace, KernelOrder order) {
+    return prepare(std::move(trace), nullptr, 0, order);
+}
 
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
     auto a = std::make_shared<RankAnalysis>();
@@ -39,8 +51,8 @@ std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> 
     return a;
 }
 
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown) {
-    auto s = prepare(ranks->session->traces.at(shown).trace, ranks.get(), shown);
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order) {
+    auto s = prepare(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
     return s;

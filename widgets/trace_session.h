@@ -10,6 +10,8 @@
 #include "core/views/layer_tree.h"
 #include "core/views/session_kernel_table.h"
 #include "core/views/session_layer_tree.h"
+#include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/panes/summary_charts.h"
 #include "widgets/roofline/roofline_data.h"
 #include "widgets/timeline/timeline_session.h"
 #include "widgets/timeline/timeline_view.h"
@@ -31,14 +33,26 @@ struct RankAnalysis {
 };
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
 
+// The kernel table's sort column (a KernelField) and order, to sort its rows off the GUI thread.
+struct KernelOrder {
+    int column = -1; // none
+    bool descending = false;
+};
+
 struct TraceSession {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const KernelTable> kernels;
+    // Every kernel in kernelOrder, sorted on the loader thread (null without an order).
+    std::shared_ptr<const std::vector<KernelId>> sortedKernels;
+    KernelOrder kernelOrder;
     std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const TimelineData> timeline;
     std::shared_ptr<const FwdBwdPairs> pairs;
+    std::shared_ptr<const FwdBwdData> fwdBwd; // the Forward/Backward tab's rows, over pairs
     std::shared_ptr<const IterationSummary> iterations; // what the iteration navigator shows
     std::shared_ptr<const RooflineData> roofline;      // what the Roofline tab plots
+    std::shared_ptr<const std::vector<SummaryRow>> kernelSummary; // the Summary tab's table
+    std::shared_ptr<const ChartShares> charts;                    // and its charts
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;
@@ -55,8 +69,8 @@ struct AllRanksView {
 std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks);
 
 // Runs on the loader thread.
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace);
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace, KernelOrder order = {});
 // The same for trace `shown` of a session, with the session's rank analysis attached.
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown);
+std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
 
 } // namespace ls::gui

@@ -3,7 +3,10 @@
 #include "core/load/load.h"
 #include "core/reports/summary.h"
 #include "core/pytorch/correlation.h"
+#include "widgets/panes/fwd_bwd_models.h"
+#include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_summary_model.h"
+#include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/units.h"
@@ -14,6 +17,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QHeaderView>
 #include <QTableView>
 
 #include <gtest/gtest.h>
@@ -133,6 +137,32 @@ TEST_F(MainWindowTest, LoadsSampleInBackgroundAndShowsSummary) {
     EXPECT_EQ(view->model()->rowCount(), static_cast<int>(rows.size()));
     // Sorted by total time, descending, on open.
     EXPECT_EQ(view->model()->index(0, ls::gui::KernelSummaryModel::Name).data().toString().toStdString(), rows.front().name);
+}
+
+// The kernel table's sort is done on the loader thread for the header's column: the rows come in
+// the order sorting them in the window gives, and the other tabs fill after the table.
+TEST_F(MainWindowTest, TheTableOpensSortedOffTheGuiThreadAsTheHeaderAsks) {
+    ls::gui::MainWindow w;
+    w.show();
+    auto* table = w.kernelView()->table();
+    for (const auto& [field, order] : {std::pair{ls::KernelField::Duration, Qt::DescendingOrder}, std::pair{ls::KernelField::Name, Qt::AscendingOrder}}) {
+        table->horizontalHeader()->setSortIndicator(static_cast<int>(field), order);
+        QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
+        w.openFile(kSample);
+        ASSERT_TRUE(loaded.wait(30000));
+        ASSERT_TRUE(w.session()->sortedKernels);
+        EXPECT_EQ(w.session()->kernelOrder.column, static_cast<int>(field));
+        const std::vector<ls::KernelId> opened = w.kernelModel()->rows();
+        std::vector<ls::KernelId> expected(opened.size());
+        for (uint32_t k = 0; k < expected.size(); ++k) expected[k] = ls::KernelId(k);
+        w.session()->kernels->sort(expected, field, order == Qt::DescendingOrder);
+        EXPECT_EQ(opened, expected);
+        // The Forward/Backward tab filled too, costliest op first.
+        auto* forward = w.fwdBwdPanel()->forwardView()->model();
+        ASSERT_GT(forward->rowCount(), 1);
+        EXPECT_GE(forward->index(0, ls::gui::OpSideModel::GpuTime).data(ls::gui::OpSideModel::SortRole).toULongLong(),
+                  forward->index(1, ls::gui::OpSideModel::GpuTime).data(ls::gui::OpSideModel::SortRole).toULongLong());
+    }
 }
 
 TEST_F(MainWindowTest, OpensAPyTorchProfilerTrace) {

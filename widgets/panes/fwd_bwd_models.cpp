@@ -24,11 +24,11 @@ QString opLabel(const Trace& t, OpId op) {
 
 OpSideModel::OpSideModel(Side side, QObject* parent) : QAbstractTableModel(parent), side_(side) {}
 
-void OpSideModel::setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs) {
+void OpSideModel::setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs, const std::vector<uint32_t>* byTime) {
     beginResetModel();
     trace_ = std::move(trace);
     pairs_ = trace_ ? std::move(pairs) : nullptr;
-    sortRows();
+    sortRows(sortColumn_ == GpuTime && sortOrder_ == Qt::DescendingOrder ? byTime : nullptr);
     endResetModel();
 }
 
@@ -41,20 +41,30 @@ const OpSideRow* OpSideModel::rowAt(int row) const {
 
 int OpSideModel::modelRow(uint32_t pairRow) const { return pairRow < rowOfPair_.size() ? rowOfPair_[pairRow] : -1; }
 
-void OpSideModel::sortRows() {
+std::vector<uint32_t> OpSideModel::numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending) {
+    const size_t n = rows.size();
+    std::vector<uint32_t> order(n);
+    for (uint32_t i = 0; i < n; ++i) order[i] = i;
+    std::vector<double> keys(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (!numberKey(rows[i], column, keys[i])) return order; // a text column
+        if (std::isnan(keys[i])) keys[i] = -INFINITY;          // unknown below every number
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+    return order;
+}
+
+void OpSideModel::sortRows(const std::vector<uint32_t>* presorted) {
     const size_t n = pairs_ ? rows().size() : 0;
     order_.resize(n);
     for (uint32_t i = 0; i < n; ++i) order_[i] = i;
     if (n && sortColumn_ >= 0) {
         const bool descending = sortOrder_ == Qt::DescendingOrder;
         double probe = 0;
-        if (numberKey(rows().front(), sortColumn_, probe)) {
-            std::vector<double> keys(n);
-            for (size_t i = 0; i < n; ++i) {
-                numberKey(rows()[i], sortColumn_, keys[i]);
-                if (std::isnan(keys[i])) keys[i] = -INFINITY; // unknown below every number
-            }
-            std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+        if (presorted && presorted->size() == n) {
+            order_ = *presorted;
+        } else if (numberKey(rows().front(), sortColumn_, probe)) {
+            order_ = numberOrder(rows(), sortColumn_, descending);
         } else {
             std::vector<QString> keys(n);
             for (size_t i = 0; i < n; ++i) keys[i] = value(rows()[i], sortColumn_, false).toString();

@@ -21,7 +21,10 @@ public:
     static constexpr int SortRole = Qt::UserRole + 1;
 
     OpSideModel(Side side, QObject* parent = nullptr);
-    void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs);
+    // byTime: this side's rows by GPU time, costliest first (numberOrder), when already known.
+    void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs, const std::vector<uint32_t>* byTime = nullptr);
+    // Rows in order of a number column (unknown below every number), ties in their order.
+    static std::vector<uint32_t> numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending);
     const OpSideRow* rowAt(int row) const;
     // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
     // partners refer to), modelRow back (-1 when out of range).
@@ -42,7 +45,7 @@ private:
     const std::vector<OpSideRow>& rows() const;
     QVariant value(const OpSideRow& r, int column, bool display) const;
     static bool numberKey(const OpSideRow& r, int column, double& key); // false for text columns
-    void sortRows();
+    void sortRows(const std::vector<uint32_t>* presorted = nullptr);
 
     Side side_;
     std::shared_ptr<const Trace> trace_;

@@ -137,33 +137,57 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     connect(ratioKey_, &QComboBox::currentIndexChanged, this, &FwdBwdPanel::fillRatios);
 }
 
-void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdPairs> pairs) {
-    table_ = std::move(table);
-    pairs_ = table_ ? std::move(pairs) : nullptr;
-    const auto trace = table_ ? table_->tracePtr() : nullptr;
-    forward_->setPairs(trace, pairs_);
-    backward_->setPairs(trace, pairs_);
-    forwardKernels_->setScopedTable(table_, {}, QString()); // empty until an op is selected
-    backwardKernels_->setScopedTable(table_, {}, QString());
-    showKernelColumns(forwardKernelsView_);
-    showKernelColumns(backwardKernelsView_);
-    const QSignalBlocker block(layer_);
-    layer_->clear();
-    layer_->addItem(QStringLiteral("All layers"));
-    if (trace) {
-        std::set<std::string> layers;
-        for (uint32_t o = 0; o < trace->ops.size(); ++o)
-            if (trace->ops.layer[o].valid()) layers.emplace(trace->str(trace->ops.layer[o]));
-        for (const auto& l : layers) layer_->addItem(QString::fromStdString(l));
-    }
-    showLayer(QString());
-    fillRatios();
+std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs) {
+    auto d = std::make_shared<FwdBwdData>();
+    d->forwardByTime = OpSideModel::numberOrder(pairs->forward, OpSideModel::GpuTime, true);
+    d->backwardByTime = OpSideModel::numberOrder(pairs->backward, OpSideModel::GpuTime, true);
+    std::vector<uint8_t> seen(t.strings.size() + 1, 0);
+    for (uint32_t o = 0; o < t.ops.size(); ++o)
+        if (const StringId layer = t.ops.layer[o]; layer.valid() && !seen[layer.value]++) d->layers.emplace_back(t.str(layer));
+    std::sort(d->layers.begin(), d->layers.end());
+    d->byLayer = fwdBwdByLayer(t);
+    d->byOpType = fwdBwdByOpType(t, *pairs);
+    d->pairs = std::move(pairs);
+    return d;
+}
+
+void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
+    for (const auto& step : sessionSteps(std::move(table), std::move(rows))) step();
+}
+
+// Each side's reset re-maps its proxy over every op row (~40 ms for a million kernels): one step
+// per side. Both sides are emptied first, so that no selection pairs one trace's rows with another's.
+std::vector<std::function<void()>> FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
+    std::vector<std::function<void()>> steps;
+    steps.emplace_back([this, table, rows] {
+        forward_->setPairs(nullptr, nullptr);
+        backward_->setPairs(nullptr, nullptr);
+        table_ = table;
+        data_ = table_ ? rows : nullptr;
+        pairs_ = data_ ? data_->pairs : nullptr;
+        forwardKernels_->setScopedTable(table_, {}, QString()); // empty until an op is selected
+        backwardKernels_->setScopedTable(table_, {}, QString());
+        showKernelColumns(forwardKernelsView_);
+        showKernelColumns(backwardKernelsView_);
+        forward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_, data_ ? &data_->forwardByTime : nullptr);
+    });
+    steps.emplace_back([this] { backward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_, data_ ? &data_->backwardByTime : nullptr); });
+    steps.emplace_back([this] {
+        const QSignalBlocker block(layer_);
+        layer_->clear();
+        layer_->addItem(QStringLiteral("All layers"));
+        if (data_)
+            for (const auto& l : data_->layers) layer_->addItem(QString::fromStdString(l));
+        showLayer(QString());
+        fillRatios();
+    });
+    return steps;
 }
 
 void FwdBwdPanel::fillRatios() {
-    if (!table_) return ratios_->setRows({}, QStringLiteral("Layer"));
+    if (!data_) return ratios_->setRows({}, QStringLiteral("Layer"));
     const bool byLayer = ratioKey_->currentIndex() == 0;
-    ratios_->setRows(byLayer ? fwdBwdByLayer(table_->trace()) : fwdBwdByOpType(table_->trace(), *pairs_),
+    ratios_->setRows(byLayer ? data_->byLayer : data_->byOpType,
                      byLayer ? QStringLiteral("Layer") : QStringLiteral("Forward op"));
     ratioView_->sortByColumn(FwdBwdRatioModel::Ratio, Qt::DescendingOrder);
 }

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,11 +21,23 @@ class FwdBwdRatioModel;
 class KernelTableModel;
 class OpSideModel;
 
+// What the tab shows of a trace, computed off the GUI thread (a million kernels' op rows and
+// ratio tables take a quarter of a second).
+struct FwdBwdData {
+    std::shared_ptr<const FwdBwdPairs> pairs;
+    std::vector<uint32_t> forwardByTime, backwardByTime; // each side's rows, costliest first
+    std::vector<std::string> layers;                     // the ops' layers, sorted
+    std::vector<FwdBwdRatioRow> byLayer, byOpType;
+};
+std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs);
+
 class FwdBwdPanel : public QWidget {
     Q_OBJECT
 public:
     explicit FwdBwdPanel(QWidget* parent = nullptr);
-    void setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdPairs> pairs);
+    void setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows);
+    // The same in steps, each short enough for one turn of the event loop (run in order).
+    std::vector<std::function<void()>> sessionSteps(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows);
 
     // Selects an op instance (forward op or backward node) and its partners.
     bool selectOp(OpId op);
@@ -51,6 +64,7 @@ private:
 
     std::shared_ptr<const KernelTable> table_;
     std::shared_ptr<const FwdBwdPairs> pairs_;
+    std::shared_ptr<const FwdBwdData> data_;
     OpSideModel* forward_;
     OpSideModel* backward_;
     QSortFilterProxyModel* forwardProxy_;

@@ -82,11 +82,10 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
 // Labelled by short name (the demangled ones are long templates), told apart where several share
 // one ("Kernel2 ·f16 128x128 tn", core/views/distinct_names.h), with a rank, which also keeps the
 // axis categories unique.
-std::vector<TimeShare> topKernels(const Trace& t) {
+std::vector<TimeShare> topKernels(const Trace& t, const std::vector<SummaryRow>& summary) {
     std::unordered_map<std::string_view, StringId> shortOf;
     for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.str(t.kernels.name[k]), t.kernels.shortName[k]);
-    auto rows = kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled);
-    if (rows.size() > kMaxBars) rows.resize(kMaxBars);
+    std::vector<SummaryRow> rows(summary.begin(), summary.begin() + static_cast<std::ptrdiff_t>(std::min(summary.size(), kMaxBars)));
     std::vector<std::string_view> fulls, shorts;
     for (const auto& row : rows) {
         const auto it = shortOf.find(row.name);
@@ -103,22 +102,26 @@ std::vector<TimeShare> topKernels(const Trace& t) {
 
 } // namespace
 
+ChartShares chartShares(const Trace& t, const std::vector<SummaryRow>& summary) {
+    return ChartShares{topKernels(t, summary), gpuTimeByLayer(t), gpuTimeByDirection(t), gpuTimeByTensorCores(t)};
+}
+
 SummaryCharts::SummaryCharts(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
     grid_->setContentsMargins(0, 0, 0, 0);
 }
 
-void SummaryCharts::setTrace(const std::shared_ptr<const Trace>& trace) {
+void SummaryCharts::setShares(const std::shared_ptr<const ChartShares>& shares) {
     while (QLayoutItem* item = grid_->takeAt(0)) {
         delete item->widget();
         delete item;
     }
-    if (!trace) return;
+    if (!shares) return;
     const auto request = [this](const QString& f) { emit filterRequested(f); };
     // Kernel names need the width: the top-kernels chart spans the row above the other three.
-    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), topKernels(*trace), this, request), 0, 0, 1, 3);
-    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), gpuTimeByLayer(*trace), this, request), 1, 0);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), gpuTimeByDirection(*trace), this, request), 1, 1);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), gpuTimeByTensorCores(*trace), this, request), 1, 2);
+    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), shares->topKernels, this, request), 0, 0, 1, 3);
+    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), shares->byLayer, this, request), 1, 0);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), shares->byDirection, this, request), 1, 1);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), shares->byTensorCores, this, request), 1, 2);
     // The three charts of the lower row share its width 2:1:1 whatever their labels: the per-layer
     // chart's "(outside layers) · optimizer" labels once took the whole row and squeezed the
     // direction and Tensor Core charts to unreadable slivers (usability test, docs/usability.md).

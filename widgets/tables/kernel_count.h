@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <cmath>
 #include <vector>
 
 namespace ls {
@@ -17,6 +18,7 @@ class SessionKernelTable;
 namespace ls::gui {
 
 double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelId>& rows);
-QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows);
+// gpuTimeNs: shownGpuTimeNs of the rows when the caller has it (NaN: compute it).
+QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows, double gpuTimeNs = NAN);
 
 } // namespace ls::gui

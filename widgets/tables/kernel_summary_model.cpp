@@ -7,8 +7,12 @@ namespace ls::gui {
 KernelSummaryModel::KernelSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void KernelSummaryModel::setTrace(const std::shared_ptr<const Trace>& trace) {
+    setRows(trace ? kernelSummary(*trace, KernelGrouping::Name, KernelNaming::Demangled) : std::vector<SummaryRow>{});
+}
+
+void KernelSummaryModel::setRows(std::vector<SummaryRow> rows) {
     beginResetModel();
-    rows_ = trace ? kernelSummary(*trace, KernelGrouping::Name, KernelNaming::Demangled) : std::vector<SummaryRow>{};
+    rows_ = std::move(rows);
     endResetModel();
 }
 

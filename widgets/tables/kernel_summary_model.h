@@ -17,6 +17,7 @@ public:
 
     explicit KernelSummaryModel(QObject* parent = nullptr);
     void setTrace(const std::shared_ptr<const Trace>& trace);
+    void setRows(std::vector<SummaryRow> rows); // kernelSummary(t, Name, Demangled), computed elsewhere
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,7 @@
 #include "widgets/tables/kernel_table_model.h"
 
 #include "widgets/tables/column_help.h"
+#include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_labels.h"
 #include "widgets/units.h"
 
@@ -39,6 +40,7 @@ void KernelTableModel::setTable(std::shared_ptr<const KernelTable> table) {
 void KernelTableModel::replaceTables(std::shared_ptr<const SessionKernelTable> tables, std::vector<KernelId> scope, bool hasScope,
                                      const QString& label) {
     tables_ = std::move(tables);
+    sortedAll_.reset();
     ncu_.reset();
     labels_.assign(tables_ ? tables_->partCount() : 0, nullptr);
     if (sortColumn_ >= columnCount()) sortColumn_ = -1;
@@ -50,6 +52,19 @@ void KernelTableModel::replaceTables(std::shared_ptr<const SessionKernelTable> t
 
 void KernelTableModel::setTables(std::shared_ptr<const SessionKernelTable> tables) {
     changeRows([&] { replaceTables(std::move(tables), {}, false, QString()); });
+}
+
+void KernelTableModel::setSortedTable(std::shared_ptr<const KernelTable> table, std::shared_ptr<const std::vector<KernelId>> sorted,
+                                      int column, Qt::SortOrder order) {
+    changeRows([&] {
+        const bool valid = table && sorted && sorted->size() == table->size() && column >= 0 && static_cast<size_t>(column) < kKernelFieldCount;
+        replaceTables(table ? std::make_shared<const SessionKernelTable>(std::vector<std::shared_ptr<const KernelTable>>{std::move(table)}) : nullptr,
+                      {}, false, QString());
+        if (!valid) return;
+        sortedAll_ = std::move(sorted);
+        sortedColumn_ = sortColumn_ = column;
+        sortedOrder_ = sortOrder_ = order;
+    });
 }
 
 void KernelTableModel::setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels, const QString& label) {
@@ -97,17 +112,21 @@ QString KernelTableModel::setFilter(const QString& expression) {
 // Scope, then filter, then the current sort: each step works on kernel ids only.
 void KernelTableModel::rebuildRows() {
     rowOfKernel_.clear();
+    rowsGpuTimeNs_ = NAN;
     rows_.clear();
     if (!tables_) return;
     std::vector<KernelId> base;
-    if (hasScope_) {
+    const bool presorted = !hasScope_ && sortedAll_ && sortColumn_ == sortedColumn_ && sortOrder_ == sortedOrder_;
+    if (presorted) {
+        base = *sortedAll_; // a filter keeps the order it is given
+    } else if (hasScope_) {
         base = scope_;
     } else {
         base.resize(tables_->size());
         for (uint32_t i = 0; i < base.size(); ++i) base[i] = KernelId(i);
     }
     rows_ = filter_.empty() ? std::move(base) : tables_->filter(filter_, base);
-    if (sortColumn_ >= 0) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
+    if (sortColumn_ >= 0 && !presorted) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
 }
 
 // Kernel columns sort in core; the file column by the order the files were given; ncu columns
@@ -127,6 +146,11 @@ void KernelTableModel::sortRows(int column, bool descending) {
     std::stable_sort(rows_.begin(), known, [&](KernelId a, KernelId b) {
         return descending ? ncu_->value(a, m) > ncu_->value(b, m) : ncu_->value(a, m) < ncu_->value(b, m);
     });
+}
+
+double KernelTableModel::rowsGpuTimeNs() const {
+    if (std::isnan(rowsGpuTimeNs_)) rowsGpuTimeNs_ = tables_ ? shownGpuTimeNs(*tables_, rows_) : 0;
+    return rowsGpuTimeNs_;
 }
 
 KernelId KernelTableModel::kernelAt(int row) const {

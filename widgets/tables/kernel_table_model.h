@@ -13,6 +13,7 @@
 
 #include <QAbstractTableModel>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -32,6 +33,10 @@ public:
     ~KernelTableModel() override;
 
     void setTable(std::shared_ptr<const KernelTable> table);
+    // The table with every kernel already sorted by column in order (off the GUI thread): the
+    // model takes that sort and its rows as they are.
+    void setSortedTable(std::shared_ptr<const KernelTable> table, std::shared_ptr<const std::vector<KernelId>> sorted, int column,
+                        Qt::SortOrder order);
     void setTables(std::shared_ptr<const SessionKernelTable> tables); // every rank of a session
     // The table narrowed to a scope from the start (no pass over all its rows first).
     void setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels, const QString& label);
@@ -60,6 +65,7 @@ public:
     KernelId kernelAt(int row) const;
     int rowOf(KernelId k) const; // -1 when not shown
     const std::vector<KernelId>& rows() const { return rows_; }
+    double rowsGpuTimeNs() const; // sum of the shown kernels' durations, computed once per change of rows
     int sortColumn() const { return sortColumn_; }
     Qt::SortOrder sortOrder() const { return sortOrder_; }
 
@@ -91,6 +97,10 @@ private:
     KernelFilter filter_;
     QString filterText_;
     std::vector<KernelId> rows_;
+    std::shared_ptr<const std::vector<KernelId>> sortedAll_; // every row in sortedColumn_/sortedOrder_
+    int sortedColumn_ = -1;
+    Qt::SortOrder sortedOrder_ = Qt::AscendingOrder;
+    mutable double rowsGpuTimeNs_ = NAN;
     mutable std::vector<int32_t> rowOfKernel_; // built on demand, cleared when rows change
     int sortColumn_ = -1;
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;

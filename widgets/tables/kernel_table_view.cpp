@@ -137,7 +137,7 @@ void KernelTableView::applyFilterNow() {
 }
 
 void KernelTableView::updateStatus() {
-    count_->setText(kernelCountText(model_->tables(), model_->rows()));
+    count_->setText(kernelCountText(model_->tables(), model_->rows(), model_->rowsGpuTimeNs()));
     scope_->setText(model_->scopeLabel());
     scope_->setVisible(model_->hasScope());
     clearScope_->setVisible(model_->hasScope());

@@ -1,0 +1,28 @@
+#pragma once
+// Times the steps of work done on the GUI thread (showing a loaded trace): with
+// LAYERSCOPE_GUI_TIMING=1 in the environment each step's wall time goes to stderr, so that a
+// stall the bench measures (app/bench/gui_open_bench.h) can be attributed without a profiler.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ls::gui {
+
+class StepTiming {
+public:
+    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()) {}
+    ~StepTiming() {
+        static const bool on = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
+        if (on)
+            std::fprintf(stderr, "gui step %-28s %8.1f ms\n", what_,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count());
+    }
+    StepTiming(const StepTiming&) = delete;
+    StepTiming& operator=(const StepTiming&) = delete;
+
+private:
+    const char* what_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace ls::gui
