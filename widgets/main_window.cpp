@@ -144,6 +144,7 @@ MainWindow::MainWindow(QWidget* parent)
         statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
     });
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceSession> loaded) { showSession(std::move(loaded), true); });
+    connect(loader_, &TraceLoader::completed, this, &MainWindow::completeShownSession);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
@@ -463,30 +464,15 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
         details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
         reportView_->setHtml(loadReportHtml(t)); // now: a partly failed session's list goes above it
     }
-    // The other tabs, each step in its own turn of the event loop after a load, so that the
-    // window keeps answering (a million kernels' op tables take ~0.1 s).
-    const auto shown = session_;
-    paneSteps_.push_back([this, shown] {
-        const StepTiming step("summary tab");
-        charts_->setShares(shown->charts);
-        roofline_->setData(shown->roofline);
-        summaryModel_->setRows(*shown->kernelSummary);
-        summaryView_->resizeColumnsToContents();
-    });
-    for (auto& step : fwdBwd_->sessionSteps(shown->kernels, shown->fwdBwd))
-        paneSteps_.push_back([step = std::move(step)] {
-            const StepTiming timing("forward/backward step");
-            step();
-        });
-    if (newSession) paneSteps_.push_back([this] { emit traceLoaded(); });
-    if (deferPanes) {
-        QTimer::singleShot(0, this, &MainWindow::runPaneStep);
-    } else {
-        while (!paneSteps_.empty()) runPaneStep();
-    }
+    // The other tabs once their rows are built (a load sends them after the table, tree and
+    // timeline), each step in its own turn of the event loop.
+    pendingLoaded_ = newSession;
     compare_->setBase(session_->trace); // a comparison of another trace closes
 
-    if (!newSession) return; // another rank of the open session: title, recent files and status stay
+    if (!newSession) { // another rank of the open session: title, recent files and status stay
+        if (session_->complete) queuePaneSteps(deferPanes);
+        return;
+    }
     const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
     const bool oneFile = !opened || opened->traces.size() == 1;
     shownPath_ = oneFile && opened ? QString::fromStdString(opened->traces.front().file) : loadingPath_;
@@ -511,6 +497,37 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     }
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
+    emit windowReady();
+    if (session_->complete) queuePaneSteps(deferPanes);
+}
+
+void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> complete) {
+    if (!session_ || session_->complete || complete->trace != session_->trace || complete->ranks != session_->ranks) return;
+    session_ = std::move(complete);
+    queuePaneSteps(true);
+}
+
+// The Summary, Roofline and Forward/Backward tabs of the shown session (complete), then
+// traceLoaded for a newly opened one.
+void MainWindow::queuePaneSteps(bool defer) {
+    const auto shown = session_;
+    paneSteps_.push_back([this, shown] {
+        const StepTiming step("summary tab");
+        charts_->setShares(shown->charts);
+        roofline_->setData(shown->roofline);
+        summaryModel_->setRows(*shown->kernelSummary);
+        summaryView_->resizeColumnsToContents();
+    });
+    for (auto& step : fwdBwd_->sessionSteps(shown->kernels, shown->fwdBwd))
+        paneSteps_.push_back([step = std::move(step)] {
+            const StepTiming timing("forward/backward step");
+            step();
+        });
+    if (pendingLoaded_) paneSteps_.push_back([this] { emit traceLoaded(); });
+    pendingLoaded_ = false;
+    if (defer) QTimer::singleShot(0, this, &MainWindow::runPaneStep);
+    else
+        while (!paneSteps_.empty()) runPaneStep();
 }
 
 void MainWindow::runPaneStep() {

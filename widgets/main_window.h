@@ -92,7 +92,8 @@ public:
     QString importNcu(const QString& path);
 
 signals:
-    void traceLoaded();
+    void windowReady(); // a newly opened trace's table, tree and timeline are shown
+    void traceLoaded(); // and its other tabs too
     void loadFailed(const QString& reason);
 
 protected:
@@ -109,6 +110,8 @@ private:
     // (traceLoaded once they have).
     void showSession(std::shared_ptr<const TraceSession> session, bool deferPanes = false);
     void runPaneStep();
+    void queuePaneSteps(bool defer);
+    void completeShownSession(std::shared_ptr<const TraceSession> complete);
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
     void showTrace(uint32_t trace); // the timeline and panes on another trace of the session
     void fillTableAndTree();        // the shown trace's, or every rank's
@@ -169,7 +172,8 @@ private:
     QDockWidget* detailsDock_ = nullptr;
     QAbstractItemView* lastExportView_ = nullptr;
     bool syncing_ = false;
-    std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order // a tree selection made to follow the table must not re-filter it
+    std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order
+    bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled // a tree selection made to follow the table must not re-filter it
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

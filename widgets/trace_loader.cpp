@@ -81,7 +81,7 @@ void TraceLoader::start(const QStringList& paths) {
         std::shared_ptr<const TraceSession> session;
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
-            session = prepareSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown, order);
+            session = prepareVisibleSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown, order);
         }
         QMetaObject::invokeMethod(this, [self, job, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;
@@ -95,6 +95,12 @@ void TraceLoader::start(const QStringList& paths) {
                 emit self->failed(failedPath, reason);
             }
         }, Qt::QueuedConnection);
+        if (session && !*flag && job_ == job) {
+            auto complete = completeSession(session);
+            QMetaObject::invokeMethod(this, [self, job, complete] {
+                if (self && self->job_ == job) emit self->completed(complete);
+            }, Qt::QueuedConnection);
+        }
         *finished = true;
     });
 }

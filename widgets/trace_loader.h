@@ -32,7 +32,10 @@ public:
 signals:
     // done and total count rows, or the file's bytes when inBytes (JSON traces).
     void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table, bool inBytes = false);
+    // First the table, tree and timeline (session->complete false), then the same session with
+    // the other tabs' rows (completed; a superseded or cancelled load sends neither).
     void loaded(std::shared_ptr<const ls::gui::TraceSession> session);
+    void completed(std::shared_ptr<const ls::gui::TraceSession> session);
     void failed(const QString& path, const QString& reason);
     // Some files of a session could not be read; the others opened ("FILE: REASON" each).
     void partlyFailed(const QStringList& lines);

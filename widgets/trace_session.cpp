@@ -1,37 +1,84 @@
 #include "widgets/trace_session.h"
 
 #include "core/model/parallel.h"
+#include "widgets/step_timing.h"
 
 #include <chrono>
+#include <functional>
 #include <thread>
 
 namespace ls::gui {
 
 namespace {
 
-std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order) {
+// What the window shows first (table, tree, timeline), then what the other tabs show: each a set
+// of independent pieces run on every core, longest first (one after another, all of them took
+// ~4 s for a million kernels).
+std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
-    s->kernels = session ? std::make_shared<const KernelTable>(trace, *session, shown) : std::make_shared<const KernelTable>(trace);
-    if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
-        std::vector<KernelId> rows(trace->kernels.size());
-        for (uint32_t k = 0; k < rows.size(); ++k) rows[k] = KernelId(k);
-        s->kernels->sort(rows, static_cast<KernelField>(order.column), order.descending);
-        s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(rows));
-        s->kernelOrder = order;
-    }
-    s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
     const TimelineSession* rows = ranks ? ranks->timelines.get() : nullptr;
-    s->timeline = rows ? rows->parts.at(shown) : buildTimelineData(trace); // a session's are built once
-    s->pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(*trace));
-    s->fwdBwd = buildFwdBwdData(*trace, s->pairs);
-    s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
-    s->roofline = buildRooflineData(trace);
-    s->kernelSummary = std::make_shared<const std::vector<SummaryRow>>(kernelSummary(*trace, KernelGrouping::Name, KernelNaming::Demangled));
-    s->charts = std::make_shared<const ChartShares>(chartShares(*trace, *s->kernelSummary));
+    std::vector<std::function<void()>> tasks;
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: kernel table");
+        auto table = session ? std::make_shared<const KernelTable>(trace, *session, shown) : std::make_shared<const KernelTable>(trace);
+        if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
+            std::vector<KernelId> sorted(trace->kernels.size());
+            for (uint32_t k = 0; k < sorted.size(); ++k) sorted[k] = KernelId(k);
+            table->sort(sorted, static_cast<KernelField>(order.column), order.descending);
+            s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(sorted));
+            s->kernelOrder = order;
+        }
+        s->kernels = std::move(table);
+    });
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: timeline");
+        s->timeline = rows ? rows->parts.at(shown) : buildTimelineData(trace); // a session's are built once
+    });
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: layer tree");
+        s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
+    });
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: iterations");
+        s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
+    });
+    runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+}
+
+void preparePanes(TraceSession& s) {
+    const Trace& trace = *s.trace;
+    std::vector<std::function<void()>> tasks;
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: forward/backward");
+        s.pairs = std::make_shared<const FwdBwdPairs>(buildFwdBwdPairs(trace));
+        s.fwdBwd = buildFwdBwdData(trace, s.pairs);
+    });
+    auto roofline = std::make_shared<RooflineData>();
+    for (size_t l = 0; l < kRooflineLevels; ++l)
+        tasks.emplace_back([&, l] {
+            const StepTiming step("prepare: a roofline level");
+            roofline->levels[l] = rooflineRows(trace, static_cast<RooflineLevel>(l));
+        });
+    tasks.emplace_back([&] {
+        const StepTiming step("prepare: summary and charts");
+        s.kernelSummary = std::make_shared<const std::vector<SummaryRow>>(kernelSummary(trace, KernelGrouping::Name, KernelNaming::Demangled));
+        s.charts = std::make_shared<const ChartShares>(chartShares(trace, *s.kernelSummary));
+    });
+    // One core fewer than the machine has: the window is showing the table meanwhile.
+    runTasks(tasks, std::max(2u, std::thread::hardware_concurrency()) - 1);
+    roofline->trace = s.trace;
+    s.roofline = std::move(roofline);
+    s.complete = true;
+}
+
+std::shared_ptr<TraceSession> prepare(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order) {
+    auto s = prepareVisible(std::move(trace), ranks, shown, order);
+    preparePanes(*s);
     return s;
 }
 
@@ -42,6 +89,7 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
 }
 
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
+    const StepTiming step("prepare: rank analysis");
     auto a = std::make_shared<RankAnalysis>();
     a->ranks = rankTimeSummary(*session, &a->busy);
     a->collectives = matchCollectives(*session);
@@ -55,6 +103,19 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
     auto s = prepare(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
+    return s;
+}
+
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order) {
+    auto s = prepareVisible(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
+    s->ranks = std::move(ranks);
+    s->shownTrace = shown;
+    return s;
+}
+
+std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible) {
+    auto s = std::make_shared<TraceSession>(*visible);
+    preparePanes(*s);
     return s;
 }
 

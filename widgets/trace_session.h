@@ -47,12 +47,14 @@ struct TraceSession {
     KernelOrder kernelOrder;
     std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const TimelineData> timeline;
+    // The other tabs' rows; null until `complete` (prepareVisibleSession leaves them out).
     std::shared_ptr<const FwdBwdPairs> pairs;
     std::shared_ptr<const FwdBwdData> fwdBwd; // the Forward/Backward tab's rows, over pairs
     std::shared_ptr<const IterationSummary> iterations; // what the iteration navigator shows
     std::shared_ptr<const RooflineData> roofline;      // what the Roofline tab plots
     std::shared_ptr<const std::vector<SummaryRow>> kernelSummary; // the Summary tab's table
     std::shared_ptr<const ChartShares> charts;                    // and its charts
+    bool complete = false;
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;
@@ -72,5 +74,9 @@ std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks);
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace, KernelOrder order = {});
 // The same for trace `shown` of a session, with the session's rank analysis attached.
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+// In two parts, so that the window shows the table, tree and timeline while the other tabs'
+// rows are built: the first without them, then a copy of it with them (complete).
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
 
 } // namespace ls::gui

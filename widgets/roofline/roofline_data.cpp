@@ -4,10 +4,12 @@
 #include "core/pytorch/correlation.h"
 #include "core/views/time_breakdown.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace ls::gui {
 namespace {
@@ -17,7 +19,12 @@ using Key = std::tuple<std::string, Direction, DType, TcState, std::string>;
 // Op filters select by a component of the NVTX path; this counts, per name, direction, type and
 // Tensor Core state, the kernels whose path has that component, so a filter that would also
 // select kernels of other points (a nested op of the same name) is known.
-using PathKey = std::tuple<std::string_view, Direction, DType, TcState>;
+// Packed into one integer: the name's string id, direction, type and Tensor Core state (a
+// million kernels' stacks made this map's string-keyed form the Roofline tab's longest step).
+uint64_t pathKey(StringId name, Direction dir, DType dtype, TcState tc) {
+    return (static_cast<uint64_t>(name.value) << 24) | (static_cast<uint64_t>(dir) << 16) | (static_cast<uint64_t>(dtype) << 8) |
+           static_cast<uint64_t>(tc);
+}
 
 // Above this many kernels a point's filter stays the readable one even where it is not exact.
 constexpr size_t kMaxIdFilter = 2000;
@@ -35,8 +42,8 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
     // The distinct kernel names of each point, for the family and kernel levels' filters.
     std::map<Key, std::set<uint32_t>> names;
     std::map<Key, std::vector<uint32_t>> kernels;
-    std::map<PathKey, size_t> onPath;
-    std::map<uint32_t, std::set<std::string_view>> pathNames; // per launch call, its NVTX stack's names
+    std::unordered_map<uint64_t, size_t> onPath;
+    std::vector<uint32_t> stackNames; // the launch's NVTX stack's distinct name ids
     const auto& m = t.metrics;
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
@@ -45,10 +52,11 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
         if (level == RooflineLevel::Op) {
             const ApiCallId call = t.kernels.launch[k];
             if (call.valid()) {
-                auto [it, fresh] = pathNames.try_emplace(call.value);
-                if (fresh)
-                    for (RangeId r : rangesContaining(t, call)) it->second.insert(t.str(t.ranges.name[r.value]));
-                for (std::string_view name : it->second) ++onPath[PathKey{name, g.direction, m.dtype[k], m.tc[k]}];
+                stackNames.clear();
+                for (RangeId r : rangesContaining(t, call)) stackNames.push_back(t.ranges.name[r.value].value);
+                std::sort(stackNames.begin(), stackNames.end());
+                stackNames.erase(std::unique(stackNames.begin(), stackNames.end()), stackNames.end());
+                for (uint32_t name : stackNames) ++onPath[pathKey(StringId(name), g.direction, m.dtype[k], m.tc[k])];
             }
         }
         const Key key{std::move(g.name), g.direction, m.dtype[k], m.tc[k], d != deviceName.end() ? d->second : std::string()};
@@ -74,7 +82,8 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
         case RooflineLevel::Op: {
             // The op instance's marker on the kernel's NVTX path; its kernel ids where that
             // would also select kernels of other op instances (a nested op of the same name).
-            const auto count = onPath.find(PathKey{p.group.name, p.group.direction, p.dtype, p.tc});
+            const StringId nameId = t.strings.find(p.group.name);
+            const auto count = nameId.valid() ? onPath.find(pathKey(nameId, p.group.direction, p.dtype, p.tc)) : onPath.end();
             const bool exact = !none && count != onPath.end() && count->second == p.kernels;
             const auto& ids = kernels[Key{p.group.name, p.group.direction, p.dtype, p.tc, p.gpu}];
             if (!exact && ids.size() <= kMaxIdFilter) {
@@ -126,6 +135,8 @@ std::string escapeRegex(std::string_view s) {
     }
     return out;
 }
+
+std::vector<RooflineRow> rooflineRows(const Trace& t, RooflineLevel level) { return rowsOf(t, level); }
 
 std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trace> trace) {
     auto d = std::make_shared<RooflineData>();

@@ -30,6 +30,8 @@ struct RooflineData {
 };
 
 std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trace> trace);
+// One level's rows (buildRooflineData's levels, for building them on several threads).
+std::vector<RooflineRow> rooflineRows(const Trace& t, RooflineLevel level);
 
 // An ECMAScript regex matching exactly `s` (metacharacters and the filter's `/` escaped).
 std::string escapeRegex(std::string_view s);
