@@ -62,6 +62,9 @@ const auto kGeometryKey = QStringLiteral("window/geometry");
 const auto kTabKey = QStringLiteral("window/tab");
 const auto kLayerHeaderKey = QStringLiteral("layerTree/header");
 constexpr int kStateVersion = 2;
+// Between deferred steps: a real timer, not 0 ms, whose posted calls Qt runs back to back before
+// any input or paint event.
+constexpr int kStepGapMs = 1;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -525,7 +528,7 @@ void MainWindow::queuePaneSteps(bool defer) {
         });
     if (pendingLoaded_) paneSteps_.push_back([this] { emit traceLoaded(); });
     pendingLoaded_ = false;
-    if (defer) QTimer::singleShot(0, this, &MainWindow::runPaneStep);
+    if (defer) QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
     else
         while (!paneSteps_.empty()) runPaneStep();
 }
@@ -535,7 +538,7 @@ void MainWindow::runPaneStep() {
     const auto step = std::move(paneSteps_.front());
     paneSteps_.erase(paneSteps_.begin());
     step();
-    if (!paneSteps_.empty()) QTimer::singleShot(0, this, &MainWindow::runPaneStep);
+    if (!paneSteps_.empty()) QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
 }
 
 void MainWindow::showLayerNode(uint32_t node) {

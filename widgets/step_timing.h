@@ -10,12 +10,17 @@ namespace ls::gui {
 
 class StepTiming {
 public:
-    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()) {}
+    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()) { sinceStart(); }
     ~StepTiming() {
         static const bool on = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
         if (on)
-            std::fprintf(stderr, "gui step %-28s %8.1f ms\n", what_,
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count());
+            std::fprintf(stderr, "gui step %-28s %8.1f ms (ends at %.3f s)\n", what_,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(), sinceStart());
+    }
+    // Seconds since the first step began: lines up steps with stalls a bench reports.
+    static double sinceStart() {
+        static const auto first = std::chrono::steady_clock::now();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
     }
     StepTiming(const StepTiming&) = delete;
     StepTiming& operator=(const StepTiming&) = delete;

@@ -14,6 +14,7 @@ struct RankTimelineFigures {
     // The main timeline: building every trace's rows, then frames with all ranks expanded.
     double mainBuildS = 0, mainFrameP95Ms = 0, mainFrameMaxMs = 0;
     int mainFrames = 0, mainRanks = 0;
+    double allRanksBuildS = 0; // the kernel table and layer tree of every rank ("All ranks"), median of 3
 };
 
 RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::Session> session);

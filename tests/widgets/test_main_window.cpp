@@ -165,6 +165,30 @@ TEST_F(MainWindowTest, TheTableOpensSortedOffTheGuiThreadAsTheHeaderAsks) {
     }
 }
 
+// A load shows the table, tree and timeline first (windowReady, the other tabs' rows not built
+// yet), then fills the other tabs (traceLoaded, the session complete).
+TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
+    ls::gui::MainWindow w;
+    w.show();
+    bool completeAtReady = true;
+    int rowsAtReady = -1, forwardAtReady = -1;
+    QObject::connect(&w, &ls::gui::MainWindow::windowReady, &w, [&] {
+        completeAtReady = w.session()->complete;
+        rowsAtReady = w.kernelModel()->rowCount();
+        forwardAtReady = w.fwdBwdPanel()->forwardView()->model()->rowCount();
+    });
+    QSignalSpy ready(&w, &ls::gui::MainWindow::windowReady), loaded(&w, &ls::gui::MainWindow::traceLoaded);
+    w.openFile(kSample);
+    ASSERT_TRUE(loaded.wait(30000));
+    EXPECT_EQ(ready.count(), 1);
+    EXPECT_FALSE(completeAtReady);
+    EXPECT_EQ(rowsAtReady, 214);
+    EXPECT_EQ(forwardAtReady, 0);
+    ASSERT_TRUE(w.session()->complete);
+    EXPECT_EQ(w.fwdBwdPanel()->forwardView()->model()->rowCount(), static_cast<int>(w.session()->pairs->forward.size()));
+    EXPECT_GT(w.summaryView()->model()->rowCount(), 0);
+}
+
 TEST_F(MainWindowTest, OpensAPyTorchProfilerTrace) {
     ls::gui::MainWindow w;
     w.show();
