@@ -16,7 +16,7 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 }
 
 TraceLoader::~TraceLoader() {
-    cancel(); // a cancelled load stops between chunks and phases, so this join is short
+    stop(); // a cancelled load stops between chunks and phases, so this join is short
     if (worker_.thread.joinable()) worker_.thread.join();
     for (auto& w : retired_) w.thread.join();
 }
@@ -31,14 +31,20 @@ void TraceLoader::joinFinishedRetired() {
     });
 }
 
+// Once the table, tree and timeline are shown the load has ended for the user: Cancel no longer
+// applies to it (the other tabs' rows still come).
 void TraceLoader::cancel() {
+    if (busy_) stop();
+}
+
+void TraceLoader::stop() {
     if (cancel_) *cancel_ = true;
 }
 
 void TraceLoader::start(const QStringList& paths) {
     // The superseded load is cancelled and left to finish on its own: joining it here would
     // freeze the window; its result is dropped by the job id.
-    cancel();
+    stop();
     if (worker_.thread.joinable()) retired_.push_back(std::move(worker_));
     joinFinishedRetired();
     worker_ = Worker();
@@ -83,13 +89,13 @@ void TraceLoader::start(const QStringList& paths) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
             session = prepareVisibleSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown, order);
         }
-        QMetaObject::invokeMethod(this, [self, job, failedPath, reason, failures, session] {
+        QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;
             self->busy_ = false;
-            if (session) {
+            if (session && !*flag) { // a Cancel before this point cancels the load: nothing was shown
                 emit self->loaded(session);
                 if (!failures.isEmpty()) emit self->partlyFailed(failures);
-            } else if (reason.isEmpty()) {
+            } else if (reason.isEmpty() || session) { // cancelled
                 emit self->cancelled();
             } else {
                 emit self->failed(failedPath, reason);

@@ -24,7 +24,7 @@ public:
     void start(const QString& path) { start(QStringList{path}); }
     // Several files, or folders of them, open as one session (the ranks of one job).
     void start(const QStringList& paths);
-    void cancel();
+    void cancel(); // the load in progress, until its table is shown
     // The kernel table's order, for the next start(): the rows are sorted on the loader thread.
     void setKernelOrder(KernelOrder order) { order_ = order; }
     bool busy() const { return busy_; }
@@ -49,6 +49,7 @@ private:
         std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false); // set as it returns
     };
     void joinFinishedRetired();
+    void stop(); // the worker, whatever it is doing (a new load, the loader's end)
 
     Worker worker_;
     std::vector<Worker> retired_; // superseded loads, cancelled; joined once done, or on destruction
