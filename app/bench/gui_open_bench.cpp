@@ -37,19 +37,21 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
     });
-    const auto ready = QObject::connect(&window, &ls::gui::MainWindow::windowReady, [&] {
-        // Painted in an event of its own, as the window's paint events come after the show.
-        QTimer::singleShot(1, &window, [&] {
-            {
-                const ls::gui::StepTiming paint("window painted");
-                window.repaint(); // the table, tree and timeline drawn: what the user waits for
-            }
-            f.readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-        });
-    });
-    // The stalls count until the other tabs are filled too.
-    const auto loaded = QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, [&] {
-        f.ok = f.readyS > 0;
+    QObject scope; // calls still pending when this open ends die with it
+    const auto paintReady = [&] {
+        if (f.readyS > 0) return;
+        {
+            const ls::gui::StepTiming paint("window painted");
+            window.repaint(); // the table, tree and timeline drawn: what the user waits for
+        }
+        f.readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    };
+    // Painted in an event of its own, as the window's paint events come after the show.
+    const auto ready = QObject::connect(&window, &ls::gui::MainWindow::windowReady, &scope, [&] { QTimer::singleShot(1, &scope, paintReady); });
+    // The stalls count until the other tabs are filled too (a small trace's may come first).
+    const auto loaded = QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &scope, [&] {
+        paintReady();
+        f.ok = true;
         loop.quit();
     });
     QTimer::singleShot(600000, &loop, &QEventLoop::quit); // a load that never ends is not measured
