@@ -350,6 +350,13 @@ void MainWindow::buildMenus() {
         if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + rankBox_->count() - 1) % rankBox_->count()).toInt());
     });
     previousRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
+    QAction* allRanks = file->addAction(QStringLiteral("All Ranks in Table and Tree"), this, [this] {
+        if (shownRanks_ && shownRanks_->session->traces.size() > 1) showRank(kAllRanks);
+        else statusLabel_->setText(QStringLiteral("All ranks: open several rank files (or their folder) as one session first"));
+    });
+    allRanks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    allRanks->setObjectName(QStringLiteral("allRanksAction"));
+    allRanks->setToolTip(QStringLiteral("Every rank's kernels in one table and one layer tree; the timeline and panes keep their rank"));
     QAction* compare = file->addAction(QStringLiteral("&Compare With…"), this, [this] {
         if (const QString path = ComparePanel::chooseFile(this); !path.isEmpty()) compareWith(path);
     });

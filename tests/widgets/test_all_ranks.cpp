@@ -10,7 +10,9 @@
 #include "widgets/timeline/timeline_view.h"
 #include "widget_test_support.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QKeySequence>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QTableView>
@@ -56,7 +58,11 @@ protected:
         if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1)) GTEST_SKIP() << "FSDP traces absent";
         window_ = openSessionInWindow({kFsdp0, kFsdp1});
         ASSERT_NE(window_, nullptr);
-        window_->showRank(MainWindow::kAllRanks);
+        // As a person would: Ctrl+Shift+R (File → All Ranks in Table and Tree).
+        auto* action = window_->findChild<QAction*>(QStringLiteral("allRanksAction"));
+        ASSERT_NE(action, nullptr);
+        EXPECT_EQ(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+        action->trigger();
         ASSERT_TRUE(window_->allRanksShown());
     }
     void showAllColumnsInOrder() {
