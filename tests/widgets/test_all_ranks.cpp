@@ -37,19 +37,6 @@ const QString kOurs = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/ranks/")
 const QString kFsdp0 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank0.sqlite");
 const QString kFsdp1 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank1.sqlite");
 
-std::vector<int64_t> sqlColumn(const QString& path, const char* sql) {
-    std::vector<int64_t> out;
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK)
-            while (sqlite3_step(st) == SQLITE_ROW) out.push_back(sqlite3_column_int64(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return out;
-}
-
 int64_t kernelCount(const QString& path) { return sqlColumn(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0); }
 
 class AllRanks : public ::testing::Test {

@@ -84,6 +84,19 @@ QByteArray readAll(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+std::vector<int64_t> sqlColumn(const QString& path, const char* sql) {
+    std::vector<int64_t> out;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK)
+            while (sqlite3_step(st) == SQLITE_ROW) out.push_back(sqlite3_column_int64(st, 0));
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return out;
+}
+
 qulonglong sqlKernelTimeNs(const QString& path) {
     sqlite3* db = nullptr;
     const QByteArray uri = QStringLiteral("file:%1?immutable=1").arg(path).toUtf8();

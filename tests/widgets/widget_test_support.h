@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,8 @@ CliRun runCli(const QStringList& args);
 // RFC 4180: quoted fields may hold commas, quotes and line breaks.
 std::vector<QStringList> parseCsv(const QString& text);
 QByteArray readAll(const QString& path);
+// The first column of every row of sql over the file, read-only.
+std::vector<int64_t> sqlColumn(const QString& path, const char* sql);
 // SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL, read-only.
 qulonglong sqlKernelTimeNs(const QString& path);
 
