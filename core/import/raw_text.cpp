@@ -2,8 +2,32 @@
 
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
+#include "core/model/parallel.h"
+
+#include <algorithm>
+#include <charconv>
 
 namespace ls {
+namespace {
+
+// A range in a named domain carries "Domain:" before its parsed name; the export's text does
+// not, so it is put back.
+void keepDomainPrefix(std::string_view normalized, std::string& raw) {
+    if (raw.starts_with(normalized)) return; // the common case, no domain
+    const std::string_view parsed = parseMarker(raw).name;
+    if (normalized.size() > parsed.size() && normalized.ends_with(parsed))
+        raw.insert(0, normalized.substr(0, normalized.size() - parsed.size()));
+}
+
+// The SELECT list giving a row's text: the inline column, else the interned one's id.
+std::string textColumns(const Database& db) {
+    const auto cols = db.columns("NVTX_EVENTS");
+    std::string sql = cols.count("text") ? "text" : "NULL";
+    sql += cols.count("textId") && db.hasTable("StringIds") ? ", textId" : ", NULL";
+    return sql;
+}
+
+} // namespace
 
 RawTextReader::RawTextReader(const Trace& t) : t_(t) {
     try {
@@ -33,15 +57,136 @@ std::string RawTextReader::text(RangeId r, bool always) {
         byRow_->bind(1, ranges.sourceRow[r.value]);
         if (byRow_->step() && !(byRow_->isNull(0) && byRow_->isNull(1))) {
             std::string raw(byRow_->isNull(0) ? byRow_->text(1) : byRow_->text(0));
-            // A range in a named domain carries "Domain:" before its parsed name; keep it.
-            const std::string_view parsed = parseMarker(raw).name;
-            if (normalized.size() > parsed.size() && normalized.compare(normalized.size() - parsed.size(), parsed.size(), parsed) == 0)
-                raw.insert(0, normalized, 0, normalized.size() - parsed.size());
+            keepDomainPrefix(normalized, raw);
             return raw;
         }
     } catch (const SqliteError&) {
     }
     return normalized;
+}
+
+namespace {
+
+// Appends texts to blocks of a fixed size instead of one growing string, which holds its old and
+// new buffers at once while it grows (hundreds of MB more at the peak on 1M kernels).
+class TextBlocks {
+public:
+    std::string_view keep(std::string_view text) {
+        constexpr size_t kBlock = size_t(4) << 20;
+        if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < text.size()) {
+            blocks_.emplace_back();
+            blocks_.back().reserve(std::max(kBlock, text.size()));
+        }
+        std::string& block = blocks_.back();
+        block += text;
+        return std::string_view(block).substr(block.size() - text.size());
+    }
+    std::vector<std::string> take() { return std::move(blocks_); }
+
+private:
+    std::vector<std::string> blocks_;
+};
+
+} // namespace
+
+void appendMarkerFields(const Trace& t, RangeId id, std::string& out) {
+    const auto& r = t.ranges;
+    const uint32_t i = id.value;
+    out += t.str(r.name[i]);
+    char digits[16];
+    auto number = [&](std::string_view key, int64_t v) {
+        out += key;
+        out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    };
+    if (r.seq[i] >= 0) number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i]);
+    if (r.opId[i] >= 0) number(", op_id = ", r.opId[i]);
+    if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty()) {
+        out += ", sizes = ";
+        out += t.str(r.sizes[i]);
+    }
+}
+
+std::string_view RawTexts::text(size_t i, std::string& buffer) const {
+    if (!rebuilt_[i]) return kept_[i];
+    buffer.clear();
+    appendMarkerFields(t_, ranges_[i], buffer);
+    buffer += kept_[i];
+    return buffer;
+}
+
+size_t RawTexts::keptBytes() const {
+    size_t bytes = 0;
+    for (const auto& block : blocks_) bytes += block.size();
+    return bytes;
+}
+
+RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads)
+    : t_(t), ranges_(ranges), kept_(ranges.size()), rebuilt_(ranges.size()) {
+    const auto& r = t.ranges;
+    std::vector<uint32_t> toRead; // indexes into ranges, in the export's row order
+    for (uint32_t i = 0; i < ranges.size(); ++i) {
+        if (r.flags[ranges[i].value] & kPytorchMarker) toRead.push_back(i);
+        else kept_[i] = t.str(r.name[ranges[i].value]);
+    }
+    auto row = [&](uint32_t i) { return static_cast<int64_t>(r.sourceRow[ranges[i].value]); };
+    std::sort(toRead.begin(), toRead.end(), [&](uint32_t a, uint32_t b) { return row(a) < row(b); });
+    auto fallback = [&](uint32_t i) { kept_[i] = t.str(r.name[ranges[i].value]); };
+
+    // Each thread reads a run of rows on its own connection.
+    const unsigned parts = toRead.size() < 100000 ? 1 : std::max(1u, threads);
+    std::vector<TextBlocks> blocks(parts);
+    parallelFor(toRead.size(), parts, [&](size_t from, size_t to, unsigned part) {
+        if (from == to) return;
+        size_t m = from; // rows before m are done
+        std::string raw, fields;
+        try {
+            Database db(t.path);
+            const std::string columns = textColumns(db);
+            Statement interned(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
+            auto take = [&](const Statement& s, int textCol) {
+                const uint32_t i = toRead[m];
+                if (s.isNull(textCol) && s.isNull(textCol + 1)) return fallback(i);
+                if (!s.isNull(textCol)) {
+                    raw.assign(s.text(textCol));
+                } else {
+                    interned.reset();
+                    interned.bind(1, s.int64(textCol + 1));
+                    if (!interned.step() || interned.isNull(0)) return fallback(i);
+                    raw.assign(interned.text(0));
+                }
+                keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
+                fields.clear();
+                appendMarkerFields(t, ranges[i], fields);
+                rebuilt_[i] = raw.starts_with(fields);
+                kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
+            };
+            const int64_t first = row(toRead[from]), last = row(toRead[to - 1]);
+            // Stepping over rows nobody asked for is cheaper than a b-tree descent per row as
+            // long as at least one row in about 32 is wanted.
+            if (static_cast<uint64_t>(last - first) / 32 <= to - from) {
+                Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
+                scan.bind(1, first);
+                scan.bind(2, last);
+                while (m < to && scan.step()) {
+                    const int64_t id = scan.int64(0);
+                    for (; m < to && row(toRead[m]) <= id; ++m)
+                        row(toRead[m]) == id ? take(scan, 1) : fallback(toRead[m]);
+                }
+            } else {
+                Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
+                for (; m < to; ++m) {
+                    byRow.reset();
+                    byRow.bind(1, row(toRead[m]));
+                    byRow.step() ? take(byRow, 0) : fallback(toRead[m]);
+                }
+            }
+        } catch (const SqliteError&) {
+            // Not readable any more (or not an Nsight Systems export): the normalized names stand.
+        }
+        for (; m < to; ++m) fallback(toRead[m]);
+    });
+    for (auto& part : blocks)
+        for (auto& block : part.take()) blocks_.push_back(std::move(block));
 }
 
 } // namespace ls

@@ -4,7 +4,10 @@
 #include "core/model/trace.h"
 
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ls {
 
@@ -24,5 +27,31 @@ private:
     std::unique_ptr<Database> db_;
     std::unique_ptr<Statement> byRow_;
 };
+
+// The texts of many ranges at once (an NVTX report over a million kernels needs millions):
+// marker texts are read in the export's row order, in one pass over the table when they are
+// dense in it, instead of one b-tree lookup per range. Same fallbacks as RawTextReader::text.
+// Of a marker text only what its parsed fields do not say is kept (input_op_ids, mostly): the
+// rest is rebuilt from them when asked, and kept whole where rebuilding would not give it back.
+class RawTexts {
+public:
+    // `ranges` must outlive this object.
+    RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1);
+    // The text of ranges[i]. The view is into this object or into `buffer`.
+    std::string_view text(size_t i, std::string& buffer) const;
+    size_t size() const { return kept_.size(); }
+    size_t keptBytes() const; // of the texts read, what is held
+
+private:
+    const Trace& t_;
+    std::span<const RangeId> ranges_;
+    std::vector<std::string> blocks_; // never grown past their reserve: views into them stay valid
+    std::vector<std::string_view> kept_; // the whole text, or what follows the rebuilt part
+    std::vector<uint8_t> rebuilt_;       // 1 where kept_ follows the marker's rebuilt fields
+};
+
+// A PyTorch marker's text up to its input_op_ids as emit_nvtx writes it, from the parsed
+// fields: "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]]".
+void appendMarkerFields(const Trace& t, RangeId r, std::string& out);
 
 } // namespace ls

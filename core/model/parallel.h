@@ -28,4 +28,19 @@ template <typename Task> void runTasks(std::vector<Task>& tasks, unsigned thread
     work();
 }
 
+// Sorts [first, last) on up to `parts` threads: halves sorted at once, then merged.
+template <typename It, typename Less> void parallelSort(It first, It last, unsigned parts, Less less) {
+    const auto n = last - first;
+    if (parts < 2 || n < 65536) {
+        std::sort(first, last, less);
+        return;
+    }
+    const It mid = first + n / 2;
+    {
+        std::jthread other([&] { parallelSort(mid, last, parts - parts / 2, less); });
+        parallelSort(first, mid, parts / 2, less);
+    }
+    std::inplace_merge(first, mid, last, less);
+}
+
 } // namespace ls

@@ -1,8 +1,7 @@
 #include "core/reports/nvtx_summary.h"
 
-#include "core/model/columns.h"
 #include "core/pytorch/correlation.h"
-#include "core/import/raw_text.h"
+#include "core/reports/nvtx_kern_summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +10,6 @@
 
 namespace ls {
 namespace {
-
-std::string_view styleName(RangeKind k) { return k == RangeKind::StartEnd ? "StartEnd" : "PushPop"; }
 
 uint64_t totalKernelTime(const Trace& t) {
     uint64_t total = 0;
@@ -41,103 +38,6 @@ void setShares(std::vector<GpuTimeRow>& rows, uint64_t total) {
 
 } // namespace
 
-std::vector<NvtxKernRow> nvtxKernelSummary(const Trace& t) {
-    const auto& k = t.kernels;
-    const auto& r = t.ranges;
-    // One (thread, range, kernel) triple per range of each kernel's stack, sorted so that equal
-    // groups are adjacent: a flat sort instead of a heap-allocated group per marker instance
-    // (op_id makes nearly every PyTorch marker its own group).
-    struct Pair {
-        uint32_t thread, range, kernel;
-    };
-    std::vector<Pair> pairs;
-    std::vector<uint32_t> outside; // kernels under no range: (launch thread or none, kernel name)
-    for (uint32_t i = 0; i < k.size(); ++i) {
-        const ApiCallId call = k.launch[i];
-        const auto stack = rangesContaining(t, call);
-        if (stack.empty()) outside.push_back(i);
-        for (RangeId j : stack) pairs.push_back({t.apiCalls.thread[call.value].value, j.value, i});
-    }
-    // Ranges whose texts are equal share these fields; op_id makes a PyTorch marker unique and
-    // "seq" and "stashed seq" texts differ.
-    constexpr uint8_t kTextFlags = kSeqIsStashed | kPytorchMarker;
-    auto key = [&](const Pair& p) {
-        return std::make_tuple(p.thread, r.name[p.range].value, r.sizes[p.range].value, r.seq[p.range], r.opId[p.range],
-                               r.kind[p.range], static_cast<uint8_t>(r.flags[p.range] & kTextFlags), k.name[p.kernel].value);
-    };
-    std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
-        const auto ka = key(a), kb = key(b);
-        return ka != kb ? ka < kb : std::tie(a.range, a.kernel) < std::tie(b.range, b.kernel);
-    });
-
-    RawTextReader raw(t);
-    std::vector<NvtxKernRow> rows;
-    std::vector<int64_t> durations;
-    std::vector<uint32_t> kernels;
-    auto finishRow = [&](NvtxKernRow& row) {
-        std::sort(kernels.begin(), kernels.end());
-        row.kernelInstances = static_cast<uint64_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
-        row.stats = durationStats(durations);
-        rows.push_back(std::move(row));
-    };
-    for (size_t g = 0; g < pairs.size();) {
-        const auto groupKey = key(pairs[g]);
-        NvtxKernRow row;
-        const Thread& th = t.threads[pairs[g].thread];
-        row.pid = t.processes[th.process.value].pid;
-        row.tid = th.tid;
-        row.range = raw.text(RangeId(pairs[g].range));
-        row.style = styleName(r.kind[pairs[g].range]);
-        row.kernel = k.name[pairs[g].kernel];
-        durations.clear();
-        kernels.clear();
-        uint32_t lastRange = UINT32_MAX;
-        for (; g < pairs.size() && key(pairs[g]) == groupKey; ++g) {
-            if (pairs[g].range != lastRange) ++row.rangeInstances; // sorted by range within the group
-            lastRange = pairs[g].range;
-            durations.push_back(k.duration(pairs[g].kernel));
-            kernels.push_back(pairs[g].kernel);
-        }
-        finishRow(row);
-    }
-    columns::release(pairs);
-
-    // Kernels outside every range: one "None" row per launching thread and kernel name.
-    auto outsideKey = [&](uint32_t i) {
-        const ApiCallId call = k.launch[i];
-        return std::make_pair(call.valid() ? t.apiCalls.thread[call.value].value : UINT32_MAX, k.name[i].value);
-    };
-    std::sort(outside.begin(), outside.end(), [&](uint32_t a, uint32_t b) { return outsideKey(a) < outsideKey(b); });
-    for (size_t g = 0; g < outside.size();) {
-        const auto groupKey = outsideKey(outside[g]);
-        NvtxKernRow row;
-        row.noRange = true;
-        if (groupKey.first != UINT32_MAX) {
-            const Thread& th = t.threads[groupKey.first];
-            row.pid = t.processes[th.process.value].pid;
-            row.tid = th.tid;
-        }
-        row.kernel = StringId(groupKey.second);
-        durations.clear();
-        kernels.clear();
-        for (; g < outside.size() && outsideKey(outside[g]) == groupKey; ++g) {
-            durations.push_back(k.duration(outside[g]));
-            kernels.push_back(outside[g]);
-        }
-        finishRow(row);
-    }
-
-    std::sort(rows.begin(), rows.end(), [&](const NvtxKernRow& a, const NvtxKernRow& b) {
-        if (a.noRange != b.noRange) return a.noRange; // nsys prints kernels outside ranges first
-        if (a.range != b.range) return a.range < b.range;
-        if (a.pid != b.pid) return a.pid < b.pid;
-        if (a.tid != b.tid) return a.tid < b.tid;
-        if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
-        return t.str(a.kernel) < t.str(b.kernel);
-    });
-    return rows;
-}
-
 std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t) {
     const auto& r = t.ranges;
     std::map<std::pair<uint32_t, RangeKind>, std::vector<int64_t>> groups;
@@ -148,7 +48,7 @@ std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t) {
     for (auto& [key, d] : groups) {
         NvtxRangeRow row;
         row.name = std::string(t.str(StringId(key.first)));
-        row.style = styleName(key.second);
+        row.style = rangeStyleName(key.second);
         row.stats = durationStats(d);
         all += row.stats.total;
         rows.push_back(std::move(row));

@@ -1,29 +1,13 @@
 #pragma once
-// Summaries over the correlation: NVTX ranges with their kernels (nsys nvtxkernsum semantics),
-// ranges by normalized name, and GPU time per layer and direction and per op.
+// Summaries over the correlation: NVTX ranges by normalized name, GPU time per layer and
+// direction and per op, Tensor Core use (the kernels under each range: nvtx_kern_summary.h).
 #include "core/reports/summary.h"
 #include "core/model/trace.h"
 
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace ls {
-
-struct NvtxKernRow {
-    std::string range; // raw text as nsys prints it; empty with noRange for kernels outside any range
-    bool noRange = false;
-    std::string style; // PushPop or StartEnd
-    std::optional<uint32_t> pid, tid; // of the launching thread; empty for kernels without a launch call
-    uint64_t rangeInstances = 0, kernelInstances = 0;
-    DurationStats stats; // over (range instance, kernel) pairs, as nsys sums them
-    StringId kernel;     // its name (an id: a 1M-kernel trace gives millions of rows)
-};
-
-// nsys nvtxkernsum: each kernel counted under every range of its launch call's stack, once per
-// range instance (nsys 2022.4 counts it twice where the export has two runtime rows per call).
-// Sorted by range text (kernels outside ranges first), pid, tid, total time descending.
-std::vector<NvtxKernRow> nvtxKernelSummary(const Trace& t);
 
 struct NvtxRangeRow {
     std::string name, style;

@@ -1,6 +1,7 @@
 #include "core/reports/summary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -77,8 +78,8 @@ std::string formatOneDecimal(double v) {
     // SQLite's ROUND (which nsys uses) rounds halves away from zero; printf would round to even.
     const double r = std::round(v * 10.0) / 10.0;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f", r);
-    return buf;
+    const auto end = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1).ptr; // printf's "%.1f", faster
+    return std::string(buf, end);
 }
 
 namespace {

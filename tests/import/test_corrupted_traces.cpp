@@ -6,6 +6,7 @@
 // this under ASan + UBSan) or a hang (a watchdog per load). The CLI answers 0 or 3 with one
 // `error:` line, and nothing is ever written into or beside a variant or the original file.
 #include "core/load/load.h"
+#include "core/reports/nvtx_kern_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/summary.h"
 #include "core/views/fwd_bwd.h"
@@ -315,7 +316,7 @@ void exerciseLoadedTrace(const std::shared_ptr<const ls::Trace>& t, const std::s
     for (const auto& row : ls::kernelSummary(*t, ls::KernelGrouping::Name, ls::KernelNaming::Demangled)) kernelsInSummary += row.stats.count;
     EXPECT_EQ(kernelsInSummary, n);
     (void)ls::layerSummary(*t);
-    (void)ls::nvtxKernelSummary(*t);
+    ls::nvtxKernelSummary(*t, [](const ls::NvtxKernRow&) {});
 }
 
 class CorruptedTraces : public ::testing::TestWithParam<Source> {

@@ -5,6 +5,7 @@
 #include "core/reports/kernel_exec_summary.h"
 #include "core/reports/memory_summary.h"
 #include "core/reports/nvtx_gpu_projection.h"
+#include "core/reports/nvtx_kern_summary.h"
 #include "core/reports/nvtx_summary.h"
 #include "core/reports/report_parts.h"
 #include "core/reports/summary.h"
@@ -80,9 +81,10 @@ std::string render(const Trace& t, std::string_view report) {
     else if (report == "nvtx_sum")
         for (const auto& r : nvtxRangeSummary(t)) o << r.name << '|' << r.style << '|' << stats(r.stats) << '\n';
     else if (report == "nvtx_kern_sum")
-        for (const auto& r : nvtxKernelSummary(t))
+        nvtxKernelSummary(t, [&](const NvtxKernRow& r) {
             o << r.range << '|' << r.pid.value_or(0) << '|' << r.tid.value_or(0) << '|' << r.rangeInstances << '|' << r.kernelInstances
               << '|' << stats(r.stats) << '|' << t.str(r.kernel) << '\n';
+        });
     else if (report == "kern_exec_sum")
         for (const auto& r : kernelExecSummary(t))
             o << r.pid << '|' << r.tid << '|' << r.device << '|' << r.api << '|' << t.str(r.kernel) << '|' << stats(r.total) << '|'

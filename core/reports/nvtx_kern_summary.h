@@ -1,0 +1,34 @@
+#pragma once
+// nsys's nvtxkernsum: the kernels under each NVTX range of their launch call's stack, grouped
+// by range text, style, launching thread and kernel name.
+#include "core/model/trace.h"
+#include "core/reports/summary.h"
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+namespace ls {
+
+struct NvtxKernRow {
+    std::string_view range; // raw text as nsys prints it; empty with noRange for kernels outside any range
+    bool noRange = false;
+    std::string_view style; // PushPop or StartEnd
+    std::optional<uint32_t> pid, tid; // of the launching thread; empty for kernels without a launch call
+    uint64_t rangeInstances = 0, kernelInstances = 0;
+    DurationStats stats; // over (range instance, kernel) pairs, as nsys sums them
+    StringId kernel;     // its name (an id: a 1M-kernel trace gives millions of rows)
+};
+
+// nsys nvtxkernsum: each kernel counted under every range of its launch call's stack, once per
+// range instance (nsys 2022.4 counts it twice where the export has two runtime rows per call).
+// Rows are grouped by range text, style, launching thread and kernel name, and handed to `row`
+// in nsys's order (kernels outside ranges first, then by range text, pid, tid, total time
+// descending) without being collected: a 1M-kernel trace gives millions. A row's text lives
+// until `row` returns.
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row);
+
+// "PushPop" or "StartEnd", as nsys names a range's style.
+std::string_view rangeStyleName(RangeKind k);
+
+} // namespace ls

@@ -1,0 +1,91 @@
+// RawTexts (core/import/raw_text.h): the raw NVTX texts of many ranges at once equal the export's
+// own text column (SQL by rowid) and RawTextReader's one-by-one answers, whether they are read
+// in one pass or row by row, and only what the parsed marker fields do not say is held. A file
+// gone since the load leaves the normalized names.
+#include "core/import/raw_text.h"
+#include "core/load/load.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace {
+
+using namespace ls::test;
+
+std::shared_ptr<const ls::Trace> loadSample(const fs::path& file) {
+    auto r = ls::loadTrace(file.string());
+    EXPECT_TRUE(r.ok());
+    return r.trace;
+}
+
+std::vector<ls::RangeId> everyNth(const ls::Trace& t, uint32_t step) {
+    std::vector<ls::RangeId> out;
+    for (uint32_t i = 0; i < t.ranges.size(); i += step) out.emplace_back(i);
+    return out;
+}
+
+// The export's text of each range (the sample has no domains and inline texts only).
+void expectExportTexts(const ls::Trace& t, const std::vector<ls::RangeId>& ranges, const ls::RawTexts& texts) {
+    SqlReader sql(t.path);
+    ASSERT_TRUE(sql.ok());
+    std::string buffer;
+    size_t markers = 0;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        std::string expected;
+        sql.each("SELECT text FROM NVTX_EVENTS WHERE rowid = " + std::to_string(t.ranges.sourceRow[ranges[i].value]),
+                 [&](sqlite3_stmt* st) { expected = SqlReader::text(st, 0); });
+        markers += (t.ranges.flags[ranges[i].value] & ls::kPytorchMarker) != 0;
+        ASSERT_EQ(texts.text(i, buffer), expected) << "range " << ranges[i].value;
+    }
+    EXPECT_GT(markers, ranges.size() / 2) << "the sample's ranges are mostly PyTorch markers";
+}
+
+TEST(RawTexts, EveryRangeOfTheSampleReadInOnePassEqualsTheExportsText) {
+    const auto t = loadSample(sampleTrace());
+    ASSERT_TRUE(t);
+    const auto all = everyNth(*t, 1);
+    const ls::RawTexts texts(*t, all, 2);
+    ASSERT_EQ(texts.size(), all.size());
+    expectExportTexts(*t, all, texts);
+    ls::RawTextReader one(*t);
+    std::string buffer;
+    for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(texts.text(i, buffer), one.text(all[i])) << i;
+}
+
+TEST(RawTexts, AFewRangesReadRowByRowEqualTheExportsText) {
+    const auto t = loadSample(sampleTrace());
+    ASSERT_TRUE(t);
+    const auto some = everyNth(*t, 97); // sparse: one b-tree lookup per row
+    expectExportTexts(*t, some, ls::RawTexts(*t, some, 1));
+}
+
+TEST(RawTexts, OnlyWhatTheMarkerFieldsDoNotSayIsHeld) {
+    const auto t = loadSample(sampleTrace());
+    ASSERT_TRUE(t);
+    const auto all = everyNth(*t, 1);
+    const ls::RawTexts texts(*t, all, 1);
+    size_t markerBytes = 0;
+    std::string buffer;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (t->ranges.flags[all[i].value] & ls::kPytorchMarker) markerBytes += texts.text(i, buffer).size();
+    ASSERT_GT(markerBytes, 0u);
+    // Held: input_op_ids mostly. The name, seq, op_id and sizes are rebuilt from the model.
+    EXPECT_LT(texts.keptBytes(), markerBytes / 2) << texts.keptBytes() << " of " << markerBytes;
+}
+
+TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
+    TempDir dir;
+    const fs::path copy = dir / "gone.sqlite";
+    fs::copy_file(sampleTrace(), copy);
+    const auto t = loadSample(copy);
+    ASSERT_TRUE(t);
+    fs::remove(copy);
+    const auto all = everyNth(*t, 1);
+    const ls::RawTexts texts(*t, all, 2);
+    std::string buffer;
+    for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(texts.text(i, buffer), t->str(t->ranges.name[all[i].value])) << i;
+}
+
+} // namespace
