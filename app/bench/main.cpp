@@ -3,6 +3,7 @@
 #include "core/views/kernel_filter.h"
 #include "core/cache/trace_cache.h"
 #include "app/bench/gui_open_bench.h"
+#include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/views/kernel_table.h"
@@ -124,14 +125,17 @@ bool isSqliteFile(const std::string& path) {
 int usage(int rc) {
     std::fprintf(rc ? stderr : stdout,
                  "usage: layerscope-bench FILE [--runs N] [--json]\n"
-                 "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n\n"
+                 "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
+                 "       layerscope-bench FILE --reports [--runs N] [--json]\n\n"
                  "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
                  "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
                  "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
                  "Prints medians, the ratio b/a and the peak RSS; then sorts and filters the kernel table\n"
                  "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n"
                  "--session loads the files as one session (the ranks of a job) against the sum of their\n"
-                 "single-thread floors divided by the cores, and prints the peak RSS.\n");
+                 "single-thread floors divided by the cores, and prints the peak RSS.\n"
+                 "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
+                 "(output dropped) alternating with the full load, and prints each one's time and ratio.\n");
     return rc;
 }
 
@@ -142,10 +146,11 @@ int main(int argc, char** argv) {
     std::string path;
     std::vector<std::string> sessionFiles;
     int runs = 5;
-    bool json = false, session = false;
+    bool json = false, session = false, reports = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json")) json = true;
         else if (!std::strcmp(argv[i], "--session")) session = true;
+        else if (!std::strcmp(argv[i], "--reports")) reports = true;
         else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return usage(0);
@@ -154,6 +159,7 @@ int main(int argc, char** argv) {
     }
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
+    if (reports) return runReportBench(path, runs, json);
 
     std::vector<double> floorTimes, loadTimes;
     ls::FloorResult floor;

@@ -90,11 +90,11 @@ std::string traceFileIdentity(const std::string& path) {
            " format " + std::to_string(kTraceCacheVersion);
 }
 
-CacheLookup lookupTraceCache(const std::string& dir, const std::string& path) {
+CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, uint32_t parts) {
     const std::string identity = traceFileIdentity(path);
     if (identity.empty()) return {nullptr, "the trace file cannot be examined"};
     const std::string file = cacheFileFor(dir, identity);
-    TraceFileRead r = readTraceFile(file, identity);
+    TraceFileRead r = readTraceFile(file, identity, parts);
     if (!r.trace) return {nullptr, r.reason};
     std::error_code ec;
     fs::last_write_time(file, fs::file_time_type::clock::now(), ec); // least recently used goes first

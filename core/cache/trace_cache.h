@@ -26,8 +26,9 @@ struct CacheLookup {
     std::shared_ptr<Trace> trace; // null on a miss
     std::string miss;             // why not: "no cache file", "made from another file", "damaged …"
 };
-// The cached model of `path` in dir, marked as used.
-CacheLookup lookupTraceCache(const std::string& dir, const std::string& path);
+// The cached model of `path` in dir, marked as used; only the columns `parts` need are read
+// (a kernel summary reads the kernels and the strings, not the rest of a 600 MB model).
+CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, uint32_t parts = kLoadEverything);
 
 // Writes trace (loaded from path, whose identity was taken before the load) into dir under a
 // temporary name, renames it into place, then evicts least recently used files beyond cap.

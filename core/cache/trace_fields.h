@@ -38,11 +38,14 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     pairs(ar, i.environment);
     ar.pool(t.strings);
 
-    columns(ar, t.kernels.tie());
-    columns(ar, t.memcpys.tie());
-    columns(ar, t.memsets.tie());
-    columns(ar, t.apiCalls.tie());
-    columns(ar, t.ranges.tie());
+    // Columns by the load part they belong to: a reader of some parts skips the others.
+    ar.part(kLoadKernels, [&] { columns(ar, t.kernels.tie()); });
+    ar.part(kLoadMemory, [&] {
+        columns(ar, t.memcpys.tie());
+        columns(ar, t.memsets.tie());
+    });
+    ar.part(kLoadApiCalls, [&] { columns(ar, t.apiCalls.tie()); });
+    ar.part(kLoadNvtx, [&] { columns(ar, t.ranges.tie()); });
 
     ar.list(t.processes, [&](Process& p) {
         ar.pod(p.pid);
@@ -63,23 +66,27 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.pod(d.computeMinor);
     });
     ar.vec(t.streams);
-    columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid, t.osRuntime.tid));
+    ar.part(kLoadOsRuntime, [&] { columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid, t.osRuntime.tid)); });
     ar.vec(t.fwdBwdFlows);
     ar.vec(t.collectiveArgs);
 
-    csr(ar, t.streamKernels);
-    csr(ar, t.threadApiCalls);
-    ar.vec(t.threadRangeBegin);
-    csr(ar, t.apiKernels);
+    ar.part(kLoadKernels, [&] { csr(ar, t.streamKernels); });
+    ar.part(kLoadApiCalls, [&] { csr(ar, t.threadApiCalls); });
+    ar.part(kLoadNvtx, [&] { ar.vec(t.threadRangeBegin); });
+    ar.part(kLoadKernels | kLoadApiCalls, [&] { csr(ar, t.apiKernels); });
 
-    columns(ar, std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
-    KernelLinks& l = t.kernelLinks;
-    columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
-    KernelMetrics& m = t.metrics;
-    columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule, m.tcMathOp, m.occupancy, m.occupancyLimiter));
-    csr(ar, t.threadStartEnd);
-    ar.vec(t.startEndTree);
-    ar.vec(t.startEndTreeBegin);
+    ar.part(kLoadCorrelation, [&] {
+        columns(ar, std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
+        KernelLinks& l = t.kernelLinks;
+        columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
+        csr(ar, t.threadStartEnd);
+        ar.vec(t.startEndTree);
+        ar.vec(t.startEndTreeBegin);
+    });
+    ar.part(kLoadCosts, [&] {
+        KernelMetrics& m = t.metrics;
+        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule, m.tcMathOp, m.occupancy, m.occupancyLimiter));
+    });
 
     ar.list(t.iterations, [&](IterationSpan& s) {
         ar.pod(s.number);

@@ -3,6 +3,7 @@
 #include "core/cache/trace_fields.h"
 #include "core/model/platform.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -49,11 +50,17 @@ public:
         raw(&v, sizeof v);
     }
     void count(size_t n) { pod(static_cast<uint64_t>(n)); }
+    // A column: its length, its bytes, and their own checksum, which is what the file's
+    // checksum folds in (so a reader may skip the bytes of a column it does not want).
     template <typename T> void vec(const std::vector<T>& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         count(v.size());
-        raw(v.data(), v.size() * sizeof(T));
+        const size_t n = v.size() * sizeof(T);
+        if (n && std::fwrite(v.data(), 1, n, f_) != n) ok_ = false;
+        bytes_ += n;
+        pod(hashBytes(v.data(), n, 0));
     }
+    template <typename F> void part(uint32_t, F&& f) { f(); }
     void text(const std::string& s) {
         count(s.size());
         raw(s.data(), s.size());
@@ -83,7 +90,8 @@ private:
 
 class Reader {
 public:
-    Reader(std::FILE* f, uint64_t payload) : f_(f), left_(payload) {}
+    // Columns of parts beyond `wanted` are skipped (left empty).
+    Reader(std::FILE* f, uint64_t payload, uint32_t wanted) : f_(f), left_(payload), wanted_(wanted) {}
     bool ok() const { return ok_; }
     uint64_t checksum() const { return sum_; }
     uint64_t left() const { return left_; }
@@ -110,10 +118,26 @@ public:
     template <typename T> void vec(std::vector<T>& v) {
         const size_t n = count(sizeof(T));
         v.clear();
+        uint64_t stored = 0;
+        if (skipping_) {
+            if (ok_ && n && std::fseek(f_, static_cast<long>(n * sizeof(T)), SEEK_CUR) != 0) fail();
+            left_ -= ok_ ? n * sizeof(T) : 0;
+            pod(stored);
+            return;
+        }
         v.reserve(n);
         platform::adviseHugePages(v.data(), n * sizeof(T)); // before resize first touches it
         v.resize(n);
-        raw(v.data(), n * sizeof(T));
+        if (!ok_ || (n && std::fread(v.data(), 1, n * sizeof(T), f_) != n * sizeof(T))) return fail();
+        left_ -= n * sizeof(T);
+        pod(stored);
+        if (stored != hashBytes(v.data(), n * sizeof(T), 0)) fail();
+    }
+    // The columns of a part the reader does not want are skipped.
+    template <typename F> void part(uint32_t needs, F&& f) {
+        skipping_ = (needs & wanted_) != needs;
+        f();
+        skipping_ = false;
     }
     void text(std::string& s) {
         const size_t n = count(1);
@@ -154,8 +178,9 @@ private:
         left_ = 0;
     }
     std::FILE* f_;
-    bool ok_ = true;
+    bool ok_ = true, skipping_ = false;
     uint64_t left_, sum_ = 0;
+    uint32_t wanted_;
 };
 
 struct Header {
@@ -210,7 +235,15 @@ std::string writeTraceFile(const Trace& trace, const std::string& identity, cons
     return {};
 }
 
-TraceFileRead readTraceFile(const std::string& file, const std::string& identity) {
+// A trace read in part, as a partial import leaves it: parts left out are empty and nothing
+// points into them.
+void markParts(Trace& t, uint32_t wanted) {
+    t.parts &= wanted;
+    if (!(wanted & kLoadApiCalls))
+        for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch}) std::fill(launch->begin(), launch->end(), ApiCallId());
+}
+
+TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts) {
     std::error_code ec;
     const uint64_t size = std::filesystem::file_size(file, ec);
     if (ec) return {nullptr, "no cache file"};
@@ -225,13 +258,17 @@ TraceFileRead readTraceFile(const std::string& file, const std::string& identity
     if (std::fread(stored.data(), 1, stored.size(), f.get()) != stored.size() || stored != identity) return {nullptr, "made from another file"};
     const uint64_t payload = size - sizeof h - h.identityBytes - sizeof(Trailer);
     auto trace = std::make_shared<Trace>();
-    Reader r(f.get(), payload);
+    const uint32_t wanted = closeLoadParts(parts);
+    Reader r(f.get(), payload, wanted);
     cache_fields::visit(r, *trace);
-    Trailer trailer{};
-    if (std::fread(&trailer, sizeof trailer, 1, f.get()) != 1 || trailer.payloadBytes != payload) return {nullptr, "truncated"};
-    if (!r.ok() || r.left() != 0) return {nullptr, "damaged (its sections do not add up)"};
+    Trailer trailer{}; // read from the end: a column that failed its check left the reader mid-file
+    if (std::fseek(f.get(), static_cast<long>(size - sizeof trailer), SEEK_SET) != 0 || std::fread(&trailer, sizeof trailer, 1, f.get()) != 1 ||
+        trailer.payloadBytes != payload)
+        return {nullptr, "truncated"};
+    if (!r.ok() || r.left() != 0) return {nullptr, "damaged (sections do not add up or a column's checksum differs)"};
     if (r.checksum() != trailer.checksum) return {nullptr, "damaged (checksum mismatch)"};
     if (!consistent(*trace)) return {nullptr, "damaged (inconsistent columns)"};
+    markParts(*trace, wanted);
     return {std::move(trace), {}};
 }
 

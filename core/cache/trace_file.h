@@ -11,7 +11,7 @@
 namespace ls {
 
 // Bump when the Trace layout or its meaning changes: older cache files are then ignored.
-constexpr uint32_t kTraceCacheVersion = 2; // 2: memory kinds, API results, thread priorities
+constexpr uint32_t kTraceCacheVersion = 3; // 2: memory kinds, API results, thread priorities; 3: a checksum per column
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.
@@ -21,7 +21,9 @@ struct TraceFileRead {
     std::shared_ptr<Trace> trace; // null when rejected
     std::string reason;           // why it was rejected
 };
-// Reads a file writeTraceFile wrote for the same identity.
-TraceFileRead readTraceFile(const std::string& file, const std::string& identity);
+// Reads a file writeTraceFile wrote for the same identity: only the columns `parts` stand on
+// (core/model/load_parts.h), the rest skipped, as a load of those parts would leave them. Every
+// column read is checked against its checksum, and the file's structure whole.
+TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts = kLoadEverything);
 
 } // namespace ls

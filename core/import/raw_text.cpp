@@ -120,12 +120,12 @@ size_t RawTexts::keptBytes() const {
     return bytes;
 }
 
-RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads)
+RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads, bool always)
     : t_(t), ranges_(ranges), kept_(ranges.size()), rebuilt_(ranges.size()) {
     const auto& r = t.ranges;
     std::vector<uint32_t> toRead; // indexes into ranges, in the export's row order
     for (uint32_t i = 0; i < ranges.size(); ++i) {
-        if (r.flags[ranges[i].value] & kPytorchMarker) toRead.push_back(i);
+        if (always || (r.flags[ranges[i].value] & kPytorchMarker)) toRead.push_back(i);
         else kept_[i] = t.str(r.name[ranges[i].value]);
     }
     auto row = [&](uint32_t i) { return static_cast<int64_t>(r.sourceRow[ranges[i].value]); };
@@ -156,8 +156,8 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
                 }
                 keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
                 fields.clear();
-                appendMarkerFields(t, ranges[i], fields);
-                rebuilt_[i] = raw.starts_with(fields);
+                if (r.flags[ranges[i].value] & kPytorchMarker) appendMarkerFields(t, ranges[i], fields);
+                rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
                 kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
             };
             const int64_t first = row(toRead[from]), last = row(toRead[to - 1]);

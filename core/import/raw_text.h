@@ -35,8 +35,9 @@ private:
 // rest is rebuilt from them when asked, and kept whole where rebuilding would not give it back.
 class RawTexts {
 public:
-    // `ranges` must outlive this object.
-    RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1);
+    // `ranges` must outlive this object. Like RawTextReader::text, only PyTorch markers are
+    // read unless `always` is set.
+    RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1, bool always = false);
     // The text of ranges[i]. The view is into this object or into `buffer`.
     std::string_view text(size_t i, std::string& buffer) const;
     size_t size() const { return kept_.size(); }

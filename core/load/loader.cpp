@@ -66,12 +66,13 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
 
 } // namespace
 
-// A full load through the model cache: a valid cache file answers at once; otherwise the file is
-// loaded and, when the load read everything from a trace file that is not a converted copy,
-// written to the cache in the background (if the file did not change meanwhile).
+// A load through the model cache: a valid cache file answers at once, with the columns the
+// load's parts need; otherwise the file is loaded and, when the load read everything from a
+// trace file that is not a converted copy, written to the cache in the background (if the file
+// did not change meanwhile).
 LoadResult loadCached(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (CacheLookup hit = lookupTraceCache(options.cacheDir, path); hit.trace) {
+    if (CacheLookup hit = lookupTraceCache(options.cacheDir, path, options.parts); hit.trace) {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         hit.trace->loadPhases = {{"read model cache", s}};
         hit.trace->loadSeconds = s;

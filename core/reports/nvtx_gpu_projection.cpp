@@ -3,7 +3,9 @@
 #include "core/import/raw_text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
+#include <thread>
 #include <tuple>
 
 namespace ls {
@@ -24,7 +26,7 @@ private:
     void findParents(const std::vector<uint32_t>& order);
     void project(uint32_t thread, const std::vector<uint32_t>& order);
     void findLevels();
-    std::string stackOf(uint32_t i) const;
+    std::string stackOf(uint32_t i, std::vector<uint32_t>& chain) const;
 
     const Trace& t_;
     const RangeColumns& r_;
@@ -54,14 +56,16 @@ void Projector::collectLaunches() {
     add(t_.memsets);
 }
 
-// The thread's counted ranges by start, longer first, then rowid.
+// The thread's counted ranges by start, longer first, then rowid (the model's order already,
+// mostly: then no sort is needed).
 std::vector<uint32_t> Projector::threadRanges(uint32_t thread) const {
     std::vector<uint32_t> out;
     for (uint32_t i = t_.threadRangeBegin[thread]; i < t_.threadRangeBegin[thread + 1]; ++i)
         if (counts(i)) out.push_back(i);
-    std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+    auto before = [&](uint32_t a, uint32_t b) {
         return std::make_tuple(r_.start[a], -end(a), r_.sourceRow[a]) < std::make_tuple(r_.start[b], -end(b), r_.sourceRow[b]);
-    });
+    };
+    if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
     return out;
 }
 
@@ -142,11 +146,16 @@ void Projector::findLevels() {
     }
 }
 
-std::string Projector::stackOf(uint32_t i) const {
-    std::vector<uint32_t> chain;
+std::string Projector::stackOf(uint32_t i, std::vector<uint32_t>& chain) const {
+    chain.clear();
     for (uint32_t x = i; x != kNoRange; x = parent_[x]) chain.push_back(x);
     std::string s;
-    for (size_t k = chain.size(); k-- > 0;) s += ":" + std::to_string(r_.sourceRow[chain[k]]);
+    s.reserve(chain.size() * 8);
+    char digits[16];
+    for (size_t k = chain.size(); k-- > 0;) {
+        s += ':';
+        s.append(digits, std::to_chars(digits, digits + sizeof digits, r_.sourceRow[chain[k]]).ptr);
+    }
     return s;
 }
 
@@ -174,9 +183,16 @@ std::vector<NvtxProjectionRow> Projector::run() {
     std::vector<uint32_t> children(n, 0);
     for (uint32_t i = 0; i < n; ++i)
         if (ops_[i] && parent_[i] != kNoRange) ++children[parent_[i]];
+    // Rows by rowid: the ranges with GPU operations put in that order first (cheaper than
+    // sorting millions of rows).
+    std::vector<uint32_t> withOps;
+    for (uint32_t i = 0; i < n; ++i)
+        if (ops_[i]) withOps.push_back(i);
+    std::sort(withOps.begin(), withOps.end(), [&](uint32_t a, uint32_t b) { return r_.sourceRow[a] < r_.sourceRow[b]; });
     std::vector<NvtxProjectionRow> rows;
-    for (uint32_t i = 0; i < n; ++i) {
-        if (!ops_[i]) continue;
+    rows.reserve(withOps.size());
+    std::vector<uint32_t> chain;
+    for (uint32_t i : withOps) {
         NvtxProjectionRow row;
         row.range = RangeId(i);
         row.projectedStart = projStart_[i];
@@ -192,11 +208,10 @@ std::vector<NvtxProjectionRow> Projector::run() {
         if (level_[i] >= 0) {
             row.level = static_cast<uint32_t>(level_[i]);
             if (parent_[i] != kNoRange) row.parentId = r_.sourceRow[parent_[i]];
-            row.stack = stackOf(i);
+            row.stack = stackOf(i, chain);
         }
         rows.push_back(std::move(row));
     }
-    std::sort(rows.begin(), rows.end(), [](const NvtxProjectionRow& a, const NvtxProjectionRow& b) { return a.rangeId < b.rangeId; });
     return rows;
 }
 
@@ -207,15 +222,27 @@ std::vector<NvtxProjectionRow> nvtxGpuProjection(const Trace& t) { return Projec
 void writeNvtxGpuProjection(TableWriter& w, const Trace& t) {
     w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
               "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
-    RawTextReader raw(t);
-    const std::string none = "None";
-    for (const auto& r : nvtxGpuProjection(t))
-        w.row({raw.text(r.range, true), std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
-               std::to_string(r.start), std::to_string(r.end - r.start),
-               t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop", std::to_string(r.pid),
-               std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : none,
-               std::to_string(r.children), std::to_string(r.rangeId), r.parentId ? std::to_string(*r.parentId) : none,
-               r.level ? r.stack : none});
+    const auto rows = nvtxGpuProjection(t);
+    std::vector<RangeId> ranges(rows.size());
+    std::transform(rows.begin(), rows.end(), ranges.begin(), [](const NvtxProjectionRow& r) { return r.range; });
+    // Every row's raw text, read in one pass (a 1M-kernel trace has millions of such ranges).
+    const RawTexts texts(t, ranges, std::max(1u, std::thread::hardware_concurrency()), true);
+    std::string buffer;
+    const std::string_view none = "None";
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        const std::string numbers[] = {std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
+                                       std::to_string(r.start), std::to_string(r.end - r.start), std::to_string(r.pid),
+                                       std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : "",
+                                       std::to_string(r.children), std::to_string(r.rangeId),
+                                       r.parentId ? std::to_string(*r.parentId) : ""};
+        const std::string_view fields[] = {texts.text(i, buffer), numbers[0], numbers[1], numbers[2], numbers[3],
+                                           t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop",
+                                           numbers[4], numbers[5], numbers[6], r.level ? std::string_view(numbers[7]) : none,
+                                           numbers[8], numbers[9], r.parentId ? std::string_view(numbers[10]) : none,
+                                           r.level ? std::string_view(r.stack) : none};
+        w.row(fields);
+    }
 }
 
 } // namespace ls

@@ -40,14 +40,16 @@ std::vector<fs::path> cacheFiles(const fs::path& dir) {
 }
 
 // The CLI's outputs that cover most of the model: kernels with their links and costs, the layer
-// tree, iterations, NVTX kernel totals, ops.
+// tree, iterations, NVTX kernel totals, ops; and the reports that read some tables only (from
+// the cache, some columns only).
 std::string cliOutputs(const fs::path& file) {
     std::string all;
-    for (const std::vector<std::string>& args : {std::vector<std::string>{"kernels", file.string()}, {"ops", file.string()},
-                                                 {"summary", file.string(), "--report", "layer_tree"},
-                                                 {"summary", file.string(), "--report", "iter_sum"},
-                                                 {"summary", file.string(), "--report", "nvtx_kern_sum"},
-                                                 {"summary", file.string(), "--report", "idle_sum"}, {"info", file.string()}}) {
+    std::vector<std::vector<std::string>> commands = {{"kernels", file.string()}, {"ops", file.string()}};
+    for (const char* report : {"layer_tree", "iter_sum", "nvtx_kern_sum", "idle_sum", "gpukernsum", "kern_sum", "api_sum", "nvtx_sum",
+                               "mem_time_sum", "gpu_sum", "kern_exec_sum", "osrt_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj"})
+        commands.push_back({"summary", file.string(), "--report", report});
+    commands.push_back({"info", file.string()});
+    for (const auto& args : commands) {
         const auto r = runCli(args);
         EXPECT_EQ(r.rc, 0) << r.err;
         all += r.out.substr(0, r.out.find("load time: ")); // info's last line: the time and where from
@@ -160,6 +162,89 @@ TEST(TraceCache, TruncatedDamagedAndForeignCacheFilesAreRejectedAndReplaced) {
     EXPECT_EQ(loaded->kernels.size(), 214u);
     EXPECT_EQ(slurp(cache), good);
     EXPECT_TRUE(fromCache(*loadVia(file, dir)));
+}
+
+// The offset of `bytes` in `file`'s bytes (a column's first values), or npos.
+size_t offsetOf(const std::string& file, const void* bytes, size_t n) {
+    return file.find(std::string_view(static_cast<const char*>(bytes), n));
+}
+
+TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
+    TempDir tmp;
+    const auto trace = loadTrace(sampleTrace().string()).trace;
+    ASSERT_TRUE(trace);
+    const std::string identity = traceFileIdentity(sampleTrace().string());
+    const std::string file = (tmp / "a").string();
+    ASSERT_EQ(writeTraceFile(*trace, identity, file), "");
+
+    const auto kernels = readTraceFile(file, identity, kLoadKernels);
+    ASSERT_TRUE(kernels.trace) << kernels.reason;
+    const Trace& k = *kernels.trace;
+    EXPECT_EQ(k.parts, uint32_t(kLoadKernels));
+    EXPECT_EQ(k.kernels.start, trace->kernels.start);
+    EXPECT_EQ(k.kernels.name, trace->kernels.name);
+    EXPECT_EQ(k.str(k.kernels.name[7]), trace->str(trace->kernels.name[7]));
+    EXPECT_EQ(k.streamKernels.ids, trace->streamKernels.ids);
+    EXPECT_TRUE(k.apiCalls.start.empty());
+    EXPECT_TRUE(k.ranges.start.empty());
+    EXPECT_TRUE(k.memcpys.start.empty());
+    EXPECT_TRUE(k.metrics.flops.empty());
+    EXPECT_TRUE(k.kernelLinks.range.empty());
+    EXPECT_TRUE(std::none_of(k.kernels.launch.begin(), k.kernels.launch.end(), [](ApiCallId c) { return c.valid(); }))
+        << "no kernel points at an API call that was not read";
+
+    const auto correlated = readTraceFile(file, identity, kLoadCorrelation);
+    ASSERT_TRUE(correlated.trace) << correlated.reason;
+    const Trace& c = *correlated.trace;
+    EXPECT_EQ(c.parts, closeLoadParts(kLoadCorrelation));
+    EXPECT_EQ(c.kernels.launch, trace->kernels.launch);
+    EXPECT_EQ(c.apiCalls.start, trace->apiCalls.start);
+    EXPECT_EQ(c.ranges.sourceRow, trace->ranges.sourceRow);
+    EXPECT_EQ(c.kernelLinks.range, trace->kernelLinks.range);
+    EXPECT_EQ(c.startEndTree, trace->startEndTree);
+    EXPECT_TRUE(c.metrics.flops.empty());
+
+    // Through the loader: a kernels-only load is answered from the cache.
+    const fs::path copy = tmp / "run.sqlite", dir = tmp / "cache";
+    fs::copy_file(sampleTrace(), copy);
+    loadVia(copy, dir);
+    LoadOptions o;
+    o.cacheDir = dir.string();
+    o.parts = kLoadKernels;
+    const auto partial = loadTrace(copy.string(), o);
+    ASSERT_TRUE(partial.ok());
+    EXPECT_TRUE(fromCache(*partial.trace));
+    EXPECT_EQ(partial.trace->parts, uint32_t(kLoadKernels));
+    EXPECT_EQ(partial.trace->kernels.size(), 214u);
+}
+
+TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
+    TempDir tmp;
+    const auto trace = loadTrace(sampleTrace().string()).trace;
+    ASSERT_TRUE(trace);
+    const std::string identity = traceFileIdentity(sampleTrace().string());
+    const std::string file = (tmp / "a").string();
+    ASSERT_EQ(writeTraceFile(*trace, identity, file), "");
+    const std::string good = slurp(file);
+    auto damagedAt = [&](size_t at) {
+        std::string bytes = good;
+        bytes[at] ^= 0x20;
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    };
+    // A byte of the kernels' start column: found by its first values.
+    const size_t kernelStarts = offsetOf(good, trace->kernels.start.data(), 4 * sizeof(TimeNs));
+    ASSERT_NE(kernelStarts, std::string::npos);
+    damagedAt(kernelStarts + 3);
+    EXPECT_EQ(readTraceFile(file, identity, kLoadKernels).reason, "damaged (sections do not add up or a column's checksum differs)");
+    EXPECT_FALSE(readTraceFile(file, identity).trace);
+    // A byte of the ranges' start column: a kernels-only read does not read it, a full read fails.
+    const size_t rangeStarts = offsetOf(good, trace->ranges.start.data(), 4 * sizeof(TimeNs));
+    ASSERT_NE(rangeStarts, std::string::npos);
+    damagedAt(rangeStarts + 3);
+    const auto kernelsOnly = readTraceFile(file, identity, kLoadKernels);
+    ASSERT_TRUE(kernelsOnly.trace) << kernelsOnly.reason;
+    EXPECT_EQ(kernelsOnly.trace->kernels.start, trace->kernels.start);
+    EXPECT_EQ(readTraceFile(file, identity).reason, "damaged (sections do not add up or a column's checksum differs)");
 }
 
 TEST(TraceCache, TheLeastRecentlyUsedFilesGoBeyondTheCap) {
