@@ -171,9 +171,11 @@ void emitInBatches(const std::function<void(const NvtxKernRow&)>& emit,
     std::deque<Batch> ready;
     bool made = false, stopped = false;
     std::exception_ptr failure;
+    struct Stopped {}; // the caller stopped taking rows: making more is wasted
     auto hand = [&](Batch&& batch) {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return ready.size() < kWaiting || stopped; });
+        if (stopped) throw Stopped{};
         ready.push_back(std::move(batch));
         changed.notify_all();
     };
@@ -186,6 +188,7 @@ void emitInBatches(const std::function<void(const NvtxKernRow&)>& emit,
                 if (batch.rows.size() == kRows) hand(std::exchange(batch, Batch{}));
             });
             hand(std::move(batch));
+        } catch (const Stopped&) {
         } catch (...) {
             failure = std::current_exception();
         }
@@ -193,7 +196,7 @@ void emitInBatches(const std::function<void(const NvtxKernRow&)>& emit,
         made = true;
         changed.notify_all();
     });
-    struct StopMaker { // if emit throws, the maker must not wait for room forever
+    struct StopMaker { // if emit throws, the maker must stop rather than wait for room forever
         std::mutex& mutex;
         std::condition_variable& changed;
         bool& stopped;

@@ -169,13 +169,19 @@ size_t offsetOf(const std::string& file, const void* bytes, size_t n) {
     return file.find(std::string_view(static_cast<const char*>(bytes), n));
 }
 
-TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
+// The sample loaded and written as a cache file into a temporary folder.
+struct WrittenSample {
     TempDir tmp;
-    const auto trace = loadTrace(sampleTrace().string()).trace;
-    ASSERT_TRUE(trace);
-    const std::string identity = traceFileIdentity(sampleTrace().string());
-    const std::string file = (tmp / "a").string();
-    ASSERT_EQ(writeTraceFile(*trace, identity, file), "");
+    std::shared_ptr<const Trace> trace = loadTrace(sampleTrace().string()).trace;
+    std::string identity = traceFileIdentity(sampleTrace().string());
+    std::string file = (tmp / "a").string();
+    bool written = trace && writeTraceFile(*trace, identity, file).empty();
+};
+
+TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
+    const WrittenSample sample;
+    ASSERT_TRUE(sample.written);
+    const auto& [tmp, trace, identity, file, written] = sample;
 
     const auto kernels = readTraceFile(file, identity, kLoadKernels);
     ASSERT_TRUE(kernels.trace) << kernels.reason;
@@ -219,12 +225,9 @@ TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
 }
 
 TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
-    TempDir tmp;
-    const auto trace = loadTrace(sampleTrace().string()).trace;
-    ASSERT_TRUE(trace);
-    const std::string identity = traceFileIdentity(sampleTrace().string());
-    const std::string file = (tmp / "a").string();
-    ASSERT_EQ(writeTraceFile(*trace, identity, file), "");
+    const WrittenSample sample;
+    ASSERT_TRUE(sample.written);
+    const auto& [tmp, trace, identity, file, written] = sample;
     const std::string good = slurp(file);
     auto damagedAt = [&](size_t at) {
         std::string bytes = good;

@@ -3,6 +3,7 @@
 // them, texts that do not rebuild, equal texts on several ranges and plain user ranges. Every
 // row and its order equal SQL's grouping over the same file (range text, kernel name; counts
 // and total), ordered as nsys orders them (text bytes, then total time descending).
+#include "core/reports/nvtx_kern_summary.h"
 #include "tests/support/correlation_fixture.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +85,22 @@ TEST(NvtxKernSumRows, ManyRangesGiveSqlsGroupsInNsysOrder) {
         const std::vector<std::string> got = {row[0], row[4], row[5], row[6], row[12]};
         ASSERT_EQ(got, expected[i]) << "row " << i;
     }
+}
+
+// A caller that fails while taking rows (a full disk, say) gets its exception back, and the
+// rows being made on the helper thread stop instead of waiting for room forever.
+TEST(NvtxKernSumRows, ACallerThatThrowsGetsItsExceptionBack) {
+    TempDir dir;
+    const auto trace = load(dir, correlationFixture(manyRangesFixture()));
+    ASSERT_TRUE(trace);
+    size_t taken = 0;
+    struct Full {};
+    EXPECT_THROW(ls::nvtxKernelSummary(*trace,
+                                       [&](const ls::NvtxKernRow&) {
+                                           if (++taken == 5000) throw Full{};
+                                       }),
+                 Full);
+    EXPECT_EQ(taken, 5000u);
 }
 
 } // namespace
