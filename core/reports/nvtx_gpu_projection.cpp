@@ -9,14 +9,17 @@
 #include <tuple>
 
 namespace ls {
-namespace {
+namespace nvtx_projection_detail {
 
 constexpr uint32_t kNoRange = std::numeric_limits<uint32_t>::max();
 
 class Projector {
 public:
     explicit Projector(const Trace& t) : t_(t), r_(t.ranges) {}
-    std::vector<NvtxProjectionRow> run();
+    void run();
+    // The ranges with GPU operations, by rowid, and the row of the i-th.
+    const std::vector<RangeId>& ranges() const { return withOps_; }
+    NvtxProjectionRow row(size_t i, std::string& stack) const;
 
 private:
     bool counts(uint32_t i) const { return r_.kind[i] != RangeKind::Mark && !(r_.flags[i] & kEndsOnOtherThread); }
@@ -26,7 +29,7 @@ private:
     void findParents(const std::vector<uint32_t>& order);
     void project(uint32_t thread, const std::vector<uint32_t>& order);
     void findLevels();
-    std::string stackOf(uint32_t i, std::vector<uint32_t>& chain) const;
+    void stackOf(uint32_t i, std::string& out) const;
 
     const Trace& t_;
     const RangeColumns& r_;
@@ -38,6 +41,8 @@ private:
     std::vector<int64_t> level_; // -1: in or under a parent cycle
     std::vector<uint64_t> ops_;
     std::vector<TimeNs> projStart_, projEnd_;
+    std::vector<uint32_t> children_;
+    std::vector<RangeId> withOps_;
 };
 
 void Projector::collectLaunches() {
@@ -146,20 +151,18 @@ void Projector::findLevels() {
     }
 }
 
-std::string Projector::stackOf(uint32_t i, std::vector<uint32_t>& chain) const {
-    chain.clear();
-    for (uint32_t x = i; x != kNoRange; x = parent_[x]) chain.push_back(x);
-    std::string s;
-    s.reserve(chain.size() * 8);
+// ":2:3:4": rowids from the outermost range down to i.
+void Projector::stackOf(uint32_t i, std::string& out) const {
+    out.clear();
     char digits[16];
-    for (size_t k = chain.size(); k-- > 0;) {
-        s += ':';
-        s.append(digits, std::to_chars(digits, digits + sizeof digits, r_.sourceRow[chain[k]]).ptr);
+    for (uint32_t x = i; x != kNoRange; x = parent_[x]) {
+        const size_t n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, r_.sourceRow[x]).ptr - digits);
+        out.insert(0, digits, n);
+        out.insert(out.begin(), ':');
     }
-    return s;
 }
 
-std::vector<NvtxProjectionRow> Projector::run() {
+void Projector::run() {
     const size_t n = r_.size();
     for (size_t i = 0; i < n; ++i) {
         if (r_.kind[i] == RangeKind::Mark) continue; // as nsys 2024; 2022.4 also counts marks
@@ -180,57 +183,57 @@ std::vector<NvtxProjectionRow> Projector::run() {
     }
     findLevels();
 
-    std::vector<uint32_t> children(n, 0);
+    children_.assign(n, 0);
     for (uint32_t i = 0; i < n; ++i)
-        if (ops_[i] && parent_[i] != kNoRange) ++children[parent_[i]];
-    // Rows by rowid: the ranges with GPU operations put in that order first (cheaper than
-    // sorting millions of rows).
-    std::vector<uint32_t> withOps;
+        if (ops_[i] && parent_[i] != kNoRange) ++children_[parent_[i]];
+    // Rows by rowid.
     for (uint32_t i = 0; i < n; ++i)
-        if (ops_[i]) withOps.push_back(i);
-    std::sort(withOps.begin(), withOps.end(), [&](uint32_t a, uint32_t b) { return r_.sourceRow[a] < r_.sourceRow[b]; });
-    std::vector<NvtxProjectionRow> rows;
-    rows.reserve(withOps.size());
-    std::vector<uint32_t> chain;
-    for (uint32_t i : withOps) {
-        NvtxProjectionRow row;
-        row.range = RangeId(i);
-        row.projectedStart = projStart_[i];
-        row.projectedEnd = projEnd_[i];
-        row.start = r_.start[i];
-        row.end = end(i);
-        const Thread& th = t_.threads[r_.thread[i].value];
-        row.pid = th.process.valid() && th.process.value < t_.processes.size() ? t_.processes[th.process.value].pid : 0;
-        row.tid = th.tid;
-        row.gpuOps = ops_[i];
-        row.children = children[i];
-        row.rangeId = r_.sourceRow[i];
-        if (level_[i] >= 0) {
-            row.level = static_cast<uint32_t>(level_[i]);
-            if (parent_[i] != kNoRange) row.parentId = r_.sourceRow[parent_[i]];
-            row.stack = stackOf(i, chain);
-        }
-        rows.push_back(std::move(row));
-    }
-    return rows;
+        if (ops_[i]) withOps_.emplace_back(i);
+    std::sort(withOps_.begin(), withOps_.end(), [&](RangeId a, RangeId b) { return r_.sourceRow[a.value] < r_.sourceRow[b.value]; });
 }
 
-} // namespace
+NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
+    const uint32_t i = withOps_[k].value;
+    NvtxProjectionRow row;
+    row.range = RangeId(i);
+    row.projectedStart = projStart_[i];
+    row.projectedEnd = projEnd_[i];
+    row.start = r_.start[i];
+    row.end = end(i);
+    const Thread& th = t_.threads[r_.thread[i].value];
+    row.pid = th.process.valid() && th.process.value < t_.processes.size() ? t_.processes[th.process.value].pid : 0;
+    row.tid = th.tid;
+    row.gpuOps = ops_[i];
+    row.children = children_[i];
+    row.rangeId = r_.sourceRow[i];
+    stack.clear();
+    if (level_[i] >= 0) {
+        row.level = static_cast<uint32_t>(level_[i]);
+        if (parent_[i] != kNoRange) row.parentId = r_.sourceRow[parent_[i]];
+        stackOf(i, stack);
+    }
+    row.stack = stack;
+    return row;
+}
 
-std::vector<NvtxProjectionRow> nvtxGpuProjection(const Trace& t) { return Projector(t).run(); }
+} // namespace nvtx_projection_detail
+
+NvtxGpuProjection::NvtxGpuProjection(const Trace& t) : p_(std::make_unique<nvtx_projection_detail::Projector>(t)) { p_->run(); }
+NvtxGpuProjection::~NvtxGpuProjection() = default;
+const std::vector<RangeId>& NvtxGpuProjection::ranges() const { return p_->ranges(); }
+NvtxProjectionRow NvtxGpuProjection::row(size_t i, std::string& stack) const { return p_->row(i, stack); }
 
 void writeNvtxGpuProjection(TableWriter& w, const Trace& t) {
     w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
               "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
-    const auto rows = nvtxGpuProjection(t);
-    std::vector<RangeId> ranges(rows.size());
-    std::transform(rows.begin(), rows.end(), ranges.begin(), [](const NvtxProjectionRow& r) { return r.range; });
+    const NvtxGpuProjection projection(t);
     // Every row's raw text, read in one pass (a 1M-kernel trace has millions of such ranges).
-    const RawTexts texts(t, ranges, std::max(1u, std::thread::hardware_concurrency()), true);
+    const RawTexts texts(t, projection.ranges(), std::max(1u, std::thread::hardware_concurrency()), true);
     std::string buffer;
     const std::string_view none = "None";
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const auto& r = rows[i];
+    std::string stack;
+    for (size_t i = 0; i < projection.ranges().size(); ++i) {
+        const NvtxProjectionRow r = projection.row(i, stack);
         const std::string numbers[] = {std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
                                        std::to_string(r.start), std::to_string(r.end - r.start), std::to_string(r.pid),
                                        std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : "",
@@ -240,7 +243,7 @@ void writeNvtxGpuProjection(TableWriter& w, const Trace& t) {
                                            t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop",
                                            numbers[4], numbers[5], numbers[6], r.level ? std::string_view(numbers[7]) : none,
                                            numbers[8], numbers[9], r.parentId ? std::string_view(numbers[10]) : none,
-                                           r.level ? std::string_view(r.stack) : none};
+                                           r.level ? r.stack : none};
         w.row(fields);
     }
 }

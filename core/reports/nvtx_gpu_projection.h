@@ -19,8 +19,10 @@
 #include "core/model/trace.h"
 #include "core/reports/table_writer.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ls {
@@ -35,11 +37,26 @@ struct NvtxProjectionRow {
     uint32_t children = 0;            // child ranges that have GPU operations themselves
     uint32_t rangeId = 0;             // the export's NVTX_EVENTS rowid
     std::optional<uint32_t> parentId; // rowid of the parent, where it has a level
-    std::string stack;                // ":2:3:4", rowids from the outermost range; empty without a level
+    std::string_view stack;           // ":2:3:4", rowids from the outermost range; empty without a level
 };
 
-// By rowid.
-std::vector<NvtxProjectionRow> nvtxGpuProjection(const Trace& t);
+namespace nvtx_projection_detail {
+class Projector;
+}
+
+// The projection, computed once; its rows are made one at a time (a 1M-kernel trace has
+// millions), by rowid.
+class NvtxGpuProjection {
+public:
+    explicit NvtxGpuProjection(const Trace& t);
+    ~NvtxGpuProjection();
+    const std::vector<RangeId>& ranges() const; // the ranges with GPU operations, by rowid
+    // The row of ranges()[i]; its stack is written into `stack`, which it views.
+    NvtxProjectionRow row(size_t i, std::string& stack) const;
+
+private:
+    std::unique_ptr<nvtx_projection_detail::Projector> p_;
+};
 
 // The nvtxgpuproj table: names are the ranges' raw texts, "Domain:"-prefixed.
 void writeNvtxGpuProjection(TableWriter& w, const Trace& t);
