@@ -33,23 +33,27 @@ inline Keyed keyAt(std::string_view s, size_t depth, uint32_t index) {
     return {word(depth), word(depth + 8), index, static_cast<uint32_t>(std::min<size_t>(s.size(), UINT32_MAX))};
 }
 
-// Sorts a[0, n) whose strings agree on their first `depth` bytes and are keyed at `depth`;
-// same[i] = 1 where a[i]'s string equals a[i - 1]'s (same[0] is left to the caller).
+template <typename Text> void sortFrom(Keyed* a, uint8_t* same, size_t n, size_t depth, const Text& text);
+
+// Orders a[0, n), tied on their keys at `depth`: strings ending within these bytes first (a
+// prefix of the longer ones, and equal to those of its size), then the longer ones on their next
+// bytes. same[i] = 1 where a[i]'s string equals a[i - 1]'s (same[0] is left to the caller).
+template <typename Text> void breakTie(Keyed* a, uint8_t* same, size_t n, size_t depth, const Text& text) {
+    Keyed* longer = std::partition(a, a + n, [&](const Keyed& x) { return x.size <= depth + kChunk; });
+    std::sort(a, longer, [](const Keyed& x, const Keyed& y) { return x.size < y.size; });
+    for (Keyed* x = a + 1; x < longer; ++x) same[x - a] = x->size == x[-1].size;
+    for (Keyed* x = longer; x < a + n; ++x) *x = keyAt(text(x->index), depth + kChunk, x->index);
+    if (longer > a && longer < a + n) same[longer - a] = 0;
+    if (a + n - longer > 1) sortFrom(longer, same + (longer - a), static_cast<size_t>(a + n - longer), depth + kChunk, text);
+}
+
+// Sorts a[0, n) whose strings agree on their first `depth` bytes and are keyed at `depth`.
 template <typename Text> void sortFrom(Keyed* a, uint8_t* same, size_t n, size_t depth, const Text& text) {
     std::sort(a, a + n);
     for (size_t b = 0; b < n;) {
         size_t e = b + 1;
         while (e < n && a[e].tied(a[b])) ++e;
-        if (e - b > 1) {
-            // A string ending in these bytes is a prefix of the longer ones tied with it, and
-            // equal to those of its size.
-            Keyed* longer = std::partition(a + b, a + e, [&](const Keyed& x) { return x.size <= depth + kChunk; });
-            std::sort(a + b, longer, [](const Keyed& x, const Keyed& y) { return x.size < y.size; });
-            for (Keyed* x = a + b + 1; x < longer; ++x) same[x - a] = x->size == x[-1].size;
-            for (Keyed* x = longer; x < a + e; ++x) *x = keyAt(text(x->index), depth + kChunk, x->index);
-            if (longer > a + b && longer < a + e) same[longer - a] = 0;
-            if (a + e - longer > 1) sortFrom(longer, same + (longer - a), static_cast<size_t>(a + e - longer), depth + kChunk, text);
-        }
+        if (e - b > 1) breakTie(a + b, same + b, e - b, depth, text);
         b = e;
     }
 }
@@ -66,7 +70,7 @@ template <typename Text> std::vector<uint8_t> sortByText(std::vector<uint32_t>& 
     });
     parallelSort(keyed.begin(), keyed.end(), threads, std::less<>());
     // Runs tied on their first bytes are independent: split them over the threads, the longest
-    // first. Each run is sorted again from its keys, then goes on past them.
+    // first.
     std::vector<std::pair<size_t, size_t>> ties;
     for (size_t b = 0; b < keyed.size();) {
         size_t e = b + 1;
@@ -77,7 +81,7 @@ template <typename Text> std::vector<uint8_t> sortByText(std::vector<uint32_t>& 
     std::sort(ties.begin(), ties.end(), [](auto x, auto y) { return x.second - x.first > y.second - y.first; });
     std::vector<std::function<void()>> runs;
     std::vector<uint8_t> same(keyed.size()); // runs of one element differ from both neighbours
-    for (auto [b, e] : ties) runs.emplace_back([&, b, e] { text_sort_detail::sortFrom(keyed.data() + b, same.data() + b, e - b, 0, text); });
+    for (auto [b, e] : ties) runs.emplace_back([&, b, e] { text_sort_detail::breakTie(keyed.data() + b, same.data() + b, e - b, 0, text); });
     runTasks(runs, threads);
     for (auto [b, e] : ties) same[b] = 0; // a run starts where the first bytes change
     for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].index;
