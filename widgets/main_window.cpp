@@ -1,5 +1,7 @@
 #include "widgets/main_window.h"
 
+#include "widgets/background_job.h"
+
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/csv_export.h"
@@ -161,7 +163,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
-    connect(ranks_, &RanksPanel::rankRequested, this, &MainWindow::showRank);
+    connect(ranks_, &RanksPanel::rankRequested, this, [this](int rank) { showRank(rank); });
+    rankJob_ = new BackgroundJob(this);
+    connect(rankJob_, &BackgroundJob::failed, this, [this](const QString& what) {
+        endBusy();
+        statusLabel_->setText(QStringLiteral("Could not prepare the rank: %1").arg(what));
+    });
     connect(iterations_, &IterationNavigator::navigated, this, [this] { tabs_->setCurrentWidget(timeline_); });
     connect(compare_, &ComparePanel::statusMessage, statusLabel_, &QLabel::setText);
     compare_->showAsTabOf(tabs_);
@@ -269,8 +276,8 @@ void MainWindow::connectViews() {
                 if (r.rank == rank) return selectRow(allRanks_->kernels->rowOf(r.trace, k));
             return;
         }
-        showRank(rank); // the table, tree and panes follow the rank; the timeline keeps its place
-        selectTimelineKernel(k);
+        // The table, tree and panes follow the rank; the timeline keeps its place.
+        showRank(rank, [this, k] { selectTimelineKernel(k); });
     });
     connect(timeline_->view(), &TimelineView::rangeClicked, this, [this](RangeId r) {
         if (!session_) return;
@@ -292,9 +299,10 @@ void MainWindow::connectViews() {
     connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId row) {
         if (!session_ || !row.valid()) return;
         const KernelId k = kernelModel_->localOf(row);
-        showTrace(traceOfRow(row)); // the panes show one trace: the row's
-        tabs_->setCurrentWidget(fwdBwd_);
-        fwdBwd_->selectOp(session_->trace->kernelLinks.opInstance[k.value]);
+        showTrace(traceOfRow(row), [this, k] { // the panes show one trace: the row's
+            tabs_->setCurrentWidget(fwdBwd_);
+            fwdBwd_->selectOp(session_->trace->kernelLinks.opInstance[k.value]);
+        });
     });
     layerView_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(layerView_, &QTreeView::customContextMenuRequested, this, &MainWindow::showLayerMenu);
@@ -437,6 +445,7 @@ void MainWindow::openFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
     // The title and Open Recent name one input (a file or a folder); several files picked at once
     // are named by their folder in the title only.
+    rankJob_->cancel(); // a rank of the session being replaced
     loadingPath_ = paths.size() == 1 ? paths.front() : QString();
     loadingFolder_ = QFileInfo(paths.front()).absolutePath();
     setLoading(true);

@@ -39,6 +39,7 @@ class StartPage;
 class SummaryCharts;
 class TimelineArea;
 class TraceLoader;
+class BackgroundJob;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,9 +53,13 @@ public:
     // Shows rank `rank` of the session in the table, tree, timeline and panes (its trace; in a
     // file holding several GPUs, its device's kernels); -1 - t shows all of trace t; kAllRanks
     // puts every rank of the session in the table and the layer tree (the panes keep their trace).
-    void showRank(int rank);
+    // `then` runs once it is shown (it is prepared off the GUI thread when it takes long).
+    void showRank(int rank, std::function<void()> then = {});
     static constexpr int kAllRanks = -0x40000000;
     bool allRanksShown() const { return allRanks_ != nullptr; }
+    // A rank switch or the all-ranks table still being prepared off the GUI thread (rankShown
+    // follows once it is on screen).
+    bool rankPending() const;
     std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
     const TraceSession* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
@@ -95,6 +100,7 @@ signals:
     void windowReady(); // a newly opened trace's table, tree and timeline are shown
     void traceLoaded(); // and its other tabs too
     void loadFailed(const QString& reason);
+    void rankShown(); // what showRank asked for is on screen
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -113,17 +119,22 @@ private:
     void queuePaneSteps(bool defer);
     void completeShownSession(std::shared_ptr<const TraceSession> complete);
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
-    void showTrace(uint32_t trace); // the timeline and panes on another trace of the session
+    // The timeline and panes on another trace of the session, prepared off the GUI thread; `then`
+    // runs once it is shown (at once when it already is). leaveAllRanks: the table and tree go
+    // back to the one trace then too.
+    void showTrace(uint32_t trace, std::function<void()> then = {}, bool leaveAllRanks = false);
+    void setRankBoxTo(int rank);
+    void showBusy(const QString& what); // a rank being prepared: the status line and a busy bar
+    void endBusy();
     void fillTableAndTree();        // the shown trace's, or every rank's
     KernelOrder tableOrder() const; // the kernel table header's sort
     QStringList traceRankNames() const;
     // Kernel ids of the shown trace <-> the kernel table's row ids (the same but in all-ranks mode).
     KernelId rowOfShown(KernelId k) const;
     std::vector<KernelId> rowsOfShown(const std::vector<KernelId>& kernels) const;
-    std::vector<KernelId> shownOfRows(const std::vector<KernelId>& rows) const;
     uint32_t traceOfRow(KernelId row) const;
-    // Lights up the shown trace's kernels among rows on the timeline (other ranks' rows are not
-    // highlighted there: rows of only other ranks clear the highlight).
+    // Lights up the table rows' kernels on the timeline, each in its trace's rows (all ranks: in
+    // every rank's).
     void showRowsOnTimeline(const std::vector<KernelId>& rows, const QString& what);
     void selectRow(KernelId row); // table row, details, links
     void showError(const QString& path, const QString& reason);
@@ -162,6 +173,7 @@ private:
     std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
     std::shared_ptr<const AllRanksView> allRanks_;   // set while the table and tree show every rank
     std::shared_ptr<const AllRanksView> allRanksBuilt_; // of shownRanks_, kept for switching back
+    BackgroundJob* rankJob_ = nullptr; // showTrace's and the all-ranks view's preparation
     QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving the rank
     KernelSummaryModel* summaryModel_;
     QTableView* summaryView_ = nullptr;

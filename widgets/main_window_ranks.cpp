@@ -3,6 +3,9 @@
 // mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
 #include "widgets/main_window.h"
 
+#include "widgets/background_job.h"
+#include "widgets/trace_loader.h"
+
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
@@ -11,12 +14,12 @@
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/step_timing.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QTableView>
 #include <QTreeView>
 
@@ -54,15 +57,50 @@ void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) 
     rankBox_->setVisible(rankBox_->count() > 1);
 }
 
-void MainWindow::showTrace(uint32_t trace) {
-    if (!session_ || !session_->ranks || trace == session_->shownTrace) return;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto prepared = prepareSession(session_->ranks, trace, tableOrder());
-    QApplication::restoreOverrideCursor();
-    showSession(prepared);
+bool MainWindow::rankPending() const { return rankJob_->busy(); }
+
+void MainWindow::showBusy(const QString& what) {
+    statusLabel_->setText(what);
+    progress_->setMaximum(0);
+    progress_->setVisible(true);
 }
 
-void MainWindow::showRank(int rank) {
+void MainWindow::endBusy() { progress_->setVisible(loader_->busy()); } // a load may be under way
+
+void MainWindow::setRankBoxTo(int rank) {
+    for (int i = 0; i < rankBox_->count(); ++i)
+        if (rankBox_->itemData(i).toInt() == rank) rankBox_->setCurrentIndex(i);
+}
+
+void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leaveAllRanks) {
+    if (!session_ || !session_->ranks) return;
+    if (trace == session_->shownTrace) {
+        rankJob_->cancel(); // a switch to another trace asked for before this one
+        endBusy();
+        if (leaveAllRanks && allRanks_) {
+            allRanks_.reset();
+            fillTableAndTree();
+        }
+        if (then) then();
+        return;
+    }
+    // Building another trace's table, tree, timeline and panes takes seconds on a big trace:
+    // off the GUI thread, the window as it was until then.
+    const auto ranks = session_->ranks;
+    showBusy(QStringLiteral("Preparing %1…").arg(QFileInfo(QString::fromStdString(ranks->session->traces.at(trace).file)).fileName()));
+    rankJob_->run([this, ranks, trace, order = tableOrder(), then = std::move(then), leaveAllRanks]() -> BackgroundJob::Done {
+        auto prepared = prepareSession(ranks, trace, order);
+        return [this, prepared = std::move(prepared), then, leaveAllRanks] {
+            endBusy();
+            if (!session_ || session_->ranks != prepared->ranks) return; // another file was opened meanwhile
+            if (leaveAllRanks) allRanks_.reset();
+            showSession(prepared);
+            if (then) then();
+        };
+    });
+}
+
+void MainWindow::showRank(int rank, std::function<void()> then) {
     if (!session_ || !session_->ranks) return;
     const auto analysis = session_->ranks;
     const Session& s = *analysis->session;
@@ -70,22 +108,33 @@ void MainWindow::showRank(int rank) {
     rankFilter_.clear();
     if (rank == kAllRanks) {
         if (s.traces.size() < 2) return;
-        if (!allRanksBuilt_) {
-            QApplication::setOverrideCursor(Qt::WaitCursor);
-            allRanksBuilt_ = prepareAllRanks(*analysis);
-            QApplication::restoreOverrideCursor();
+        setRankBoxTo(kAllRanks);
+        if (!allRanksBuilt_) { // every trace's table and tree: seconds over many ranks
+            showBusy(QStringLiteral("Building the table and layer tree of all %1 ranks…").arg(s.ranks.size()));
+            rankJob_->run([this, analysis, then = std::move(then)]() -> BackgroundJob::Done {
+                auto built = prepareAllRanks(*analysis);
+                return [this, analysis, built = std::move(built), then] {
+                    endBusy();
+                    if (shownRanks_ != analysis) return;
+                    allRanksBuilt_ = built;
+                    showRank(kAllRanks, then);
+                };
+            });
+            return;
         }
+        rankJob_->cancel(); // a rank switch asked for before
+        endBusy();
         if (!allRanks_) {
             allRanks_ = allRanksBuilt_;
             fillTableAndTree();
         }
-        for (int i = 0; i < rankBox_->count(); ++i)
-            if (rankBox_->itemData(i).toInt() == kAllRanks) rankBox_->setCurrentIndex(i);
         statusLabel_->setText(QStringLiteral("Table and layer tree: %L1 kernels of all %2 ranks in %3 files; timeline and panes: %4")
                                   .arg(static_cast<qulonglong>(allRanks_->kernels->size()))
                                   .arg(s.ranks.size())
                                   .arg(s.traces.size())
                                   .arg(QFileInfo(QString::fromStdString(s.traces[session_->shownTrace].file)).fileName()));
+        if (then) then();
+        emit rankShown();
         return;
     }
     uint32_t trace = rank < 0 ? static_cast<uint32_t>(-1 - rank) : UINT32_MAX;
@@ -94,21 +143,22 @@ void MainWindow::showRank(int rank) {
         if (r.rank == rank) chosen = &r;
     if (chosen) trace = chosen->trace;
     if (trace >= s.traces.size()) return;
-    const bool leaveAll = allRanks_ != nullptr;
-    allRanks_.reset();
-    if (trace != session_->shownTrace) showTrace(trace);
-    else if (leaveAll) fillTableAndTree();
-    for (int i = 0; i < rankBox_->count(); ++i)
-        if (rankBox_->itemData(i).toInt() == rank) rankBox_->setCurrentIndex(i);
+    setRankBoxTo(rank);
     int inTrace = 0;
     for (const auto& r : s.ranks) inTrace += r.trace == trace;
-    // A file holding several GPUs: the rank is its device's kernels.
-    if (chosen && inTrace > 1) {
-        rankFilter_ = QStringLiteral("device = %1").arg(chosen->device);
-        kernelView_->applyFilter(rankFilter_);
-    }
-    statusLabel_->setText(chosen ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(QString::fromStdString(s.traces[trace].file))
-                                 : QStringLiteral("Showing all ranks of %1").arg(QString::fromStdString(s.traces[trace].file)));
+    const std::optional<uint32_t> device = chosen && inTrace > 1 ? std::optional(chosen->device) : std::nullopt;
+    const QString file = QString::fromStdString(s.traces[trace].file);
+    showTrace(trace, [this, rank, device, file, known = chosen != nullptr, then = std::move(then)] {
+        // A file holding several GPUs: the rank is its device's kernels.
+        if (device) {
+            rankFilter_ = QStringLiteral("device = %1").arg(*device);
+            kernelView_->applyFilter(rankFilter_);
+        }
+        setRankBoxTo(rank);
+        statusLabel_->setText(known ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(file) : QStringLiteral("Showing all ranks of %1").arg(file));
+        if (then) then();
+        emit rankShown();
+    }, true);
 }
 
 // Each trace's row in the all-ranks layer tree: "Rank 3 · job_rank3.sqlite", "Ranks 0–7 · node.nvvp".
@@ -168,18 +218,12 @@ std::vector<KernelId> MainWindow::rowsOfShown(const std::vector<KernelId>& kerne
     return rows;
 }
 
-std::vector<KernelId> MainWindow::shownOfRows(const std::vector<KernelId>& rows) const {
-    if (!allRanks_) return rows;
-    std::vector<KernelId> kernels;
-    for (KernelId row : rows)
-        if (allRanks_->kernels->partOf(row) == session_->shownTrace) kernels.push_back(allRanks_->kernels->localOf(row));
-    return kernels;
-}
-
 void MainWindow::showRowsOnTimeline(const std::vector<KernelId>& rows, const QString& what) {
-    const auto shown = shownOfRows(rows);
-    if (shown.empty() && !rows.empty()) timeline_->clearHighlight();
-    else timeline_->showKernels(shown, what);
+    if (!allRanks_) return timeline_->showKernels(rows, what);
+    // Every rank's rows: each lit in its own trace's rows of the session timeline.
+    std::vector<std::vector<KernelId>> byTrace(allRanks_->traces.size());
+    for (KernelId row : rows) byTrace[allRanks_->kernels->partOf(row)].push_back(allRanks_->kernels->localOf(row));
+    timeline_->showTraceKernels(byTrace, what);
 }
 
 uint32_t MainWindow::traceOfRow(KernelId row) const {

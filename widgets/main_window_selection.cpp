@@ -47,9 +47,10 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
         const QString layer = layerModel_->nodeName(node);
         const uint32_t trace = allRanks_ ? allRanks_->layers->part[node] : session_->shownTrace;
         menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this, [this, layer, trace] {
-            showTrace(trace); // the panes show one trace: the node's
-            tabs_->setCurrentWidget(fwdBwd_);
-            fwdBwd_->showLayer(layer);
+            showTrace(trace, [this, layer] { // the panes show one trace: the node's
+                tabs_->setCurrentWidget(fwdBwd_);
+                fwdBwd_->showLayer(layer);
+            });
         });
     }
     menu.exec(layerView_->viewport()->mapToGlobal(pos));

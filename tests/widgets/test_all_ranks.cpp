@@ -15,6 +15,7 @@
 #include <QKeySequence>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QImage>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -50,6 +51,7 @@ protected:
         ASSERT_NE(action, nullptr);
         EXPECT_EQ(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+R")));
         action->trigger();
+        ASSERT_TRUE(waitForRank(*window_));
         ASSERT_TRUE(window_->allRanksShown());
     }
     void showAllColumnsInOrder() {
@@ -138,6 +140,17 @@ TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
     auto* model = window_->kernelModel();
     EXPECT_EQ(model->rowCount(), kernelCount(kFsdp1));
     for (int r = 0; r < model->rowCount(); ++r) ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
+    // The timeline lights every one of them in rank 1's rows, though its panes show rank 0.
+    auto* view = window_->findChild<ls::gui::TimelineArea*>()->view();
+    ASSERT_EQ(window_->session()->shownTrace, 0u);
+    EXPECT_EQ(view->highlightedCount(), static_cast<size_t>(model->rowCount()));
+    EXPECT_TRUE(view->highlighted().empty()); // none of them is the shown trace's
+    QImage image(view->viewport()->size(), QImage::Format_RGB32);
+    view->viewport()->render(&image);
+    int outlined = 0; // the highlight's orange outline, drawn over rank 1's kernel rows
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) outlined += image.pixel(x, y) == qRgb(0xff, 0x8c, 0x00);
+    EXPECT_GT(outlined, 20);
     // Its first op node below: a subset of rank 1's kernels, as many as the node says.
     QModelIndex node = tree->index(0, 0, tree->index(1, 0));
     while (tree->rowCount(node) > 0) node = tree->index(0, 0, node);
@@ -161,6 +174,7 @@ TEST_F(AllRanks, ARowOfAnotherRankIsSelectedInItsTimelineRowsAndSwitchingBackRes
     EXPECT_TRUE(window_->findChild<QTextBrowser*>(QStringLiteral("kernelDetails"))->toPlainText().contains(cell(other, KernelField::Correlation)));
 
     window_->showRank(static_cast<int>(shown));
+    ASSERT_TRUE(waitForRank(*window_));
     EXPECT_FALSE(window_->allRanksShown());
     EXPECT_EQ(model->rowCount(), kernelCount(shown == 0 ? kFsdp0 : kFsdp1));
     EXPECT_EQ(model->columnCount(), static_cast<int>(ls::kKernelFieldCount));

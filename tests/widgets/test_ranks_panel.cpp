@@ -63,7 +63,11 @@ TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
     ASSERT_EQ(w->rankBox()->count(), 3);
     EXPECT_EQ(w->rankBox()->itemData(2).toInt(), ls::gui::MainWindow::kAllRanks);
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank0);
+    // Prepared off the GUI thread: the window shows rank 0 until rank 1 is ready.
     w->showRank(1);
+    EXPECT_TRUE(w->rankPending());
+    EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank0);
+    ASSERT_TRUE(waitForRank(*w));
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kRank1);
     EXPECT_EQ(w->rankBox()->currentIndex(), 1);
     EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kRank1, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
@@ -84,8 +88,10 @@ TEST(RanksTab, OneFileOfFourGpusFiltersTheTableToTheRanksDevice) {
     EXPECT_EQ(w->ranksPanel()->rankTable()->model()->rowCount(), 4);
     ASSERT_EQ(w->rankBox()->count(), 5) << "four ranks and 'all ranks of' the file";
     w->showRank(2);
+    ASSERT_TRUE(waitForRank(*w));
     EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL WHERE deviceId = 2"));
     w->showRank(-1);
+    ASSERT_TRUE(waitForRank(*w));
     EXPECT_EQ(w->kernelModel()->rowCount(), sqlScalar(kEightGpus, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"));
 }
 

@@ -138,6 +138,7 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
     const auto point = view->kernelPoint(k1, 1);
     ASSERT_TRUE(point);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, point->toPoint());
+    ASSERT_TRUE(waitForRank(*w));
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kDdp1);
     EXPECT_EQ(w->rankBox()->currentData().toInt(), 1);
     EXPECT_EQ(view->selectedKernel(), k1);

@@ -2,6 +2,8 @@
 
 #include "widgets/main_window.h"
 
+#include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -23,6 +25,12 @@ std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files) {
     QSignalSpy loaded(w.get(), &MainWindow::traceLoaded);
     w->openFiles(files);
     return loaded.wait(60000) ? std::move(w) : nullptr;
+}
+
+bool waitForRank(MainWindow& window) {
+    QDeadlineTimer deadline(60000);
+    while (window.rankPending() && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    return !window.rankPending();
 }
 
 CliRun runCli(const QStringList& args) {

@@ -21,6 +21,10 @@ std::unique_ptr<MainWindow> openInWindow(const QString& path);
 // The same with several files opened as one session.
 std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files);
 
+// Runs the event loop until the rank switch or all-ranks table that showRank started is on
+// screen (it is prepared off the GUI thread); false if it did not come within a minute.
+bool waitForRank(MainWindow& window);
+
 struct CliRun {
     int exitCode = -1;
     QString out, err;

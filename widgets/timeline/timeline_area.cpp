@@ -141,6 +141,12 @@ void TimelineArea::showKernels(const std::vector<KernelId>& kernels, const QStri
     what_->setText(QStringLiteral("%1 · %L2 kernels").arg(what).arg(kernels.size()));
 }
 
+void TimelineArea::showTraceKernels(const std::vector<std::vector<KernelId>>& byTrace, const QString& what) {
+    view_->setProjection(std::nullopt);
+    view_->setTraceHighlight(byTrace, true);
+    what_->setText(QStringLiteral("%1 · %L2 kernels").arg(what).arg(view_->highlightedCount()));
+}
+
 void TimelineArea::addStrip(QWidget* strip) {
     auto* column = static_cast<QVBoxLayout*>(layout());
     column->insertWidget(column->indexOf(view_), strip);

@@ -27,6 +27,8 @@ public:
     TimelineView* view() const { return view_; }
     // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
     void showKernels(const std::vector<KernelId>& kernels, const QString& what);
+    // Kernels of several traces of the session (byTrace[t]: session trace t's), each in its rows.
+    void showTraceKernels(const std::vector<std::vector<KernelId>>& byTrace, const QString& what);
     void focusKernel(KernelId k);
     void clearHighlight();
     // A strip of controls between the toolbar and the view (the iteration navigator).

@@ -197,7 +197,6 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
 }
 
 void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const {
-    const Trace& t = *data_->trace; // highlights and links name the shown trace's kernels
     p.save();
     p.setClipRect(QRect(kHeaderWidth, kTop, size.width() - kHeaderWidth, size.height() - kTop));
     // Highlighted kernels: an outline per pixel column they occupy.
@@ -207,11 +206,13 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
         const auto& list = highlightByLane_[lane];
         const int top = laneTop(lane);
         if (list.empty() || top < 0) continue;
-        auto it = std::partition_point(list.begin(), list.end(), [&](KernelId k) { return static_cast<double>(t.kernels.end[k.value]) <= w.startNs; });
+        const auto& kern = parts_[lanePart_[lane]]->trace->kernels; // the lane's trace, on the view's clock
+        const double shift = shift_[lanePart_[lane]];
+        auto it = std::partition_point(list.begin(), list.end(), [&](KernelId k) { return static_cast<double>(kern.end[k.value]) + shift <= w.startNs; });
         double lastX = -1e9;
-        for (; it != list.end() && static_cast<double>(t.kernels.start[it->value]) < w.endNs(); ++it) {
-            const double x0 = w.toX(static_cast<double>(t.kernels.start[it->value])) + kHeaderWidth;
-            const double x1 = w.toX(static_cast<double>(t.kernels.end[it->value])) + kHeaderWidth;
+        for (; it != list.end() && static_cast<double>(kern.start[it->value]) + shift < w.endNs(); ++it) {
+            const double x0 = w.toX(static_cast<double>(kern.start[it->value]) + shift) + kHeaderWidth;
+            const double x1 = w.toX(static_cast<double>(kern.end[it->value]) + shift) + kHeaderWidth;
             if (x1 < lastX + 1) continue;
             p.drawRect(QRectF(x0, top + 1, std::max(2.0, x1 - x0), kLaneHeight - 2));
             lastX = x1;

@@ -11,6 +11,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <span>
 #include <cmath>
 
 namespace ls::gui {
@@ -102,6 +103,7 @@ void TimelineView::flattenParts(const std::vector<std::shared_ptr<const Timeline
 void TimelineView::resetRowState() {
     highlight_.clear();
     highlightByLane_.clear();
+    highlightCount_ = 0;
     linked_.clear();
     selected_ = KernelId();
     selectedPart_ = 0;
@@ -249,24 +251,56 @@ void TimelineView::zoomToSelection() {
 }
 
 void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
-    highlight_ = std::move(kernels);
+    std::vector<std::vector<KernelId>> byTrace(partIndex_.empty() ? 1 : partIndex_[0] + 1);
+    byTrace.back() = std::move(kernels);
+    setTraceHighlight(byTrace, reveal);
+}
+
+void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& byTrace, bool reveal) {
+    highlight_.clear();
     highlightByLane_.assign(lanePart_.size(), {});
-    if (data_) {
-        const auto& start = data_->trace->kernels.start;
-        std::sort(highlight_.begin(), highlight_.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
-        for (KernelId k : highlight_)
-            if (data_->kernelLane[k.value] != UINT32_MAX) highlightByLane_[data_->kernelLane[k.value]].push_back(k);
+    highlightCount_ = 0;
+    for (uint32_t part = 0; part < parts_.size() && part < partIndex_.size(); ++part) {
+        if (partIndex_[part] >= byTrace.size()) continue;
+        const auto& kernels = byTrace[partIndex_[part]];
+        const auto& kernelLane = parts_[part]->kernelLane;
+        highlightCount_ += kernels.size();
+        for (KernelId k : kernels)
+            if (k.value < kernelLane.size() && kernelLane[k.value] != UINT32_MAX) highlightByLane_[laneBase_[part] + kernelLane[k.value]].push_back(k);
+        const auto& start = parts_[part]->trace->kernels.start;
+        for (auto& lane : std::span(highlightByLane_).subspan(laneBase_[part], part + 1 < laneBase_.size() ? laneBase_[part + 1] - laneBase_[part] : lanePart_.size() - laneBase_[part]))
+            std::sort(lane.begin(), lane.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
+        if (part == 0) {
+            highlight_ = kernels;
+            std::sort(highlight_.begin(), highlight_.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
+        }
     }
-    if (reveal && !highlight_.empty()) {
-        const KernelId keep = selected_;
-        selected_ = KernelId();
-        zoomToSelection();
-        selected_ = keep;
-        const int top = laneTop(data_->kernelLane[highlight_.front().value]);
-        if (top >= 0 && (top < kTop || top > viewport()->height() - kLaneHeight))
-            verticalScrollBar()->setValue(verticalScrollBar()->value() + top - kTop - kLaneHeight * 2);
-    }
+    if (reveal && highlightCount_) revealHighlight();
     viewport()->update();
+}
+
+void TimelineView::revealHighlight() {
+    double from = 0, to = 0;
+    uint32_t firstLane = UINT32_MAX;
+    bool any = false;
+    for (uint32_t lane = 0; lane < highlightByLane_.size(); ++lane) {
+        if (highlightByLane_[lane].empty()) continue;
+        const uint32_t part = lanePart_[lane];
+        const auto& kern = parts_[part]->trace->kernels;
+        for (KernelId k : highlightByLane_[lane]) {
+            const double s = static_cast<double>(kern.start[k.value]) + shift_[part], e = static_cast<double>(kern.end[k.value]) + shift_[part];
+            from = any ? std::min(from, s) : s;
+            to = any ? std::max(to, e) : e;
+            any = true;
+        }
+        if (firstLane == UINT32_MAX || (lanePart_[firstLane] != 0 && part == 0)) firstLane = lane; // the shown trace's first
+    }
+    if (!any) return;
+    const double margin = std::max(1.0, (to - from) * 0.1);
+    setWindow(from - margin, to + margin);
+    const int top = laneTop(firstLane);
+    if (top >= 0 && (top < kTop || top > viewport()->height() - kLaneHeight))
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + top - kTop - kLaneHeight * 2);
 }
 
 void TimelineView::selectKernel(KernelId k, bool reveal) { selectPartKernel(0, k, reveal); }

@@ -44,6 +44,10 @@ public:
     ColorMode colorMode() const { return colorMode_; }
     // Kernels to emphasize (a layer, the table's rows); reveal zooms and scrolls to them.
     void setHighlight(std::vector<KernelId> kernels, bool reveal);
+    // The same over a session: byTrace[t] are kernels of session trace t, lit in that trace's rows
+    // wherever they are (the all-ranks table's rows). highlighted() keeps the shown trace's.
+    void setTraceHighlight(const std::vector<std::vector<KernelId>>& byTrace, bool reveal);
+    size_t highlightedCount() const { return highlightCount_; } // over every trace
     const std::vector<KernelId>& highlighted() const { return highlight_; }
     void selectKernel(KernelId k, bool reveal);
     // The other direction's kernels of the selected kernel's op (forward <-> backward), drawn
@@ -59,6 +63,7 @@ public:
     void setWindow(double fromNs, double toNs, bool record = true);
     void fitAll();
     void zoomToSelection();
+    void revealHighlight(); // zooms to the highlighted kernels of every trace and scrolls to the first
     void back();
     void forward();
     void zoomBy(double factor, double atX);
@@ -197,7 +202,8 @@ private:
     std::vector<KernelId> highlight_; // by start
     std::vector<KernelId> linked_;
     std::optional<std::pair<double, double>> projection_;
-    std::vector<std::vector<KernelId>> highlightByLane_;
+    std::vector<std::vector<KernelId>> highlightByLane_; // per flat lane, by start: of that lane's part
+    size_t highlightCount_ = 0;
     KernelId selected_;
     uint32_t selectedPart_ = 0;
     bool everyRankInTable_ = false;
