@@ -3,6 +3,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 #include <cxxabi.h>
 #endif
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <cstdlib>
@@ -151,6 +152,32 @@ void adviseHugePages(void* p, size_t bytes) {
     (void)bytes;
 #endif
 }
+
+#if defined(_WIN32)
+std::unique_ptr<MappedFile> MappedFile::open(const std::string&) { return nullptr; } // read through SQLite instead
+MappedFile::~MappedFile() = default;
+void MappedFile::release(size_t, size_t) const {}
+#else
+std::unique_ptr<MappedFile> MappedFile::open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    void* p = MAP_FAILED;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd); // the mapping keeps the file
+    if (p == MAP_FAILED) return nullptr;
+    return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), static_cast<size_t>(st.st_size)));
+}
+
+MappedFile::~MappedFile() { ::munmap(const_cast<uint8_t*>(data_), size_); }
+
+void MappedFile::release(size_t offset, size_t length) const {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t begin = (offset + page - 1) / page * page, end = std::min(offset + length, size_) / page * page;
+    if (end > begin) ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED); // advice: failure is harmless
+}
+#endif
 
 bool fileStamp(const std::string& path, FileStamp& out) {
 #if defined(_WIN32)

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,26 @@ struct FileStamp {
     uint64_t size = 0;
 };
 bool fileStamp(const std::string& path, FileStamp& out);
+
+// A whole file mapped read-only into memory; null where the platform or the file does not allow
+// it (callers then read it another way). The file must not shrink while it is mapped.
+class MappedFile {
+public:
+    static std::unique_ptr<MappedFile> open(const std::string& path);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+    // Drops [offset, offset + length) from this process's resident pages (whole system pages
+    // inside it only); the file's pages stay cached by the system and read back on next use.
+    void release(size_t offset, size_t length) const;
+
+private:
+    MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+    const uint8_t* data_;
+    size_t size_;
+};
 
 // Whether path names a regular file this process may execute.
 bool isExecutableFile(const std::string& path);

@@ -5,6 +5,7 @@
 #include "core/model/columns.h"
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
+#include "core/import/sqlite_pages.h"
 
 #include <limits>
 
@@ -48,7 +49,8 @@ constexpr uint64_t kReportEvery = 8192;
 
 // Reads an integer column into a 32-bit field, counting values that do not fit. NULL reads as 0,
 // which is what every such column means by it, so no separate NULL check per value.
-uint32_t u32(const Statement& st, int col, LoadReport& report, const char* what) {
+template <typename Rows>
+uint32_t u32(const Rows& st, int col, LoadReport& report, const char* what) {
     const int64_t v = st.int64(col);
     if (v < 0 || v > std::numeric_limits<uint32_t>::max()) {
         report.add(Anomaly::ValueOutOfRange, 1, what);
@@ -65,7 +67,8 @@ int32_t i32(int64_t v, LoadReport& report, const char* what) {
     return static_cast<int32_t>(v);
 }
 
-uint32_t nsysStringRef(const Statement& st, int col) {
+template <typename Rows>
+uint32_t nsysStringRef(const Rows& st, int col) {
     if (st.isNull(col)) return kNoNsysString;
     const int64_t v = st.int64(col);
     return v < 0 || v >= kNoNsysString ? kNoNsysString - 1 : static_cast<uint32_t>(v);
@@ -75,7 +78,8 @@ uint32_t nsysStringRef(const Statement& st, int col) {
 bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); }
 
 // Reads start/end; false when the row has no usable start. Negative durations are clamped.
-bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& report, std::string_view table) {
+template <typename Rows>
+bool readSpan(const Rows& st, TimeNs& start, TimeNs& end, LoadReport& report, std::string_view table) {
     if (st.isNull(0)) {
         report.add(Anomaly::NullTimestamp, 1, table);
         return false;
@@ -93,7 +97,8 @@ bool readSpan(const Statement& st, TimeNs& start, TimeNs& end, LoadReport& repor
     return true;
 }
 
-bool readGpuCommon(const Statement& st, GpuOpColumns& c, size_t i, Chunk& out, std::string_view table) {
+template <typename Rows>
+bool readGpuCommon(const Rows& st, GpuOpColumns& c, size_t i, Chunk& out, std::string_view table) {
     TimeNs s, e;
     if (!readSpan(st, s, e, out.report, table)) return false;
     c.start[i] = s;
@@ -118,7 +123,8 @@ CopyKind copyKindFromCupti(int64_t k) {
     }
 }
 
-bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) {
+template <typename Rows>
+bool readKernelRow(const Rows& st, KernelColumns& k, size_t i, Chunk& out) {
     if (!readGpuCommon(st, k, i, out, "CUPTI_ACTIVITY_KIND_KERNEL")) return false;
     auto& r = out.report;
     k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
@@ -133,17 +139,20 @@ bool readKernelRow(const Statement& st, KernelColumns& k, size_t i, Chunk& out) 
 }
 
 // A small CUPTI enum value (copy kind, memory kind); kNoCuptiValue for NULL or a value past uint8.
-uint8_t cuptiValue(const Statement& st, int col) {
+template <typename Rows>
+uint8_t cuptiValue(const Rows& st, int col) {
     if (st.isNull(col)) return kNoCuptiValue;
     const int64_t v = st.int64(col);
     return v < 0 || v >= kNoCuptiValue ? kNoCuptiValue : static_cast<uint8_t>(v);
 }
 
-uint64_t nonNegative(const Statement& st, int col) {
+template <typename Rows>
+uint64_t nonNegative(const Rows& st, int col) {
     return st.isNull(col) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(col)));
 }
 
-bool readMemcpyRow(const Statement& st, MemcpyColumns& m, size_t i, Chunk& out) {
+template <typename Rows>
+bool readMemcpyRow(const Rows& st, MemcpyColumns& m, size_t i, Chunk& out) {
     if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMCPY")) return false;
     m.bytes[i] = nonNegative(st, mcol::Bytes);
     m.kind[i] = st.isNull(mcol::Kind) ? CopyKind::Unknown : copyKindFromCupti(st.int64(mcol::Kind));
@@ -153,7 +162,8 @@ bool readMemcpyRow(const Statement& st, MemcpyColumns& m, size_t i, Chunk& out) 
     return true;
 }
 
-bool readMemsetRow(const Statement& st, MemsetColumns& m, size_t i, Chunk& out) {
+template <typename Rows>
+bool readMemsetRow(const Rows& st, MemsetColumns& m, size_t i, Chunk& out) {
     if (!readGpuCommon(st, m, i, out, "CUPTI_ACTIVITY_KIND_MEMSET")) return false;
     m.bytes[i] = nonNegative(st, scol::Bytes);
     m.value[i] = st.isNull(scol::Value) ? 0 : static_cast<int32_t>(st.int64(scol::Value));
@@ -161,7 +171,8 @@ bool readMemsetRow(const Statement& st, MemsetColumns& m, size_t i, Chunk& out) 
     return true;
 }
 
-bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) {
+template <typename Rows>
+bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
     TimeNs s, e;
     if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_RUNTIME")) return false;
     auto& a = sink.trace.apiCalls;
@@ -186,7 +197,8 @@ bool readRuntimeRow(const Statement& st, EventSink& sink, size_t i, Chunk& out) 
     return true;
 }
 
-bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
+template <typename Rows>
+bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
     // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
     // without a NULL check; this loop runs millions of times.
     const int64_t type = st.int64(ncol::EventType);
@@ -261,8 +273,18 @@ bool readNvtxRow(const Statement& st, const NsysStrings& strings, RangeColumns& 
 
 } // namespace
 
-void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+namespace {
+
+void startRange(Statement& st, int64_t first, int64_t last) {
+    st.reset();
+    st.bind(1, first);
+    st.bind(2, last);
+}
+void startRange(TableScan& scan, int64_t first, int64_t last) { scan.range(first, last); }
+
+template <typename Rows>
+void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+              const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
     const EventTable kind = task.spec->kind;
     const auto k = static_cast<size_t>(kind);
     const int rowidCol = static_cast<int>(task.spec->columns.size()) - 1;
@@ -272,9 +294,7 @@ void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings,
     out.end = sink.sequential[k] ? sink.valid[k].size() : static_cast<size_t>(task.lastRowid - first + 1);
     Trace& t = sink.trace;
     auto& valid = sink.valid[k];
-    st.reset();
-    st.bind(1, task.firstRowid);
-    st.bind(2, task.lastRowid);
+    startRange(st, task.firstRowid, task.lastRowid);
     const bool sequential = sink.sequential[k];
     size_t nextRow = out.begin;
     uint64_t sinceReport = 0;
@@ -297,6 +317,18 @@ void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings,
         }
     }
     if (rowsRead && sinceReport) rowsRead(sinceReport);
+}
+
+} // namespace
+
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+    readRows(st, task, strings, sink, out, stop, rowsRead);
+}
+
+void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+    readRows(scan, task, strings, sink, out, stop, rowsRead);
 }
 
 } // namespace ls

@@ -14,6 +14,7 @@
 namespace ls {
 
 class Statement;
+class TableScan;
 
 // StringIds of the export, read before the workers start and shared read-only.
 // Dense by id as exports number them; a map when the ids are too sparse for that.
@@ -86,6 +87,9 @@ using RowsReadFn = std::function<void(uint64_t rows)>;
 // Reads the rows of task through st (prepared by buildSelect with ranged=true) into sink.
 // Stops early when stop becomes true.
 void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
+               const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
+// The same straight from the file's pages (scan over the table's layout for the same columns).
+void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
                const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
 
 } // namespace ls

@@ -6,9 +6,11 @@
 #include "core/import/nsys/nsys_small_tables.h"
 #include "core/import/nsys/trace_builder.h"
 #include "core/import/sqlite_db.h"
+#include "core/import/sqlite_pages.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -32,6 +34,7 @@ struct Plan {
     std::vector<ChunkTask> tasks;
     std::vector<TableSpan> spans;
     std::map<const TableSpec*, std::set<std::string>> columns;
+    std::map<const TableSpec*, TableLayout> layouts; // tables read straight from the pages
     uint64_t rowsTotal = 0;
 };
 
@@ -100,6 +103,7 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
             plan.rowsTotal += span + 1;
         }
         plan.columns[&spec] = std::move(present);
+        if (auto layout = tableLayout(db, name, spec.columns)) plan.layouts.emplace(&spec, std::move(*layout));
     }
     return plan;
 }
@@ -108,9 +112,11 @@ class ParallelReader {
 public:
     // The first worker reads through `shared` when given (the caller's connection, idle while the
     // workers run); the others open their own.
+    // pages: the file mapped, for the tables whose layout the plan has; null reads all through SQLite.
     ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, EventSink& sink,
-                   const LoadOptions& options, const Database* shared)
-        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), shared_(shared), chunks_(plan.tasks.size()) {}
+                   const LoadOptions& options, const Database* shared, std::shared_ptr<const SqlitePages> pages)
+        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), shared_(shared), pages_(std::move(pages)),
+          chunks_(plan.tasks.size()) {}
 
     // Returns the chunks in task order, or the first error.
     std::optional<LoadError> run(unsigned threads) {
@@ -142,18 +148,25 @@ private:
 
     void work(const Database* shared) {
         try {
-            std::optional<Database> own;
-            if (!shared) own.emplace(path_);
-            const Database& db = shared ? *shared : *own;
+            std::optional<Database> own; // opened when a table needs SQLite
             std::map<const TableSpec*, std::unique_ptr<Statement>> statements;
+            std::map<const TableSpec*, std::unique_ptr<TableScan>> scans;
             while (!stop_) {
                 const size_t i = next_.fetch_add(1);
                 if (i >= plan_.tasks.size()) break;
                 const ChunkTask& task = plan_.tasks[i];
+                const auto progress = [&](uint64_t rows) { rowsRead(task.spec->table, rows); };
+                if (const auto layout = plan_.layouts.find(task.spec); pages_ && layout != plan_.layouts.end()) {
+                    auto& scan = scans[task.spec];
+                    if (!scan) scan = std::make_unique<TableScan>(pages_, layout->second);
+                    readChunk(*scan, task, strings_, sink_, chunks_[i], stop_, progress);
+                    continue;
+                }
+                if (!shared && !own) own.emplace(path_);
+                const Database& db = shared ? *shared : *own;
                 auto& st = statements[task.spec];
                 if (!st) st = std::make_unique<Statement>(db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
-                readChunk(*st, task, strings_, sink_, chunks_[i], stop_,
-                          [&](uint64_t rows) { rowsRead(task.spec->table, rows); });
+                readChunk(*st, task, strings_, sink_, chunks_[i], stop_, progress);
             }
         } catch (const SqliteError& e) {
             fail(loadErrorFrom(e));
@@ -172,6 +185,7 @@ private:
     EventSink& sink_;
     const LoadOptions& options_;
     const Database* shared_;
+    std::shared_ptr<const SqlitePages> pages_;
     std::vector<Chunk> chunks_;
     std::atomic<size_t> next_{0};
     std::atomic<bool> stop_{false};
@@ -218,7 +232,11 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     }
     const auto setup = std::chrono::steady_clock::now();
     trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
-    ParallelReader reader(path, plan, small.strings, sink, options, &db);
+    // The event tables straight from the file's pages where it allows (LAYERSCOPE_SQLITE_READ=1
+    // reads them through SQLite, to compare).
+    const char* viaSqlite = std::getenv("LAYERSCOPE_SQLITE_READ");
+    auto pages = viaSqlite && *viaSqlite && std::string_view(viaSqlite) != "0" ? nullptr : SqlitePages::open(path);
+    ParallelReader reader(path, plan, small.strings, sink, options, &db, std::move(pages));
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
     trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};

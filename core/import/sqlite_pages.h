@@ -1,0 +1,101 @@
+#pragma once
+// Reads a rowid table's rows straight from the b-tree pages of a mapped, immutable SQLite file
+// (the format of sqlite.org/fileformat2.html), without SQLite's virtual machine, its page cache
+// or a copy of each page: on a million-kernel export those took half of the load's CPU time.
+// Used where the file's layout is one it understands (UTF-8, a rowid table, no column defaults);
+// everything else goes through SQLite. Every offset is checked: a corrupt page throws
+// SqliteError(SQLITE_CORRUPT), as SQLite would.
+#include "core/model/platform.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ls {
+
+class Database;
+
+class SqlitePages {
+public:
+    // Null when the file cannot be mapped or its header is not one this reader handles.
+    static std::shared_ptr<const SqlitePages> open(const std::string& path);
+
+    uint32_t pageCount() const { return pageCount_; }
+    uint32_t usableSize() const { return usable_; }
+    // Page n (1-based) as bytes; throws on a page number outside the file.
+    const uint8_t* page(uint32_t n) const;
+    uint32_t pageSize() const { return pageSize_; }
+    // Pages [first, first + count) are read: they leave this process's resident memory (a load
+    // reads each page once; mapped pages would otherwise add the file's size to the peak).
+    void release(uint32_t first, uint32_t count) const;
+
+private:
+    std::unique_ptr<platform::MappedFile> file_;
+    uint32_t pageSize_ = 0, usable_ = 0, pageCount_ = 0;
+};
+
+// Where a table's columns are in its records: the table's root page and, per wanted column, its
+// position in a record (or the rowid, or absent: read as NULL).
+struct TableLayout {
+    static constexpr int kRowid = -1, kAbsent = -2;
+    uint32_t rootPage = 0;
+    std::vector<int> fields;
+};
+// The layout of `table` for the wanted columns ("rowid" names the rowid); nullopt when the table
+// is not a plain rowid table of this file (a view, WITHOUT ROWID, a wanted column with a default
+// that old rows would take) and must be read through SQLite.
+std::optional<TableLayout> tableLayout(const Database& db, std::string_view table, const std::vector<std::string_view>& wanted);
+
+// A cursor over the rows of one table with rowids in [first, last], in rowid order. Its accessors
+// mirror Statement's and convert values as sqlite3_column_* does.
+class TableScan {
+public:
+    TableScan(std::shared_ptr<const SqlitePages> pages, TableLayout layout);
+    ~TableScan();
+    TableScan(const TableScan&) = delete;
+    TableScan& operator=(const TableScan&) = delete;
+
+    void range(int64_t first, int64_t last); // then step() from the first row in it
+    bool step();
+
+    bool isNull(int col) const;
+    int64_t int64(int col) const;
+    std::string_view text(int col) const; // valid until the next step()
+    int64_t rowid() const { return rowid_; }
+
+private:
+    struct Level {
+        uint32_t page;
+        uint32_t cell; // the child to visit next: cell's, the right-most one at the cell count, none past it
+    };
+    struct Value {
+        uint64_t type = 0; // SQLite serial type; 0 NULL
+        const uint8_t* data = nullptr;
+    };
+    void descend(uint32_t page, int64_t atLeast);
+    bool nextLeafCell();
+    void decodeRecord(const uint8_t* record, uint64_t size);
+    void done(uint32_t page); // a leaf or overflow page read: released in runs of consecutive pages
+    void flushReleased();
+    const uint8_t* assemble(const uint8_t* local, uint64_t localSize, uint64_t payload, const uint8_t* overflowAt);
+
+    std::shared_ptr<const SqlitePages> pages_;
+    TableLayout layout_;
+    int maxField_ = -1;
+    int64_t last_ = 0, rowid_ = 0;
+    std::vector<Level> stack_; // interior pages above the current leaf
+    std::vector<std::vector<uint8_t>> copies_; // copies_[i]: stack_[i]'s page
+    uint32_t leaf_ = 0, leafCell_ = 0, leafCells_ = 0, leafPointers_ = 0;
+    const uint8_t* leafPage_ = nullptr;
+    uint64_t visited_ = 0; // pages entered since range(): more than the file has means a loop
+    uint32_t releaseFirst_ = 0, releaseCount_ = 0;
+    bool done_ = true;
+    std::vector<Value> values_;   // by record field, up to maxField_
+    std::vector<uint8_t> spilled_; // a record that continues on overflow pages, put together
+    mutable std::string scratch_;  // a number read as text
+};
+
+} // namespace ls
