@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <set>
 
 namespace ls {
@@ -23,6 +24,7 @@ constexpr Key kKeys[] = {{"seq = ", Field::Seq},
 // The field whose key starts at pos, and the length of that key.
 Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
     const std::string_view rest = s.substr(pos);
+    if (rest.empty() || (rest[0] != 's' && rest[0] != 'o' && rest[0] != 'i')) return Field::None; // every key's first letter
     for (const auto& k : kKeys)
         if (rest.substr(0, k.text.size()) == k.text) {
             keyLength = k.text.size();
@@ -68,18 +70,32 @@ void forEachInputId(std::string_view list, Fn&& fn) {
 // compare without allocating; longer lists (a _foreach_ call over thousands of parameters) by
 // sorting.
 bool anyRepeatedInput(std::string_view list) {
-    std::array<std::string_view, 16> small;
+    // An entry of up to 8 bytes inside its parentheses ("3944,0") compares as one integer.
+    struct Entry {
+        uint64_t packed;
+        std::string_view text;
+        bool operator==(const Entry& o) const { return packed == o.packed && (packed != 0 || text == o.text); }
+    };
+    const auto entry = [](std::string_view id) {
+        const std::string_view inner = id.substr(1, id.size() - 2);
+        uint64_t packed = 0;
+        if (inner.size() <= 8 && !inner.empty()) std::memcpy(&packed, inner.data(), inner.size()); // no NUL in a number pair
+        return Entry{packed, id};
+    };
+    std::array<Entry, 16> small;
     size_t count = 0;
     std::vector<std::string_view> many;
     bool repeated = false;
     forEachInputId(list, [&](std::string_view id, bool tensor) {
         if (!tensor) return true;
         if (count < small.size()) {
-            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), id) != small.begin() + static_cast<ptrdiff_t>(count);
-            small[count++] = id;
+            const Entry e = entry(id);
+            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), e) != small.begin() + static_cast<ptrdiff_t>(count);
+            small[count++] = e;
             return !repeated;
         }
-        if (many.empty()) many.assign(small.begin(), small.end());
+        if (many.empty())
+            for (const Entry& e : small) many.push_back(e.text);
         many.push_back(id);
         return true;
     });

@@ -24,7 +24,7 @@ uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
 uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
 // A SQLite varint at p, not reading at or past end.
-uint64_t varint(const uint8_t*& p, const uint8_t* end) {
+uint64_t varintNearEnd(const uint8_t*& p, const uint8_t* end) {
     uint64_t v = 0;
     for (int i = 0; i < 8; ++i) {
         if (p >= end) corrupt("varint past the page");
@@ -33,6 +33,17 @@ uint64_t varint(const uint8_t*& p, const uint8_t* end) {
         if (!(b & 0x80)) return v;
     }
     if (p >= end) corrupt("varint past the page");
+    return (v << 8) | *p++;
+}
+
+inline uint64_t varint(const uint8_t*& p, const uint8_t* end) {
+    if (end - p < 9) return varintNearEnd(p, end);
+    uint64_t v = 0; // all nine bytes a varint may take are on the page: no checks per byte
+    for (int i = 0; i < 8; ++i) {
+        const uint8_t b = *p++;
+        v = (v << 7) | (b & 0x7f);
+        if (!(b & 0x80)) return v;
+    }
     return (v << 8) | *p++;
 }
 
@@ -359,38 +370,28 @@ void TableScan::decodeRecord(const uint8_t* record, uint64_t size) {
             v = Value{};
             continue;
         }
-        v.type = varint(p, headerEnd);
+        v.type = *p < 0x80 ? *p++ : varint(p, headerEnd);
         const uint64_t n = serialSize(v.type);
         if (body + n > size) corrupt("record body");
         v.data = record + body;
         body += n;
+        // Integers decoded once here: the readers ask for most values as integers.
+        switch (v.type) {
+        case 1: v.i = bigEndianInt(v.data, 1); break;
+        case 2: v.i = bigEndianInt(v.data, 2); break;
+        case 3: v.i = bigEndianInt(v.data, 3); break;
+        case 4: v.i = bigEndianInt(v.data, 4); break;
+        case 5: v.i = bigEndianInt(v.data, 6); break;
+        case 6: v.i = bigEndianInt(v.data, 8); break;
+        case 9: v.i = 1; break;
+        default: v.i = 0; break; // NULL, 0; reals and texts convert on request
+        }
     }
 }
 
-bool TableScan::isNull(int col) const {
-    const int f = layout_.fields[static_cast<size_t>(col)];
-    if (f == TableLayout::kRowid) return false;
-    return f == TableLayout::kAbsent || values_[static_cast<size_t>(f)].type == 0;
-}
-
-int64_t TableScan::int64(int col) const {
-    const int f = layout_.fields[static_cast<size_t>(col)];
-    if (f == TableLayout::kRowid) return rowid_;
-    if (f == TableLayout::kAbsent) return 0;
-    const Value& v = values_[static_cast<size_t>(f)];
-    switch (v.type) {
-    case 0: return 0;
-    case 1: return bigEndianInt(v.data, 1);
-    case 2: return bigEndianInt(v.data, 2);
-    case 3: return bigEndianInt(v.data, 3);
-    case 4: return bigEndianInt(v.data, 4);
-    case 5: return bigEndianInt(v.data, 6);
-    case 6: return bigEndianInt(v.data, 8);
-    case 7: return realToInt(bigEndianReal(v.data));
-    case 8: return 0;
-    case 9: return 1;
-    default: return textToInt(std::string_view(reinterpret_cast<const char*>(v.data), serialSize(v.type)));
-    }
+int64_t TableScan::convertedInt(const Value& v) {
+    if (v.type == 7) return realToInt(bigEndianReal(v.data));
+    return textToInt(std::string_view(reinterpret_cast<const char*>(v.data), serialSize(v.type)));
 }
 
 std::string_view TableScan::text(int col) const {

@@ -61,8 +61,16 @@ public:
     void range(int64_t first, int64_t last); // then step() from the first row in it
     bool step();
 
-    bool isNull(int col) const;
-    int64_t int64(int col) const;
+    bool isNull(int col) const {
+        const int f = layout_.fields[static_cast<size_t>(col)];
+        return f >= 0 ? values_[static_cast<size_t>(f)].type == 0 : f == TableLayout::kAbsent;
+    }
+    int64_t int64(int col) const {
+        const int f = layout_.fields[static_cast<size_t>(col)];
+        if (f < 0) return f == TableLayout::kRowid ? rowid_ : 0;
+        const Value& v = values_[static_cast<size_t>(f)];
+        return v.type == 7 || v.type >= 12 ? convertedInt(v) : v.i;
+    }
     std::string_view text(int col) const; // valid until the next step()
     int64_t rowid() const { return rowid_; }
 
@@ -74,7 +82,9 @@ private:
     struct Value {
         uint64_t type = 0; // SQLite serial type; 0 NULL
         const uint8_t* data = nullptr;
+        int64_t i = 0; // an integer type's value
     };
+    static int64_t convertedInt(const Value& v); // sqlite3_column_int64 of a REAL, TEXT or BLOB
     void descend(uint32_t page, int64_t atLeast);
     bool nextLeafCell();
     void decodeRecord(const uint8_t* record, uint64_t size);
