@@ -1,5 +1,7 @@
 #include "widgets/background_job.h"
 
+#include "core/model/platform.h"
+
 #include <QMetaObject>
 
 #include <exception>
@@ -23,6 +25,7 @@ void BackgroundJob::run(std::function<Done()> work) {
     busy_ = true;
     Worker w;
     w.thread = std::thread([this, job, work = std::move(work), done = w.done] {
+        platform::lowerThreadPriority(); // yields the cores to the window's thread
         Done result;
         QString error;
         try {

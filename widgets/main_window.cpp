@@ -470,7 +470,10 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
     session_ = std::move(session);
     const bool newSession = session_->ranks != shownRanks_;
-    if (newSession) showRanks(session_->ranks);
+    if (newSession) {
+        const StepTiming step("ranks tab and box");
+        showRanks(session_->ranks);
+    }
     ncu_.reset();
     const Trace& t = *session_->trace;
     // What the user looks at first, now: the table, the tree and the timeline.
@@ -481,6 +484,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
         else timeline_->setData(session_->timeline);
         iterations_->setSummary(session_->iterations);
         details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+        const StepTiming report("load report");
         reportView_->setHtml(loadReportHtml(t)); // now: a partly failed session's list goes above it
     }
     // The other tabs once their rows are built (a load sends them after the table, tree and
@@ -506,6 +510,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
                               .arg(t.kernels.size())
                               .arg(formatDuration(gpu), formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
 
+    const StepTiming recentStep("title, status, recent files");
     QSettings settings;
     if (!shownPath_.isEmpty()) { // several files picked at once have no one name to reopen
         QStringList recent = settings.value(kRecentKey).toStringList();

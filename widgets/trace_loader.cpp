@@ -1,5 +1,7 @@
 #include "widgets/trace_loader.h"
 
+#include "core/model/platform.h"
+
 #include "widgets/load_settings.h"
 
 #include "core/load/session_load.h"
@@ -56,6 +58,7 @@ void TraceLoader::start(const QStringList& paths) {
     // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
     worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
+        platform::lowerThreadPriority(); // the load's threads yield the cores to the window's
         LoadOptions options = fromSettings;
         options.cancel = flag.get();
         options.progress = [this, self, job](const LoadProgress& p) {

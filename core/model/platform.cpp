@@ -179,6 +179,17 @@ void MappedFile::release(size_t offset, size_t length) const {
 }
 #endif
 
+void lowerThreadPriority() {
+#if defined(_WIN32)
+    ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
+#elif defined(__linux__)
+    // Linux nice values are per thread (and inherited by the threads it creates).
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    if (errno == 0 && now < 5) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 5);
+#endif
+}
+
 bool fileStamp(const std::string& path, FileStamp& out) {
 #if defined(_WIN32)
     std::error_code ec;

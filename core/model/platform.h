@@ -66,6 +66,11 @@ private:
     size_t size_;
 };
 
+// Lowers the calling thread's scheduling priority a little (and that of the threads it starts
+// from then on): background work, such as a load behind a window, then yields the cores to the
+// GUI thread when both want them. Does nothing where the platform has no such call.
+void lowerThreadPriority();
+
 // Whether path names a regular file this process may execute.
 bool isExecutableFile(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include "widgets/load_settings.h"
 
 #include "core/load/load.h"
+#include "core/model/platform.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
@@ -45,6 +46,7 @@ void CompareLoader::launch(std::function<void()> work) {
     });
     Worker w;
     w.thread = std::thread([work = std::move(work), done = w.done] {
+        platform::lowerThreadPriority(); // yields the cores to the window's thread
         work();
         *done = true;
     });
