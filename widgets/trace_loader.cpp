@@ -90,7 +90,7 @@ void TraceLoader::start(const QStringList& paths) {
         std::shared_ptr<const TraceSession> session;
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
-            session = prepareVisibleSession(analyseRanks(std::make_shared<const Session>(std::move(loaded))), shown, order);
+            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order);
         }
         QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;

@@ -14,7 +14,9 @@ namespace {
 // What the window shows first (table, tree, timeline), then what the other tabs show: each a set
 // of independent pieces run on every core, longest first (one after another, all of them took
 // ~4 s for a million kernels).
-std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order) {
+// `alongside`: one more piece of work for the same cores (the rank analysis of a single rank).
+std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order,
+                                             std::function<void()> alongside = {}) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
@@ -44,6 +46,7 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
         const StepTiming step("prepare: iterations");
         s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
     });
+    if (alongside) tasks.push_back(std::move(alongside));
     runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -88,14 +91,23 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
     return prepare(std::move(trace), nullptr, 0, order);
 }
 
-std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
+namespace {
+
+void fillRankAnalysis(RankAnalysis& a) {
     const StepTiming step("prepare: rank analysis");
+    const Session& session = *a.session;
+    a.ranks = rankTimeSummary(session, &a.busy);
+    a.collectives = matchCollectives(session);
+    a.iterations = rankIterations(session);
+    if (session.ranks.size() > 1) a.timelines = buildTimelineSession(session, a.collectives);
+}
+
+} // namespace
+
+std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
     auto a = std::make_shared<RankAnalysis>();
-    a->ranks = rankTimeSummary(*session, &a->busy);
-    a->collectives = matchCollectives(*session);
-    a->iterations = rankIterations(*session);
-    if (session->ranks.size() > 1) a->timelines = buildTimelineSession(*session, a->collectives);
     a->session = std::move(session);
+    fillRankAnalysis(*a);
     return a;
 }
 
@@ -109,6 +121,17 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order) {
     auto s = prepareVisible(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
     s->ranks = std::move(ranks);
+    s->shownTrace = shown;
+    return s;
+}
+
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order) {
+    if (session->ranks.size() > 1) return prepareVisibleSession(analyseRanks(std::move(session)), shown, order);
+    // One rank: the table, tree and timeline need nothing of its analysis, which is made beside them.
+    auto analysis = std::make_shared<RankAnalysis>();
+    analysis->session = std::move(session);
+    auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, [&] { fillRankAnalysis(*analysis); });
+    s->ranks = std::move(analysis);
     s->shownTrace = shown;
     return s;
 }

@@ -77,6 +77,8 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
 // In two parts, so that the window shows the table, tree and timeline while the other tabs'
 // rows are built: the first without them, then a copy of it with them (complete).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+// The same from the loaded session, analysing its ranks (beside the rest when it has one rank).
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {});
 std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
 
 } // namespace ls::gui

@@ -123,6 +123,31 @@ void KernelTable::buildPaths() {
     pathNodes_.assign(1, PathNode{0, StringId()});
     kernelPath_.assign(t.kernels.size(), 0);
     std::unordered_map<uint64_t, uint32_t> child;
+    const auto childOf = [&](uint32_t node, StringId name) {
+        const uint64_t key = (static_cast<uint64_t>(node) << 32) | name.value;
+        auto [pos, added] = child.try_emplace(key, static_cast<uint32_t>(pathNodes_.size()));
+        if (added) pathNodes_.push_back(PathNode{node, name});
+        return pos->second;
+    };
+    // Without start/end ranges a kernel's stack is its innermost range and that range's parents,
+    // which many kernels share: each range's node is found once (most traces; 0 marks not yet).
+    const bool pushPopOnly = std::none_of(t.ranges.kind.begin(), t.ranges.kind.end(), [](RangeKind k) { return k == RangeKind::StartEnd; });
+    if (pushPopOnly && t.kernels.size() > 0 && t.kernelLinks.range.size() == t.kernels.size()) {
+        std::vector<uint32_t> nodeOfRange(t.ranges.size(), 0);
+        std::vector<RangeId> chain;
+        for (uint32_t k = 0; k < t.kernels.size(); ++k) {
+            RangeId r = t.kernels.launch[k].valid() ? t.kernelLinks.range[k] : RangeId();
+            chain.clear();
+            while (r.valid() && nodeOfRange[r.value] == 0) {
+                chain.push_back(r);
+                r = t.ranges.parent[r.value];
+            }
+            uint32_t node = r.valid() ? nodeOfRange[r.value] : 0;
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) node = nodeOfRange[it->value] = childOf(node, t.ranges.name[it->value]);
+            kernelPath_[k] = node;
+        }
+        return;
+    }
     std::unordered_map<uint32_t, uint32_t> byCall; // kernels of one call (graph launches) share a stack
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const ApiCallId call = t.kernels.launch[k];
@@ -133,13 +158,7 @@ void KernelTable::buildPaths() {
         }
         const auto stack = rangesContaining(t, call);
         uint32_t node = 0;
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const StringId name = t.ranges.name[it->value];
-            const uint64_t key = (static_cast<uint64_t>(node) << 32) | name.value;
-            auto [pos, added] = child.try_emplace(key, static_cast<uint32_t>(pathNodes_.size()));
-            if (added) pathNodes_.push_back(PathNode{node, name});
-            node = pos->second;
-        }
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) node = childOf(node, t.ranges.name[it->value]);
         kernelPath_[k] = node;
         if (t.apiKernels.of(call).second - t.apiKernels.of(call).first > 1) byCall.emplace(call.value, node);
     }
