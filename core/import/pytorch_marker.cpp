@@ -11,26 +11,23 @@ namespace {
 
 enum class Field { None, Seq, StashedSeq, OpId, Sizes, InputOpIds };
 
-struct Key {
-    std::string_view text;
-    Field field;
-};
-constexpr Key kKeys[] = {{"seq = ", Field::Seq},
-                         {"stashed seq = ", Field::StashedSeq},
-                         {"op_id = ", Field::OpId},
-                         {"sizes = ", Field::Sizes},
-                         {"input_op_ids = ", Field::InputOpIds}};
-
 // The field whose key starts at pos, and the length of that key.
 Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
     const std::string_view rest = s.substr(pos);
-    if (rest.empty() || (rest[0] != 's' && rest[0] != 'o' && rest[0] != 'i')) return Field::None; // every key's first letter
-    for (const auto& k : kKeys)
-        if (rest.substr(0, k.text.size()) == k.text) {
-            keyLength = k.text.size();
-            return k.field;
-        }
-    return Field::None;
+    // One candidate key from the first letters; each test is against a literal, which the
+    // compiler compares inline (this runs at every ", " of millions of marker texts).
+    const auto is = [&](std::string_view key, Field f) {
+        if (!rest.starts_with(key)) return Field::None;
+        keyLength = key.size();
+        return f;
+    };
+    if (rest.size() < 2) return Field::None;
+    switch (rest[0]) {
+    case 's': return rest[1] == 'e' ? is("seq = ", Field::Seq) : rest[1] == 'i' ? is("sizes = ", Field::Sizes) : is("stashed seq = ", Field::StashedSeq);
+    case 'o': return is("op_id = ", Field::OpId);
+    case 'i': return is("input_op_ids = ", Field::InputOpIds);
+    default: return Field::None;
+    }
 }
 
 // End of the bracketed value starting at pos ('[' ... matching ']'), or npos.

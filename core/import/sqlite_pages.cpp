@@ -234,8 +234,8 @@ void TableScan::descend(uint32_t pageNo, int64_t atLeast) {
         };
         const uint8_t* end = page + usable;
         if (type == kLeafTable) {
-            // The first cell whose rowid is >= atLeast.
-            uint32_t lo = 0, hi = cells;
+            // The first cell whose rowid is >= atLeast (the first cell when going on to the next leaf).
+            uint32_t lo = 0, hi = atLeast == std::numeric_limits<int64_t>::min() ? 0 : cells;
             while (lo < hi) {
                 const uint32_t mid = (lo + hi) / 2;
                 const uint8_t* p = cellAt(mid);
@@ -251,7 +251,7 @@ void TableScan::descend(uint32_t pageNo, int64_t atLeast) {
             return;
         }
         // Interior: cell i's child holds rowids <= its key; the right-most child the rest.
-        uint32_t lo = 0, hi = cells;
+        uint32_t lo = 0, hi = atLeast == std::numeric_limits<int64_t>::min() ? 0 : cells;
         while (lo < hi) {
             const uint32_t mid = (lo + hi) / 2;
             const uint8_t* p = cellAt(mid) + 4;
