@@ -2,6 +2,7 @@
 
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
+#include "core/import/sqlite_pages.h"
 #include "core/model/parallel.h"
 
 #include <algorithm>
@@ -132,8 +133,19 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
     std::sort(toRead.begin(), toRead.end(), [&](uint32_t a, uint32_t b) { return row(a) < row(b); });
     auto fallback = [&](uint32_t i) { kept_[i] = t.str(r.name[ranges[i].value]); };
 
-    // Each thread reads a run of rows on its own connection.
+    // Each thread reads a run of rows, from the mapped file where its layout allows, else on its
+    // own connection.
     const unsigned parts = toRead.size() < 100000 ? 1 : std::max(1u, threads);
+    std::shared_ptr<const SqlitePages> pages;
+    std::optional<TableLayout> layout;
+    if (!toRead.empty()) try {
+            const Database db(t.path);
+            const auto cols = db.columns("NVTX_EVENTS");
+            layout = tableLayout(db, "NVTX_EVENTS", {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
+            if (layout) pages = SqlitePages::open(t.path);
+        } catch (const SqliteError&) {
+            // read below through SQLite, or not at all
+        }
     std::vector<TextBlocks> blocks(parts);
     parallelFor(toRead.size(), parts, [&](size_t from, size_t to, unsigned part) {
         if (from == to) return;
@@ -143,7 +155,7 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
             Database db(t.path);
             const std::string columns = textColumns(db);
             Statement interned(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
-            auto take = [&](const Statement& s, int textCol) {
+            auto take = [&](const auto& s, int textCol) {
                 const uint32_t i = toRead[m];
                 if (s.isNull(textCol) && s.isNull(textCol + 1)) return fallback(i);
                 if (!s.isNull(textCol)) {
@@ -163,7 +175,16 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
             const int64_t first = row(toRead[from]), last = row(toRead[to - 1]);
             // Stepping over rows nobody asked for is cheaper than a b-tree descent per row as
             // long as at least one row in about 32 is wanted.
-            if (static_cast<uint64_t>(last - first) / 32 <= to - from) {
+            const bool dense = static_cast<uint64_t>(last - first) / 32 <= to - from;
+            if (dense && pages && layout) { // straight from the file's pages (core/import/sqlite_pages.h)
+                TableScan scan(pages, *layout);
+                scan.range(first, last);
+                while (m < to && scan.step()) {
+                    const int64_t id = scan.rowid();
+                    for (; m < to && row(toRead[m]) <= id; ++m)
+                        row(toRead[m]) == id ? take(scan, 1) : fallback(toRead[m]);
+                }
+            } else if (dense) {
                 Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
                 scan.bind(1, first);
                 scan.bind(2, last);
