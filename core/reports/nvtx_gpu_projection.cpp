@@ -1,8 +1,11 @@
 #include "core/reports/nvtx_gpu_projection.h"
 
+#include "core/model/parallel.h"
+
 #include "core/import/raw_text.h"
 
 #include <algorithm>
+#include <functional>
 #include <charconv>
 #include <limits>
 #include <thread>
@@ -174,13 +177,23 @@ void Projector::run() {
     ops_.assign(n, 0);
     projStart_.assign(n, std::numeric_limits<TimeNs>::max());
     projEnd_.assign(n, std::numeric_limits<TimeNs>::min());
+    // Threads are independent (each writes only its own ranges' entries): the busiest first, on
+    // every core (a training trace's ranges are mostly on its main and autograd threads).
     const bool indexed = t_.threadRangeBegin.size() == t_.threads.size() + 1;
-    for (uint32_t th = 0; indexed && th < t_.threads.size(); ++th) {
-        const auto order = threadRanges(th);
-        if (order.empty()) continue;
-        findParents(order);
-        project(th, order);
-    }
+    std::vector<uint32_t> threads;
+    for (uint32_t th = 0; indexed && th < t_.threads.size(); ++th)
+        if (t_.threadRangeBegin[th + 1] > t_.threadRangeBegin[th]) threads.push_back(th);
+    const auto rangesOf = [&](uint32_t th) { return t_.threadRangeBegin[th + 1] - t_.threadRangeBegin[th]; };
+    std::sort(threads.begin(), threads.end(), [&](uint32_t a, uint32_t b) { return rangesOf(a) > rangesOf(b); });
+    std::vector<std::function<void()>> perThread;
+    for (uint32_t th : threads)
+        perThread.emplace_back([this, th] {
+            const auto order = threadRanges(th);
+            if (order.empty()) return;
+            findParents(order);
+            project(th, order);
+        });
+    runTasks(perThread, std::max(1u, std::thread::hardware_concurrency()));
     findLevels();
 
     children_.assign(n, 0);
