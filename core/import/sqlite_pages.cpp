@@ -127,7 +127,7 @@ const uint8_t* SqlitePages::page(uint32_t n) const {
 
 void SqlitePages::release(uint32_t first, uint32_t count) const {
     if (first == 0 || count == 0) return;
-    // Out to 64 KiB boundaries: the window in which a fault maps the neighbouring pages.
+    // Out to 2 MiB boundaries: a fault maps a page's whole folio (up to 2 MiB), neighbours included.
     constexpr size_t kWindow = 2 << 20;
     const size_t begin = static_cast<size_t>(first - 1) * pageSize_ / kWindow * kWindow;
     const size_t end = (static_cast<size_t>(first - 1 + count) * pageSize_ + kWindow - 1) / kWindow * kWindow;

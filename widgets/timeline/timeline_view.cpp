@@ -11,7 +11,6 @@
 #include <QWheelEvent>
 
 #include <algorithm>
-#include <span>
 #include <cmath>
 
 namespace ls::gui {
@@ -236,18 +235,11 @@ void TimelineView::panBy(double pixels) {
 void TimelineView::zoomToSelection() {
     if (measure_) return setWindow(measure_->first, measure_->second);
     if (!data_) return;
-    const uint32_t part = selected_.valid() ? selectedPart_ : 0;
-    const Trace& t = *parts_[part]->trace;
-    std::vector<KernelId> set = highlight_;
-    if (selected_.valid()) set = {selected_};
-    if (set.empty()) return;
-    TimeNs a = t.kernels.start[set.front().value], b = t.kernels.end[set.front().value];
-    for (KernelId k : set) {
-        a = std::min(a, t.kernels.start[k.value]);
-        b = std::max(b, t.kernels.end[k.value]);
-    }
+    if (!selected_.valid()) return revealHighlight(); // the highlighted kernels of every trace
+    const auto& kern = parts_[selectedPart_]->trace->kernels;
+    const TimeNs a = kern.start[selected_.value], b = kern.end[selected_.value];
     const double margin = std::max(1.0, static_cast<double>(b - a) * 0.1);
-    setWindow(static_cast<double>(a) + shift_[part] - margin, static_cast<double>(b) + shift_[part] + margin);
+    setWindow(static_cast<double>(a) + shift_[selectedPart_] - margin, static_cast<double>(b) + shift_[selectedPart_] + margin);
 }
 
 void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
@@ -267,14 +259,12 @@ void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& b
         highlightCount_ += kernels.size();
         for (KernelId k : kernels)
             if (k.value < kernelLane.size() && kernelLane[k.value] != UINT32_MAX) highlightByLane_[laneBase_[part] + kernelLane[k.value]].push_back(k);
-        const auto& start = parts_[part]->trace->kernels.start;
-        for (auto& lane : std::span(highlightByLane_).subspan(laneBase_[part], part + 1 < laneBase_.size() ? laneBase_[part + 1] - laneBase_[part] : lanePart_.size() - laneBase_[part]))
-            std::sort(lane.begin(), lane.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
-        if (part == 0) {
-            highlight_ = kernels;
-            std::sort(highlight_.begin(), highlight_.end(), [&](KernelId a, KernelId b) { return start[a.value] < start[b.value]; });
-        }
+        if (part == 0) highlight_ = kernels;
     }
+    const auto byStart = [](const std::vector<TimeNs>& start) { return [&start](KernelId a, KernelId b) { return start[a.value] < start[b.value]; }; };
+    for (uint32_t lane = 0; lane < highlightByLane_.size(); ++lane)
+        std::sort(highlightByLane_[lane].begin(), highlightByLane_[lane].end(), byStart(parts_[lanePart_[lane]]->trace->kernels.start));
+    if (!parts_.empty()) std::sort(highlight_.begin(), highlight_.end(), byStart(parts_[0]->trace->kernels.start));
     if (reveal && highlightCount_) revealHighlight();
     viewport()->update();
 }
