@@ -84,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (size_t i = 0; i < t.ranges.size(); ++i) {
         FUZZ_CHECK(t.ranges.start[i] <= t.ranges.end[i]);
-        FUZZ_CHECK(t.ranges.thread[i].value < t.threads.size());
+        FUZZ_CHECK(t.rangeThread(ls::RangeId(static_cast<uint32_t>(i))).value < t.threads.size());
         FUZZ_CHECK(!t.ranges.parent[i].valid() || t.ranges.parent[i].value < i);
     }
     FUZZ_CHECK(t.kernelLinks.layer.size() == t.kernels.size() && t.metrics.flops.size() == t.kernels.size());

@@ -189,7 +189,7 @@ int commandOps(const Options& o, Context& c) {
         for (uint32_t i = 0; i < ops.size(); ++i) {
             const uint32_t range = ops.range[i].value, extent = ops.extent[i].value;
             const OpId paired = ops.paired[i];
-            const Thread& thread = t.threads[threadOfRange(t, RangeId(extent)).value];
+            const Thread& thread = t.threads[t.rangeThread(RangeId(extent)).value];
             std::vector<std::string> row = {
                 orEmpty(r.opId[range]), std::string(t.str(r.name[range])), orEmpty(r.seq[range]),
                 std::string(directionName(ops.direction[i])), ops.layer[i].valid() ? std::string(t.str(ops.layer[i])) : std::string(),

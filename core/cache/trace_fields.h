@@ -72,7 +72,13 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 
     ar.part(kLoadKernels, [&] { csr(ar, t.streamKernels); });
     ar.part(kLoadApiCalls, [&] { csr(ar, t.threadApiCalls); });
-    ar.part(kLoadNvtx, [&] { ar.vec(t.threadRangeBegin); });
+    ar.part(kLoadNvtx, [&] {
+        ar.vec(t.threadRangeBegin);
+        ar.vec(t.rangeSourceRows.plain);
+        ar.vec(t.rangeSourceRows.runStart);
+        ar.vec(t.rangeSourceRows.runValue);
+        ar.pod(t.rangeSourceRows.count);
+    });
     ar.part(kLoadKernels | kLoadApiCalls, [&] { csr(ar, t.apiKernels); });
 
     ar.part(kLoadCorrelation, [&] {
@@ -107,7 +113,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 3744, "Trace changed: add the new field to core/cache/trace_fields.h");
+static_assert(sizeof(Trace) == 3824, "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 
 } // namespace ls::cache_fields

@@ -104,11 +104,15 @@ public:
         left_ -= n;
         sum_ = hashBytes(p, n, sum_);
     }
-    template <typename T> void pod(T& v) { raw(&v, sizeof v); }
+    template <typename T> void pod(T& v) {
+        T read{};
+        raw(&read, sizeof read);
+        if (!skipping_) v = read; // a skipped part leaves its fields as a load without it would
+    }
     // A count of items of `size` bytes each, checked against what the file has left.
     size_t count(size_t size) {
         uint64_t n = 0;
-        pod(n);
+        raw(&n, sizeof n); // read even in a skipped part: it says how far to skip
         if (!ok_ || (size && n > left_ / size)) {
             fail();
             return 0;
@@ -122,7 +126,7 @@ public:
         if (skipping_) {
             if (ok_ && n && std::fseek(f_, static_cast<long>(n * sizeof(T)), SEEK_CUR) != 0) fail();
             left_ -= ok_ ? n * sizeof(T) : 0;
-            pod(stored);
+            raw(&stored, sizeof stored);
             return;
         }
         v.reserve(n);
@@ -210,6 +214,9 @@ bool consistent(Trace& t) {
     same(t.memsets.tie());
     same(t.apiCalls.tie());
     same(t.ranges.tie());
+    ok &= t.rangeSourceRows.consistent(t.ranges.size());
+    ok &= t.threadRangeBegin.empty() || (t.threadRangeBegin.front() == 0 && t.threadRangeBegin.back() == t.ranges.size() &&
+                                         std::is_sorted(t.threadRangeBegin.begin(), t.threadRangeBegin.end()));
     const size_t strings = t.strings.size();
     for (const auto* names : {&t.kernels.name, &t.kernels.shortName, &t.apiCalls.name, &t.ranges.name, &t.ranges.sizes})
         for (StringId id : *names) ok &= id.value < strings;

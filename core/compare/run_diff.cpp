@@ -314,7 +314,7 @@ BatchGuess batchSizeOf(const DiffSide& side) {
         if (t.ops.direction[op] != Direction::Forward) continue;
         const RangeId r = t.ops.range[op];
         if (side.process) {
-            const ThreadId th = t.ranges.thread[r.value];
+            const ThreadId th = t.rangeThread(r);
             if (!th.valid() || t.threads[th.value].process != *side.process) continue;
         }
         const StringId sizes = t.ranges.sizes[r.value];

@@ -84,7 +84,7 @@ void computeKernelMetrics(Trace& t) {
     const StringId auxiliaryRule = t.strings.intern("auxiliary kernel: its op's FLOPs are on the op's math kernel");
     // A nesting op (aten::linear around aten::addmm) leaves the math to the nested op's kernels.
     auto hasNestedMarker = [&](uint32_t op) {
-        const uint32_t end = t.threadRangeBegin[threadOfRange(t, RangeId(op)).value + 1];
+        const uint32_t end = t.threadRangeBegin[t.rangeThread(RangeId(op)).value + 1];
         for (uint32_t j = op + 1; j < end && r.depth[j] > r.depth[op]; ++j)
             if (r.flags[j] & kPytorchMarker) return true;
         return false;

@@ -3,6 +3,7 @@
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_pages.h"
+#include "core/model/columns.h"
 #include "core/model/parallel.h"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ std::string RawTextReader::text(RangeId r, bool always) {
     if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || !byRow_) return normalized;
     try {
         byRow_->reset();
-        byRow_->bind(1, ranges.sourceRow[r.value]);
+        byRow_->bind(1, t_.rangeSourceRows.at(r.value));
         if (byRow_->step() && !(byRow_->isNull(0) && byRow_->isNull(1))) {
             std::string raw(byRow_->isNull(0) ? byRow_->text(1) : byRow_->text(0));
             keepDomainPrefix(normalized, raw);
@@ -124,13 +125,22 @@ size_t RawTexts::keptBytes() const {
 RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads, bool always)
     : t_(t), ranges_(ranges), kept_(ranges.size()), rebuilt_(ranges.size()) {
     const auto& r = t.ranges;
-    std::vector<uint32_t> toRead; // indexes into ranges, in the export's row order
+    // Source rows are packed in runs (core/model/row_runs.h): unpacked once when most are read.
+    const std::vector<uint32_t> unpacked = ranges.size() * 8 > r.size() ? t.rangeSourceRows.expand() : std::vector<uint32_t>();
+    auto sourceRow = [&](RangeId id) { return unpacked.empty() ? t.rangeSourceRows.at(id.value) : unpacked[id.value]; };
+    std::vector<uint64_t> keyed; // (source row << 32) | index into ranges
     for (uint32_t i = 0; i < ranges.size(); ++i) {
-        if (always || (r.flags[ranges[i].value] & kPytorchMarker)) toRead.push_back(i);
+        if (always || (r.flags[ranges[i].value] & kPytorchMarker)) keyed.push_back(uint64_t(sourceRow(ranges[i])) << 32 | i);
         else kept_[i] = t.str(r.name[ranges[i].value]);
     }
-    auto row = [&](uint32_t i) { return static_cast<int64_t>(r.sourceRow[ranges[i].value]); };
-    std::sort(toRead.begin(), toRead.end(), [&](uint32_t a, uint32_t b) { return row(a) < row(b); });
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<uint32_t> toRead(keyed.size()); // indexes into ranges, in the export's row order
+    std::vector<int64_t> rows(keyed.size());    // their source rows
+    for (size_t k = 0; k < keyed.size(); ++k) {
+        toRead[k] = static_cast<uint32_t>(keyed[k]);
+        rows[k] = static_cast<int64_t>(keyed[k] >> 32);
+    }
+    columns::release(keyed);
     auto fallback = [&](uint32_t i) { kept_[i] = t.str(r.name[ranges[i].value]); };
 
     // Each thread reads a run of rows, from the mapped file where its layout allows, else on its
@@ -172,7 +182,7 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
                 rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
                 kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
             };
-            const int64_t first = row(toRead[from]), last = row(toRead[to - 1]);
+            const int64_t first = rows[from], last = rows[to - 1];
             // Stepping over rows nobody asked for is cheaper than a b-tree descent per row as
             // long as at least one row in about 32 is wanted.
             const bool dense = static_cast<uint64_t>(last - first) / 32 <= to - from;
@@ -181,8 +191,8 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
                 scan.range(first, last);
                 while (m < to && scan.step()) {
                     const int64_t id = scan.rowid();
-                    for (; m < to && row(toRead[m]) <= id; ++m)
-                        row(toRead[m]) == id ? take(scan, 1) : fallback(toRead[m]);
+                    for (; m < to && rows[m] <= id; ++m)
+                        rows[m] == id ? take(scan, 1) : fallback(toRead[m]);
                 }
             } else if (dense) {
                 Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
@@ -190,14 +200,14 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
                 scan.bind(2, last);
                 while (m < to && scan.step()) {
                     const int64_t id = scan.int64(0);
-                    for (; m < to && row(toRead[m]) <= id; ++m)
-                        row(toRead[m]) == id ? take(scan, 1) : fallback(toRead[m]);
+                    for (; m < to && rows[m] <= id; ++m)
+                        rows[m] == id ? take(scan, 1) : fallback(toRead[m]);
                 }
             } else {
                 Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
                 for (; m < to; ++m) {
                     byRow.reset();
-                    byRow.bind(1, row(toRead[m]));
+                    byRow.bind(1, rows[m]);
                     byRow.step() ? take(byRow, 0) : fallback(toRead[m]);
                 }
             }

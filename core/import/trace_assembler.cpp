@@ -148,13 +148,14 @@ void Assembler::indexRanges() {
     // start, longer first, only when the file was not already in that order.
     const size_t threads = t_.threads.size();
     t_.threadRangeBegin.assign(threads + 1, 0);
-    for (auto th : r.thread) ++t_.threadRangeBegin[th.value + 1];
+    for (auto th : r.importThread) ++t_.threadRangeBegin[th.value + 1];
     std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(), t_.threadRangeBegin.begin());
     std::vector<uint32_t> perm(r.size());
     {
         std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
-        for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.thread[i].value]++] = i;
+        for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.importThread[i].value]++] = i;
     }
+    columns::release(r.importThread); // threadRangeBegin says it from here on
     auto before = [&](uint32_t a, uint32_t b) { return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b]; };
     for (size_t th = 0; th < threads; ++th) {
         auto first = perm.begin() + t_.threadRangeBegin[th], last = perm.begin() + t_.threadRangeBegin[th + 1];
@@ -164,6 +165,8 @@ void Assembler::indexRanges() {
     for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
     if (!identity) columns::permute(r, perm, threads_);
     columns::release(perm);
+    t_.rangeSourceRows = RowRuns::of(r.importSourceRow);
+    columns::release(r.importSourceRow);
 
     // Threads nest independently: split them over the workers (a PyTorch job has a main and an
     // autograd thread of similar size).

@@ -1,6 +1,13 @@
 #include "core/model/trace.h"
 
+#include <algorithm>
+
 namespace ls {
+
+ThreadId Trace::rangeThread(RangeId r) const {
+    const auto it = std::upper_bound(threadRangeBegin.begin(), threadRangeBegin.end(), r.value);
+    return ThreadId(static_cast<uint32_t>(it - threadRangeBegin.begin() - 1));
+}
 
 std::string_view copyKindName(CopyKind k) {
     switch (k) {

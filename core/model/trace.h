@@ -8,6 +8,7 @@
 #include "core/model/ids.h"
 #include "core/model/load_parts.h"
 #include "core/model/load_report.h"
+#include "core/model/row_runs.h"
 #include "core/model/string_pool.h"
 
 #include <array>
@@ -97,13 +98,15 @@ struct ApiCallColumns {
 
 enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 
-// NVTX ranges and marks, grouped by thread (see Trace::threadRanges) and within a thread sorted
+// NVTX ranges and marks, grouped by thread (Trace::threadRangeBegin) and within a thread sorted
 // by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
 // name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
 // its source row (see nvtxRawText).
 struct RangeColumns {
     std::vector<TimeNs> start, end;
-    std::vector<ThreadId> thread;
+    // Filled by importers and released at assembly, once the rows are grouped by thread
+    // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M ranges.
+    std::vector<ThreadId> importThread;
     std::vector<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     std::vector<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
     std::vector<int32_t> seq;    // -1 when absent
@@ -112,9 +115,9 @@ struct RangeColumns {
     std::vector<uint8_t> depth;  // 0 for outermost; capped at 255
     std::vector<RangeId> parent;
     std::vector<uint8_t> flags;     // RangeFlag bits
-    std::vector<uint32_t> sourceRow; // rowid in the export's NVTX table
+    std::vector<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     size_t size() const { return start.size(); }
-    auto tie() { return std::tie(start, end, thread, name, sizes, seq, opId, kind, depth, parent, flags, sourceRow); }
+    auto tie() { return std::tie(start, end, importThread, name, sizes, seq, opId, kind, depth, parent, flags, importSourceRow); }
 };
 
 enum RangeFlag : uint8_t {
@@ -275,6 +278,7 @@ struct Trace {
     Csr<StreamId, KernelId> streamKernels;   // per stream, by start
     Csr<ThreadId, ApiCallId> threadApiCalls; // per thread, by start
     std::vector<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
+    RowRuns rangeSourceRows;                 // per range: its rowid in the export's NVTX table (JSON: event index)
     Csr<ApiCallId, KernelId> apiKernels;     // a graph launch has many kernels
 
     // Correlation (core/pytorch/correlation.h), built once at load.
@@ -299,6 +303,7 @@ struct Trace {
     std::vector<std::pair<std::string, double>> loadPhases; // seconds per load phase, in order
 
     std::string_view str(StringId id) const { return strings.view(id); }
+    ThreadId rangeThread(RangeId r) const; // by threadRangeBegin
     const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
 };
 

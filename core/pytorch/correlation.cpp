@@ -224,7 +224,7 @@ void Correlator::placeForwardOps() {
 // carried seq N: ops that create no autograd node show the seq of the next one that does.
 void Correlator::pairBySeq() {
     auto& ops = t_.ops;
-    auto threadOf = [&](uint32_t o) { return threadOfRange(t_, ops.extent[o]).value; };
+    auto threadOf = [&](uint32_t o) { return t_.rangeThread(ops.extent[o]).value; };
     // (process, seq, start, op) of forward ops, never from the autograd engine's threads (ops it
     // runs outside a node wrapper, such as DDP hooks, show seqs of their own).
     std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
@@ -346,17 +346,12 @@ void Correlator::indexStartEnd() {
 
 void correlate(Trace& t, unsigned threads) { Correlator(t, threads).run(); }
 
-ThreadId threadOfRange(const Trace& t, RangeId r) {
-    const auto& b = t.threadRangeBegin;
-    auto it = std::upper_bound(b.begin(), b.end(), r.value);
-    return ThreadId(static_cast<uint32_t>(it - b.begin() - 1));
-}
 
 std::vector<KernelId> kernelsUnder(const Trace& t, RangeId r) {
     std::vector<KernelId> out;
     if (!r.valid() || r.value >= t.ranges.size()) return out;
     const TimeNs rs = t.ranges.start[r.value], re = t.ranges.end[r.value];
-    const auto [first, last] = t.threadApiCalls.of(threadOfRange(t, r));
+    const auto [first, last] = t.threadApiCalls.of(t.rangeThread(r));
     auto it = std::lower_bound(first, last, rs, [&](ApiCallId c, TimeNs v) { return t.apiCalls.start[c.value] < v; });
     for (; it != last && t.apiCalls.start[it->value] <= re; ++it) {
         if (t.apiCalls.end[it->value] > re) continue;

@@ -12,7 +12,6 @@ namespace ls {
 // Fills t.ops, t.kernelLinks, t.threadStartEnd. Needs the indexes of the loader.
 void correlate(Trace& t, unsigned threads = 2);
 
-ThreadId threadOfRange(const Trace& t, RangeId r);
 // Kernels whose launch call lies within r on r's thread (its GPU work), by start.
 std::vector<KernelId> kernelsUnder(const Trace& t, RangeId r);
 // Kernels whose innermost op instance is op (a nested op instance keeps its own kernels).

@@ -41,7 +41,7 @@ std::optional<InnerSite> siteInCall(const Trace& t, RangeId call, RangeId op, Ke
     if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward && t.ops.paired[inst.value].valid())
         forward = t.ops.range[t.ops.paired[inst.value].value].value;
     InnerSite site{t.str(r.name[forward]), 0, 0};
-    const uint32_t end = t.threadRangeBegin[threadOfRange(t, call).value + 1];
+    const uint32_t end = t.threadRangeBegin[t.rangeThread(call).value + 1];
     bool inside = false;
     for (uint32_t j = call.value + 1; j < end && r.depth[j] > r.depth[call.value]; ++j) { // the call's subtree
         inside = inside || j == forward;

@@ -32,7 +32,7 @@ std::vector<OpSpan> opSpans(const Trace& t, std::optional<ProcessId> process) {
     std::vector<OpSpan> out;
     for (uint32_t o = 0; o < t.ops.size(); ++o) {
         const RangeId r = t.ops.extent[o];
-        if (!ofProcess(t, t.ranges.thread[r.value], process)) continue;
+        if (!ofProcess(t, t.rangeThread(r), process)) continue;
         out.push_back({t.ranges.start[r.value], t.ranges.end[r.value], o});
     }
     std::sort(out.begin(), out.end(), [](const OpSpan& a, const OpSpan& b) { return std::pair(a.start, a.op) < std::pair(b.start, b.op); });
@@ -115,7 +115,7 @@ std::vector<IterationSpan> findIterations(const Trace& t, std::optional<ProcessI
     std::unordered_map<uint32_t, std::optional<int>> numberOfName;
     for (uint32_t i = 0; i < t.ranges.size(); ++i) {
         if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker)) continue;
-        if (!ofProcess(t, t.ranges.thread[i], process)) continue;
+        if (!ofProcess(t, t.rangeThread(RangeId(i)), process)) continue;
         auto [cached, fresh] = numberOfName.try_emplace(t.ranges.name[i].value);
         if (fresh) cached->second = iterationNumber(t.str(t.ranges.name[i]));
         const auto n = cached->second;

@@ -205,9 +205,9 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
         const Trace& t = *st.trace;
         std::map<int, RankIterationRow> mine;
         for (uint32_t i = 0; i < t.ranges.size(); ++i) {
-            const ThreadId th = t.ranges.thread[i];
-            if (!th.valid() || th.value >= t.threads.size() || t.threads[th.value].process != r.process) continue;
             if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker)) continue;
+            const ThreadId th = t.rangeThread(RangeId(i));
+            if (!th.valid() || th.value >= t.threads.size() || t.threads[th.value].process != r.process) continue;
             const auto n = iterationNumber(t.str(t.ranges.name[i]));
             if (!n) continue;
             auto [it, inserted] = mine.try_emplace(*n);

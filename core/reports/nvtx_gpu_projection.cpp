@@ -18,7 +18,7 @@ constexpr uint32_t kNoRange = std::numeric_limits<uint32_t>::max();
 
 class Projector {
 public:
-    explicit Projector(const Trace& t) : t_(t), r_(t.ranges) {}
+    explicit Projector(const Trace& t) : t_(t), r_(t.ranges), sourceRow_(t.rangeSourceRows.expand()) {}
     void run();
     // The ranges with GPU operations, by rowid, and the row of the i-th.
     const std::vector<RangeId>& ranges() const { return withOps_; }
@@ -36,6 +36,7 @@ private:
 
     const Trace& t_;
     const RangeColumns& r_;
+    const std::vector<uint32_t> sourceRow_; // unpacked: the sorts below compare it row after row
     TimeNs lastNvtx_ = std::numeric_limits<TimeNs>::min();
     // Per API call: the span of the GPU operations it launched (first start > last end: none).
     std::vector<TimeNs> opStart_, opEnd_;
@@ -71,7 +72,7 @@ std::vector<uint32_t> Projector::threadRanges(uint32_t thread) const {
     for (uint32_t i = t_.threadRangeBegin[thread]; i < t_.threadRangeBegin[thread + 1]; ++i)
         if (counts(i)) out.push_back(i);
     auto before = [&](uint32_t a, uint32_t b) {
-        return std::make_tuple(r_.start[a], -end(a), r_.sourceRow[a]) < std::make_tuple(r_.start[b], -end(b), r_.sourceRow[b]);
+        return std::make_tuple(r_.start[a], -end(a), sourceRow_[a]) < std::make_tuple(r_.start[b], -end(b), sourceRow_[b]);
     };
     if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
     return out;
@@ -94,7 +95,7 @@ void Projector::findParents(const std::vector<uint32_t>& order) {
                 return;
             }
             // Ties are SQLite's pick in nsys; ours: the later start, then the lower rowid.
-            const auto key = [&](uint32_t y) { return std::make_tuple(end(y) - r_.start[y], -r_.start[y], r_.sourceRow[y]); };
+            const auto key = [&](uint32_t y) { return std::make_tuple(end(y) - r_.start[y], -r_.start[y], sourceRow_[y]); };
             if (key(x) < key(best)) best = x;
         };
         for (uint32_t x : open) consider(x);
@@ -159,7 +160,7 @@ void Projector::stackOf(uint32_t i, std::string& out) const {
     out.clear();
     char digits[16];
     for (uint32_t x = i; x != kNoRange; x = parent_[x]) {
-        const size_t n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, r_.sourceRow[x]).ptr - digits);
+        const size_t n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, sourceRow_[x]).ptr - digits);
         out.insert(0, digits, n);
         out.insert(out.begin(), ':');
     }
@@ -202,7 +203,7 @@ void Projector::run() {
     // Rows by rowid.
     for (uint32_t i = 0; i < n; ++i)
         if (ops_[i]) withOps_.emplace_back(i);
-    std::sort(withOps_.begin(), withOps_.end(), [&](RangeId a, RangeId b) { return r_.sourceRow[a.value] < r_.sourceRow[b.value]; });
+    std::sort(withOps_.begin(), withOps_.end(), [&](RangeId a, RangeId b) { return sourceRow_[a.value] < sourceRow_[b.value]; });
 }
 
 NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
@@ -213,16 +214,16 @@ NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
     row.projectedEnd = projEnd_[i];
     row.start = r_.start[i];
     row.end = end(i);
-    const Thread& th = t_.threads[r_.thread[i].value];
+    const Thread& th = t_.threads[t_.rangeThread(RangeId(i)).value];
     row.pid = th.process.valid() && th.process.value < t_.processes.size() ? t_.processes[th.process.value].pid : 0;
     row.tid = th.tid;
     row.gpuOps = ops_[i];
     row.children = children_[i];
-    row.rangeId = r_.sourceRow[i];
+    row.rangeId = sourceRow_[i];
     stack.clear();
     if (level_[i] >= 0) {
         row.level = static_cast<uint32_t>(level_[i]);
-        if (parent_[i] != kNoRange) row.parentId = r_.sourceRow[parent_[i]];
+        if (parent_[i] != kNoRange) row.parentId = sourceRow_[parent_[i]];
         stackOf(i, stack);
     }
     row.stack = stack;

@@ -45,7 +45,7 @@ std::unordered_map<uint32_t, int64_t> lowestForwardSeq(const Trace& t) {
         if (t.ops.direction[o] == Direction::Backward) continue;
         const int32_t seq = t.ranges.seq[t.ops.range[o].value];
         if (seq < 0) continue;
-        const uint32_t process = t.threads[t.ranges.thread[t.ops.range[o].value].value].process.value;
+        const uint32_t process = t.threads[t.rangeThread(t.ops.range[o]).value].process.value;
         auto [it, added] = lowest.try_emplace(process, seq);
         if (!added) it->second = std::min<int64_t>(it->second, seq);
     }
@@ -120,7 +120,7 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
             row.unpairedReason = "no seq: the node carries none (AccumulateGrad, hooks)";
             continue;
         }
-        const uint32_t process = t.threads[t.ranges.thread[r.value].value].process.value;
+        const uint32_t process = t.threads[t.rangeThread(r).value].process.value;
         const auto it = lowest.find(process);
         row.unpairedReason = it == lowest.end() || seq < it->second
                                  ? "outside the capture: its forward op ran before the capture started"

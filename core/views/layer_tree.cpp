@@ -75,7 +75,7 @@ public:
         if (r_.kind[e.value] == RangeKind::PushPop) addChain(p, e);
         else
             for (RangeId a = e; a.valid(); a = r_.parent[a.value]) consider(p, a);
-        addStartEnd(p, r_.thread[e.value], r_.start[e.value], r_.end[e.value]);
+        addStartEnd(p, t_.rangeThread(e), r_.start[e.value], r_.end[e.value]);
         return opTop_[node.value] = result(p);
     }
 

@@ -205,7 +205,7 @@ TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
     EXPECT_EQ(c.parts, closeLoadParts(kLoadCorrelation));
     EXPECT_EQ(c.kernels.launch, trace->kernels.launch);
     EXPECT_EQ(c.apiCalls.start, trace->apiCalls.start);
-    EXPECT_EQ(c.ranges.sourceRow, trace->ranges.sourceRow);
+    EXPECT_EQ(c.rangeSourceRows, trace->rangeSourceRows);
     EXPECT_EQ(c.kernelLinks.range, trace->kernelLinks.range);
     EXPECT_EQ(c.startEndTree, trace->startEndTree);
     EXPECT_TRUE(c.metrics.flops.empty());

@@ -71,7 +71,7 @@ TEST(LoadThreads, TheNumberOfReaderThreadsDoesNotChangeTheTrace) {
     EXPECT_EQ(x.apiCalls.thread, y.apiCalls.thread);
     EXPECT_EQ(names(x, x.apiCalls.name), names(y, y.apiCalls.name));
     EXPECT_EQ(x.ranges.start, y.ranges.start);
-    EXPECT_EQ(x.ranges.thread, y.ranges.thread);
+    EXPECT_EQ(x.rangeSourceRows, y.rangeSourceRows);
     EXPECT_EQ(x.ranges.parent, y.ranges.parent);
     EXPECT_EQ(names(x, x.ranges.name), names(y, y.ranges.name));
     EXPECT_EQ(x.threadRangeBegin, y.threadRangeBegin);

@@ -34,7 +34,7 @@ void expectExportTexts(const ls::Trace& t, const std::vector<ls::RangeId>& range
     size_t markers = 0;
     for (size_t i = 0; i < ranges.size(); ++i) {
         std::string expected;
-        sql.each("SELECT text FROM NVTX_EVENTS WHERE rowid = " + std::to_string(t.ranges.sourceRow[ranges[i].value]),
+        sql.each("SELECT text FROM NVTX_EVENTS WHERE rowid = " + std::to_string(t.rangeSourceRows.at(ranges[i].value)),
                  [&](sqlite3_stmt* st) { expected = SqlReader::text(st, 0); });
         markers += (t.ranges.flags[ranges[i].value] & ls::kPytorchMarker) != 0;
         ASSERT_EQ(texts.text(i, buffer), expected) << "range " << ranges[i].value;

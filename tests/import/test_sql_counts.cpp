@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -92,6 +93,33 @@ TEST_P(SqlCounts, ThreadsProcessesStreamsAndDevices) {
         sql->each("SELECT DISTINCT id FROM TARGET_INFO_GPU", [&](sqlite3_stmt* st) { targetInfo.insert(SqlReader::int64(st, 0)); });
     targetInfo.insert(referenced.begin(), referenced.end());
     EXPECT_EQ(listed, targetInfo) << "devices: TARGET_INFO_GPU plus any used GPU it lacks";
+}
+
+// Each range's packed source row is its NVTX_EVENTS row, and its thread (from the per-thread
+// grouping, the column itself is not kept) is that row's globalTid; start times agree.
+TEST_P(SqlCounts, EveryRangeKnowsItsSourceRowAndThread) {
+    if (!sql->hasTable(kNvtx)) GTEST_SKIP() << "no NVTX table";
+    struct Row {
+        int64_t start, tid;
+    };
+    std::map<int64_t, Row> byRowid;
+    sql->each(std::string("SELECT rowid, start, globalTid FROM ") + kNvtx + " WHERE " + kUsedNvtxTypes,
+              [&](sqlite3_stmt* st) { byRowid[SqlReader::int64(st, 0)] = {SqlReader::int64(st, 1), SqlReader::int64(st, 2)}; });
+    const auto& r = trace->ranges;
+    ASSERT_EQ(trace->rangeSourceRows.size(), r.size());
+    EXPECT_TRUE(r.importThread.empty() && r.importSourceRow.empty()) << "released at assembly";
+    std::set<uint32_t> seen;
+    for (uint32_t i = 0; i < r.size(); ++i) {
+        const uint32_t row = trace->rangeSourceRows.at(i);
+        const auto it = byRowid.find(row);
+        ASSERT_NE(it, byRowid.end()) << "range " << i << " row " << row;
+        EXPECT_TRUE(seen.insert(row).second) << "row " << row << " twice";
+        EXPECT_EQ(r.start[i], it->second.start) << "range " << i;
+        const auto& th = trace->threads[trace->rangeThread(ls::RangeId(i)).value];
+        EXPECT_EQ(th.tid, static_cast<uint32_t>(it->second.tid & 0xFFFFFF)) << "range " << i;
+        EXPECT_EQ(trace->processes[th.process.value].pid, static_cast<uint32_t>((it->second.tid >> 24) & 0xFFFFFF)) << "range " << i;
+        if (HasFailure()) return;
+    }
 }
 
 // Each kernel's launch is the runtime row of its process with its correlation id (the call, not

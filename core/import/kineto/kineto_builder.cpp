@@ -163,7 +163,7 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     auto& r = t_.ranges;
     r.start.push_back(*e.ts);
     r.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
-    r.thread.push_back(thread(e.pid, e.tid));
+    r.importThread.push_back(thread(e.pid, e.tid));
     r.name.push_back(t_.strings.intern(e.name));
     r.sizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
     r.seq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
@@ -172,7 +172,7 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     r.depth.push_back(0);
     r.parent.emplace_back();
     r.flags.push_back(flags);
-    r.sourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
+    r.importSourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
     sealIfFull(r, rangeParts_);
 }
 

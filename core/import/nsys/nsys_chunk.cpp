@@ -259,7 +259,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     if (dict && dict->isOp) flags |= kDictCall;
     r.start[i] = start;
     r.end[i] = end;
-    r.thread[i] = ThreadId(out.keys.get(tid));
+    r.importThread[i] = ThreadId(out.keys.get(tid));
     r.name[i] = out.strings.intern(m.name);
     r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
     r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
@@ -267,7 +267,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     r.flags[i] = flags;
     const int64_t rowid = st.int64(ncol::RowId);
-    r.sourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
+    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
     return true;
 }
 

@@ -122,14 +122,14 @@ void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, 
             r.sizes[i] = strings[r.sizes[i].value];
         });
         for (auto& [row, domain] : ch.rangeDomains) {
-            const int64_t key = processKey(ch.keys.keys()[r.thread[row].value]);
+            const int64_t key = processKey(ch.keys.keys()[r.importThread[row].value]);
             auto it = domainNames.find({key, domain});
             std::string name = it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
             name += ':';
             name += t_.strings.view(r.name[row]);
             r.name[row] = t_.strings.intern(name);
         }
-        rows([&](size_t i) { r.thread[i] = threads[r.thread[i].value]; });
+        rows([&](size_t i) { r.importThread[i] = threads[r.importThread[i].value]; });
         break;
     }
     }

@@ -1,0 +1,51 @@
+#include "core/model/row_runs.h"
+
+#include <algorithm>
+
+namespace ls {
+
+RowRuns RowRuns::of(const std::vector<uint32_t>& rows) {
+    RowRuns r;
+    r.count = rows.size();
+    size_t runs = 0;
+    for (size_t i = 0; i < rows.size(); ++i) runs += i == 0 || rows[i] != rows[i - 1] + 1;
+    if (runs * 2 > rows.size()) { // two words a run against one a row
+        r.plain = rows;
+        return r;
+    }
+    r.runStart.reserve(runs);
+    r.runValue.reserve(runs);
+    for (size_t i = 0; i < rows.size(); ++i)
+        if (i == 0 || rows[i] != rows[i - 1] + 1) {
+            r.runStart.push_back(static_cast<uint32_t>(i));
+            r.runValue.push_back(rows[i]);
+        }
+    return r;
+}
+
+uint32_t RowRuns::at(size_t i) const {
+    if (!plain.empty()) return plain[i];
+    const size_t k = static_cast<size_t>(std::upper_bound(runStart.begin(), runStart.end(), static_cast<uint32_t>(i)) - runStart.begin()) - 1;
+    return runValue[k] + static_cast<uint32_t>(i - runStart[k]);
+}
+
+std::vector<uint32_t> RowRuns::expand() const {
+    if (!plain.empty()) return plain;
+    std::vector<uint32_t> out(size());
+    for (size_t k = 0; k < runStart.size(); ++k) {
+        const size_t end = k + 1 < runStart.size() ? runStart[k + 1] : out.size();
+        for (size_t i = runStart[k]; i < end; ++i) out[i] = runValue[k] + static_cast<uint32_t>(i - runStart[k]);
+    }
+    return out;
+}
+
+bool RowRuns::consistent(size_t n) const {
+    if (count != n) return false;
+    if (!plain.empty()) return plain.size() == n && runStart.empty() && runValue.empty();
+    if (runStart.size() != runValue.size()) return false;
+    if (n == 0) return runStart.empty();
+    if (runStart.empty() || runStart[0] != 0 || runStart.back() >= n) return false;
+    return std::adjacent_find(runStart.begin(), runStart.end(), [](uint32_t a, uint32_t b) { return a >= b; }) == runStart.end();
+}
+
+} // namespace ls
