@@ -1,10 +1,16 @@
 #pragma once
 // Generic operations over a struct of column vectors exposing tie(): append, permute, free.
+#include "core/model/platform.h"
+
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,22 +59,36 @@ template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
     }(std::make_index_sequence<n>{});
 }
 
-// Reorders every column so that new row i is old row perm[i]. Columns go one at a time (so the
-// peak is one extra column), each gathered by `threads` threads over disjoint halves of it.
+// Reorders every column so that new row i is old row perm[i] (perm is a permutation of the rows;
+// every column is empty or has perm.size() rows).
+// Each column is gathered into one scratch buffer shared by all of them, then copied back: no
+// column's memory is allocated and faulted in (zeroed by the kernel) a second time, which made
+// the permutation of 8.1M NVTX ranges take 0.8 s. Both passes run on `threads` threads over
+// disjoint parts; the peak is one extra widest column, as before.
 template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
+    const size_t n = perm.size();
+    size_t widest = 0;
+    forEach(c, [&](auto& v) {
+        if (!v.empty()) widest = std::max(widest, sizeof(v[0]));
+    });
+    if (!widest || !n) return;
+    const std::unique_ptr<std::byte[]> scratch(new std::byte[widest * n]); // left uninitialised: every byte used is written
+    platform::adviseHugePages(scratch.get(), widest * n);
+    const size_t parts = std::max(1u, threads);
+    auto inParts = [&](auto&& f) {
+        std::vector<std::jthread> pool;
+        for (size_t p = 1; p < parts; ++p) pool.emplace_back([&, p] { f(n * p / parts, n * (p + 1) / parts); });
+        f(0, n / parts);
+    };
     forEach(c, [&](auto& v) {
         if (v.empty()) return;
-        std::remove_reference_t<decltype(v)> out(perm.size());
-        const size_t n = perm.size(), parts = std::max(1u, threads);
-        {
-            std::vector<std::jthread> pool;
-            for (size_t p = 1; p < parts; ++p)
-                pool.emplace_back([&, p] {
-                    for (size_t i = n * p / parts; i < n * (p + 1) / parts; ++i) out[i] = v[perm[i]];
-                });
-            for (size_t i = 0; i < n / parts; ++i) out[i] = v[perm[i]];
-        }
-        v.swap(out);
+        using T = std::remove_reference_t<decltype(v[0])>;
+        static_assert(std::is_trivially_copyable_v<T>);
+        T* out = reinterpret_cast<T*>(scratch.get());
+        inParts([&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i) out[i] = v[perm[i]];
+        });
+        inParts([&](size_t from, size_t to) { std::memcpy(v.data() + from, out + from, (to - from) * sizeof(T)); });
     });
 }
 
