@@ -161,12 +161,14 @@ void Assembler::indexRanges() {
         auto first = perm.begin() + t_.threadRangeBegin[th], last = perm.begin() + t_.threadRangeBegin[th + 1];
         if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
     }
+    // Source rows are packed straight from the permutation, so their column is not permuted
+    // (nor held) at the peak the permutation makes.
+    t_.rangeSourceRows = RowRuns::of(r.importSourceRow, perm);
+    columns::release(r.importSourceRow);
     bool identity = true;
     for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
     if (!identity) columns::permute(r, perm, threads_);
     columns::release(perm);
-    t_.rangeSourceRows = RowRuns::of(r.importSourceRow);
-    columns::release(r.importSourceRow);
 
     // Threads nest independently: split them over the workers (a PyTorch job has a main and an
     // autograd thread of similar size).

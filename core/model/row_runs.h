@@ -15,6 +15,8 @@ struct RowRuns {
     uint64_t count = 0;                        // values held
 
     static RowRuns of(const std::vector<uint32_t>& rows);
+    // rows taken in `order` (value i is rows[order[i]]), without gathering them first.
+    static RowRuns of(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& order);
     uint32_t at(size_t i) const;
     std::vector<uint32_t> expand() const;
     size_t size() const { return static_cast<size_t>(count); }

@@ -31,6 +31,21 @@ TEST(RowRuns, ThreadsOfConsecutiveRowsPackIntoRunsAndReadBack) {
     EXPECT_FALSE(packed.consistent(rows.size() + 1));
 }
 
+TEST(RowRuns, PackedThroughAnOrderAsIfGatheredFirst) {
+    std::vector<uint32_t> rows(600), order(600), gathered(600);
+    for (uint32_t i = 0; i < 600; ++i) rows[i] = 10 + i;
+    // Two threads interleaved by 50 rows, grouped by thread: what the range grouping gives.
+    for (uint32_t i = 0, k = 0; i < 600; ++i)
+        if ((i / 50) % 2 == 0) order[k++] = i;
+    for (uint32_t i = 0, k = 300; i < 600; ++i)
+        if ((i / 50) % 2 == 1) order[k++] = i;
+    for (uint32_t i = 0; i < 600; ++i) gathered[i] = rows[order[i]];
+    const auto packed = ls::RowRuns::of(rows, order);
+    EXPECT_EQ(packed, ls::RowRuns::of(gathered));
+    EXPECT_EQ(packed.runStart.size(), 12u);
+    EXPECT_EQ(readBack(packed), gathered);
+}
+
 TEST(RowRuns, RowsWithoutRunsStayPlain) {
     std::vector<uint32_t> rows(1000);
     for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = 3 * i; // JSON event indexes between other events
