@@ -4,6 +4,8 @@
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -99,6 +101,7 @@ private:
 
     void classifyRanges();
     void findOps();
+    void findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::vector<RangeId>& ranges, std::vector<RangeId>& extents);
     void placeForwardOps();
     void pairBySeq();
     void checkFwdBwdFlows();
@@ -155,54 +158,81 @@ void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool&
 // markers without a seq of their own fold into it. Backward: the engine's wrapper (or a bare
 // node) and everything inside it.
 void Correlator::findOps() {
+    // Threads are independent: each finds its own ops on a core of its own (busiest first), then
+    // they are appended in thread order.
+    struct Found {
+        std::vector<uint8_t> node;
+        std::vector<RangeId> range, extent;
+    };
+    const size_t threads = t_.threads.size();
+    std::vector<Found> found(threads);
+    std::vector<std::function<void()>> tasks;
+    std::vector<uint32_t> order(threads);
+    std::iota(order.begin(), order.end(), 0u);
+    auto rangesOf = [&](uint32_t th) { return t_.threadRangeBegin[th + 1] - t_.threadRangeBegin[th]; };
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return rangesOf(a) > rangesOf(b); });
+    for (uint32_t th : order)
+        if (rangesOf(th)) tasks.emplace_back([this, th, &found] { findOpsOfThread(th, found[th].node, found[th].range, found[th].extent); });
+    runTasks(tasks, threads_);
     auto& ops = t_.ops;
+    size_t total = 0;
+    for (const auto& f : found) total += f.node.size();
+    node_.reserve(total);
+    ops.range.reserve(total);
+    ops.extent.reserve(total);
+    for (auto& f : found) {
+        node_.insert(node_.end(), f.node.begin(), f.node.end());
+        ops.range.insert(ops.range.end(), f.range.begin(), f.range.end());
+        ops.extent.insert(ops.extent.end(), f.extent.begin(), f.extent.end());
+    }
+    ops.direction.resize(total);
+    for (size_t o = 0; o < total; ++o) ops.direction[o] = node_[o] ? Direction::Backward : Direction::Forward;
+    ops.layer.assign(total, StringId());
+    ops.paired.assign(total, OpId());
+}
+
+void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::vector<RangeId>& ranges, std::vector<RangeId>& extents) {
     struct Ancestor {
         bool marker;
         int32_t seq;
     };
     std::vector<Ancestor> path;
-    for (uint32_t th = 0; th < t_.threads.size(); ++th) {
-        const uint32_t first = t_.threadRangeBegin[th], last = t_.threadRangeBegin[th + 1];
-        int backwardDepth = -1;
-        path.clear();
-        for (uint32_t i = first; i < last; ++i) {
-            const int d = r_.depth[i];
-            path.resize(static_cast<size_t>(d));
-            if (backwardDepth >= d) backwardDepth = -1;
-            const bool marker = isMarker(i) && r_.kind[i] != RangeKind::Mark;
-            const int32_t seq = r_.seq[i];
-            path.push_back({marker, seq});
-            if (!marker || backwardDepth >= 0) continue;
-            RangeId range(i);
-            bool node = false;
-            if (isBackwardWrapper(name(i))) {
-                node = true;
-                for (uint32_t j = i + 1; j < last && r_.depth[j] > d; ++j)
-                    if (r_.depth[j] == d + 1 && isMarker(j) && r_.seq[j] >= 0) {
-                        range = RangeId(j);
-                        break;
-                    }
-            } else if (isBackwardNode(name(i))) {
-                node = true;
-            } else {
-                bool markerAbove = false, seqAbove = false;
-                for (int a = 0; a < d; ++a) {
-                    markerAbove |= path[static_cast<size_t>(a)].marker;
-                    seqAbove |= path[static_cast<size_t>(a)].marker && path[static_cast<size_t>(a)].seq == seq;
+    const uint32_t first = t_.threadRangeBegin[th], last = t_.threadRangeBegin[th + 1];
+    int backwardDepth = -1;
+    for (uint32_t i = first; i < last; ++i) {
+        const int d = r_.depth[i];
+        path.resize(static_cast<size_t>(d));
+        if (backwardDepth >= d) backwardDepth = -1;
+        const bool marker = isMarker(i) && r_.kind[i] != RangeKind::Mark;
+        const int32_t seq = r_.seq[i];
+        path.push_back({marker, seq});
+        if (!marker || backwardDepth >= 0) continue;
+        RangeId range(i);
+        bool node = false;
+        if (isBackwardWrapper(name(i))) {
+            node = true;
+            for (uint32_t j = i + 1; j < last && r_.depth[j] > d; ++j)
+                if (r_.depth[j] == d + 1 && isMarker(j) && r_.seq[j] >= 0) {
+                    range = RangeId(j);
+                    break;
                 }
-                if (markerAbove && (seq < 0 || seqAbove)) continue;
+        } else if (isBackwardNode(name(i))) {
+            node = true;
+        } else {
+            bool markerAbove = false, seqAbove = false;
+            for (int a = 0; a < d; ++a) {
+                markerAbove |= path[static_cast<size_t>(a)].marker;
+                seqAbove |= path[static_cast<size_t>(a)].marker && path[static_cast<size_t>(a)].seq == seq;
             }
-            if (node) {
-                backwardDepth = d;
-                autogradThread_[th] = 1;
-            }
-            node_.push_back(node ? 1 : 0);
-            ops.range.push_back(range);
-            ops.extent.emplace_back(i);
-            ops.direction.push_back(node ? Direction::Backward : Direction::Forward);
-            ops.layer.emplace_back();
-            ops.paired.emplace_back();
+            if (markerAbove && (seq < 0 || seqAbove)) continue;
         }
+        if (node) {
+            backwardDepth = d;
+            autogradThread_[th] = 1;
+        }
+        nodes.push_back(node ? 1 : 0);
+        ranges.push_back(range);
+        extents.emplace_back(i);
     }
 }
 
@@ -210,14 +240,19 @@ void Correlator::findOps() {
 // "backward" around loss.backward()) or an optimizer op name sets their direction.
 void Correlator::placeForwardOps() {
     auto& ops = t_.ops;
-    for (uint32_t o = 0; o < ops.size(); ++o) {
-        if (node_[o]) continue;
-        Direction phase = Direction::Forward;
-        bool hasPhase = false;
-        userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
-        if (isOptimizerOp(name(ops.range[o].value))) ops.direction[o] = Direction::Optimizer;
-        else if (hasPhase && phase != Direction::Other) ops.direction[o] = phase;
-    }
+    std::vector<uint32_t> forward; // split these, not all ops: the backward nodes come in a block
+    for (uint32_t o = 0; o < ops.size(); ++o)
+        if (!node_[o]) forward.push_back(o);
+    parallelFor(forward.size(), threads_, [&](size_t first, size_t last, unsigned) { // each op walks its own parents
+        for (size_t k = first; k < last; ++k) {
+            const uint32_t o = forward[k];
+            Direction phase = Direction::Forward;
+            bool hasPhase = false;
+            userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
+            if (isOptimizerOp(name(ops.range[o].value))) ops.direction[o] = Direction::Optimizer;
+            else if (hasPhase && phase != Direction::Other) ops.direction[o] = phase;
+        }
+    });
 }
 
 // A backward node with seq N pairs with the last forward op instance of its process that
@@ -231,19 +266,27 @@ void Correlator::pairBySeq() {
     for (uint32_t o = 0; o < ops.size(); ++o)
         if (!node_[o] && r_.seq[ops.range[o].value] >= 0 && !autogradThread_[threadOf(o)])
             forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value], r_.start[ops.range[o].value], o);
-    std::sort(forward.begin(), forward.end());
+    parallelSort(forward.begin(), forward.end(), threads_, std::less<>());
+    // Each node's forward op is looked up in parallel; the pairs are then made in node order,
+    // as the first node of a forward op takes it.
+    std::vector<OpId> match(ops.size());
+    parallelFor(ops.size(), threads_, [&](size_t first, size_t last, unsigned) {
+        for (size_t o = first; o < last; ++o) {
+            if (!node_[o]) continue;
+            const int64_t seq = r_.seq[ops.range[o].value];
+            if (seq < 0) continue;
+            // The last forward op with this seq that started before the node (int64: no overflow).
+            const uint32_t process = t_.threads[threadOf(static_cast<uint32_t>(o))].process.value;
+            const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value], std::numeric_limits<uint32_t>::max());
+            auto it = std::upper_bound(forward.begin(), forward.end(), key);
+            if (it == forward.begin()) continue;
+            --it;
+            if (std::get<0>(*it) == process && std::get<1>(*it) == seq) match[o] = OpId(std::get<3>(*it));
+        }
+    });
     for (uint32_t o = 0; o < ops.size(); ++o) {
-        if (!node_[o]) continue;
-        const int64_t seq = r_.seq[ops.range[o].value];
-        if (seq < 0) continue;
-        // The last forward op with this seq that started before the node (int64: no overflow).
-        const uint32_t process = t_.threads[threadOf(o)].process.value;
-        const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value], std::numeric_limits<uint32_t>::max());
-        auto it = std::upper_bound(forward.begin(), forward.end(), key);
-        if (it == forward.begin()) continue;
-        --it;
-        if (std::get<0>(*it) != process || std::get<1>(*it) != seq) continue;
-        const uint32_t f = std::get<3>(*it);
+        if (!match[o].valid()) continue;
+        const uint32_t f = match[o].value;
         ops.paired[o] = OpId(f);
         if (!ops.paired[f].valid()) ops.paired[f] = OpId(o);
         ops.layer[o] = ops.layer[f];
