@@ -5,7 +5,7 @@
 #include "core/reports/intervals.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
 
 namespace ls {
 namespace {
@@ -53,20 +53,23 @@ IterationSummary iterationSummary(const Trace& t) {
     if (spans.empty()) return s;
 
     std::vector<Interval> all, byDirection[4], comm;
-    auto addOps = [&](const GpuOpColumns& ops) {
+    auto addOps = [&](const GpuOpColumns& ops) { // each table is sorted by start: merged, not sorted again
+        const size_t before = all.size();
         for (size_t i = 0; i < ops.size(); ++i) all.push_back({ops.start[i], ops.end[i]});
+        std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(before), all.end(),
+                           [](const Interval& a, const Interval& b) { return a.start < b.start; });
     };
     addOps(t.kernels);
     addOps(t.memcpys);
     addOps(t.memsets);
-    std::unordered_map<uint32_t, bool> isComm; // per kernel name
+    std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
     s.rows.resize(spans.size());
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const Interval iv{t.kernels.start[k], t.kernels.end[k]};
         byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].push_back(iv);
-        auto [it, fresh] = isComm.try_emplace(t.kernels.name[k].value);
-        if (fresh) it->second = collectiveOfKernel(t.str(t.kernels.name[k])) != Collective::None;
-        if (it->second) comm.push_back(iv);
+        int8_t& known = isComm[t.kernels.name[k].value];
+        if (known < 0) known = collectiveOfKernel(t.str(t.kernels.name[k])) != Collective::None;
+        if (known) comm.push_back(iv);
         const int i = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
         if (i >= 0) ++s.rows[static_cast<size_t>(i)].kernels;
     }
