@@ -181,7 +181,7 @@ int commandOps(const Options& o, Context& c) {
         std::vector<uint32_t> opDevice(ops.size(), UINT32_MAX); // of its first kernel: the op's rank
         for (uint32_t k = 0; k < t.kernels.size(); ++k)
             if (const OpId op = t.kernelLinks.opInstance[k]; op.valid()) {
-                if (!opKernels[op.value]) opDevice[op.value] = t.kernels.device[k];
+                if (!opKernels[op.value]) opDevice[op.value] = t.streamOf(t.kernels, k).device;
                 ++opKernels[op.value];
                 opTime[op.value] += static_cast<uint64_t>(t.kernels.duration(k));
             }

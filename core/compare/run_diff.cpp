@@ -26,7 +26,8 @@ Grouping groupingOf(DiffLevel l) { return static_cast<Grouping>(l); }
 
 bool inSide(const DiffSide& s, uint32_t k) {
     const Trace& t = *s.trace;
-    return (!s.process || t.kernels.process[k] == *s.process) && (!s.device || t.kernels.device[k] == *s.device);
+    const Stream& st = t.streamOf(t.kernels, k);
+    return (!s.process || st.process == *s.process) && (!s.device || st.device == *s.device);
 }
 
 // What one side's kernels are, for grouping: computed once per diff.

@@ -170,7 +170,7 @@ void computeKernelOccupancy(Trace& t) {
     std::vector<std::pair<uint32_t, const DeviceLimits*>> limitsOf;
     for (const auto& d : t.devices) limitsOf.emplace_back(d.id, deviceLimits(d.computeMajor, d.computeMinor));
     for (size_t i = 0; i < n; ++i) {
-        const auto it = std::find_if(limitsOf.begin(), limitsOf.end(), [&](const auto& e) { return e.first == k.device[i]; });
+        const auto it = std::find_if(limitsOf.begin(), limitsOf.end(), [&](const auto& e) { return e.first == t.streamOf(k, i).device; });
         if (it == limitsOf.end() || !it->second) continue;
         const Dim3& b = k.block[i];
         const uint64_t threads = uint64_t{b.x} * b.y * b.z;

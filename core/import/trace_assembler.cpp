@@ -80,17 +80,22 @@ void Assembler::dedupeApiCalls() {
 
 void Assembler::assignStreams(GpuOpColumns& c) {
     for (size_t i = 0; i < c.size(); ++i) {
-        const auto key = std::make_tuple(c.process[i].value, c.device[i], c.context[i], c.stream[i]);
+        const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i], c.importContext[i], c.importStream[i]);
         auto [it, inserted] = streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
-        if (inserted) t_.streams.push_back({c.process[i], c.device[i], c.context[i], c.stream[i]});
+        if (inserted) t_.streams.push_back({c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
         c.streamIndex[i] = it->second;
     }
+    // The stream says them from here on (Trace::streamOf).
+    columns::release(c.importProcess);
+    columns::release(c.importDevice);
+    columns::release(c.importContext);
+    columns::release(c.importStream);
 }
 
 void Assembler::correlate(GpuOpColumns& c) {
     uint64_t orphans = 0;
     for (size_t i = 0; i < c.size(); ++i) {
-        const uint64_t key = correlationKey(c.process[i], c.correlation[i]);
+        const uint64_t key = correlationKey(t_.streamOf(c, i).process, c.correlation[i]);
         auto it = std::lower_bound(apiByCorrelation_.begin(), apiByCorrelation_.end(), std::make_pair(key, 0u));
         if (it != apiByCorrelation_.end() && it->first == key) c.launch[i] = ApiCallId(it->second);
         else ++orphans;

@@ -49,12 +49,7 @@ std::optional<int> rankFromDistributedInfo(const ExportInfo& info) {
 // The (process, device) pairs that have GPU work, in pid then device order.
 std::vector<std::pair<ProcessId, uint32_t>> gpuUnits(const Trace& t) {
     std::set<std::pair<ProcessId, uint32_t>> units;
-    auto add = [&](const GpuOpColumns& c) {
-        for (size_t i = 0; i < c.size(); ++i) units.emplace(c.process[i], c.device[i]);
-    };
-    add(t.kernels);
-    add(t.memcpys);
-    add(t.memsets);
+    for (const Stream& s : t.streams) units.emplace(s.process, s.device); // every stream has GPU work: made from it
     std::vector<std::pair<ProcessId, uint32_t>> out(units.begin(), units.end());
     auto pid = [&](ProcessId p) { return p.valid() && p.value < t.processes.size() ? t.processes[p.value].pid : 0u; };
     std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {

@@ -28,20 +28,21 @@ struct Dim3 {
     auto operator<=>(const Dim3&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
 };
 
-// Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start.
+// Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start. Its process,
+// device, context and stream are those of its Stream (Trace::streamOf).
 struct GpuOpColumns {
     std::vector<TimeNs> start, end;
-    std::vector<uint32_t> device;  // CUDA device id as the export numbers it
-    std::vector<uint32_t> context; // CUDA context id
-    std::vector<uint32_t> stream;  // CUDA stream id (per context)
+    // Filled by importers and released at assembly once each row has its streamIndex (15 MB of
+    // a million kernels): the CUDA device id as the export numbers it, context, stream, process.
+    std::vector<uint32_t> importDevice, importContext, importStream;
+    std::vector<ProcessId> importProcess;
     std::vector<StreamId> streamIndex;
     std::vector<uint32_t> correlation;
-    std::vector<ProcessId> process;
     std::vector<ApiCallId> launch; // the API call that enqueued it (invalid for orphans)
 
     size_t size() const { return start.size(); }
     TimeNs duration(size_t i) const { return end[i] - start[i]; }
-    auto tie() { return std::tie(start, end, device, context, stream, streamIndex, correlation, process, launch); }
+    auto tie() { return std::tie(start, end, importDevice, importContext, importStream, streamIndex, correlation, importProcess, launch); }
 };
 
 struct KernelColumns : GpuOpColumns {
@@ -304,6 +305,7 @@ struct Trace {
 
     std::string_view str(StringId id) const { return strings.view(id); }
     ThreadId rangeThread(RangeId r) const; // by threadRangeBegin
+    const Stream& streamOf(const GpuOpColumns& c, size_t i) const { return streams[c.streamIndex[i].value]; }
     const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
 };
 

@@ -37,7 +37,7 @@ std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r, co
     const Trace& t = *st.trace;
     std::vector<CommKernel> out;
     for (uint32_t i = 0; i < t.kernels.size(); ++i) {
-        if (t.kernels.process[i] != r.process || t.kernels.device[i] != r.device) continue;
+        if (const Stream& on = t.streamOf(t.kernels, i); on.process != r.process || on.device != r.device) continue;
         Collective c = kc.of(KernelId(i));
         if (c == Collective::None) continue;
         if (c == Collective::Other && i < t.kernelLinks.op.size())

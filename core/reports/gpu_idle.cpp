@@ -112,11 +112,11 @@ std::string_view idleCauseHtaName(IdleCause c) {
 GpuIdle gpuIdle(const Trace& t) {
     std::map<uint32_t, std::vector<GpuOp>> byDevice;
     for (size_t i = 0; i < t.kernels.size(); ++i)
-        byDevice[t.kernels.device[i]].push_back({t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
+        byDevice[t.streamOf(t.kernels, i).device].push_back({t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
     for (size_t i = 0; i < t.memcpys.size(); ++i)
-        byDevice[t.memcpys.device[i]].push_back({t.memcpys.start[i], t.memcpys.end[i], t.memcpys.launch[i], StringId(), 1});
+        byDevice[t.streamOf(t.memcpys, i).device].push_back({t.memcpys.start[i], t.memcpys.end[i], t.memcpys.launch[i], StringId(), 1});
     for (size_t i = 0; i < t.memsets.size(); ++i)
-        byDevice[t.memsets.device[i]].push_back({t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
+        byDevice[t.streamOf(t.memsets, i).device].push_back({t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
     GpuIdle out;
     for (auto& [device, ops] : byDevice) {
         std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });

@@ -83,7 +83,8 @@ void writeGpuTrace(TableWriter& w, const Trace& t) {
         return f;
     };
     auto tail = [&](std::vector<std::string>& f, const GpuOpColumns& g, size_t i, std::string name) {
-        f.insert(f.end(), {device(g.device[i]), std::to_string(g.context[i]), std::to_string(g.stream[i]), std::move(name)});
+        const Stream& st = t.streamOf(g, i);
+        f.insert(f.end(), {device(st.device), std::to_string(st.context), std::to_string(st.stream), std::move(name)});
     };
     auto kernelRow = [&](size_t i) {
         auto f = common(k, i);

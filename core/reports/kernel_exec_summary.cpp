@@ -16,11 +16,11 @@ std::vector<KernelExecRow> kernelExecSummary(const Trace& t) {
         const ApiCallId call = t.kernels.launch[k];
         if (!call.valid()) continue; // no launch call: nsys's join drops it too
         const ThreadId th = t.apiCalls.thread[call.value];
-        const ProcessId proc = t.kernels.process[k];
+        const ProcessId proc = t.streamOf(t.kernels, k).process;
         const uint32_t pid = proc.valid() && proc.value < t.processes.size() ? t.processes[proc.value].pid : 0;
         const uint32_t tid = th.valid() && th.value < t.threads.size() ? t.threads[th.value].tid : 0;
         const TimeNs callStart = t.apiCalls.start[call.value], callEnd = t.apiCalls.end[call.value];
-        auto& s = groups[{pid, tid, t.kernels.device[k], std::string(stripApiVersion(t.str(t.apiCalls.name[call.value]))), t.kernels.name[k].value}];
+        auto& s = groups[{pid, tid, t.streamOf(t.kernels, k).device, std::string(stripApiVersion(t.str(t.apiCalls.name[call.value]))), t.kernels.name[k].value}];
         s.total.push_back(std::max(callEnd, t.kernels.end[k]) - callStart);
         s.call.push_back(callEnd - callStart);
         if (t.kernels.start[k] - callEnd >= 0) s.queue.push_back(t.kernels.start[k] - callEnd);

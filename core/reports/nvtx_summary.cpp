@@ -105,7 +105,7 @@ std::vector<TcRow> tensorCoreSummary(const Trace& t) {
     std::map<std::pair<uint32_t, TcState>, TcRow> groups;
     std::map<uint32_t, uint64_t> deviceTime;
     for (uint32_t i = 0; i < t.kernels.size(); ++i) {
-        const uint32_t device = t.kernels.device[i];
+        const uint32_t device = t.streamOf(t.kernels, i).device;
         auto& row = groups[{device, t.metrics.tc[i]}];
         row.device = device;
         row.state = t.metrics.tc[i];

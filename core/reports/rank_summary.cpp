@@ -31,7 +31,7 @@ RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelColl
     std::vector<Interval> compute, comm;
     const auto& k = t.kernels;
     for (uint32_t i = 0; i < k.size(); ++i) {
-        if (k.process[i] != r.process || k.device[i] != r.device) continue;
+        if (const Stream& st = t.streamOf(k, i); st.process != r.process || st.device != r.device) continue;
         out.first = out.kernels ? std::min(out.first, k.start[i]) : k.start[i];
         out.last = out.kernels ? std::max(out.last, k.end[i]) : k.end[i];
         ++out.kernels;

@@ -77,7 +77,7 @@ std::vector<RooflinePoint> roofline(const Trace& t, const RooflineGroupOf& group
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
         RooflineGroup group = groupOf(k);
-        const uint32_t device = t.kernels.device[k];
+        const uint32_t device = t.streamOf(t.kernels, k).device;
         const Key key{group.name, group.direction, m.dtype[k], m.tc[k], device};
         auto [it, fresh] = points.try_emplace(key);
         RooflinePoint& p = it->second;

@@ -109,9 +109,9 @@ void KernelTable::setRanks(const Session& session, uint32_t traceIndex) {
 }
 
 int KernelTable::rankOf(KernelId k) const {
-    const auto& kern = trace_->kernels;
+    const Stream& st = trace_->streamOf(trace_->kernels, k.value);
     for (const auto& r : ranks_)
-        if (r.process == kern.process[k.value] && r.device == kern.device[k.value]) return r.rank;
+        if (r.process == st.process && r.device == st.device) return r.rank;
     return -1;
 }
 KernelTable::~KernelTable() = default;
@@ -206,10 +206,10 @@ std::string KernelTable::text(KernelId k, KernelField f) const {
     case F::Start: return std::to_string(kern.start[i]);
     case F::End: return std::to_string(kern.end[i]);
     case F::Duration: return std::to_string(kern.duration(i));
-    case F::Device: return std::to_string(kern.device[i]);
-    case F::Context: return std::to_string(kern.context[i]);
-    case F::Stream: return std::to_string(kern.stream[i]);
-    case F::Pid: return std::to_string(t.processes[kern.process[i].value].pid);
+    case F::Device: return std::to_string(t.streamOf(kern, i).device);
+    case F::Context: return std::to_string(t.streamOf(kern, i).context);
+    case F::Stream: return std::to_string(t.streamOf(kern, i).stream);
+    case F::Pid: return std::to_string(t.processes[t.streamOf(kern, i).process.value].pid);
     case F::Tid: {
         const ApiCallId call = kern.launch[i];
         return call.valid() ? std::to_string(t.threads[t.apiCalls.thread[call.value].value].tid) : std::string();
@@ -262,10 +262,10 @@ double KernelTable::number(KernelId k, KernelField f) const {
     case F::Start: return static_cast<double>(kern.start[i]);
     case F::End: return static_cast<double>(kern.end[i]);
     case F::Duration: return ns;
-    case F::Device: return kern.device[i];
-    case F::Context: return kern.context[i];
-    case F::Stream: return kern.stream[i];
-    case F::Pid: return t.processes[kern.process[i].value].pid;
+    case F::Device: return t.streamOf(kern, i).device;
+    case F::Context: return t.streamOf(kern, i).context;
+    case F::Stream: return t.streamOf(kern, i).stream;
+    case F::Pid: return t.processes[t.streamOf(kern, i).process.value].pid;
     case F::Tid: {
         const ApiCallId call = kern.launch[i];
         return call.valid() ? t.threads[t.apiCalls.thread[call.value].value].tid : NAN;

@@ -226,17 +226,18 @@ TEST(RunDiff, OneRankOfAFileHoldingSeveralGpus) {
     LS_REQUIRE_FILE(nccl);
     DiffSide whole = side(nccl);
     DiffSide dev0 = whole, dev1 = whole;
-    dev0.device = whole.trace->kernels.device.front();
-    for (uint32_t d : whole.trace->kernels.device)
-        if (d != *dev0.device) dev1.device = d;
+    const ls::Trace& t = *whole.trace;
+    dev0.device = t.streamOf(t.kernels, 0).device;
+    for (size_t k = 0; k < t.kernels.size(); ++k)
+        if (t.streamOf(t.kernels, k).device != *dev0.device) dev1.device = t.streamOf(t.kernels, k).device;
     ASSERT_TRUE(dev1.device);
     DiffOptions o;
     o.level = DiffLevel::Kernel;
     const DiffResult r = diffRuns(dev0, dev1, o);
     uint64_t a = 0, b = 0;
     for (size_t k = 0; k < whole.trace->kernels.size(); ++k) {
-        a += whole.trace->kernels.device[k] == *dev0.device;
-        b += whole.trace->kernels.device[k] == *dev1.device;
+        a += t.streamOf(t.kernels, k).device == *dev0.device;
+        b += t.streamOf(t.kernels, k).device == *dev1.device;
     }
     EXPECT_EQ(r.total.a.count, a);
     EXPECT_EQ(r.total.b.count, b);

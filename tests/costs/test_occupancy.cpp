@@ -348,7 +348,7 @@ TEST(OccupancyVsNcu, EstimatedCarveoutKeepsTheOccupancyOfTheRecordedOne) {
         for (size_t i = 0; i < t.kernels.size(); ++i) {
             const Device* dev = nullptr;
             for (const auto& d : t.devices)
-                if (d.id == t.kernels.device[i]) dev = &d;
+                if (d.id == t.streamOf(t.kernels, i).device) dev = &d;
             ASSERT_NE(dev, nullptr);
             const DeviceLimits* limits = deviceLimits(dev->computeMajor, dev->computeMinor);
             ASSERT_NE(limits, nullptr) << name;

@@ -165,7 +165,7 @@ TEST(SchemaVariants, OutOfRangeIdsAreClampedAndCounted) {
     )"}));
     ASSERT_TRUE(t);
     ASSERT_EQ(t->kernels.size(), 1u);
-    EXPECT_EQ(t->kernels.device[0], 0u);
+    EXPECT_EQ(t->streamOf(t->kernels, 0).device, 0u);
     EXPECT_EQ(t->kernels.correlation[0], UINT32_MAX);
     EXPECT_EQ(t->report.count(Anomaly::ValueOutOfRange), 2u);
 }

@@ -84,8 +84,8 @@ TEST_P(SqlCounts, ThreadsProcessesStreamsAndDevices) {
 
     std::set<int64_t> referenced, model, listed, targetInfo;
     sql->each(gpuUnion("deviceId"), [&](sqlite3_stmt* st) { referenced.insert(SqlReader::int64(st, 0)); });
-    for (const auto* col : {&trace->kernels.device, &trace->memcpys.device, &trace->memsets.device})
-        model.insert(col->begin(), col->end());
+    for (const auto* ops : std::initializer_list<const ls::GpuOpColumns*>{&trace->kernels, &trace->memcpys, &trace->memsets})
+        for (size_t i = 0; i < ops->size(); ++i) model.insert(trace->streamOf(*ops, i).device);
     EXPECT_EQ(model, referenced) << "devices the GPU operations run on";
     for (const auto& d : trace->devices) listed.insert(d.id);
     for (int64_t id : referenced) EXPECT_TRUE(listed.count(id)) << "device " << id << " is used but not listed";
@@ -146,7 +146,7 @@ TEST_P(SqlCounts, KernelLaunchesJoinTheRuntimeRowOfTheirProcess) {
                       EXPECT_EQ(trace->str(trace->apiCalls.name[call.value]), SqlReader::text(st, 2)) << "kernel " << i;
                       EXPECT_EQ(trace->apiCalls.correlation[call.value], k.correlation[i]);
                       const auto thread = trace->apiCalls.thread[call.value];
-                      EXPECT_EQ(trace->threads[thread.value].process, k.process[i]) << "kernel " << i;
+                      EXPECT_EQ(trace->threads[thread.value].process, trace->streamOf(k, i).process) << "kernel " << i;
                       const auto [first, last] = trace->apiKernels.of(call);
                       EXPECT_NE(std::find(first, last, ls::KernelId(static_cast<uint32_t>(i))), last)
                           << "apiKernels lacks kernel " << i;

@@ -16,8 +16,8 @@ std::shared_ptr<Trace> traceWith(std::vector<std::pair<uint32_t, uint32_t>> unit
     t->info.host = std::move(host);
     for (uint32_t p = 0; p < 4; ++p) t->processes.push_back({1000 + p, "python"});
     for (const auto& [p, d] : units) {
-        t->kernels.process.push_back(ProcessId(p));
-        t->kernels.device.push_back(d);
+        t->kernels.streamIndex.emplace_back(static_cast<uint32_t>(t->streams.size())); // a stream each
+        t->streams.push_back({ProcessId(p), d, 1, 7});
         t->kernels.start.push_back(0);
         t->kernels.end.push_back(1);
     }

@@ -20,7 +20,8 @@ Trace handBuilt() {
     const size_t n = 4;
     t.kernels.start = {0, 3'000'000, 5'000'000, 6'000'000};
     t.kernels.end = {1'500'000, 4'000'000, 5'500'000, 6'500'000}; // 1.5 ms, 1 ms, 0.5 ms, 0.5 ms
-    t.kernels.device.assign(n, 0);
+    t.streams.push_back({ProcessId(0), 0, 1, 7});
+    t.kernels.streamIndex.assign(n, StreamId(0));
     t.metrics.flops = {0.75e12, 1e9, NAN, 0.25e12};
     t.metrics.bytes = {0.6e9, 4e9, 1e6, 0.4e9};
     t.metrics.dtype = {DType::F16, DType::F32, DType::F32, DType::F16};

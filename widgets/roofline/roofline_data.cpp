@@ -48,7 +48,7 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
         RooflineGroup g = groupOf(k);
-        const auto d = deviceName.find(t.kernels.device[k]);
+        const auto d = deviceName.find(t.streamOf(t.kernels, k).device);
         if (level == RooflineLevel::Op) {
             const ApiCallId call = t.kernels.launch[k];
             if (call.valid()) {

@@ -61,7 +61,7 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
     h.section(QStringLiteral("GPU"));
     h.row(QStringLiteral("Duration"), QStringLiteral("%1 (%2 ns)").arg(formatDuration(static_cast<double>(kern.duration(i)))).arg(kern.duration(i)));
     h.row(QStringLiteral("Start"), QStringLiteral("%1 after capture start").arg(formatOffset(kern.start[i] - t.captureStart)));
-    h.row(QStringLiteral("Device · stream"), QStringLiteral("GPU %1 · context %2 · stream %3").arg(kern.device[i]).arg(kern.context[i]).arg(kern.stream[i]));
+    h.row(QStringLiteral("Device · stream"), QStringLiteral("GPU %1 · context %2 · stream %3").arg(t.streamOf(kern, i).device).arg(t.streamOf(kern, i).context).arg(t.streamOf(kern, i).stream));
     h.row(QStringLiteral("Grid · block"), QStringLiteral("(%1) · (%2)").arg(field(table, k, KernelField::Grid), field(table, k, KernelField::Block)));
     h.row(QStringLiteral("Registers"), QString::number(kern.registers[i]));
     h.row(QStringLiteral("Shared memory"), QStringLiteral("%1 static · %2 dynamic").arg(formatBytes(kern.staticSmem[i]), formatBytes(kern.dynamicSmem[i])));

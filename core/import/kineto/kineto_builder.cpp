@@ -126,12 +126,12 @@ StringId KinetoBuilder::sizesOf(std::string_view dims) {
 template <typename Cols> void KinetoBuilder::gpuOp(Cols& c, const KinetoEvent& e) {
     c.start.push_back(*e.ts);
     c.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
-    c.device.push_back(clampU32(e.device >= 0 ? e.device : e.pid));
-    c.context.push_back(clampU32(e.context));
-    c.stream.push_back(clampU32(e.stream >= 0 ? e.stream : e.tid));
+    c.importDevice.push_back(clampU32(e.device >= 0 ? e.device : e.pid));
+    c.importContext.push_back(clampU32(e.context));
+    c.importStream.push_back(clampU32(e.stream >= 0 ? e.stream : e.tid));
     c.streamIndex.emplace_back();
     c.correlation.push_back(clampU32(e.correlation));
-    c.process.emplace_back(); // resolved in finish() from the launch call's process
+    c.importProcess.emplace_back(); // resolved in finish() from the launch call's process
     c.launch.emplace_back();
 }
 
@@ -394,7 +394,7 @@ void KinetoBuilder::finish(unsigned threads) {
     auto resolve = [&](GpuOpColumns& c) {
         for (size_t i = 0; i < c.size(); ++i) {
             auto it = processOf.find(c.correlation[i]);
-            c.process[i] = it != processOf.end() ? it->second : fallback;
+            c.importProcess[i] = it != processOf.end() ? it->second : fallback;
         }
     };
     resolve(t_.kernels);

@@ -452,7 +452,7 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         list.push_back(i);
     }
     std::map<uint32_t, std::vector<uint32_t>> traceByProcess;
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) traceByProcess[t.kernels.process[k].value].push_back(k);
+    for (uint32_t k = 0; k < t.kernels.size(); ++k) traceByProcess[t.streamOf(t.kernels, k).process.value].push_back(k);
     std::vector<uint32_t> procs;
     for (auto& [p, list] : traceByProcess) {
         auto launched = [&](uint32_t k) {
@@ -483,7 +483,7 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
             if (pids.size() * procs.size() > 256 && !samePid && procs.size() > 1) continue; // too many to try all
             const auto& seq = traceByProcess[procs[p]];
             const bool sameDevice = csv.kernels[ncu[0]].device >= 0 &&
-                                    t.kernels.device[seq[0]] == static_cast<uint32_t>(csv.kernels[ncu[0]].device);
+                                    t.streamOf(t.kernels, seq[0]).device == static_cast<uint32_t>(csv.kernels[ncu[0]].device);
             pairs.push_back(Pair{g, p, alignProcess(c, ncu, seq), samePid, sameDevice});
         }
     }

@@ -103,11 +103,11 @@ bool readGpuCommon(const Rows& st, GpuOpColumns& c, size_t i, Chunk& out, std::s
     if (!readSpan(st, s, e, out.report, table)) return false;
     c.start[i] = s;
     c.end[i] = e;
-    c.device[i] = u32(st, kcol::Device, out.report, "deviceId");
-    c.context[i] = u32(st, kcol::Context, out.report, "contextId");
-    c.stream[i] = u32(st, kcol::Stream, out.report, "streamId");
+    c.importDevice[i] = u32(st, kcol::Device, out.report, "deviceId");
+    c.importContext[i] = u32(st, kcol::Context, out.report, "contextId");
+    c.importStream[i] = u32(st, kcol::Stream, out.report, "streamId");
     c.correlation[i] = u32(st, kcol::Correlation, out.report, "correlationId");
-    c.process[i] = ProcessId(out.keys.get(st.int64(kcol::GlobalPid))); // NULL reads as 0
+    c.importProcess[i] = ProcessId(out.keys.get(st.int64(kcol::GlobalPid))); // NULL reads as 0
     return true;
 }
 

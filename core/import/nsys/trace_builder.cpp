@@ -99,13 +99,13 @@ void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, 
     case EventTable::Kernel:
         rows([&](size_t i) {
             auto& k = t_.kernels;
-            k.process[i] = processes[k.process[i].value];
+            k.importProcess[i] = processes[k.importProcess[i].value];
             k.name[i] = nsysString(k.name[i], "CUPTI_ACTIVITY_KIND_KERNEL.demangledName");
             k.shortName[i] = nsysString(k.shortName[i], "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
         });
         break;
-    case EventTable::Memcpy: rows([&](size_t i) { t_.memcpys.process[i] = processes[t_.memcpys.process[i].value]; }); break;
-    case EventTable::Memset: rows([&](size_t i) { t_.memsets.process[i] = processes[t_.memsets.process[i].value]; }); break;
+    case EventTable::Memcpy: rows([&](size_t i) { t_.memcpys.importProcess[i] = processes[t_.memcpys.importProcess[i].value]; }); break;
+    case EventTable::Memset: rows([&](size_t i) { t_.memsets.importProcess[i] = processes[t_.memsets.importProcess[i].value]; }); break;
     case EventTable::Runtime:
         rows([&](size_t i) {
             auto& a = t_.apiCalls;

@@ -295,7 +295,7 @@ TEST(KinetoImport, ReadsTheCategoriesOfPyTorch18) {
     EXPECT_EQ(t->apiCalls.size(), 2u);
     EXPECT_TRUE(t->kernels.launch[0].valid());
     EXPECT_EQ(t->kernels.duration(0), 12500);
-    EXPECT_EQ(t->kernels.stream[0], 7u);
+    EXPECT_EQ(t->streamOf(t->kernels, 0).stream, 7u);
     EXPECT_EQ(t->str(t->kernelLinks.op[0].valid() ? t->ranges.name[t->kernelLinks.op[0].value] : StringId(0)), "aten::mm");
     EXPECT_EQ(t->ranges.opId[t->kernelLinks.op[0].value], 5);
     EXPECT_DOUBLE_EQ(t->metrics.flops[0], 2.0 * 64 * 128 * 32); // from "Input dims"

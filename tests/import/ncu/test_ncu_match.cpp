@@ -194,7 +194,7 @@ std::vector<std::vector<std::string>> withPid(const DetailsFile& d, const std::s
 TEST(NcuRealPair, ProcessesArePairedOrLeftAmbiguous) {
     LS_REQUIRE_PAIR();
     const auto& pair = realPair();
-    const uint32_t tracePid = pair.trace->processes[pair.trace->kernels.process[0].value].pid;
+    const uint32_t tracePid = pair.trace->processes[pair.trace->streamOf(pair.trace->kernels, 0).process.value].pid;
     ASSERT_NE(tracePid, 539u) << "the two runs had different pids";
     // Two ncu processes with the same kernels and one trace process: no way to tell which.
     auto rows = withPid(pair.csv, "539", 0);
