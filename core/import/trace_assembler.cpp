@@ -66,8 +66,15 @@ void Assembler::dedupeApiCalls() {
             keep[order[i].second & 0x7FFFFFFFu] = 0;
             ++duplicates;
         }
-    columns::release(order);
     columns::release(in_.apiIsBacktrace);
+    if (!duplicates && std::is_sorted(a.start.begin(), a.start.end())) {
+        // No row moves: the keys just sorted are the correlation index (by key, then row).
+        for (auto& entry : order) entry.second &= 0x7FFFFFFFu;
+        if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+        apiByCorrelation_ = std::move(order);
+        return;
+    }
+    columns::release(order);
     if (duplicates) {
         t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
         columns::compact(a, keep);
