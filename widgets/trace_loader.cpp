@@ -11,6 +11,8 @@
 #include <QPointer>
 #include <QSettings>
 
+#include <future>
+
 namespace ls::gui {
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
@@ -59,7 +61,11 @@ void TraceLoader::start(const QStringList& paths) {
     LoadOptions fromSettings = loadOptionsFromSettings();
     worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
         platform::lowerThreadPriority(); // the load's threads yield the cores to the window's
+        // The model cache's write waits until this thread is done preparing what the window shows
+        // (the promise is set, or destroyed, when the thread ends).
+        std::promise<void> prepared;
         LoadOptions options = fromSettings;
+        options.cacheWriteAfter = prepared.get_future().share();
         options.cancel = flag.get();
         options.progress = [this, self, job](const LoadProgress& p) {
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
@@ -110,6 +116,7 @@ void TraceLoader::start(const QStringList& paths) {
                 if (self && self->job_ == job) emit self->completed(complete);
             }, Qt::QueuedConnection);
         }
+        prepared.set_value();
         *finished = true;
     });
 }

@@ -154,9 +154,11 @@ size_t clearTraceCache(const std::string& dir) {
     return removed;
 }
 
-void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap) {
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap,
+                               std::shared_future<void> after) {
     std::lock_guard lock(writesMutex);
-    writes.emplace_back([trace = std::move(trace), dir = std::move(dir), identity = std::move(identity), cap] {
+    writes.emplace_back([trace = std::move(trace), dir = std::move(dir), identity = std::move(identity), cap, after = std::move(after)] {
+        if (after.valid()) after.wait(); // ready when set or when its promise is gone
         (void)storeTraceCache(dir, *trace, identity, cap); // a cache that cannot be written is only a slower reopen
     });
 }

@@ -8,6 +8,7 @@
 #include "core/model/trace.h"
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,7 +53,9 @@ size_t clearTraceCache(const std::string& dir);
 
 // Cache writes started in the background (by the loader) that have not finished; waitFor…
 // blocks until they have, as a process must before it exits.
-void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap);
+// `after`, when valid, is waited for before writing.
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap,
+                               std::shared_future<void> after = {});
 void waitForCacheWrites();
 
 } // namespace ls

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,10 @@ struct LoadOptions {
     // up there first and written there in the background after a miss.
     std::string cacheDir;
     uint64_t cacheCapBytes = uint64_t(4) << 30;
+    // When valid, that background write waits for it to become ready (or for its promise to go):
+    // the app holds it back until the window has prepared what it shows, so the 500 MB write does
+    // not take a core from that preparation.
+    std::shared_future<void> cacheWriteAfter;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 

@@ -82,7 +82,7 @@ LoadResult loadCached(const std::string& path, const LoadOptions& options) {
     LoadResult r = loadImported(path, options);
     const bool cacheable = r.ok() && closeLoadParts(options.parts) == kLoadEverything && !r.trace->ownedFiles && r.trace->sourcePath.empty();
     if (cacheable && !identity.empty() && traceFileIdentity(path) == identity)
-        startBackgroundCacheWrite(r.trace, options.cacheDir, identity, options.cacheCapBytes);
+        startBackgroundCacheWrite(r.trace, options.cacheDir, identity, options.cacheCapBytes, options.cacheWriteAfter);
     return r;
 }
 

@@ -10,8 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <future>
 #include <iterator>
+#include <thread>
 
 namespace ls::test {
 namespace {
@@ -113,6 +116,28 @@ TEST(TraceCache, ReopenGivesTheSameOutputsAndWritesOnlyTheCacheFolder) {
     EXPECT_TRUE(fromCache(*t));
     CliCacheOn on(home);
     EXPECT_NE(runCli({"info", file.string()}).out.find("(from the model cache"), std::string::npos);
+}
+
+// The app holds a first load's cache write back until its window is prepared: nothing is written
+// while the load's cacheWriteAfter is pending, and the write happens once it is set.
+TEST(TraceCache, ABackgroundWriteWaitsForItsGate) {
+    TempDir tmp;
+    const fs::path file = tmp / "run.sqlite", dir = tmp / "cache";
+    fs::copy_file(sampleTrace(), file);
+    std::promise<void> prepared;
+    LoadOptions o;
+    o.cacheDir = dir.string();
+    o.cacheWriteAfter = prepared.get_future().share();
+    const auto r = loadTrace(file.string(), o);
+    ASSERT_TRUE(r.ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // the sample's write takes a few ms
+    EXPECT_TRUE(cacheFiles(dir).empty()) << "written before the gate opened";
+    prepared.set_value();
+    waitForCacheWrites();
+    const auto files = cacheFiles(dir);
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_EQ(files[0].extension(), ".lstrace");
+    EXPECT_TRUE(fromCache(*loadVia(file, dir)));
 }
 
 TEST(TraceCache, AChangedTraceFileIsLoadedAgainAndItsCacheReplaced) {
