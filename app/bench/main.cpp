@@ -129,7 +129,7 @@ int usage(int rc) {
     std::fprintf(rc ? stderr : stdout,
                  "usage: layerscope-bench FILE [--runs N] [--json]\n"
                  "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
-                 "       layerscope-bench FILE --reports [--runs N] [--json]\n\n"
+                 "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n\n"
                  "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
                  "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
                  "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
@@ -138,7 +138,8 @@ int usage(int rc) {
                  "--session loads the files as one session (the ranks of a job) against the sum of their\n"
                  "single-thread floors divided by the cores, and prints the peak RSS.\n"
                  "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
-                 "(output dropped) alternating with the full load, and prints each one's time and ratio.\n");
+                 "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
+                 "--report NAME runs only the reports named.\n");
     return rc;
 }
 
@@ -150,11 +151,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> sessionFiles;
     int runs = 5;
     bool json = false, session = false, reports = false;
+    std::vector<std::string> onlyReports;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json")) json = true;
         else if (!std::strcmp(argv[i], "--session")) session = true;
         else if (!std::strcmp(argv[i], "--reports")) reports = true;
         else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
+        else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) onlyReports.emplace_back(argv[++i]);
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return usage(0);
         else if (argv[i][0] == '-' || !path.empty()) return usage(2);
@@ -162,7 +165,7 @@ int main(int argc, char** argv) {
     }
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
-    if (reports) return runReportBench(path, runs, json);
+    if (reports) return runReportBench(path, runs, json, onlyReports);
 
     std::vector<double> floorTimes, loadTimes;
     ls::FloorResult floor;

@@ -64,7 +64,13 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-int runReportBench(const std::string& path, int runs, bool json) {
+int runReportBench(const std::string& path, int runs, bool json, const std::vector<std::string>& only) {
+    for (const auto& name : only)
+        if (std::find(kReports.begin(), kReports.end(), name) == kReports.end()) {
+            std::fprintf(stderr, "error: no report named %s\n", name.c_str());
+            return 2;
+        }
+    const std::vector<std::string>& reports = only.empty() ? kReports : only;
     std::vector<double> loads;
     std::map<std::string, std::vector<double>> times;
     std::map<std::string, uint64_t> bytes;
@@ -73,7 +79,7 @@ int runReportBench(const std::string& path, int runs, bool json) {
         const Run load = runCli({"info", path, "--no-cache"});
         allOk &= load.ok;
         loads.push_back(load.seconds);
-        for (const auto& report : kReports) {
+        for (const auto& report : reports) {
             const Run run = runCli({"summary", path, "--report", report, "--no-cache"});
             allOk &= run.ok;
             times[report].push_back(run.seconds);
@@ -83,7 +89,7 @@ int runReportBench(const std::string& path, int runs, bool json) {
     const double load = median(loads);
     std::string slowest;
     double slowestRatio = 0;
-    for (const auto& report : kReports)
+    for (const auto& report : reports)
         if (const double ratio = median(times[report]) / load; ratio > slowestRatio && report != "nvtx_kern_sum") {
             slowestRatio = ratio;
             slowest = report;
@@ -92,16 +98,16 @@ int runReportBench(const std::string& path, int runs, bool json) {
         std::printf("{\"file\": \"%s\", \"runs\": %d, \"load_s\": %.4f, \"slowest_other_report\": \"%s\", "
                     "\"slowest_other_ratio\": %.3f, \"reports\": {",
                     path.c_str(), runs, load, slowest.c_str(), slowestRatio);
-        for (size_t i = 0; i < kReports.size(); ++i)
-            std::printf("%s\"%s\": {\"s\": %.4f, \"ratio\": %.3f, \"bytes\": %llu}", i ? ", " : "", kReports[i].c_str(),
-                        median(times[kReports[i]]), median(times[kReports[i]]) / load,
-                        static_cast<unsigned long long>(bytes[kReports[i]]));
+        for (size_t i = 0; i < reports.size(); ++i)
+            std::printf("%s\"%s\": {\"s\": %.4f, \"ratio\": %.3f, \"bytes\": %llu}", i ? ", " : "", reports[i].c_str(),
+                        median(times[reports[i]]), median(times[reports[i]]) / load,
+                        static_cast<unsigned long long>(bytes[reports[i]]));
         std::printf("}}\n");
     } else {
         std::printf("file: %s\nruns: %d (medians; each report alternating with the load)\nfull load (info --no-cache): %.3f s\n\n",
                     path.c_str(), runs, load);
         std::printf("%-16s %9s %7s %14s\n", "report", "seconds", "ratio", "output bytes");
-        for (const auto& report : kReports)
+        for (const auto& report : reports)
             std::printf("%-16s %9.3f %7.2f %14llu\n", report.c_str(), median(times[report]), median(times[report]) / load,
                         static_cast<unsigned long long>(bytes[report]));
         std::printf("\nslowest report other than nvtx_kern_sum: %s, %.2f x the load\n", slowest.c_str(), slowestRatio);

@@ -4,5 +4,7 @@
 // (`info --no-cache`), medians and each report's ratio to the load. Memory per report needs
 // whole processes: tools/bench_reports.sh.
 #include <string>
+#include <vector>
 
-int runReportBench(const std::string& path, int runs, bool json);
+// `only`: these reports (names as `summary --report` takes them); empty: all of them.
+int runReportBench(const std::string& path, int runs, bool json, const std::vector<std::string>& only = {});

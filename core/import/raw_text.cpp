@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 namespace ls {
 namespace {
@@ -122,6 +123,88 @@ size_t RawTexts::keptBytes() const {
     return bytes;
 }
 
+namespace {
+
+// Where the texts of NVTX rows are read from: the mapped file where the table's layout allows
+// (core/import/sqlite_pages.h), else SQLite.
+struct TextSource {
+    std::shared_ptr<const SqlitePages> pages;
+    std::optional<TableLayout> layout;
+    explicit TextSource(const Trace& t) {
+        try {
+            const Database db(t.path);
+            const auto cols = db.columns("NVTX_EVENTS");
+            layout = tableLayout(db, "NVTX_EVENTS",
+                                 {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
+            if (layout) pages = SqlitePages::open(t.path);
+        } catch (const SqliteError&) {
+            // read through SQLite, or not at all
+        }
+    }
+};
+
+// Reads the texts of the export's rows rows[from, to) (ascending) on one connection: got(m, raw)
+// with the row's raw text, missing(m) where it has none or the file cannot be read any more.
+// `raw` may be changed by got.
+template <typename Got, typename Missing>
+void readRows(const Trace& t, const TextSource& source, const std::vector<int64_t>& rows, size_t from, size_t to, Got&& got,
+              Missing&& missing) {
+    if (from == to) return;
+    size_t m = from; // rows before m are done
+    std::string raw;
+    try {
+        Database db(t.path);
+        const std::string columns = textColumns(db);
+        Statement interned(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
+        auto take = [&](const auto& s, int textCol) {
+            if (s.isNull(textCol) && s.isNull(textCol + 1)) return missing(m);
+            if (!s.isNull(textCol)) {
+                raw.assign(s.text(textCol));
+            } else {
+                interned.reset();
+                interned.bind(1, s.int64(textCol + 1));
+                if (!interned.step() || interned.isNull(0)) return missing(m);
+                raw.assign(interned.text(0));
+            }
+            got(m, raw);
+        };
+        const int64_t first = rows[from], last = rows[to - 1];
+        // Stepping over rows nobody asked for is cheaper than a b-tree descent per row as long as
+        // at least one row in about 32 is wanted.
+        const bool dense = static_cast<uint64_t>(last - first) / 32 <= to - from;
+        if (dense && source.pages && source.layout) {
+            TableScan scan(source.pages, *source.layout);
+            scan.range(first, last);
+            while (m < to && scan.stepKey()) { // rows nobody asked for are passed without being read
+                const int64_t id = scan.rowid();
+                if (rows[m] > id) continue;
+                scan.load();
+                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m);
+            }
+        } else if (dense) {
+            Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
+            scan.bind(1, first);
+            scan.bind(2, last);
+            while (m < to && scan.step()) {
+                const int64_t id = scan.int64(0);
+                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m);
+            }
+        } else {
+            Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
+            for (; m < to; ++m) {
+                byRow.reset();
+                byRow.bind(1, rows[m]);
+                byRow.step() ? take(byRow, 0) : missing(m);
+            }
+        }
+    } catch (const SqliteError&) {
+        // Not readable any more (or not an Nsight Systems export): the normalized names stand.
+    }
+    for (; m < to; ++m) missing(m);
+}
+
+} // namespace
+
 RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads, bool always)
     : t_(t), ranges_(ranges), kept_(ranges.size()), rebuilt_(ranges.size()) {
     const auto& r = t.ranges;
@@ -141,83 +224,42 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
         rows[k] = static_cast<int64_t>(keyed[k] >> 32);
     }
     columns::release(keyed);
-    auto fallback = [&](uint32_t i) { kept_[i] = t.str(r.name[ranges[i].value]); };
+    if (toRead.empty()) return;
 
-    // Each thread reads a run of rows, from the mapped file where its layout allows, else on its
-    // own connection.
+    // Each thread reads a run of rows on its own connection.
     const unsigned parts = toRead.size() < 100000 ? 1 : std::max(1u, threads);
-    std::shared_ptr<const SqlitePages> pages;
-    std::optional<TableLayout> layout;
-    if (!toRead.empty()) try {
-            const Database db(t.path);
-            const auto cols = db.columns("NVTX_EVENTS");
-            layout = tableLayout(db, "NVTX_EVENTS", {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
-            if (layout) pages = SqlitePages::open(t.path);
-        } catch (const SqliteError&) {
-            // read below through SQLite, or not at all
-        }
+    const TextSource source(t);
     std::vector<TextBlocks> blocks(parts);
     parallelFor(toRead.size(), parts, [&](size_t from, size_t to, unsigned part) {
-        if (from == to) return;
-        size_t m = from; // rows before m are done
-        std::string raw, fields;
-        try {
-            Database db(t.path);
-            const std::string columns = textColumns(db);
-            Statement interned(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
-            auto take = [&](const auto& s, int textCol) {
-                const uint32_t i = toRead[m];
-                if (s.isNull(textCol) && s.isNull(textCol + 1)) return fallback(i);
-                if (!s.isNull(textCol)) {
-                    raw.assign(s.text(textCol));
-                } else {
-                    interned.reset();
-                    interned.bind(1, s.int64(textCol + 1));
-                    if (!interned.step() || interned.isNull(0)) return fallback(i);
-                    raw.assign(interned.text(0));
-                }
-                keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
-                fields.clear();
-                if (r.flags[ranges[i].value] & kPytorchMarker) appendMarkerFields(t, ranges[i], fields);
-                rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
-                kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
-            };
-            const int64_t first = rows[from], last = rows[to - 1];
-            // Stepping over rows nobody asked for is cheaper than a b-tree descent per row as
-            // long as at least one row in about 32 is wanted.
-            const bool dense = static_cast<uint64_t>(last - first) / 32 <= to - from;
-            if (dense && pages && layout) { // straight from the file's pages (core/import/sqlite_pages.h)
-                TableScan scan(pages, *layout);
-                scan.range(first, last);
-                while (m < to && scan.step()) {
-                    const int64_t id = scan.rowid();
-                    for (; m < to && rows[m] <= id; ++m)
-                        rows[m] == id ? take(scan, 1) : fallback(toRead[m]);
-                }
-            } else if (dense) {
-                Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
-                scan.bind(1, first);
-                scan.bind(2, last);
-                while (m < to && scan.step()) {
-                    const int64_t id = scan.int64(0);
-                    for (; m < to && rows[m] <= id; ++m)
-                        rows[m] == id ? take(scan, 1) : fallback(toRead[m]);
-                }
-            } else {
-                Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
-                for (; m < to; ++m) {
-                    byRow.reset();
-                    byRow.bind(1, rows[m]);
-                    byRow.step() ? take(byRow, 0) : fallback(toRead[m]);
-                }
-            }
-        } catch (const SqliteError&) {
-            // Not readable any more (or not an Nsight Systems export): the normalized names stand.
-        }
-        for (; m < to; ++m) fallback(toRead[m]);
+        std::string fields;
+        readRows(t, source, rows, from, to,
+                 [&](size_t m, std::string& raw) {
+                     const uint32_t i = toRead[m];
+                     keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
+                     fields.clear();
+                     if (r.flags[ranges[i].value] & kPytorchMarker) appendMarkerFields(t, ranges[i], fields);
+                     rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
+                     kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
+                 },
+                 [&](size_t m) { kept_[toRead[m]] = t.str(r.name[ranges[toRead[m]].value]); });
     });
     for (auto& part : blocks)
         for (auto& block : part.take()) blocks_.push_back(std::move(block));
+}
+
+void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::function<void(size_t, std::string_view)>& each) {
+    const auto& r = t.ranges;
+    std::vector<int64_t> rows(byRow.size());
+    for (size_t i = 0; i < byRow.size(); ++i) {
+        rows[i] = t.rangeSourceRows.at(byRow[i].value);
+        if (i && rows[i] <= rows[i - 1]) throw std::invalid_argument("forEachRawText: ranges not in the export's row order");
+    }
+    readRows(t, TextSource(t), rows, 0, rows.size(),
+             [&](size_t i, std::string& raw) {
+                 keepDomainPrefix(t.str(r.name[byRow[i].value]), raw);
+                 each(i, raw);
+             },
+             [&](size_t i) { each(i, t.str(r.name[byRow[i].value])); });
 }
 
 } // namespace ls

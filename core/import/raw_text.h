@@ -3,6 +3,7 @@
 // kept in memory (the parsed fields say the same); they are re-read from the export by row.
 #include "core/model/trace.h"
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -50,6 +51,12 @@ private:
     std::vector<std::string_view> kept_; // the whole text, or what follows the rebuilt part
     std::vector<uint8_t> rebuilt_;       // 1 where kept_ follows the marker's rebuilt fields
 };
+
+// The raw texts of ranges in the export's row order (ascending source rows), each handed to
+// each(i, text) in that order on the calling thread, the view valid until it returns: for
+// reports that write rows in that order and need not keep the texts. Same fallbacks as
+// RawTextReader::text with `always` set. Throws std::invalid_argument if not in row order.
+void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::function<void(size_t, std::string_view)>& each);
 
 // A PyTorch marker's text up to its input_op_ids as emit_nvtx writes it, from the parsed
 // fields: "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]]".

@@ -305,6 +305,12 @@ bool TableScan::nextLeafCell() {
 }
 
 bool TableScan::step() {
+    if (!stepKey()) return false;
+    load();
+    return true;
+}
+
+bool TableScan::stepKey() {
     if (done_) return false;
     if (!nextLeafCell()) {
         done_ = true;
@@ -323,6 +329,16 @@ bool TableScan::step() {
         done_ = true;
         return false;
     }
+    cell_ = p;
+    payload_ = payload;
+    return true;
+}
+
+void TableScan::load() {
+    const uint32_t usable = pages_->usableSize();
+    const uint8_t* end = leafPage_ + usable;
+    const uint8_t* p = cell_;
+    const uint64_t payload = payload_;
     // How much of the payload is on this page (the file format's rule), the rest on overflow pages.
     const uint64_t maxLocal = usable - 35;
     uint64_t local = payload;
@@ -334,7 +350,6 @@ bool TableScan::step() {
     if (static_cast<uint64_t>(end - p) < local + (local < payload ? 4 : 0)) corrupt("record past its page");
     const uint8_t* record = local == payload ? p : assemble(p, local, payload, p + local);
     decodeRecord(record, payload);
-    return true;
 }
 
 const uint8_t* TableScan::assemble(const uint8_t* local, uint64_t localSize, uint64_t payload, const uint8_t* overflowAt) {

@@ -60,6 +60,10 @@ public:
 
     void range(int64_t first, int64_t last); // then step() from the first row in it
     bool step();
+    // step() without reading the row's values: only rowid() is set until load() reads them. For
+    // scans that pass over many rows they do not want.
+    bool stepKey();
+    void load();
 
     bool isNull(int col) const {
         const int f = layout_.fields[static_cast<size_t>(col)];
@@ -100,6 +104,8 @@ private:
     std::vector<std::vector<uint8_t>> copies_; // copies_[i]: stack_[i]'s page
     uint32_t leaf_ = 0, leafCell_ = 0, leafCells_ = 0, leafPointers_ = 0;
     const uint8_t* leafPage_ = nullptr;
+    const uint8_t* cell_ = nullptr; // the current row's payload, after its rowid (stepKey)
+    uint64_t payload_ = 0;
     uint64_t visited_ = 0; // pages entered since range(): more than the file has means a loop
     uint32_t releaseFirst_ = 0, releaseCount_ = 0;
     bool done_ = true;

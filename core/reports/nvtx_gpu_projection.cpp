@@ -1,5 +1,6 @@
 #include "core/reports/nvtx_gpu_projection.h"
 
+#include "core/model/columns.h"
 #include "core/model/parallel.h"
 
 #include "core/import/raw_text.h"
@@ -8,6 +9,7 @@
 #include <functional>
 #include <charconv>
 #include <limits>
+#include <span>
 #include <thread>
 #include <tuple>
 
@@ -31,7 +33,8 @@ private:
     std::vector<uint32_t> threadRanges(uint32_t thread) const;
     void findParents(const std::vector<uint32_t>& order);
     void project(uint32_t thread, const std::vector<uint32_t>& order);
-    void findLevels();
+    void findLevels(uint32_t from, uint32_t to);
+    void countChildren(uint32_t from, uint32_t to);
     void stackOf(uint32_t i, std::string& out) const;
 
     const Trace& t_;
@@ -42,8 +45,9 @@ private:
     std::vector<TimeNs> opStart_, opEnd_;
     // Per range.
     std::vector<uint32_t> parent_;
-    std::vector<int64_t> level_; // -1: in or under a parent cycle
-    std::vector<uint64_t> ops_;
+    std::vector<int32_t> level_; // -1: in or under a parent cycle
+    std::vector<uint32_t> ops_;   // launch calls: ids are 32-bit
+    std::vector<uint8_t> onPath_; // findLevels' walk
     std::vector<TimeNs> projStart_, projEnd_;
     std::vector<uint32_t> children_;
     std::vector<RangeId> withOps_;
@@ -126,17 +130,19 @@ void Projector::project(uint32_t thread, const std::vector<uint32_t>& order) {
     }
 }
 
-// Levels from the roots down; a parent chain that loops never reaches a root.
-void Projector::findLevels() {
-    constexpr int64_t kUnknown = -2, kCycle = -1;
-    level_.assign(r_.size(), kUnknown);
+constexpr int32_t kUnknownLevel = -2, kCycle = -1;
+
+// Levels of ranges [from, to) from the roots down; a parent chain that loops never reaches a
+// root. A parent is a range of the same thread: threads' walks touch disjoint entries.
+void Projector::findLevels(uint32_t from, uint32_t to) {
+    constexpr int32_t kUnknown = kUnknownLevel;
     std::vector<uint32_t> path;
-    std::vector<uint8_t> onPath(r_.size(), 0);
-    for (uint32_t i = 0; i < r_.size(); ++i) {
+    auto& onPath = onPath_;
+    for (uint32_t i = from; i < to; ++i) {
         if (!counts(i) || level_[i] != kUnknown) continue;
         path.clear();
         bool reachable = true;
-        int64_t above = -1; // the level of the range above the path's outermost one (-1: it is a root)
+        int32_t above = -1; // the level of the range above the path's outermost one (-1: it is a root)
         for (uint32_t x = i;;) {
             if (level_[x] != kUnknown || onPath[x]) { // known, or a loop
                 reachable = !onPath[x] && level_[x] != kCycle;
@@ -153,6 +159,11 @@ void Projector::findLevels() {
             level_[path[k]] = reachable ? ++above : kCycle;
         }
     }
+}
+
+void Projector::countChildren(uint32_t from, uint32_t to) {
+    for (uint32_t i = from; i < to; ++i)
+        if (ops_[i] && parent_[i] != kNoRange) ++children_[parent_[i]];
 }
 
 // ":2:3:4": rowids from the outermost range down to i.
@@ -178,6 +189,9 @@ void Projector::run() {
     ops_.assign(n, 0);
     projStart_.assign(n, std::numeric_limits<TimeNs>::max());
     projEnd_.assign(n, std::numeric_limits<TimeNs>::min());
+    level_.assign(n, kUnknownLevel);
+    onPath_.assign(n, 0);
+    children_.assign(n, 0);
     // Threads are independent (each writes only its own ranges' entries): the busiest first, on
     // every core (a training trace's ranges are mostly on its main and autograd threads).
     const bool indexed = t_.threadRangeBegin.size() == t_.threads.size() + 1;
@@ -190,20 +204,26 @@ void Projector::run() {
     for (uint32_t th : threads)
         perThread.emplace_back([this, th] {
             const auto order = threadRanges(th);
-            if (order.empty()) return;
-            findParents(order);
-            project(th, order);
+            if (!order.empty()) {
+                findParents(order);
+                project(th, order);
+            }
+            findLevels(t_.threadRangeBegin[th], t_.threadRangeBegin[th + 1]);
+            countChildren(t_.threadRangeBegin[th], t_.threadRangeBegin[th + 1]);
         });
     runTasks(perThread, std::max(1u, std::thread::hardware_concurrency()));
-    findLevels();
-
-    children_.assign(n, 0);
+    if (!indexed) { // no thread grouping: no parents, nothing projected, every range a root
+        findLevels(0, static_cast<uint32_t>(n));
+        countChildren(0, static_cast<uint32_t>(n));
+    }
+    columns::release(onPath_);
+    // Rows by rowid: sorted as (rowid, range) integers, not by rowids looked up per comparison.
+    std::vector<uint64_t> keys;
     for (uint32_t i = 0; i < n; ++i)
-        if (ops_[i] && parent_[i] != kNoRange) ++children_[parent_[i]];
-    // Rows by rowid.
-    for (uint32_t i = 0; i < n; ++i)
-        if (ops_[i]) withOps_.emplace_back(i);
-    std::sort(withOps_.begin(), withOps_.end(), [&](RangeId a, RangeId b) { return sourceRow_[a.value] < sourceRow_[b.value]; });
+        if (ops_[i]) keys.push_back(uint64_t(sourceRow_[i]) << 32 | i);
+    parallelSort(keys.begin(), keys.end(), std::max(1u, std::thread::hardware_concurrency()), std::less<>());
+    withOps_.reserve(keys.size());
+    for (uint64_t k : keys) withOps_.emplace_back(static_cast<uint32_t>(k));
 }
 
 NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
@@ -237,29 +257,33 @@ NvtxGpuProjection::~NvtxGpuProjection() = default;
 const std::vector<RangeId>& NvtxGpuProjection::ranges() const { return p_->ranges(); }
 NvtxProjectionRow NvtxGpuProjection::row(size_t i, std::string& stack) const { return p_->row(i, stack); }
 
-void writeNvtxGpuProjection(TableWriter& w, const Trace& t) {
+void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows) {
     w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
               "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
     const NvtxGpuProjection projection(t);
-    // Every row's raw text, read in one pass (a 1M-kernel trace has millions of such ranges).
-    const RawTexts texts(t, projection.ranges(), std::max(1u, std::thread::hardware_concurrency()), true);
-    std::string buffer;
-    const std::string_view none = "None";
-    std::string stack;
-    for (size_t i = 0; i < projection.ranges().size(); ++i) {
-        const NvtxProjectionRow r = projection.row(i, stack);
-        const std::string numbers[] = {std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
-                                       std::to_string(r.start), std::to_string(r.end - r.start), std::to_string(r.pid),
-                                       std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : "",
-                                       std::to_string(r.children), std::to_string(r.rangeId),
-                                       r.parentId ? std::to_string(*r.parentId) : ""};
-        const std::string_view fields[] = {texts.text(i, buffer), numbers[0], numbers[1], numbers[2], numbers[3],
-                                           t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop",
-                                           numbers[4], numbers[5], numbers[6], r.level ? std::string_view(numbers[7]) : none,
-                                           numbers[8], numbers[9], r.parentId ? std::string_view(numbers[10]) : none,
-                                           r.level ? r.stack : none};
-        w.row(fields);
-    }
+    const auto& ranges = projection.ranges();
+    // In chunks of rows on every core: each reads its rows' raw texts in one pass over their part
+    // of the NVTX table (rows are by rowid) and writes each row as its text comes; a 1M-kernel
+    // trace has millions.
+    w.rowsInChunks(ranges.size(), chunkRows, std::max(1u, std::thread::hardware_concurrency()),
+                   [&](size_t from, size_t to, TableWriter& out) {
+        std::string stack;
+        const std::string_view none = "None";
+        forEachRawText(t, std::span(ranges).subspan(from, to - from), [&](size_t k, std::string_view text) {
+            const NvtxProjectionRow r = projection.row(from + k, stack);
+            const std::string numbers[] = {std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
+                                           std::to_string(r.start), std::to_string(r.end - r.start), std::to_string(r.pid),
+                                           std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : "",
+                                           std::to_string(r.children), std::to_string(r.rangeId),
+                                           r.parentId ? std::to_string(*r.parentId) : ""};
+            const std::string_view fields[] = {text, numbers[0], numbers[1], numbers[2], numbers[3],
+                                               t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop",
+                                               numbers[4], numbers[5], numbers[6], r.level ? std::string_view(numbers[7]) : none,
+                                               numbers[8], numbers[9], r.parentId ? std::string_view(numbers[10]) : none,
+                                               r.level ? r.stack : none};
+            out.row(fields);
+        });
+    });
 }
 
 } // namespace ls

@@ -59,6 +59,7 @@ private:
 };
 
 // The nvtxgpuproj table: names are the ranges' raw texts, "Domain:"-prefixed.
-void writeNvtxGpuProjection(TableWriter& w, const Trace& t);
+// Its rows are made in chunks of `chunkRows` on every core (tests split small traces with small chunks).
+void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows = size_t(1) << 16);
 
 } // namespace ls

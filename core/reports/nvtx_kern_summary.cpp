@@ -2,15 +2,12 @@
 
 #include "core/import/raw_text.h"
 #include "core/model/columns.h"
+#include "core/model/in_order.h"
 #include "core/model/parallel.h"
 #include "core/model/text_sort.h"
 #include "core/pytorch/correlation.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
 #include <numeric>
 #include <thread>
 #include <tuple>
@@ -33,10 +30,14 @@ struct ThreadOrder {
     }
 };
 
-// The ranges holding kernels, by id, and the kernels under each: a CSR.
+// The ranges holding kernels, by id, and the kernels under each: a CSR. What makeRows needs of
+// each kernel is gathered next to it in one pass: read there, in text order, each kernel's
+// launch thread, name and duration would be cache misses one after another.
 struct HeldRanges {
     std::vector<RangeId> ranges;
     std::vector<uint32_t> begin, kernels;
+    std::vector<uint32_t> threadRank, name; // per kernel entry
+    std::vector<int64_t> duration;
 };
 
 // Positions into HeldRanges::ranges ordered by text; same[i] is 1 where text i equals i - 1's.
@@ -49,8 +50,8 @@ struct TextOrder {
 struct RowBuilder {
     std::vector<int64_t> durations;
     std::vector<uint32_t> kernels;
-    void add(const Trace& t, uint32_t kernel) {
-        durations.push_back(t.kernels.duration(kernel));
+    void add(int64_t duration, uint32_t kernel) {
+        durations.push_back(duration);
         kernels.push_back(kernel);
     }
     void finish(NvtxKernRow& row) {
@@ -66,6 +67,18 @@ void setThread(const Trace& t, NvtxKernRow& row, uint32_t thread) {
     const Thread& th = t.threads[thread];
     row.pid = t.processes[th.process.value].pid;
     row.tid = th.tid;
+}
+
+template <typename T> std::vector<T> joined(std::vector<std::vector<T>>& parts) {
+    std::vector<T> all;
+    size_t n = 0;
+    for (const auto& p : parts) n += p.size();
+    all.reserve(n);
+    for (auto& p : parts) {
+        all.insert(all.end(), p.begin(), p.end());
+        columns::release(p);
+    }
+    return all;
 }
 
 bool byTotalThenName(const Trace& t, const NvtxKernRow& a, const NvtxKernRow& b) {
@@ -92,7 +105,7 @@ void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, co
         row.noRange = true;
         if (std::get<1>(groupKey) != UINT32_MAX) setThread(t, row, std::get<1>(groupKey));
         row.kernel = StringId(std::get<2>(groupKey));
-        for (; g < outside.size() && key(outside[g]) == groupKey; ++g) group.add(t, outside[g]);
+        for (; g < outside.size() && key(outside[g]) == groupKey; ++g) group.add(k.duration(outside[g]), outside[g]);
         group.finish(row);
         rows.push_back(std::move(row));
     }
@@ -107,11 +120,11 @@ void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, co
 // One text's kernels by thread, style and kernel name; then its rows by thread, total time
 // descending and kernel name.
 void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, const TextOrder& byText, const ThreadOrder& threads,
-              const std::function<void(NvtxKernRow&&)>& keep) {
-    const auto& k = t.kernels;
+              size_t from, size_t to, const std::function<void(NvtxKernRow&&)>& keep) {
     struct Entry {
         uint32_t thread, name, range, kernel;
         RangeKind kind;
+        int64_t duration;
         auto key() const { return std::tie(thread, kind, name, range, kernel); }
     };
     std::vector<Entry> entries;
@@ -119,16 +132,14 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
     RowBuilder group;
     std::string buffer;
     const auto& order = byText.order;
-    for (size_t b = 0; b < order.size();) {
+    for (size_t b = from; b < to;) {
         const std::string_view text = texts.text(order[b], buffer);
         entries.clear();
-        for (const size_t first = b; b < order.size() && (b == first || byText.same[b]); ++b) {
+        for (const size_t first = b; b < to && (b == first || byText.same[b]); ++b) {
             const uint32_t h = order[b], range = held.ranges[h].value;
-            for (uint32_t p = held.begin[h]; p < held.begin[h + 1]; ++p) {
-                const uint32_t kernel = held.kernels[p];
-                const uint32_t thread = t.apiCalls.thread[k.launch[kernel].value].value;
-                entries.push_back({threads.rankOf[thread], k.name[kernel].value, range, kernel, t.ranges.kind[range]});
-            }
+            const RangeKind kind = t.ranges.kind[range];
+            for (uint32_t p = held.begin[h]; p < held.begin[h + 1]; ++p)
+                entries.push_back({held.threadRank[p], held.name[p], range, held.kernels[p], kind, held.duration[p]});
         }
         std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.key() < y.key(); });
         rows.clear();
@@ -144,7 +155,7 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
                  ++e) {
                 if (entries[e].range != lastRange) ++row.rangeInstances; // sorted by range within the group
                 lastRange = entries[e].range;
-                group.add(t, entries[e].kernel);
+                group.add(entries[e].duration, entries[e].kernel);
             }
             group.finish(row);
             rows.emplace_back(first.thread, std::move(row));
@@ -156,82 +167,51 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
     }
 }
 
-// Rows made on a helper thread while the calling thread hands them to `emit`, in order: making
-// them and writing them cost about the same, and a 1M-kernel trace gives millions. At most a
-// few batches wait at a time.
-void emitInBatches(const std::function<void(const NvtxKernRow&)>& emit,
-                   const std::function<void(const std::function<void(NvtxKernRow&&)>&)>& make) {
-    struct Batch {
+// Rows made in parts of the text order on every core while the calling thread hands them to
+// `emit`, in order: making them costs twice what writing them does, and a 1M-kernel trace gives
+// millions. A part ends where a text does; a few parts wait at a time.
+void emitInParts(const TextOrder& byText, size_t partTexts, unsigned threads, const std::function<void(const NvtxKernRow&)>& emit,
+                 const std::function<void(size_t, size_t, const std::function<void(NvtxKernRow&&)>&)>& make) {
+    struct Part {
         std::vector<NvtxKernRow> rows;
         std::string texts; // the rows' range texts, one after another
     };
-    constexpr size_t kRows = 4096, kWaiting = 4;
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::deque<Batch> ready;
-    bool made = false, stopped = false;
-    std::exception_ptr failure;
-    struct Stopped {}; // the caller stopped taking rows: making more is wasted
-    auto hand = [&](Batch&& batch) {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return ready.size() < kWaiting || stopped; });
-        if (stopped) throw Stopped{};
-        ready.push_back(std::move(batch));
-        changed.notify_all();
-    };
-    std::jthread maker([&] {
-        try {
-            Batch batch;
-            make([&](NvtxKernRow&& row) {
-                batch.texts += row.range;
-                batch.rows.push_back(std::move(row));
-                if (batch.rows.size() == kRows) hand(std::exchange(batch, Batch{}));
-            });
-            hand(std::move(batch));
-        } catch (const Stopped&) {
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        std::lock_guard lock(mutex);
-        made = true;
-        changed.notify_all();
-    });
-    struct StopMaker { // if emit throws, the maker must stop rather than wait for room forever
-        std::mutex& mutex;
-        std::condition_variable& changed;
-        bool& stopped;
-        ~StopMaker() {
-            std::lock_guard lock(mutex);
-            stopped = true;
-            changed.notify_all();
-        }
-    } stopMaker{mutex, changed, stopped};
-    for (;;) {
-        Batch batch;
-        {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] { return !ready.empty() || made; });
-            if (ready.empty()) break;
-            batch = std::move(ready.front());
-            ready.pop_front();
-            changed.notify_all();
-        }
-        // Texts were appended as the batch grew, and a short one lives inside the string: point
-        // the rows at them only now that the batch stays put.
-        size_t offset = 0;
-        for (auto& row : batch.rows) {
-            const size_t size = row.range.size();
-            row.range = std::string_view(batch.texts).substr(offset, size);
-            offset += size;
-        }
-        for (const auto& row : batch.rows) emit(row);
+    const size_t n = byText.order.size();
+    partTexts = std::max<size_t>(partTexts, 1);
+    std::vector<size_t> bounds{0};
+    for (size_t b = partTexts; b < n; b += partTexts) {
+        while (b < n && byText.same[b]) ++b; // equal texts stay in one part
+        if (b < n && b > bounds.back()) bounds.push_back(b);
     }
-    if (failure) std::rethrow_exception(failure);
+    bounds.push_back(n);
+    makeInOrder<Part>(
+        bounds.size() - 1, threads, 2 * size_t(threads),
+        [&](size_t p, Part& part) {
+            part.rows.clear();
+            part.texts.clear();
+            make(bounds[p], bounds[p + 1], [&](NvtxKernRow&& row) {
+                part.texts += row.range;
+                part.rows.push_back(std::move(row));
+            });
+        },
+        [&](Part& part) {
+            // Texts were appended as the part grew, and a short one lives inside the string: point
+            // the rows at them only now that the part stays put.
+            size_t offset = 0;
+            for (auto& row : part.rows) {
+                const size_t size = row.range.size();
+                row.range = std::string_view(part.texts).substr(offset, size);
+                offset += size;
+            }
+            for (const auto& row : part.rows) emit(row);
+        });
 }
 
 } // namespace
 
-void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) {
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) { nvtxKernelSummary(t, emit, 8192); }
+
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit, size_t partTexts) {
     const auto& k = t.kernels;
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const ThreadOrder threads(t);
@@ -242,13 +222,18 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
     // group, millions of them.
     HeldRanges held;
     {
-        std::vector<uint64_t> pairs;
-        std::vector<uint32_t> outside;
-        for (uint32_t i = 0; i < k.size(); ++i) {
-            const auto stack = rangesContaining(t, k.launch[i]);
-            if (stack.empty()) outside.push_back(i);
-            for (RangeId j : stack) pairs.push_back(uint64_t(j.value) << 32 | i);
-        }
+        // Each core walks the stacks of its share of the kernels; the shares are joined in order.
+        std::vector<std::vector<uint64_t>> pairsOf(cores);
+        std::vector<std::vector<uint32_t>> outsideOf(cores);
+        parallelFor(k.size(), cores, [&](size_t from, size_t to, unsigned part) {
+            for (size_t i = from; i < to; ++i) {
+                const auto stack = rangesContaining(t, k.launch[i]);
+                if (stack.empty()) outsideOf[part].push_back(static_cast<uint32_t>(i));
+                for (RangeId j : stack) pairsOf[part].push_back(uint64_t(j.value) << 32 | i);
+            }
+        });
+        std::vector<uint64_t> pairs = joined(pairsOf);
+        std::vector<uint32_t> outside = joined(outsideOf);
         emitKernelsOutsideRanges(t, outside, threads, emit);
         columns::release(outside);
         parallelSort(pairs.begin(), pairs.end(), cores, std::less<>());
@@ -262,6 +247,19 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
             held.kernels.push_back(static_cast<uint32_t>(pairs[p]));
         }
         held.begin.push_back(static_cast<uint32_t>(pairs.size()));
+        columns::release(pairs);
+        const size_t n = held.kernels.size();
+        held.threadRank.resize(n);
+        held.name.resize(n);
+        held.duration.resize(n);
+        parallelFor(n, cores, [&](size_t from, size_t to, unsigned) {
+            for (size_t p = from; p < to; ++p) {
+                const uint32_t kernel = held.kernels[p];
+                held.threadRank[p] = threads.rankOf[t.apiCalls.thread[k.launch[kernel].value].value];
+                held.name[p] = k.name[kernel].value;
+                held.duration[p] = k.duration(kernel);
+            }
+        });
     }
 
     // The texts of those ranges, read in one pass and ordered by their bytes: ranges of equal
@@ -275,7 +273,9 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
         return texts.text(i, buffer);
     }, cores);
 
-    emitInBatches(emit, [&](const std::function<void(NvtxKernRow&&)>& keep) { makeRows(t, held, texts, byText, threads, keep); });
+    emitInParts(byText, partTexts, cores, emit, [&](size_t from, size_t to, const std::function<void(NvtxKernRow&&)>& keep) {
+        makeRows(t, held, texts, byText, threads, from, to, keep);
+    });
 }
 
 } // namespace ls

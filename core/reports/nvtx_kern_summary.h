@@ -27,6 +27,9 @@ struct NvtxKernRow {
 // descending) without being collected: a 1M-kernel trace gives millions. A row's text lives
 // until `row` returns.
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row);
+// The same, its rows made in parts of about `partTexts` range texts on every core (the default:
+// 8192; tests split small traces with small parts).
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row, size_t partTexts);
 
 // "PushPop" or "StartEnd", as nsys names a range's style.
 std::string_view rangeStyleName(RangeKind k);

@@ -21,6 +21,10 @@ uint32_t reportLoadParts(std::string_view report) {
         {"gpu_trace", kLoadKernels | kLoadMemory},
         {"api_trace", kLoadApiCalls},
         {"nvtx_gpu_proj", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx}, // its own nesting: no correlation
+        // A gap's cause: the next operation's launch call, the call running at the gap, the ranges
+        // around it (their names and nesting); no correlation.
+        {"idle_sum", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx},
+        {"gaps", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx},
     };
     for (const auto& [name, parts] : kParts)
         if (name == report) return parts;

@@ -1,5 +1,7 @@
 #include "core/reports/table_writer.h"
 
+#include "core/model/in_order.h"
+
 #include <algorithm>
 #include <array>
 #include <ostream>
@@ -82,35 +84,52 @@ void TableWriter::row(std::vector<std::string> fields) {
 
 void TableWriter::row(std::span<const std::string_view> fields) {
     if (format_ == TableFormat::Text || !leadingValues_.empty()) return row(std::vector<std::string>(fields.begin(), fields.end()));
-    line_.clear();
+    if (!sink_) line_.clear();
     for (size_t i = 0; i < fields.size(); ++i) appendField(i, fields[i]);
     flushLine();
 }
 
+void TableWriter::rowsInChunks(size_t rows, size_t chunk, unsigned threads, const std::function<void(size_t, size_t, TableWriter&)>& make) {
+    chunk = std::max<size_t>(chunk, 1);
+    const size_t chunks = (rows + chunk - 1) / chunk;
+    if (format_ == TableFormat::Text || threads < 2 || chunks < 2) return make(0, rows, *this);
+    makeInOrder<std::string>(
+        chunks, threads, 2 * size_t(threads),
+        [&](size_t c, std::string& lines) {
+            lines.clear();
+            TableWriter into(lines, format_);
+            into.headerWritten_ = true;
+            into.leadingValues_ = leadingValues_;
+            make(c * chunk, std::min(rows, (c + 1) * chunk), into);
+        },
+        [&](const std::string& lines) { out_->write(lines.data(), static_cast<std::streamsize>(lines.size())); });
+}
+
 void TableWriter::writeLine(const std::vector<std::string>& fields) {
-    line_.clear();
+    if (!sink_) line_.clear();
     for (size_t i = 0; i < fields.size(); ++i) appendField(i, fields[i]);
     flushLine();
 }
 
 void TableWriter::appendField(size_t column, std::string_view f) {
-    if (column) line_ += format_ == TableFormat::Tsv ? '\t' : ',';
-    if (format_ == TableFormat::Tsv) line_ += tsvField(f);
-    else if (!needsQuotes(f)) line_ += f;
-    else appendQuoted(line_, f);
+    std::string& out = line();
+    if (column) out += format_ == TableFormat::Tsv ? '\t' : ',';
+    if (format_ == TableFormat::Tsv) out += tsvField(f);
+    else if (!needsQuotes(f)) out += f;
+    else appendQuoted(out, f);
 }
 
 void TableWriter::flushLine() {
     // One line is put together and written at once (per-event reports have millions).
-    line_ += '\n';
-    out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+    line() += '\n';
+    if (!sink_) out_->write(line_.data(), static_cast<std::streamsize>(line_.size()));
 }
 
 void TableWriter::finish() {
     if (finished_) return;
     finished_ = true;
     if (format_ != TableFormat::Text) {
-        out_.flush();
+        if (out_) out_->flush();
         return;
     }
     std::vector<size_t> width;
@@ -128,10 +147,10 @@ void TableWriter::finish() {
             line += cell;
             if (i + 1 < r.size()) line += "  ";
         }
-        out_ << line << '\n';
-        if (n == 0) out_ << std::string(line.size(), '-') << '\n';
+        *out_ << line << '\n';
+        if (n == 0) *out_ << std::string(line.size(), '-') << '\n';
     }
-    out_.flush();
+    out_->flush();
 }
 
 } // namespace ls

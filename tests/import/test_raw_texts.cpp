@@ -1,14 +1,17 @@
 // RawTexts (core/import/raw_text.h): the raw NVTX texts of many ranges at once equal the export's
 // own text column (SQL by rowid) and RawTextReader's one-by-one answers, whether they are read
 // in one pass or row by row, and only what the parsed marker fields do not say is held. A file
-// gone since the load leaves the normalized names.
+// gone since the load leaves the normalized names. forEachRawText hands the same texts over in
+// the export's row order.
 #include "core/import/raw_text.h"
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 namespace {
 
@@ -86,6 +89,47 @@ TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
     const ls::RawTexts texts(*t, all, 2);
     std::string buffer;
     for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(texts.text(i, buffer), t->str(t->ranges.name[all[i].value])) << i;
+}
+
+// Ranges by source row (as nvtx_gpu_proj writes them), every second one or every one: each text
+// handed over once, in order, equal to RawTexts' answer. Out of row order is refused.
+TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
+    const auto t = loadSample(sampleTrace());
+    ASSERT_TRUE(t);
+    for (uint32_t step : {1u, 2u, 97u}) {
+        auto ranges = everyNth(*t, step);
+        std::sort(ranges.begin(), ranges.end(),
+                  [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) < t->rangeSourceRows.at(b.value); });
+        const ls::RawTexts expected(*t, ranges, 1, true);
+        std::string buffer;
+        size_t next = 0;
+        ls::forEachRawText(*t, ranges, [&](size_t i, std::string_view text) {
+            ASSERT_EQ(i, next++);
+            EXPECT_EQ(text, expected.text(i, buffer)) << "range " << ranges[i].value;
+        });
+        EXPECT_EQ(next, ranges.size()) << "every " << step;
+    }
+    auto reversed = everyNth(*t, 5);
+    std::sort(reversed.begin(), reversed.end(),
+              [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) > t->rangeSourceRows.at(b.value); });
+    EXPECT_THROW(ls::forEachRawText(*t, reversed, [](size_t, std::string_view) {}), std::invalid_argument);
+}
+
+TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
+    TempDir dir;
+    const fs::path copy = dir / "gone.sqlite";
+    fs::copy_file(sampleTrace(), copy);
+    const auto t = loadSample(copy);
+    ASSERT_TRUE(t);
+    fs::remove(copy);
+    auto all = everyNth(*t, 1);
+    std::sort(all.begin(), all.end(), [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) < t->rangeSourceRows.at(b.value); });
+    size_t seen = 0;
+    ls::forEachRawText(*t, all, [&](size_t i, std::string_view text) {
+        ++seen;
+        EXPECT_EQ(text, t->str(t->ranges.name[all[i].value])) << i;
+    });
+    EXPECT_EQ(seen, all.size());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // A load of only the parts a report needs (core/model/load_parts.h) reads only those tables, and
 // every report that asks for fewer parts gives what it gives over a full load.
 #include "core/load/load.h"
+#include "core/reports/gpu_idle.h"
 #include "core/reports/gpu_trace.h"
 #include "core/reports/kernel_exec_summary.h"
 #include "core/reports/memory_summary.h"
@@ -95,6 +96,12 @@ std::string render(const Trace& t, std::string_view report) {
         else if (report == "api_trace") writeApiTrace(w, t);
         else writeNvtxGpuProjection(w, t);
         w.finish();
+    } else if (report == "idle_sum" || report == "gaps") {
+        const GpuIdle idle = gpuIdle(t);
+        for (const auto& d : idle.devices) o << d.device << '|' << d.busy << '|' << d.span() << '\n';
+        for (const auto& g : idle.gaps)
+            o << g.device << '|' << g.start << '|' << g.end << '|' << idleCauseName(g.cause) << '|' << g.detail << '|' << g.op << '|' << g.tid << '|'
+              << g.next << '\n';
     } else ADD_FAILURE() << "no rendering for " << report;
     return o.str();
 }
@@ -108,7 +115,7 @@ TEST_P(ReducedLoad, EveryReportOverItsPartsEqualsTheReportOverAFullLoad) {
     ASSERT_TRUE(full);
     size_t nonEmpty = 0;
     for (const char* report : {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "mem_time_sum", "mem_size_sum", "gpu_sum", "nvtx_sum",
-                               "nvtx_kern_sum", "kern_exec_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj"}) {
+                               "nvtx_kern_sum", "kern_exec_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj", "idle_sum", "gaps"}) {
         const uint32_t parts = reportLoadParts(report);
         ASSERT_NE(parts, static_cast<uint32_t>(kLoadEverything)) << report;
         const auto reduced = load(file, parts);

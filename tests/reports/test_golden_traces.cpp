@@ -1,11 +1,16 @@
 // `layerscope-cli summary --report nvtx_gpu_proj|gpu_trace|api_trace` against what NVIDIA's own
 // `nsys stats` 2022.4 printed for the same exports (nvtxgpuproj, gputrace, cudaapitrace;
-// tests/data/golden, made by tools/make_golden.sh).
+// tests/data/golden, made by tools/make_golden.sh). nvtx_gpu_proj's rows are made in chunks on
+// every core: chunks of any size give the same table.
+#include "core/load/load.h"
+#include "core/reports/nvtx_gpu_projection.h"
+#include "core/reports/report_parts.h"
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -64,6 +69,28 @@ class GoldenNvtxGpuProjection : public ::testing::TestWithParam<TraceCase> {};
 TEST_P(GoldenNvtxGpuProjection, NvtxGpuProjEqualsNsys2022NvtxGpuProjRowForRow) {
     LS_REQUIRE_FILE(GetParam().path);
     checkAgainstGolden(GetParam(), "nvtx_gpu_proj", "nvtxgpuproj", true);
+}
+
+// Rows are made in chunks on every core and written in order: chunks of one row, of a few rows
+// and of more rows than the trace has all give nsys's table.
+TEST_P(GoldenNvtxGpuProjection, RowsMadeInChunksOfAnySizeGiveTheSameTable) {
+    LS_REQUIRE_FILE(GetParam().path);
+    ls::LoadOptions options;
+    options.parts = ls::reportLoadParts("nvtx_gpu_proj");
+    const auto loaded = ls::loadTrace(GetParam().path.string(), options);
+    ASSERT_TRUE(loaded.ok());
+    const std::string expected = text(readGolden(GetParam(), "nvtxgpuproj"), false);
+    for (size_t chunk : {size_t(1), size_t(7), size_t(100000)}) {
+        std::ostringstream out;
+        {
+            ls::TableWriter w(out, ls::TableFormat::Csv);
+            ls::writeNvtxGpuProjection(w, *loaded.trace, chunk);
+        }
+        std::string error;
+        const CsvTable ours = parseCsv(out.str(), &error);
+        ASSERT_EQ(error, "");
+        EXPECT_EQ(text(ours, false), expected) << "chunks of " << chunk << " rows";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, GoldenNvtxGpuProjection, ::testing::ValuesIn(tracesWithout("cloverleaf_perlmutter.nsys")),

@@ -2,7 +2,8 @@
 // (many more rows than the report hands over in one batch), PyTorch texts whose fields rebuild
 // them, texts that do not rebuild, equal texts on several ranges and plain user ranges. Every
 // row and its order equal SQL's grouping over the same file (range text, kernel name; counts
-// and total), ordered as nsys orders them (text bytes, then total time descending).
+// and total), ordered as nsys orders them (text bytes, then total time descending). Rows made in
+// parts of any size are the same.
 #include "core/reports/nvtx_kern_summary.h"
 #include "tests/support/correlation_fixture.h"
 
@@ -85,6 +86,27 @@ TEST(NvtxKernSumRows, ManyRangesGiveSqlsGroupsInNsysOrder) {
         const std::vector<std::string> got = {row[0], row[4], row[5], row[6], row[12]};
         ASSERT_EQ(got, expected[i]) << "row " << i;
     }
+}
+
+// Rows are made in parts of the text order on every core and handed over in order: parts of one
+// text, of a few and of more texts than there are give the same rows. The plain ranges' texts
+// (layer0..2, hundreds of ranges each) must not be split between parts.
+TEST(NvtxKernSumRows, RowsAreTheSameHoweverTheTextsAreSplitIntoParts) {
+    TempDir dir;
+    const auto trace = load(dir, correlationFixture(manyRangesFixture()));
+    ASSERT_TRUE(trace);
+    auto rowsWith = [&](size_t partTexts) {
+        std::vector<std::string> rows;
+        ls::nvtxKernelSummary(*trace, [&](const ls::NvtxKernRow& r) {
+            rows.push_back(std::string(r.range) + "|" + std::string(r.style) + "|" + std::to_string(r.tid.value_or(0)) + "|" +
+                           std::to_string(r.rangeInstances) + "|" + std::to_string(r.kernelInstances) + "|" +
+                           std::to_string(r.stats.total) + "|" + std::string(trace->str(r.kernel)));
+        }, partTexts);
+        return rows;
+    };
+    const auto whole = rowsWith(size_t(1) << 30);
+    ASSERT_GT(whole.size(), size_t(4 * 4096));
+    for (size_t part : {size_t(1), size_t(3), size_t(1000)}) EXPECT_EQ(rowsWith(part), whole) << "parts of " << part << " texts";
 }
 
 // A caller that fails while taking rows (a full disk, say) gets its exception back, and the

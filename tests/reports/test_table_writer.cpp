@@ -123,4 +123,63 @@ TEST(TableFormat, ParsesTheCliNames) {
     EXPECT_FALSE(ls::parseTableFormat("").has_value());
 }
 
+// Rows made in chunks on several threads come out as one writer making them in order would write
+// them: CSV with fields that need quotes, TSV, leading columns of a session; row counts that do
+// and do not divide into chunks.
+TEST(TableWriterChunks, RowsMadeInChunksEqualRowsWrittenInOrder) {
+    auto field = [](size_t row, size_t col) {
+        return col == 0 ? "void f<float, " + std::to_string(row) + ">(int)" : std::to_string(row * 31 + col);
+    };
+    auto make = [&](size_t from, size_t to, TableWriter& w) {
+        for (size_t r = from; r < to; ++r) w.row(std::vector<std::string>{field(r, 0), field(r, 1), field(r, 2)});
+    };
+    for (TableFormat format : {TableFormat::Csv, TableFormat::Tsv})
+        for (bool leading : {false, true})
+            for (size_t rows : {size_t(0), size_t(1), size_t(10), size_t(1000), size_t(1001)})
+                for (size_t chunk : {size_t(1), size_t(3), size_t(100), size_t(5000)}) {
+                    std::ostringstream serial, chunked;
+                    {
+                        TableWriter w(serial, format);
+                        if (leading) w.setLeadingColumns({"rank"}, {"3"});
+                        w.header({"name", "a", "b"});
+                        make(0, rows, w);
+                    }
+                    {
+                        TableWriter w(chunked, format);
+                        if (leading) w.setLeadingColumns({"rank"}, {"3"});
+                        w.header({"name", "a", "b"});
+                        w.rowsInChunks(rows, chunk, 3, make);
+                    }
+                    ASSERT_EQ(chunked.str(), serial.str()) << rows << " rows in chunks of " << chunk << (leading ? ", leading column" : "");
+                }
+}
+
+// Text tables are aligned over all rows: their chunks are made on the calling thread, into the
+// one table.
+TEST(TableWriterChunks, TextTablesStayAligned) {
+    std::ostringstream out;
+    {
+        TableWriter w(out, TableFormat::Text);
+        w.header({"name", "value"});
+        w.rowsInChunks(4, 1, 2, [](size_t from, size_t to, TableWriter& into) {
+            for (size_t r = from; r < to; ++r) into.row(std::vector<std::string>{std::string(r + 1, 'x'), std::to_string(r)});
+        });
+    }
+    EXPECT_EQ(out.str(), "name  value\n-----------\nx     0\nxx    1\nxxx   2\nxxxx  3\n");
+}
+
+// A chunk that fails gives its exception to the caller, and the helpers stop.
+TEST(TableWriterChunks, AFailingChunkThrowsToTheCaller) {
+    std::ostringstream out;
+    TableWriter w(out, TableFormat::Csv);
+    struct Broken {};
+    EXPECT_THROW(w.rowsInChunks(1000, 10, 2,
+                                [](size_t from, size_t to, TableWriter& into) {
+                                    if (from == 500) throw Broken{};
+                                    for (size_t r = from; r < to; ++r) into.row(std::vector<std::string>{std::to_string(r)});
+                                }),
+                 Broken);
+    EXPECT_EQ(out.str().substr(0, 4), "0\n1\n") << "chunks before the failing one were written";
+}
+
 } // namespace
