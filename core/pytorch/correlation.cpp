@@ -1,6 +1,7 @@
 #include "core/pytorch/correlation.h"
 
 #include "core/model/parallel.h"
+#include "core/model/range_threads.h"
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
@@ -167,12 +168,8 @@ void Correlator::findOps() {
     const size_t threads = t_.threads.size();
     std::vector<Found> found(threads);
     std::vector<std::function<void()>> tasks;
-    std::vector<uint32_t> order(threads);
-    std::iota(order.begin(), order.end(), 0u);
-    auto rangesOf = [&](uint32_t th) { return t_.threadRangeBegin[th + 1] - t_.threadRangeBegin[th]; };
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return rangesOf(a) > rangesOf(b); });
-    for (uint32_t th : order)
-        if (rangesOf(th)) tasks.emplace_back([this, th, &found] { findOpsOfThread(th, found[th].node, found[th].range, found[th].extent); });
+    for (uint32_t th : threadsWithRangesBusiestFirst(t_))
+        tasks.emplace_back([this, th, &found] { findOpsOfThread(th, found[th].node, found[th].range, found[th].extent); });
     runTasks(tasks, threads_);
     auto& ops = t_.ops;
     size_t total = 0;

@@ -52,7 +52,22 @@ IterationSummary iterationSummary(const Trace& t) {
     const auto& spans = t.iterations;
     if (spans.empty()) return s;
 
+    // Every list sized first: grown a row at a time, each would be copied into fresh memory a
+    // dozen times over a million kernels.
     std::vector<Interval> all, byDirection[4], comm;
+    std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
+    {
+        size_t inDirection[4] = {}, inComm = 0;
+        for (uint32_t k = 0; k < t.kernels.size(); ++k) {
+            ++inDirection[static_cast<size_t>(t.kernelLinks.direction[k])];
+            int8_t& known = isComm[t.kernels.name[k].value];
+            if (known < 0) known = collectiveOfKernel(t.str(t.kernels.name[k])) != Collective::None;
+            inComm += static_cast<size_t>(known);
+        }
+        all.reserve(t.kernels.size() + t.memcpys.size() + t.memsets.size());
+        for (size_t d = 0; d < 4; ++d) byDirection[d].reserve(inDirection[d]);
+        comm.reserve(inComm);
+    }
     auto addOps = [&](const GpuOpColumns& ops) { // each table is sorted by start: merged, not sorted again
         const size_t before = all.size();
         for (size_t i = 0; i < ops.size(); ++i) all.push_back({ops.start[i], ops.end[i]});
@@ -62,14 +77,11 @@ IterationSummary iterationSummary(const Trace& t) {
     addOps(t.kernels);
     addOps(t.memcpys);
     addOps(t.memsets);
-    std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
     s.rows.resize(spans.size());
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const Interval iv{t.kernels.start[k], t.kernels.end[k]};
         byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].push_back(iv);
-        int8_t& known = isComm[t.kernels.name[k].value];
-        if (known < 0) known = collectiveOfKernel(t.str(t.kernels.name[k])) != Collective::None;
-        if (known) comm.push_back(iv);
+        if (isComm[t.kernels.name[k].value]) comm.push_back(iv);
         const int i = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
         if (i >= 0) ++s.rows[static_cast<size_t>(i)].kernels;
     }

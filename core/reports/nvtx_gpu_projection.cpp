@@ -2,6 +2,7 @@
 
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
+#include "core/model/range_threads.h"
 
 #include "core/import/raw_text.h"
 
@@ -194,12 +195,8 @@ void Projector::run() {
     children_.assign(n, 0);
     // Threads are independent (each writes only its own ranges' entries): the busiest first, on
     // every core (a training trace's ranges are mostly on its main and autograd threads).
-    const bool indexed = t_.threadRangeBegin.size() == t_.threads.size() + 1;
-    std::vector<uint32_t> threads;
-    for (uint32_t th = 0; indexed && th < t_.threads.size(); ++th)
-        if (t_.threadRangeBegin[th + 1] > t_.threadRangeBegin[th]) threads.push_back(th);
-    const auto rangesOf = [&](uint32_t th) { return t_.threadRangeBegin[th + 1] - t_.threadRangeBegin[th]; };
-    std::sort(threads.begin(), threads.end(), [&](uint32_t a, uint32_t b) { return rangesOf(a) > rangesOf(b); });
+    const std::vector<uint32_t> threads = threadsWithRangesBusiestFirst(t_);
+    const bool indexed = !threads.empty();
     std::vector<std::function<void()>> perThread;
     for (uint32_t th : threads)
         perThread.emplace_back([this, th] {

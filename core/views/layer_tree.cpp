@@ -1,11 +1,15 @@
 #include "core/views/layer_tree.h"
 
+#include "core/model/parallel.h"
+#include "core/model/range_threads.h"
 #include "core/pytorch/correlation.h"
 #include "core/pytorch/iterations.h"
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -24,27 +28,21 @@ public:
         // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
         for (uint32_t s = 0; s < t.strings.size() && step_.empty(); ++s)
             if (t.strings.view(StringId(s)).starts_with(kProfilerStep)) step_.resize(r_.size());
-        for (uint32_t i = 0; i < r_.size(); ++i) {
-            const RangeId p = r_.parent[i];
-            RangeId outer, other, phase;
-            if (p.valid()) {
-                outer = outer_[p.value];
-                other = other_[p.value];
-                phase = phase_[p.value];
-            }
-            if (!step_.empty())
-                step_[i] = p.valid() && step_[p.value].valid() ? step_[p.value]
-                           : t_.str(r_.name[i]).starts_with(kProfilerStep) ? RangeId(i) : RangeId();
-            if (r_.kind[i] == RangeKind::PushPop) {
-                const Role role = roleOf(RangeId(i));
-                if (role == Role::Candidate && !outer.valid()) outer = RangeId(i);
-                else if (role == Role::Candidate && !other.valid() && r_.name[i] != r_.name[outer.value]) other = RangeId(i);
-                else if (role == Role::Phase && !phase.valid()) phase = RangeId(i);
-            }
-            outer_[i] = outer;
-            other_[i] = other;
-            phase_[i] = phase;
+        // A range's parent is an earlier range of its thread: each thread's ranges on a core of
+        // its own (8M ranges on a 1M-kernel trace), each with its own copy of the roles by name,
+        // merged after (a role is the same whoever works it out).
+        const auto threads = threadsWithRangesBusiestFirst(t);
+        if (threads.empty()) {
+            ancestors(0, static_cast<uint32_t>(r_.size()), roles_);
+            return;
         }
+        std::vector<std::vector<uint8_t>> roles(threads.size(), roles_);
+        std::vector<std::function<void()>> tasks;
+        for (size_t i = 0; i < threads.size(); ++i)
+            tasks.emplace_back([&, i] { ancestors(t.threadRangeBegin[threads[i]], t.threadRangeBegin[threads[i] + 1], roles[i]); });
+        runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
+        for (const auto& part : roles)
+            for (size_t n = 0; n < roles_.size(); ++n) roles_[n] |= part[n];
     }
 
     // On the kernel's own stack.
@@ -79,17 +77,44 @@ public:
         return opTop_[node.value] = result(p);
     }
 
-    bool isPhase(StringId name) {
-        uint8_t& v = roles_[name.value];
+    bool isPhase(StringId name) { return isPhase(name, roles_); }
+
+private:
+    enum class Role : uint8_t { Unknown, Candidate, Phase, Other };
+
+    // What the chain of ancestors of each push/pop range in [from, to) gives, top-down.
+    void ancestors(uint32_t from, uint32_t to, std::vector<uint8_t>& roles) {
+        for (uint32_t i = from; i < to; ++i) {
+            const RangeId p = r_.parent[i];
+            RangeId outer, other, phase;
+            if (p.valid()) {
+                outer = outer_[p.value];
+                other = other_[p.value];
+                phase = phase_[p.value];
+            }
+            if (!step_.empty())
+                step_[i] = p.valid() && step_[p.value].valid() ? step_[p.value]
+                           : t_.str(r_.name[i]).starts_with(kProfilerStep) ? RangeId(i) : RangeId();
+            if (r_.kind[i] == RangeKind::PushPop) {
+                const Role role = roleOf(RangeId(i), roles);
+                if (role == Role::Candidate && !outer.valid()) outer = RangeId(i);
+                else if (role == Role::Candidate && !other.valid() && r_.name[i] != r_.name[outer.value]) other = RangeId(i);
+                else if (role == Role::Phase && !phase.valid()) phase = RangeId(i);
+            }
+            outer_[i] = outer;
+            other_[i] = other;
+            phase_[i] = phase;
+        }
+    }
+
+    bool isPhase(StringId name, std::vector<uint8_t>& roles) {
+        uint8_t& v = roles[name.value];
         if (!(v & 0x10)) {
             Direction phase;
             v |= static_cast<uint8_t>(0x10 | (userRangePhase(t_.str(name), phase) ? 0x20 : 0));
         }
         return v & 0x20;
     }
-
-private:
-    enum class Role : uint8_t { Unknown, Candidate, Phase, Other };
 
     // The outermost candidate named otherwise than the layer, the outermost candidate, the
     // outermost phase range.
@@ -101,14 +126,15 @@ private:
     // Candidate: a user range that may head the tree (no framework marker, no mark, no phase).
     // Phase: a user range naming one. Per name and marker flag: bits 0-1 (flag clear) and 2-3
     // (flag set) hold the Role; bit 4 says bit 5 holds isPhase.
-    Role roleOf(RangeId r) {
+    Role roleOf(RangeId r) { return roleOf(r, roles_); }
+    Role roleOf(RangeId r, std::vector<uint8_t>& roles) {
         if (r_.kind[r.value] == RangeKind::Mark) return Role::Other;
         const StringId name = r_.name[r.value];
         const bool marker = r_.flags[r.value] & kPytorchMarker;
         const int shift = marker ? 2 : 0;
-        uint8_t& v = roles_[name.value];
+        uint8_t& v = roles[name.value];
         if (!((v >> shift) & 3)) {
-            const Role role = isFrameworkRange(t_.str(name), marker) ? Role::Other : isPhase(name) ? Role::Phase : Role::Candidate;
+            const Role role = isFrameworkRange(t_.str(name), marker) ? Role::Other : isPhase(name, roles) ? Role::Phase : Role::Candidate;
             v |= static_cast<uint8_t>(static_cast<uint8_t>(role) << shift);
         }
         return static_cast<Role>((v >> shift) & 3);
