@@ -154,11 +154,15 @@ MainWindow::MainWindow(QWidget* parent)
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
     connect(loader_, &TraceLoader::partlyFailed, this, [this](const QStringList& lines) {
-        statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
-                                  .arg(lines.size()).arg(lines.front()));
-        QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
-        for (const QString& line : lines) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
-        reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
+        // After the loaded session's status and load report, which showSession writes in the
+        // event loop's next turn.
+        QTimer::singleShot(0, this, [this, lines] {
+            statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
+                                      .arg(lines.size()).arg(lines.front()));
+            QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
+            for (const QString& line : lines) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+            reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
+        });
     });
     connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
@@ -475,9 +479,21 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
         showRanks(session_->ranks);
     }
     ncu_.reset();
-    const Trace& t = *session_->trace;
     // What the user looks at first, now: the table, the tree and the timeline.
     if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
+    const bool wasComplete = session_->complete;
+    if (!deferPanes) return showTimelineAndTitle(newSession, wasComplete, false);
+    // A newly loaded trace: the timeline, title and the rest in the event loop's next turn, so
+    // that the window answers between the two halves (together over 50 ms on a million kernels).
+    pendingLoaded_ = newSession; // set now: its panes may be queued before the next turn
+    QTimer::singleShot(0, this, [this, shown = session_, newSession, wasComplete] {
+        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
+        showTimelineAndTitle(newSession, wasComplete, true);
+    });
+}
+
+void MainWindow::showTimelineAndTitle(bool newSession, bool wasComplete, bool deferPanes) {
+    const Trace& t = *session_->trace;
     {
         const StepTiming step("timeline");
         if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
@@ -489,11 +505,11 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     }
     // The other tabs once their rows are built (a load sends them after the table, tree and
     // timeline), each step in its own turn of the event loop.
-    pendingLoaded_ = newSession;
+    if (!deferPanes) pendingLoaded_ = newSession;
     compare_->setBase(session_->trace); // a comparison of another trace closes
 
     if (!newSession) { // another rank of the open session: title, recent files and status stay
-        if (session_->complete) queuePaneSteps(deferPanes);
+        if (wasComplete) queuePaneSteps(deferPanes);
         return;
     }
     const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
@@ -522,7 +538,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
     emit windowReady();
-    if (session_->complete) queuePaneSteps(deferPanes);
+    if (wasComplete) queuePaneSteps(deferPanes);
 }
 
 void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> complete) {

@@ -8,9 +8,11 @@
 
 struct GuiOpenFigures {
     bool measured = false;
-    double readyS = 0, stallMsMax = 0;             // first open, cache off
+    double readyS = 0, stallMsMax = 0;             // first open, cache off: median of the runs' ready, their longest stall
     double reopenReadyS = 0, reopenStallMsMax = 0; // from the model cache
     bool reopenFromCache = false;
 };
 
-GuiOpenFigures measureGuiOpen(const std::string& path, int argc, char** argv);
+// `runs` first opens (each in a new window, cache off), then one open that writes the cache and a
+// reopen from it; reopen = false skips those two.
+GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, int argc, char** argv);

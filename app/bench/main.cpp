@@ -125,11 +125,38 @@ bool isSqliteFile(const std::string& path) {
     return n == sizeof magic && std::memcmp(magic, "SQLite format 3", 16) == 0;
 }
 
+// The first open in the window against the full load, nothing else: for work on the window's
+// preparation.
+int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    std::vector<double> loads;
+    for (int r = 0; r < runs; ++r) {
+        ls::LoadResult result;
+        loads.push_back(seconds([&] { result = ls::loadTrace(path); }));
+        if (!result.ok()) {
+            std::fprintf(stderr, "%s\n", ls::formatLoadError(path, *result.error).c_str());
+            return 3;
+        }
+    }
+    const double loadS = median(loads);
+    const GuiOpenFigures gui = measureGuiOpen(path, runs, false, argc, argv);
+    if (!gui.measured) return 3;
+    std::printf("load (median)   %.3f s over %d runs\nGUI open        %.3f s (median), %.2f of the load, longest stall %.1f ms\n", loadS, runs,
+                gui.readyS, gui.readyS / loadS, gui.stallMsMax);
+    return 0;
+#else
+    (void)path, (void)runs, (void)argc, (void)argv;
+    std::fprintf(stderr, "error: built without the GUI\n");
+    return 2;
+#endif
+}
+
 int usage(int rc) {
     std::fprintf(rc ? stderr : stdout,
                  "usage: layerscope-bench FILE [--runs N] [--json]\n"
                  "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
-                 "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n\n"
+                 "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n"
+                 "       layerscope-bench FILE --gui-only [--runs N]\n\n"
                  "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
                  "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
                  "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
@@ -139,7 +166,9 @@ int usage(int rc) {
                  "single-thread floors divided by the cores, and prints the peak RSS.\n"
                  "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
                  "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
-                 "--report NAME runs only the reports named.\n");
+                 "--report NAME runs only the reports named.\n"
+                 "--gui-only measures N full loads, then N first opens in the window (when built with\n"
+                 "the GUI): the median ready time against the median load, and the longest stall.\n");
     return rc;
 }
 
@@ -152,10 +181,12 @@ int main(int argc, char** argv) {
     int runs = 5;
     bool json = false, session = false, reports = false;
     std::vector<std::string> onlyReports;
+    bool guiOnly = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json")) json = true;
         else if (!std::strcmp(argv[i], "--session")) session = true;
         else if (!std::strcmp(argv[i], "--reports")) reports = true;
+        else if (!std::strcmp(argv[i], "--gui-only")) guiOnly = true;
         else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
         else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) onlyReports.emplace_back(argv[++i]);
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
@@ -166,6 +197,7 @@ int main(int argc, char** argv) {
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
     if (reports) return runReportBench(path, runs, json, onlyReports);
+    if (guiOnly) return runGuiOnlyBench(path, runs, argc, argv);
 
     std::vector<double> floorTimes, loadTimes;
     ls::FloorResult floor;
@@ -214,7 +246,7 @@ int main(int argc, char** argv) {
     const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
     const ReopenFigures reopen = measureReopen(path, std::move(last), runs, isSqliteFile(path)); // after the peaks
 #ifdef LAYERSCOPE_BENCH_TIMELINE
-    const GuiOpenFigures gui = measureGuiOpen(path, argc, argv); // last: the app's own model in memory
+    const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv); // last: the app's own model in memory
 #else
     const GuiOpenFigures gui;
 #endif
