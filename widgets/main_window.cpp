@@ -479,34 +479,38 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
         showRanks(session_->ranks);
     }
     ncu_.reset();
-    // What the user looks at first, now: the table, the tree and the timeline.
+    // What the user looks at first, now: the table, the tree and the timeline, and everything
+    // else a click on them reaches (details, comparison base).
     if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
-    const bool wasComplete = session_->complete;
-    if (!deferPanes) return showTimelineAndTitle(newSession, wasComplete, false);
-    // A newly loaded trace: the timeline, title and the rest in the event loop's next turn, so
-    // that the window answers between the two halves (together over 50 ms on a million kernels).
-    pendingLoaded_ = newSession; // set now: its panes may be queued before the next turn
-    QTimer::singleShot(0, this, [this, shown = session_, newSession, wasComplete] {
-        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
-        showTimelineAndTitle(newSession, wasComplete, true);
-    });
-}
-
-void MainWindow::showTimelineAndTitle(bool newSession, bool wasComplete, bool deferPanes) {
-    const Trace& t = *session_->trace;
     {
         const StepTiming step("timeline");
         if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
         else timeline_->setData(session_->timeline);
         iterations_->setSummary(session_->iterations);
         details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+    }
+    compare_->setBase(session_->trace); // a comparison of another trace closes
+    const bool wasComplete = session_->complete;
+    if (!deferPanes) return showReportAndTitle(newSession, wasComplete, false);
+    // A newly loaded trace: its load report, title and status in the event loop's next turn, so
+    // that the window answers between the two halves (together over 50 ms on a million kernels:
+    // the views' first layout of a million rows comes after this call).
+    pendingLoaded_ = newSession; // set now: its panes may be queued before the next turn
+    QTimer::singleShot(0, this, [this, shown = session_, newSession, wasComplete] {
+        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
+        showReportAndTitle(newSession, wasComplete, true);
+    });
+}
+
+void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes) {
+    const Trace& t = *session_->trace;
+    {
         const StepTiming report("load report");
         reportView_->setHtml(loadReportHtml(t)); // now: a partly failed session's list goes above it
     }
     // The other tabs once their rows are built (a load sends them after the table, tree and
     // timeline), each step in its own turn of the event loop.
     if (!deferPanes) pendingLoaded_ = newSession;
-    compare_->setBase(session_->trace); // a comparison of another trace closes
 
     if (!newSession) { // another rank of the open session: title, recent files and status stay
         if (wasComplete) queuePaneSteps(deferPanes);

@@ -115,7 +115,7 @@ private:
     // deferPanes: the tabs other than the timeline fill in later turns of the event loop
     // (traceLoaded once they have).
     void showSession(std::shared_ptr<const TraceSession> session, bool deferPanes = false);
-    void showTimelineAndTitle(bool newSession, bool wasComplete, bool deferPanes);
+    void showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes);
     void runPaneStep();
     void queuePaneSteps(bool defer);
     void completeShownSession(std::shared_ptr<const TraceSession> complete);

@@ -1,5 +1,7 @@
 #include "app/bench/gui_open_bench.h"
 
+#include "app/bench/bench_median.h"
+
 #include "widgets/step_timing.h"
 
 #include "core/cache/trace_cache.h"
@@ -92,8 +94,7 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         ready.push_back(cold.readyS);
         figures.stallMsMax = std::max(figures.stallMsMax, cold.stallMsMax);
     }
-    std::sort(ready.begin(), ready.end());
-    figures.readyS = ready.size() % 2 ? ready[ready.size() / 2] : (ready[ready.size() / 2 - 1] + ready[ready.size() / 2]) / 2;
+    figures.readyS = benchMedian(std::move(ready));
     if (!reopen) {
         figures.measured = true;
         return figures;

@@ -2,6 +2,7 @@
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "core/views/kernel_filter.h"
 #include "core/cache/trace_cache.h"
+#include "app/bench/bench_median.h"
 #include "app/bench/gui_open_bench.h"
 #include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
@@ -22,15 +23,12 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+double median(std::vector<double> v) { return benchMedian(std::move(v)); }
 
 template <typename F> double seconds(F&& f) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -188,7 +186,10 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--reports")) reports = true;
         else if (!std::strcmp(argv[i], "--gui-only")) guiOnly = true;
         else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
-        else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) onlyReports.emplace_back(argv[++i]);
+        else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) { // implies --reports
+            reports = true;
+            onlyReports.emplace_back(argv[++i]);
+        }
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return usage(0);
         else if (argv[i][0] == '-' || !path.empty()) return usage(2);

@@ -1,5 +1,7 @@
 #include "app/bench/report_bench.h"
 
+#include "app/bench/bench_median.h"
+
 #include "app/cli/cli.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 #include <streambuf>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -56,11 +59,7 @@ Run runCli(const std::vector<std::string>& args) {
     return r;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+double median(std::vector<double> v) { return benchMedian(std::move(v)); }
 
 } // namespace
 

@@ -252,7 +252,7 @@ void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::f
     std::vector<int64_t> rows(byRow.size());
     for (size_t i = 0; i < byRow.size(); ++i) {
         rows[i] = t.rangeSourceRows.at(byRow[i].value);
-        if (i && rows[i] <= rows[i - 1]) throw std::invalid_argument("forEachRawText: ranges not in the export's row order");
+        if (i && rows[i] < rows[i - 1]) throw std::invalid_argument("forEachRawText: ranges not in the export's row order");
     }
     readRows(t, TextSource(t), rows, 0, rows.size(),
              [&](size_t i, std::string& raw) {

@@ -52,7 +52,7 @@ private:
     std::vector<uint8_t> rebuilt_;       // 1 where kept_ follows the marker's rebuilt fields
 };
 
-// The raw texts of ranges in the export's row order (ascending source rows), each handed to
+// The raw texts of ranges in the export's row order (source rows not descending), each handed to
 // each(i, text) in that order on the calling thread, the view valid until it returns: for
 // reports that write rows in that order and need not keep the texts. Same fallbacks as
 // RawTextReader::text with `always` set. Throws std::invalid_argument if not in row order.

@@ -262,7 +262,11 @@ void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows) {
     // In chunks of rows on every core: each reads its rows' raw texts in one pass over their part
     // of the NVTX table (rows are by rowid) and writes each row as its text comes; a 1M-kernel
     // trace has millions.
-    w.rowsInChunks(ranges.size(), chunkRows, std::max(1u, std::thread::hardware_concurrency()),
+    const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    // 64K rows (about 16 MB of CSV) a chunk on two cores, fewer on more: 2 × threads + 2 chunks
+    // are in memory at a time.
+    if (!chunkRows) chunkRows = std::max<size_t>(8192, (size_t(1) << 17) / threads);
+    w.rowsInChunks(ranges.size(), chunkRows, threads,
                    [&](size_t from, size_t to, TableWriter& out) {
         std::string stack;
         const std::string_view none = "None";

@@ -59,7 +59,8 @@ private:
 };
 
 // The nvtxgpuproj table: names are the ranges' raw texts, "Domain:"-prefixed.
-// Its rows are made in chunks of `chunkRows` on every core (tests split small traces with small chunks).
-void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows = size_t(1) << 16);
+// Its rows are made in chunks of `chunkRows` on every core (0: sized by the cores; tests split
+// small traces with small chunks).
+void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows = 0);
 
 } // namespace ls

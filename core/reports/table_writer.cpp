@@ -94,7 +94,7 @@ void TableWriter::rowsInChunks(size_t rows, size_t chunk, unsigned threads, cons
     const size_t chunks = (rows + chunk - 1) / chunk;
     if (format_ == TableFormat::Text || threads < 2 || chunks < 2) return make(0, rows, *this);
     makeInOrder<std::string>(
-        chunks, threads, 2 * size_t(threads),
+        chunks, threads, size_t(threads) + 2, // at most 2 × threads + 2 chunks in memory
         [&](size_t c, std::string& lines) {
             lines.clear();
             TableWriter into(lines, format_);

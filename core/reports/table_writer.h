@@ -27,8 +27,9 @@ public:
     void row(std::span<const std::string_view> fields);
     // Rows [0, rows) made by make(from, to, into) in chunks of `chunk` rows on `threads` threads,
     // each chunk into a writer of its own, and written here in order: for reports of millions of
-    // rows whose making (texts read back, numbers formatted) would otherwise hold one core. A few
-    // chunks wait at a time. Text tables make theirs here, on the calling thread.
+    // rows whose making (texts read back, numbers formatted) would otherwise hold one core. At
+    // most 2 × threads + 2 chunks are in memory at a time. Text tables make theirs here, on the
+    // calling thread.
     void rowsInChunks(size_t rows, size_t chunk, unsigned threads, const std::function<void(size_t, size_t, TableWriter&)>& make);
     // Text tables are aligned, so they are buffered until finish() (or destruction).
     void finish();

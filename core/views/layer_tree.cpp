@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -28,19 +27,27 @@ public:
         // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
         for (uint32_t s = 0; s < t.strings.size() && step_.empty(); ++s)
             if (t.strings.view(StringId(s)).starts_with(kProfilerStep)) step_.resize(r_.size());
-        // A range's parent is an earlier range of its thread: each thread's ranges on a core of
-        // its own (8M ranges on a 1M-kernel trace), each with its own copy of the roles by name,
-        // merged after (a role is the same whoever works it out).
+        // A range's parent is an earlier range of its thread: the threads' ranges (8M on a
+        // 1M-kernel trace) split over the cores, each core's share of threads with its own copy of
+        // the roles by name, merged after (a role is the same whoever works it out).
         const auto threads = threadsWithRangesBusiestFirst(t);
-        if (threads.empty()) {
+        const size_t cores = std::min<size_t>(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
+        if (cores < 2) {
             ancestors(0, static_cast<uint32_t>(r_.size()), roles_);
             return;
         }
-        std::vector<std::vector<uint8_t>> roles(threads.size(), roles_);
-        std::vector<std::function<void()>> tasks;
-        for (size_t i = 0; i < threads.size(); ++i)
-            tasks.emplace_back([&, i] { ancestors(t.threadRangeBegin[threads[i]], t.threadRangeBegin[threads[i] + 1], roles[i]); });
-        runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
+        std::vector<std::vector<uint32_t>> share(cores); // busiest first, each to the least loaded core
+        std::vector<size_t> load(cores, 0);
+        for (uint32_t th : threads) {
+            const size_t c = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+            share[c].push_back(th);
+            load[c] += t.threadRangeBegin[th + 1] - t.threadRangeBegin[th];
+        }
+        std::vector<std::vector<uint8_t>> roles(cores, roles_);
+        parallelFor(cores, static_cast<unsigned>(cores), [&](size_t from, size_t to, unsigned) {
+            for (size_t c = from; c < to; ++c)
+                for (uint32_t th : share[c]) ancestors(t.threadRangeBegin[th], t.threadRangeBegin[th + 1], roles[c]);
+        });
         for (const auto& part : roles)
             for (size_t n = 0; n < roles_.size(); ++n) roles_[n] |= part[n];
     }

@@ -91,6 +91,14 @@ TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
     for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(texts.text(i, buffer), t->str(t->ranges.name[all[i].value])) << i;
 }
 
+// The ranges ordered by their rows in the export (descending: the wrong way round).
+void byRow(const ls::Trace& t, std::vector<ls::RangeId>& ranges, bool descending = false) {
+    std::sort(ranges.begin(), ranges.end(), [&](ls::RangeId a, ls::RangeId b) {
+        const uint32_t x = t.rangeSourceRows.at(a.value), y = t.rangeSourceRows.at(b.value);
+        return descending ? x > y : x < y;
+    });
+}
+
 // Ranges by source row (as nvtx_gpu_proj writes them), every second one or every one: each text
 // handed over once, in order, equal to RawTexts' answer. Out of row order is refused.
 TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
@@ -98,8 +106,7 @@ TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
     ASSERT_TRUE(t);
     for (uint32_t step : {1u, 2u, 97u}) {
         auto ranges = everyNth(*t, step);
-        std::sort(ranges.begin(), ranges.end(),
-                  [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) < t->rangeSourceRows.at(b.value); });
+        byRow(*t, ranges);
         const ls::RawTexts expected(*t, ranges, 1, true);
         std::string buffer;
         size_t next = 0;
@@ -110,9 +117,14 @@ TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
         EXPECT_EQ(next, ranges.size()) << "every " << step;
     }
     auto reversed = everyNth(*t, 5);
-    std::sort(reversed.begin(), reversed.end(),
-              [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) > t->rangeSourceRows.at(b.value); });
+    byRow(*t, reversed, true);
     EXPECT_THROW(ls::forEachRawText(*t, reversed, [](size_t, std::string_view) {}), std::invalid_argument);
+    // A row asked for twice is handed over twice.
+    const std::vector<ls::RangeId> twice = {ls::RangeId(3), ls::RangeId(3)};
+    std::vector<std::string> texts;
+    ls::forEachRawText(*t, twice, [&](size_t, std::string_view text) { texts.emplace_back(text); });
+    ASSERT_EQ(texts.size(), 2u);
+    EXPECT_EQ(texts[0], texts[1]);
 }
 
 TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
@@ -123,7 +135,7 @@ TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
     ASSERT_TRUE(t);
     fs::remove(copy);
     auto all = everyNth(*t, 1);
-    std::sort(all.begin(), all.end(), [&](ls::RangeId a, ls::RangeId b) { return t->rangeSourceRows.at(a.value) < t->rangeSourceRows.at(b.value); });
+    byRow(*t, all);
     size_t seen = 0;
     ls::forEachRawText(*t, all, [&](size_t i, std::string_view text) {
         ++seen;

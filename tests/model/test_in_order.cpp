@@ -40,17 +40,21 @@ TEST(MakeInOrder, PiecesMadeInAnyOrderAreUsedInOrderWithinTheWindow) {
         }
 }
 
-TEST(MakeInOrder, ReusedPiecesAreHandedBackToMake) {
+TEST(MakeInOrder, UsedPiecesAreHandedBackToMake) {
     std::vector<std::string> used;
+    std::atomic<size_t> reused{0};
     ls::makeInOrder<std::string>(
         50, 2, 2,
-        [](size_t i, std::string& piece) {
-            piece.clear(); // a used piece comes back with its old contents
+        [&](size_t i, std::string& piece) {
+            reused += !piece.empty(); // a used piece comes back with its old contents
+            piece.clear();
             piece += std::to_string(i);
         },
         [&](const std::string& piece) { used.push_back(piece); });
     ASSERT_EQ(used.size(), 50u);
     for (size_t i = 0; i < used.size(); ++i) EXPECT_EQ(used[i], std::to_string(i));
+    // At most 2 pieces wait and 2 are being made: of 50, most must be used ones again.
+    EXPECT_GE(reused.load(), 40u);
 }
 
 TEST(MakeInOrder, AFailingPieceThrowsToTheCallerAfterThePiecesBeforeIt) {
