@@ -92,6 +92,8 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         const OpenFigures cold = openOnce(window, file);
         if (!cold.ok) return figures;
         ready.push_back(cold.readyS);
+        if (std::getenv("LAYERSCOPE_GUI_TIMING") && window.trace())
+            std::fprintf(stderr, "gui open: ready %.3f s, of which the window's load %.3f s\n", cold.readyS, window.trace()->loadSeconds);
         figures.stallMsMax = std::max(figures.stallMsMax, cold.stallMsMax);
     }
     figures.readyS = benchMedian(std::move(ready));
