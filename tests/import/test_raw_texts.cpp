@@ -78,13 +78,19 @@ TEST(RawTexts, OnlyWhatTheMarkerFieldsDoNotSayIsHeld) {
     EXPECT_LT(texts.keptBytes(), markerBytes / 2) << texts.keptBytes() << " of " << markerBytes;
 }
 
-TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
-    TempDir dir;
+// The sample loaded from a copy that is then deleted.
+std::shared_ptr<const ls::Trace> loadedThenGone(const TempDir& dir) {
     const fs::path copy = dir / "gone.sqlite";
     fs::copy_file(sampleTrace(), copy);
-    const auto t = loadSample(copy);
-    ASSERT_TRUE(t);
+    auto t = loadSample(copy);
     fs::remove(copy);
+    return t;
+}
+
+TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
+    TempDir dir;
+    const auto t = loadedThenGone(dir);
+    ASSERT_TRUE(t);
     const auto all = everyNth(*t, 1);
     const ls::RawTexts texts(*t, all, 2);
     std::string buffer;
@@ -129,11 +135,8 @@ TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
 
 TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
     TempDir dir;
-    const fs::path copy = dir / "gone.sqlite";
-    fs::copy_file(sampleTrace(), copy);
-    const auto t = loadSample(copy);
+    const auto t = loadedThenGone(dir);
     ASSERT_TRUE(t);
-    fs::remove(copy);
     auto all = everyNth(*t, 1);
     byRow(*t, all);
     size_t seen = 0;
