@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <stdexcept>
 
 namespace ls {
@@ -92,21 +93,25 @@ private:
 
 } // namespace
 
-void appendMarkerFields(const Trace& t, RangeId id, std::string& out) {
+MarkerPieces::MarkerPieces(const Trace& t, RangeId id) {
     const auto& r = t.ranges;
     const uint32_t i = id.value;
-    out += t.str(r.name[i]);
-    char digits[16];
-    auto number = [&](std::string_view key, int64_t v) {
-        out += key;
-        out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    add(t.str(r.name[i]));
+    auto number = [&](std::string_view key, int64_t v, char* digits) {
+        add(key);
+        add(std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + kDigits, v).ptr - digits)));
     };
-    if (r.seq[i] >= 0) number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i]);
-    if (r.opId[i] >= 0) number(", op_id = ", r.opId[i]);
+    if (r.seq[i] >= 0) number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i], seqDigits_);
+    if (r.opId[i] >= 0) number(", op_id = ", r.opId[i], opIdDigits_);
     if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty()) {
-        out += ", sizes = ";
-        out += t.str(r.sizes[i]);
+        add(", sizes = ");
+        add(t.str(r.sizes[i]));
     }
+}
+
+void appendMarkerFields(const Trace& t, RangeId id, std::string& out) {
+    const MarkerPieces pieces(t, id);
+    for (size_t p = 0; p < pieces.count; ++p) out += pieces.piece[p];
 }
 
 std::string_view RawTexts::text(size_t i, std::string& buffer) const {
@@ -115,6 +120,31 @@ std::string_view RawTexts::text(size_t i, std::string& buffer) const {
     appendMarkerFields(t_, ranges_[i], buffer);
     buffer += kept_[i];
     return buffer;
+}
+
+size_t RawTexts::slice(size_t i, size_t from, char* out, size_t n, size_t& size) const {
+    if (!rebuilt_[i]) {
+        const std::string_view text = kept_[i];
+        size = text.size();
+        const size_t got = from < size ? std::min(n, size - from) : 0;
+        std::memcpy(out, text.data() + std::min(from, size), got);
+        return got;
+    }
+    MarkerPieces pieces(t_, ranges_[i]);
+    pieces.add(kept_[i]);
+    size = 0;
+    size_t got = 0;
+    for (size_t p = 0; p < pieces.count; ++p) {
+        const std::string_view piece = pieces.piece[p];
+        const size_t at = size; // where this piece starts in the whole text
+        size += piece.size();
+        if (got == n || size <= from) continue;
+        const size_t skip = from > at ? from - at : 0;
+        const size_t take = std::min(n - got, piece.size() - skip);
+        std::memcpy(out + got, piece.data() + skip, take);
+        got += take;
+    }
+    return got;
 }
 
 size_t RawTexts::keptBytes() const {

@@ -41,6 +41,9 @@ public:
     RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1, bool always = false);
     // The text of ranges[i]. The view is into this object or into `buffer`.
     std::string_view text(size_t i, std::string& buffer) const;
+    // Up to n bytes of that text from byte `from` on, copied to out, without building the whole
+    // text (a sort that looks 16 bytes further at a time); its whole size goes to `size`.
+    size_t slice(size_t i, size_t from, char* out, size_t n, size_t& size) const;
     size_t size() const { return kept_.size(); }
     size_t keptBytes() const; // of the texts read, what is held
 
@@ -61,5 +64,20 @@ void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::f
 // A PyTorch marker's text up to its input_op_ids as emit_nvtx writes it, from the parsed
 // fields: "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]]".
 void appendMarkerFields(const Trace& t, RangeId r, std::string& out);
+
+// The same text as the pieces it is made of, one after another (views into the trace and into
+// this object; one more piece may be added).
+struct MarkerPieces {
+    MarkerPieces(const Trace& t, RangeId r);
+    MarkerPieces(const MarkerPieces&) = delete; // its pieces view its own digits
+    MarkerPieces& operator=(const MarkerPieces&) = delete;
+    void add(std::string_view p) { piece[count++] = p; }
+    std::string_view piece[8];
+    size_t count = 0;
+
+private:
+    static constexpr size_t kDigits = 24;
+    char seqDigits_[kDigits], opIdDigits_[kDigits];
+};
 
 } // namespace ls

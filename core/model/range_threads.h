@@ -10,7 +10,8 @@
 
 namespace ls {
 
-// Empty when the ranges are not grouped by thread (threadRangeBegin does not cover them all).
+// Empty when the ranges are not grouped by thread (threadRangeBegin does not cover them all,
+// from 0 to the last); else every range belongs to one of the threads listed.
 std::vector<uint32_t> threadsWithRangesBusiestFirst(const Trace& t);
 
 } // namespace ls

@@ -1,6 +1,5 @@
 #include "core/reports/nvtx_gpu_projection.h"
 
-#include "core/model/columns.h"
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
 
@@ -10,6 +9,7 @@
 #include <functional>
 #include <charconv>
 #include <limits>
+#include <memory>
 #include <span>
 #include <thread>
 #include <tuple>
@@ -44,13 +44,16 @@ private:
     TimeNs lastNvtx_ = std::numeric_limits<TimeNs>::min();
     // Per API call: the span of the GPU operations it launched (first start > last end: none).
     std::vector<TimeNs> opStart_, opEnd_;
-    // Per range.
-    std::vector<uint32_t> parent_;
-    std::vector<int32_t> level_; // -1: in or under a parent cycle
-    std::vector<uint32_t> ops_;   // launch calls: ids are 32-bit
-    std::vector<uint8_t> onPath_; // findLevels' walk
-    std::vector<TimeNs> projStart_, projEnd_;
-    std::vector<uint32_t> children_;
+    // Per range (8M on a 1M-kernel trace, 260 MB): allocated unset and each thread's share set by
+    // its own task (initRanges), so that fresh pages are faulted in on every core, not one.
+    template <typename T> using PerRange = std::unique_ptr<T[]>;
+    void initRanges(uint32_t from, uint32_t to);
+    PerRange<uint32_t> parent_;
+    PerRange<int32_t> level_;  // -1: in or under a parent cycle
+    PerRange<uint32_t> ops_;   // launch calls: ids are 32-bit
+    PerRange<uint8_t> onPath_; // findLevels' walk
+    PerRange<TimeNs> projStart_, projEnd_;
+    PerRange<uint32_t> children_;
     std::vector<RangeId> withOps_;
 };
 
@@ -138,7 +141,7 @@ constexpr int32_t kUnknownLevel = -2, kCycle = -1;
 void Projector::findLevels(uint32_t from, uint32_t to) {
     constexpr int32_t kUnknown = kUnknownLevel;
     std::vector<uint32_t> path;
-    auto& onPath = onPath_;
+    uint8_t* onPath = onPath_.get();
     for (uint32_t i = from; i < to; ++i) {
         if (!counts(i) || level_[i] != kUnknown) continue;
         path.clear();
@@ -160,6 +163,16 @@ void Projector::findLevels(uint32_t from, uint32_t to) {
             level_[path[k]] = reachable ? ++above : kCycle;
         }
     }
+}
+
+void Projector::initRanges(uint32_t from, uint32_t to) {
+    std::fill(parent_.get() + from, parent_.get() + to, kNoRange);
+    std::fill(ops_.get() + from, ops_.get() + to, 0u);
+    std::fill(projStart_.get() + from, projStart_.get() + to, std::numeric_limits<TimeNs>::max());
+    std::fill(projEnd_.get() + from, projEnd_.get() + to, std::numeric_limits<TimeNs>::min());
+    std::fill(level_.get() + from, level_.get() + to, kUnknownLevel);
+    std::fill(onPath_.get() + from, onPath_.get() + to, uint8_t(0));
+    std::fill(children_.get() + from, children_.get() + to, 0u);
 }
 
 void Projector::countChildren(uint32_t from, uint32_t to) {
@@ -186,20 +199,22 @@ void Projector::run() {
         if (!(r_.flags[i] & kUnended)) lastNvtx_ = std::max(lastNvtx_, r_.end[i]);
     }
     collectLaunches();
-    parent_.assign(n, kNoRange);
-    ops_.assign(n, 0);
-    projStart_.assign(n, std::numeric_limits<TimeNs>::max());
-    projEnd_.assign(n, std::numeric_limits<TimeNs>::min());
-    level_.assign(n, kUnknownLevel);
-    onPath_.assign(n, 0);
-    children_.assign(n, 0);
+    parent_.reset(new uint32_t[n]);
+    ops_.reset(new uint32_t[n]);
+    projStart_.reset(new TimeNs[n]);
+    projEnd_.reset(new TimeNs[n]);
+    level_.reset(new int32_t[n]);
+    onPath_.reset(new uint8_t[n]);
+    children_.reset(new uint32_t[n]);
     // Threads are independent (each writes only its own ranges' entries): the busiest first, on
     // every core (a training trace's ranges are mostly on its main and autograd threads).
     const std::vector<uint32_t> threads = threadsWithRangesBusiestFirst(t_);
     const bool indexed = !threads.empty();
+    if (!indexed) initRanges(0, static_cast<uint32_t>(n));
     std::vector<std::function<void()>> perThread;
     for (uint32_t th : threads)
         perThread.emplace_back([this, th] {
+            initRanges(t_.threadRangeBegin[th], t_.threadRangeBegin[th + 1]);
             const auto order = threadRanges(th);
             if (!order.empty()) {
                 findParents(order);
@@ -213,7 +228,7 @@ void Projector::run() {
         findLevels(0, static_cast<uint32_t>(n));
         countChildren(0, static_cast<uint32_t>(n));
     }
-    columns::release(onPath_);
+    onPath_.reset();
     // Rows by rowid: sorted as (rowid, range) integers, not by rowids looked up per comparison.
     std::vector<uint64_t> keys;
     for (uint32_t i = 0; i < n; ++i)

@@ -147,4 +147,29 @@ TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
     EXPECT_EQ(seen, all.size());
 }
 
+// A slice of a text, taken from its pieces without building it, equals the same bytes of the
+// whole text, from every 16th byte and from odd ones, past its end too; its size is the text's.
+TEST(RawTexts, SlicesEqualTheWholeTextsBytes) {
+    const auto t = loadSample(sampleTrace());
+    ASSERT_TRUE(t);
+    const auto all = everyNth(*t, 1);
+    const ls::RawTexts texts(*t, all, 1);
+    std::string buffer;
+    size_t rebuilt = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+        const std::string whole(texts.text(i, buffer));
+        std::string fields;
+        ls::appendMarkerFields(*t, all[i], fields);
+        rebuilt += (t->ranges.flags[all[i].value] & ls::kPytorchMarker) && whole.starts_with(fields);
+        for (size_t from : {size_t(0), size_t(3), size_t(16), size_t(17), size_t(32), size_t(48), whole.size() - 1, whole.size(), whole.size() + 16}) {
+            char out[16];
+            size_t size = 0;
+            const size_t got = texts.slice(i, from, out, sizeof out, size);
+            ASSERT_EQ(size, whole.size()) << "range " << all[i].value;
+            ASSERT_EQ(std::string(out, got), from < whole.size() ? whole.substr(from, 16) : std::string()) << "range " << all[i].value << " from " << from;
+        }
+    }
+    EXPECT_GT(rebuilt, all.size() / 2) << "most of the sample's texts are rebuilt from their fields";
+}
+
 } // namespace
