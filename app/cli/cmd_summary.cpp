@@ -297,7 +297,8 @@ void writeGaps(TableWriter& w, const Trace& t) {
     for (size_t i = 0; i < n; ++i) {
         const GpuGap& g = gaps[i];
         w.row({std::to_string(g.device), std::to_string(g.start), std::to_string(g.end), std::to_string(g.duration()),
-               std::string(idleCauseName(g.cause)), g.detail, g.op, g.tid ? std::to_string(g.tid) : "", g.next});
+               std::string(idleCauseName(g.cause)), std::string(g.detail), std::string(g.op), g.tid ? std::to_string(g.tid) : "",
+               std::string(g.next)});
     }
 }
 

@@ -1,9 +1,11 @@
 #include "core/reports/gpu_idle.h"
 
+#include "core/model/parallel.h"
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
 #include <map>
+#include <thread>
 #include <tuple>
 
 namespace ls {
@@ -54,7 +56,7 @@ RangeId rangeAt(const Trace& t, ThreadId thread, TimeNs at) {
 }
 
 void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
-    gap.next = next.kind == 0 ? std::string(t.str(next.name)) : next.kind == 1 ? "memcpy" : "memset";
+    gap.next = next.kind == 0 ? t.str(next.name) : next.kind == 1 ? std::string_view("memcpy") : std::string_view("memset");
     if (!next.launch.valid()) return;
     const ThreadId thread = t.apiCalls.thread[next.launch.value];
     if (thread.valid() && thread.value < t.threads.size()) gap.tid = t.threads[thread.value].tid;
@@ -111,6 +113,13 @@ std::string_view idleCauseHtaName(IdleCause c) {
 
 GpuIdle gpuIdle(const Trace& t) {
     std::map<uint32_t, std::vector<GpuOp>> byDevice;
+    { // each device's list sized first: grown an op at a time, a million ops are copied again and again
+        std::map<uint32_t, size_t> ops;
+        for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.kernels), static_cast<const GpuOpColumns*>(&t.memcpys),
+                                      static_cast<const GpuOpColumns*>(&t.memsets)})
+            for (size_t i = 0; i < c->size(); ++i) ++ops[t.streamOf(*c, i).device];
+        for (const auto& [device, n] : ops) byDevice[device].reserve(n);
+    }
     for (size_t i = 0; i < t.kernels.size(); ++i)
         byDevice[t.streamOf(t.kernels, i).device].push_back({t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
     for (size_t i = 0; i < t.memcpys.size(); ++i)
@@ -118,15 +127,15 @@ GpuIdle gpuIdle(const Trace& t) {
     for (size_t i = 0; i < t.memsets.size(); ++i)
         byDevice[t.streamOf(t.memsets, i).device].push_back({t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
     GpuIdle out;
+    std::vector<const GpuOp*> nextOp; // per gap: the op that ended it
     for (auto& [device, ops] : byDevice) {
         std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });
         DeviceBusy d{device, ops.front().start, ops.front().end, 0};
         TimeNs coveredTo = ops.front().start;
         for (const GpuOp& op : ops) {
             if (op.start > coveredTo) { // a gap before this op
-                GpuGap gap{device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0};
-                classify(t, gap, op);
-                out.gaps.push_back(std::move(gap));
+                out.gaps.push_back({device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0});
+                nextOp.push_back(&op);
             }
             d.busy += std::max<TimeNs>(0, op.end - std::max(op.start, coveredTo));
             coveredTo = std::max(coveredTo, op.end);
@@ -134,17 +143,23 @@ GpuIdle gpuIdle(const Trace& t) {
         d.last = coveredTo;
         out.devices.push_back(d);
     }
+    // Each gap's cause on its own: a million of them on a million-kernel trace, on every core.
+    parallelFor(out.gaps.size(), std::max(1u, std::thread::hardware_concurrency()), [&](size_t from, size_t to, unsigned) {
+        for (size_t g = from; g < to; ++g) classify(t, out.gaps[g], *nextOp[g]);
+    });
     return out;
 }
 
 std::vector<IdleRow> idleSummary(const GpuIdle& idle) {
-    std::map<std::tuple<uint32_t, IdleCause, std::string>, IdleRow> groups;
+    std::map<std::tuple<uint32_t, IdleCause, std::string_view>, IdleRow> groups;
     std::map<uint32_t, TimeNs> deviceIdle;
     for (const GpuGap& g : idle.gaps) {
         IdleRow& r = groups[{g.device, g.cause, g.detail}];
-        r.device = g.device;
-        r.cause = g.cause;
-        r.detail = g.detail;
+        if (!r.gaps) {
+            r.device = g.device;
+            r.cause = g.cause;
+            r.detail = g.detail;
+        }
         ++r.gaps;
         r.idle += g.duration();
         deviceIdle[g.device] += g.duration();

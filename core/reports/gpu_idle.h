@@ -24,14 +24,16 @@ inline constexpr int kIdleCauseCount = 5;
 std::string_view idleCauseName(IdleCause c);    // "synchronization", "launch", …
 std::string_view idleCauseHtaName(IdleCause c); // "host wait", "kernel wait", "other"
 
+// Its names are views into the trace's strings (or static text), valid while the trace lives: a
+// million-kernel trace has about as many gaps, and a copy of each name was most of the report.
 struct GpuGap {
     uint32_t device = 0;
     TimeNs start = 0, end = 0;
     IdleCause cause = IdleCause::NothingTraced;
-    std::string detail; // the call, user range or op named by the cause; empty otherwise
-    std::string op;     // the innermost framework op the host was in (host range and host ops)
-    std::string next;   // the kernel (or "memcpy"/"memset") that ended the gap
-    uint32_t tid = 0;   // its launching thread, 0 when unknown
+    std::string_view detail; // the call, user range or op named by the cause; empty otherwise
+    std::string_view op;     // the innermost framework op the host was in (host range and host ops)
+    std::string_view next;   // the kernel (or "memcpy"/"memset") that ended the gap
+    uint32_t tid = 0;        // its launching thread, 0 when unknown
     TimeNs duration() const { return end - start; }
 };
 

@@ -40,15 +40,22 @@ Sweep sqlSweep(const fs::path& file, uint32_t device) {
     return s;
 }
 
-GpuIdle idleOf(const fs::path& file) {
+// The gaps with the trace their names view.
+struct LoadedIdle {
+    std::shared_ptr<const Trace> trace;
+    GpuIdle idle;
+};
+
+LoadedIdle idleOf(const fs::path& file) {
     LoadResult r = loadTrace(file.string());
     EXPECT_TRUE(r.ok());
-    return gpuIdle(*r.trace);
+    GpuIdle idle = gpuIdle(*r.trace);
+    return {std::move(r.trace), std::move(idle)};
 }
 
 TEST(GpuIdle, BusyPlusIdleIsTheSpanAndBusyEqualsAnSqlSweep) {
     for (const fs::path& file : {sampleTrace(), sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"}) {
-        const GpuIdle idle = idleOf(file);
+        const auto [trace, idle] = idleOf(file);
         ASSERT_EQ(idle.devices.size(), 1u) << file;
         const DeviceBusy& d = idle.devices.front();
         const Sweep s = sqlSweep(file, d.device);
@@ -72,7 +79,7 @@ TEST(GpuIdle, BusyPlusIdleIsTheSpanAndBusyEqualsAnSqlSweep) {
 // the optimizer, and it ends with the optimizer's first multi_tensor_apply kernel. The second
 // (0.66 ms) is the autograd thread inside the backward of the cuDNN attention, launching nothing.
 TEST(GpuIdle, TheSamplesLargestGapsHaveTheirCauses) {
-    GpuIdle idle = idleOf(sampleTrace());
+    auto [trace, idle] = idleOf(sampleTrace());
     std::sort(idle.gaps.begin(), idle.gaps.end(), [](const GpuGap& a, const GpuGap& b) { return a.duration() > b.duration(); });
     const GpuGap& first = idle.gaps[0];
     EXPECT_EQ(first.start, 27718209);
