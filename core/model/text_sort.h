@@ -64,13 +64,8 @@ template <typename Key> void sortFrom(Keyed* a, uint8_t* same, size_t n, size_t 
     }
 }
 
-} // namespace text_sort_detail
-
-// sortByText for strings told by their keys: key(index, depth) is keyOf(the string's bytes from
-// `depth` on, index, its size), for callers that can give 16 bytes of a string without making
-// all of it.
+// Sorts order by the strings key(index, depth) tells (keyOf their bytes from `depth` on).
 template <typename Key> std::vector<uint8_t> sortByKeys(std::vector<uint32_t>& order, const Key& key, unsigned threads) {
-    using text_sort_detail::Keyed;
     std::vector<Keyed> keyed(order.size());
     parallelFor(order.size(), threads, [&](size_t from, size_t to, unsigned) {
         for (size_t i = from; i < to; ++i) keyed[i] = key(order[i], 0);
@@ -88,17 +83,33 @@ template <typename Key> std::vector<uint8_t> sortByKeys(std::vector<uint32_t>& o
     std::sort(ties.begin(), ties.end(), [](auto x, auto y) { return x.second - x.first > y.second - y.first; });
     std::vector<std::function<void()>> runs;
     std::vector<uint8_t> same(keyed.size()); // runs of one element differ from both neighbours
-    for (auto [b, e] : ties) runs.emplace_back([&, b, e] { text_sort_detail::breakTie(keyed.data() + b, same.data() + b, e - b, 0, key); });
+    for (auto [b, e] : ties) runs.emplace_back([&, b, e] { breakTie(keyed.data() + b, same.data() + b, e - b, 0, key); });
     runTasks(runs, threads);
     for (auto [b, e] : ties) same[b] = 0; // a run starts where the first bytes change
     for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].index;
     return same;
 }
 
+} // namespace text_sort_detail
+
+// The bytes a sort step looks at: sortBySlices asks for this many at a time.
+inline constexpr size_t kTextSortSlice = text_sort_detail::kChunk;
+
+// sortByText for strings that can give kTextSortSlice bytes from any offset without being made
+// whole: slice(index, from, out) copies up to that many bytes of the string from byte `from` on
+// into out and returns {bytes copied, the string's whole size}.
+template <typename Slice> std::vector<uint8_t> sortBySlices(std::vector<uint32_t>& order, const Slice& slice, unsigned threads) {
+    return text_sort_detail::sortByKeys(order, [&](uint32_t i, size_t depth) {
+        char bytes[kTextSortSlice];
+        const auto [got, size] = slice(i, depth, bytes);
+        return text_sort_detail::keyOf(std::string_view(bytes, got), i, size);
+    }, threads);
+}
+
 // Reorders `order` so that text(order[i]) ascends; equal texts end up adjacent in any order.
 // Returns, per position, 1 where the text equals the one before it.
 template <typename Text> std::vector<uint8_t> sortByText(std::vector<uint32_t>& order, const Text& text, unsigned threads) {
-    return sortByKeys(order, [&](uint32_t i, size_t depth) { return text_sort_detail::keyAt(text(i), depth, i); }, threads);
+    return text_sort_detail::sortByKeys(order, [&](uint32_t i, size_t depth) { return text_sort_detail::keyAt(text(i), depth, i); }, threads);
 }
 
 } // namespace ls

@@ -139,16 +139,15 @@ constexpr int32_t kUnknownLevel = -2, kCycle = -1;
 // Levels of ranges [from, to) from the roots down; a parent chain that loops never reaches a
 // root. A parent is a range of the same thread: threads' walks touch disjoint entries.
 void Projector::findLevels(uint32_t from, uint32_t to) {
-    constexpr int32_t kUnknown = kUnknownLevel;
     std::vector<uint32_t> path;
     uint8_t* onPath = onPath_.get();
     for (uint32_t i = from; i < to; ++i) {
-        if (!counts(i) || level_[i] != kUnknown) continue;
+        if (!counts(i) || level_[i] != kUnknownLevel) continue;
         path.clear();
         bool reachable = true;
         int32_t above = -1; // the level of the range above the path's outermost one (-1: it is a root)
         for (uint32_t x = i;;) {
-            if (level_[x] != kUnknown || onPath[x]) { // known, or a loop
+            if (level_[x] != kUnknownLevel || onPath[x]) { // known, or a loop
                 reachable = !onPath[x] && level_[x] != kCycle;
                 above = level_[x];
                 break;

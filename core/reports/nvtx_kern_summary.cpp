@@ -270,11 +270,10 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
     std::iota(byText.order.begin(), byText.order.end(), 0u);
     // Keyed 16 bytes at a time from the texts' pieces: a marker's text is not rebuilt whole
     // each time the sort looks further into it.
-    byText.same = sortByKeys(byText.order, [&](uint32_t i, size_t depth) {
-        char bytes[text_sort_detail::kChunk];
+    byText.same = sortBySlices(byText.order, [&](uint32_t i, size_t from, char* out) {
         size_t size = 0;
-        const size_t got = texts.slice(i, depth, bytes, sizeof bytes, size);
-        return text_sort_detail::keyOf(std::string_view(bytes, got), i, size);
+        const size_t got = texts.slice(i, from, out, kTextSortSlice, size);
+        return std::pair(got, size);
     }, cores);
 
     emitInParts(byText, partTexts, cores, emit, [&](size_t from, size_t to, const std::function<void(NvtxKernRow&&)>& keep) {

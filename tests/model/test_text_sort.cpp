@@ -1,7 +1,8 @@
 // sortByText (core/model/text_sort.h): the order equals std::sort over the strings' bytes and the
 // "equal to the one before" flags equal a direct comparison, on texts built to hit every case:
 // long shared prefixes, strings that are prefixes of others, duplicates, NUL and high bytes,
-// runs larger than the parallel threshold, one thread and several.
+// runs larger than the parallel threshold, one thread and several; strings given whole or as
+// slices of 16 bytes (sortBySlices).
 #include "core/model/text_sort.h"
 
 #include <gtest/gtest.h>
@@ -33,12 +34,18 @@ std::vector<std::string> markerLikeTexts(size_t n, uint32_t seed) {
     return out;
 }
 
-void expectSortedLikeStdSort(const std::vector<std::string>& texts, unsigned threads) {
+void expectSortedLikeStdSort(const std::vector<std::string>& texts, unsigned threads, bool bySlices = false) {
     std::vector<uint32_t> order(texts.size());
     std::iota(order.begin(), order.end(), 0u);
     // Views into a per-thread buffer, as RawTexts gives them: the sort must use a view before it
-    // asks for the next one.
-    const auto same = ls::sortByText(order, [&](uint32_t i) {
+    // asks for the next one. Or slices of the texts, as RawTexts::slice gives them.
+    const auto same = bySlices ? ls::sortBySlices(order, [&](uint32_t i, size_t from, char* out) {
+        const std::string_view text = texts[i];
+        const std::string_view bytes = text.substr(std::min(from, text.size()), ls::kTextSortSlice);
+        std::copy(bytes.begin(), bytes.end(), out);
+        return std::pair(bytes.size(), text.size());
+    }, threads)
+                               : ls::sortByText(order, [&](uint32_t i) {
         thread_local std::string buffer;
         buffer = texts[i];
         return std::string_view(buffer);
@@ -68,6 +75,12 @@ TEST(TextSort, TextsSharingLongPrefixesSortAsStdSortDoesOnOneThreadAndTwo) {
     const auto texts = markerLikeTexts(5000, 7);
     expectSortedLikeStdSort(texts, 1);
     expectSortedLikeStdSort(texts, 2);
+}
+
+TEST(TextSort, StringsGivenBySlicesSortAsStdSortDoes) {
+    expectSortedLikeStdSort({"b", "a", "b", "", "ab", "a"}, 1, true);
+    expectSortedLikeStdSort(markerLikeTexts(5000, 5), 2, true);
+    expectSortedLikeStdSort(markerLikeTexts(150000, 17), 2, true);
 }
 
 TEST(TextSort, InputsAboveTheParallelThresholdSortAsStdSortDoes) {
