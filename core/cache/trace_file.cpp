@@ -1,12 +1,17 @@
 #include "core/cache/trace_file.h"
 
+#include "core/cache/mapped_file.h"
 #include "core/cache/trace_fields.h"
+#include "core/model/column.h"
 #include "core/model/platform.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <thread>
 #include <type_traits>
 
 namespace ls {
@@ -33,17 +38,24 @@ uint64_t hashBytes(const void* data, size_t n, uint64_t seed) {
     return h ^ (h >> 31);
 }
 
+// Columns of kMappedBytes or more start on a page boundary of the file, so a reader can map
+// them as they lie (core/model/column.h); the zero bytes before one are in no checksum.
+uint64_t paddingBefore(uint64_t offset, size_t bytes) {
+    constexpr uint64_t kPage = column_memory::kPageBytes;
+    return bytes >= column_memory::kMappedBytes ? (kPage - offset % kPage) % kPage : 0;
+}
+
 class Writer {
 public:
-    explicit Writer(std::FILE* f) : f_(f) {}
+    // `offset`: where the payload starts in the file.
+    Writer(std::FILE* f, uint64_t offset) : f_(f), offset_(offset) {}
     bool ok() const { return ok_; }
     uint64_t bytes() const { return bytes_; }
     uint64_t checksum() const { return sum_; }
 
     void raw(const void* p, size_t n) {
-        if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
+        write(p, n);
         sum_ = hashBytes(p, n, sum_);
-        bytes_ += n;
     }
     template <typename T> void pod(const T& v) {
         static_assert(std::is_trivially_copyable_v<T>);
@@ -52,12 +64,13 @@ public:
     void count(size_t n) { pod(static_cast<uint64_t>(n)); }
     // A column: its length, its bytes, and their own checksum, which is what the file's
     // checksum folds in (so a reader may skip the bytes of a column it does not want).
-    template <typename T> void vec(const std::vector<T>& v) {
+    template <typename T, typename A> void vec(const std::vector<T, A>& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         count(v.size());
         const size_t n = v.size() * sizeof(T);
-        if (n && std::fwrite(v.data(), 1, n, f_) != n) ok_ = false;
-        bytes_ += n;
+        static constexpr char kZeros[column_memory::kPageBytes] = {};
+        write(kZeros, paddingBefore(offset_ + bytes_, n));
+        write(v.data(), n);
         pod(hashBytes(v.data(), n, 0));
     }
     template <typename F> void part(uint32_t, F&& f) { f(); }
@@ -83,25 +96,32 @@ public:
     }
 
 private:
+    void write(const void* p, size_t n) {
+        if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
+        bytes_ += n;
+    }
     std::FILE* f_;
+    uint64_t offset_;
     bool ok_ = true;
     uint64_t bytes_ = 0, sum_ = 0;
 };
 
+// Reads the payload from the mapped file. A big column adopts a private mapping of its pages
+// (nothing is copied; a later write to the model copies that page only); a small one is copied.
 class Reader {
 public:
-    // Columns of parts beyond `wanted` are skipped (left empty).
-    Reader(std::FILE* f, uint64_t payload, uint32_t wanted) : f_(f), left_(payload), wanted_(wanted) {}
+    // The payload is [offset, offset + payload) of file. Columns of parts beyond `wanted` are
+    // skipped (left empty).
+    Reader(const MappedFile& file, uint64_t offset, uint64_t payload, uint32_t wanted)
+        : file_(file), pos_(offset), end_(offset + payload), wanted_(wanted) {}
     bool ok() const { return ok_; }
     uint64_t checksum() const { return sum_; }
-    uint64_t left() const { return left_; }
+    uint64_t left() const { return end_ - pos_; }
 
     void raw(void* p, size_t n) {
-        if (!ok_ || n > left_ || (n && std::fread(p, 1, n, f_) != n)) {
-            fail();
-            return;
-        }
-        left_ -= n;
+        if (!ok_ || n > left()) return fail();
+        if (n) std::memcpy(p, file_.data() + pos_, n);
+        pos_ += n;
         sum_ = hashBytes(p, n, sum_);
     }
     template <typename T> void pod(T& v) {
@@ -113,29 +133,50 @@ public:
     size_t count(size_t size) {
         uint64_t n = 0;
         raw(&n, sizeof n); // read even in a skipped part: it says how far to skip
-        if (!ok_ || (size && n > left_ / size)) {
+        if (!ok_ || (size && n > left() / size)) {
             fail();
             return 0;
         }
         return static_cast<size_t>(n);
     }
-    template <typename T> void vec(std::vector<T>& v) {
+    template <typename T, typename A> void vec(std::vector<T, A>& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
         const size_t n = count(sizeof(T));
+        const size_t bytes = n * sizeof(T);
         v.clear();
+        const uint64_t pad = paddingBefore(pos_, bytes);
+        if (!ok_ || pad + bytes > left()) return fail();
+        pos_ += pad;
+        const uint64_t at = pos_;
+        pos_ += bytes;
         uint64_t stored = 0;
-        if (skipping_) {
-            if (ok_ && n && std::fseek(f_, static_cast<long>(n * sizeof(T)), SEEK_CUR) != 0) fail();
-            left_ -= ok_ ? n * sizeof(T) : 0;
-            raw(&stored, sizeof stored);
+        raw(&stored, sizeof stored);
+        if (skipping_ || !ok_) return;
+        if (adoptable(v, bytes)) { // mapped and checked with the other big columns in finish()
+            deferred_.push_back([this, &v, at, n, stored] { return adopt(v, at, n, stored); });
             return;
         }
-        v.reserve(n);
-        platform::adviseHugePages(v.data(), n * sizeof(T)); // before resize first touches it
         v.resize(n);
-        if (!ok_ || (n && std::fread(v.data(), 1, n * sizeof(T), f_) != n * sizeof(T))) return fail();
-        left_ -= n * sizeof(T);
-        pod(stored);
-        if (stored != hashBytes(v.data(), n * sizeof(T), 0)) fail();
+        if (bytes) std::memcpy(v.data(), file_.data() + at, bytes);
+        if (stored != hashBytes(v.data(), bytes, 0)) fail();
+    }
+    // Maps the big columns and checks their checksums, on every core: the checksums read
+    // every page once, which is most of a reopen's time.
+    void finish() {
+        std::atomic<size_t> next{0};
+        std::atomic<bool> good{true};
+        auto work = [&] {
+            for (size_t i; (i = next++) < deferred_.size();)
+                if (!deferred_[i]()) good = false;
+        };
+        {
+            std::vector<std::jthread> helpers;
+            const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+            for (unsigned t = 1; t < threads && t < deferred_.size(); ++t) helpers.emplace_back(work);
+            work();
+        }
+        deferred_.clear();
+        if (!good) fail();
     }
     // The columns of a part the reader does not want are skipped.
     template <typename F> void part(uint32_t needs, F&& f) {
@@ -177,14 +218,37 @@ public:
     }
 
 private:
+    // Only a model column big enough to be a mapping of its own takes the file's pages.
+    template <typename T, typename A> static bool adoptable(const std::vector<T, A>&, size_t bytes) {
+        return std::is_same_v<A, ColumnAllocator<T>> && bytes >= column_memory::kMappedBytes;
+    }
+    // The column takes a private mapping of its bytes (a copy where the file cannot be mapped).
+    template <typename T, typename A> bool adopt(std::vector<T, A>& v, uint64_t at, size_t n, uint64_t stored) const {
+        const size_t bytes = n * sizeof(T);
+        std::vector<T, A>().swap(v); // no block of its own (a CSR's offsets start with one)
+        if (void* pages = file_.mapPrivate(at, bytes)) {
+            const T* first = static_cast<const T*>(pages);
+            column_memory::adoptNext(pages, bytes);
+            v.assign(first, first + n); // takes the pages as they are (ColumnAllocator::construct)
+            if (column_memory::takeAdopted(bytes)) { // not taken: v copied them instead
+                column_memory::deallocate(pages, bytes);
+                return false;
+            }
+        } else {
+            v.resize(n);
+            std::memcpy(v.data(), file_.data() + at, bytes);
+        }
+        return stored == hashBytes(v.data(), bytes, 0);
+    }
     void fail() {
         ok_ = false;
-        left_ = 0;
+        pos_ = end_;
     }
-    std::FILE* f_;
+    const MappedFile& file_;
+    uint64_t pos_, end_, sum_ = 0;
     bool ok_ = true, skipping_ = false;
-    uint64_t left_, sum_ = 0;
     uint32_t wanted_;
+    std::vector<std::function<bool()>> deferred_;
 };
 
 struct Header {
@@ -233,7 +297,7 @@ std::string writeTraceFile(const Trace& trace, const std::string& identity, cons
     h.version = kTraceCacheVersion;
     h.identityBytes = static_cast<uint32_t>(identity.size());
     bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1 && std::fwrite(identity.data(), 1, identity.size(), f.get()) == identity.size();
-    Writer w(f.get());
+    Writer w(f.get(), sizeof h + identity.size());
     cache_fields::visit(w, const_cast<Trace&>(trace)); // the writer only reads what it visits
     const Trailer trailer{w.bytes(), w.checksum()};
     ok = ok && w.ok() && std::fwrite(&trailer, sizeof trailer, 1, f.get()) == 1;
@@ -252,26 +316,26 @@ void markParts(Trace& t, uint32_t wanted) {
 
 TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts) {
     std::error_code ec;
-    const uint64_t size = std::filesystem::file_size(file, ec);
-    if (ec) return {nullptr, "no cache file"};
-    File f(std::fopen(file.c_str(), "rb"));
-    if (!f) return {nullptr, "cannot read the cache file"};
+    if (!std::filesystem::exists(file, ec)) return {nullptr, "no cache file"};
+    MappedFile mapped;
+    if (!mapped.open(file).empty()) return {nullptr, "cannot read the cache file"};
+    const uint64_t size = mapped.size();
     Header h{};
-    if (size < sizeof h + sizeof(Trailer) || std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
-        return {nullptr, "not a Layerscope cache file"};
+    if (size < sizeof h + sizeof(Trailer)) return {nullptr, "not a Layerscope cache file"};
+    std::memcpy(&h, mapped.data(), sizeof h);
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) return {nullptr, "not a Layerscope cache file"};
     if (h.version != kTraceCacheVersion) return {nullptr, "made by another version of the cache format"};
     if (h.identityBytes != identity.size() || size < sizeof h + h.identityBytes + sizeof(Trailer)) return {nullptr, "made from another file"};
-    std::string stored(identity.size(), '\0');
-    if (std::fread(stored.data(), 1, stored.size(), f.get()) != stored.size() || stored != identity) return {nullptr, "made from another file"};
+    if (std::memcmp(mapped.data() + sizeof h, identity.data(), identity.size()) != 0) return {nullptr, "made from another file"};
     const uint64_t payload = size - sizeof h - h.identityBytes - sizeof(Trailer);
+    Trailer trailer{};
+    std::memcpy(&trailer, mapped.data() + size - sizeof trailer, sizeof trailer);
+    if (trailer.payloadBytes != payload) return {nullptr, "truncated"};
     auto trace = std::make_shared<Trace>();
     const uint32_t wanted = closeLoadParts(parts);
-    Reader r(f.get(), payload, wanted);
+    Reader r(mapped, sizeof h + h.identityBytes, payload, wanted);
     cache_fields::visit(r, *trace);
-    Trailer trailer{}; // read from the end: a column that failed its check left the reader mid-file
-    if (std::fseek(f.get(), static_cast<long>(size - sizeof trailer), SEEK_SET) != 0 || std::fread(&trailer, sizeof trailer, 1, f.get()) != 1 ||
-        trailer.payloadBytes != payload)
-        return {nullptr, "truncated"};
+    r.finish();
     if (!r.ok() || r.left() != 0) return {nullptr, "damaged (sections do not add up or a column's checksum differs)"};
     if (r.checksum() != trailer.checksum) return {nullptr, "damaged (checksum mismatch)"};
     if (!consistent(*trace)) return {nullptr, "damaged (inconsistent columns)"};

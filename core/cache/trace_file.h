@@ -11,7 +11,9 @@
 namespace ls {
 
 // Bump when the Trace layout or its meaning changes: older cache files are then ignored.
-constexpr uint32_t kTraceCacheVersion = 4; // 2: memory kinds, API results, thread priorities; 3: a checksum per column; 4: range threads and source rows packed
+// 2: memory kinds, API results, thread priorities; 3: a checksum per column; 4: range threads and
+// source rows packed; 5: big columns start on a page boundary, to be mapped on reopen.
+constexpr uint32_t kTraceCacheVersion = 5;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

@@ -131,7 +131,7 @@ void Assembler::buildIndexes() {
 
 void Assembler::computeSpan() {
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-    auto span = [&](const std::vector<TimeNs>& s, const std::vector<TimeNs>& e) {
+    auto span = [&](const Column<TimeNs>& s, const Column<TimeNs>& e) {
         if (s.empty()) return;
         lo = std::min(lo, *std::min_element(s.begin(), s.end()));
         hi = std::max(hi, *std::max_element(e.begin(), e.end()));

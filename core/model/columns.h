@@ -20,7 +20,7 @@ template <typename Cols, typename F> void forEach(Cols& c, F&& f) {
     std::apply([&](auto&... v) { (f(v), ...); }, c.tie());
 }
 
-template <typename T> void release(std::vector<T>& v) { std::vector<T>().swap(v); }
+template <typename T, typename A> void release(std::vector<T, A>& v) { std::vector<T, A>().swap(v); }
 
 // Runs f on every column, spread over `threads` threads: passes over big columns are bound by
 // memory and page faults, which a second core halves.

@@ -28,11 +28,11 @@ template <typename Value> RowRuns pack(size_t n, Value&& value) {
 
 } // namespace
 
-RowRuns RowRuns::of(const std::vector<uint32_t>& rows) {
+RowRuns RowRuns::of(std::span<const uint32_t> rows) {
     return pack(rows.size(), [&](size_t i) { return rows[i]; });
 }
 
-RowRuns RowRuns::of(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& order) {
+RowRuns RowRuns::of(std::span<const uint32_t> rows, const std::vector<uint32_t>& order) {
     return pack(order.size(), [&](size_t i) { return rows[order[i]]; });
 }
 
@@ -43,7 +43,7 @@ uint32_t RowRuns::at(size_t i) const {
 }
 
 std::vector<uint32_t> RowRuns::expand() const {
-    if (!plain.empty()) return plain;
+    if (!plain.empty()) return {plain.begin(), plain.end()};
     std::vector<uint32_t> out(size());
     for (size_t k = 0; k < runStart.size(); ++k) {
         const size_t end = k + 1 < runStart.size() ? runStart[k + 1] : out.size();

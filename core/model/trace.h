@@ -2,6 +2,7 @@
 // One loaded trace: an immutable value of columns (struct of arrays) per event kind, small
 // tables for processes/threads/devices/streams, interned strings and the load-time indexes.
 // Shared as std::shared_ptr<const Trace> once loading ends.
+#include "core/model/column.h"
 #include "core/model/direction.h"
 #include "core/model/dtype.h"
 #include "core/model/tensor_core_state.h"
@@ -31,14 +32,14 @@ struct Dim3 {
 // Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start. Its process,
 // device, context and stream are those of its Stream (Trace::streamOf).
 struct GpuOpColumns {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     // Filled by importers and released at assembly once each row has its streamIndex (15 MB of
     // a million kernels): the CUDA device id as the export numbers it, context, stream, process.
-    std::vector<uint32_t> importDevice, importContext, importStream;
-    std::vector<ProcessId> importProcess;
-    std::vector<StreamId> streamIndex;
-    std::vector<uint32_t> correlation;
-    std::vector<ApiCallId> launch; // the API call that enqueued it (invalid for orphans)
+    Column<uint32_t> importDevice, importContext, importStream;
+    Column<ProcessId> importProcess;
+    Column<StreamId> streamIndex;
+    Column<uint32_t> correlation;
+    Column<ApiCallId> launch; // the API call that enqueued it (invalid for orphans)
 
     size_t size() const { return start.size(); }
     TimeNs duration(size_t i) const { return end[i] - start[i]; }
@@ -46,12 +47,12 @@ struct GpuOpColumns {
 };
 
 struct KernelColumns : GpuOpColumns {
-    std::vector<StringId> name;      // demangled
-    std::vector<StringId> shortName; // base name
-    std::vector<Dim3> grid, block;
-    std::vector<uint16_t> registers;
-    std::vector<uint32_t> staticSmem, dynamicSmem;
-    std::vector<uint32_t> smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
+    Column<StringId> name;      // demangled
+    Column<StringId> shortName; // base name
+    Column<Dim3> grid, block;
+    Column<uint16_t> registers;
+    Column<uint32_t> staticSmem, dynamicSmem;
+    Column<uint32_t> smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
     auto tie() {
         return std::tuple_cat(GpuOpColumns::tie(),
                               std::tie(name, shortName, grid, block, registers, staticSmem, dynamicSmem, smemConfig));
@@ -66,17 +67,17 @@ std::string_view copyKindName(CopyKind k);
 inline constexpr uint8_t kNoCuptiValue = 0xFF;
 
 struct MemcpyColumns : GpuOpColumns {
-    std::vector<uint64_t> bytes;
-    std::vector<CopyKind> kind;
-    std::vector<uint8_t> cuptiCopyKind;      // 1 HtoD, 2 DtoH, 3 HtoA … 13 unified DtoD: finer than kind
-    std::vector<uint8_t> srcKind, dstKind;   // CUPTI memory kinds: 0 pageable, 1 pinned, 2 device, …
+    Column<uint64_t> bytes;
+    Column<CopyKind> kind;
+    Column<uint8_t> cuptiCopyKind;      // 1 HtoD, 2 DtoH, 3 HtoA … 13 unified DtoD: finer than kind
+    Column<uint8_t> srcKind, dstKind;   // CUPTI memory kinds: 0 pageable, 1 pinned, 2 device, …
     auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, kind, cuptiCopyKind, srcKind, dstKind)); }
 };
 
 struct MemsetColumns : GpuOpColumns {
-    std::vector<uint64_t> bytes;
-    std::vector<int32_t> value;
-    std::vector<uint8_t> memKind; // CUPTI memory kind of the memory set
+    Column<uint64_t> bytes;
+    Column<int32_t> value;
+    Column<uint8_t> memKind; // CUPTI memory kind of the memory set
     auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, value, memKind)); }
 };
 
@@ -87,12 +88,12 @@ inline constexpr int32_t kNoApiResult = INT32_MIN;
 
 // CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
 struct ApiCallColumns {
-    std::vector<TimeNs> start, end;
-    std::vector<ThreadId> thread;
-    std::vector<uint32_t> correlation;
-    std::vector<StringId> name;
-    std::vector<ApiKind> kind;
-    std::vector<int32_t> result; // cudaError_t or CUresult; kNoApiResult when not recorded
+    Column<TimeNs> start, end;
+    Column<ThreadId> thread;
+    Column<uint32_t> correlation;
+    Column<StringId> name;
+    Column<ApiKind> kind;
+    Column<int32_t> result; // cudaError_t or CUresult; kNoApiResult when not recorded
     size_t size() const { return start.size(); }
     auto tie() { return std::tie(start, end, thread, correlation, name, kind, result); }
 };
@@ -104,19 +105,19 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 // name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
 // its source row (see nvtxRawText).
 struct RangeColumns {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     // Filled by importers and released at assembly, once the rows are grouped by thread
     // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M ranges.
-    std::vector<ThreadId> importThread;
-    std::vector<StringId> name;  // normalized, with "domain:" prefix for non-default domains
-    std::vector<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
-    std::vector<int32_t> seq;    // -1 when absent
-    std::vector<int32_t> opId;   // -1 when absent
-    std::vector<RangeKind> kind;
-    std::vector<uint8_t> depth;  // 0 for outermost; capped at 255
-    std::vector<RangeId> parent;
-    std::vector<uint8_t> flags;     // RangeFlag bits
-    std::vector<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
+    Column<ThreadId> importThread;
+    Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
+    Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
+    Column<int32_t> seq;    // -1 when absent
+    Column<int32_t> opId;   // -1 when absent
+    Column<RangeKind> kind;
+    Column<uint8_t> depth;  // 0 for outermost; capped at 255
+    Column<RangeId> parent;
+    Column<uint8_t> flags;     // RangeFlag bits
+    Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     size_t size() const { return start.size(); }
     auto tie() { return std::tie(start, end, importThread, name, sizes, seq, opId, kind, depth, parent, flags, importSourceRow); }
 };
@@ -135,34 +136,34 @@ enum RangeFlag : uint8_t {
 // backward node (its autograd engine wrapper and everything run inside it). Built at load by
 // core/pytorch/correlation.cpp.
 struct OpColumns {
-    std::vector<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node range)
-    std::vector<RangeId> extent; // the range whose launches belong to the op (backward: the wrapper)
-    std::vector<Direction> direction;
-    std::vector<StringId> layer; // backward: the paired forward op's layer
-    std::vector<OpId> paired;    // forward op <-> backward node by seq
+    Column<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node range)
+    Column<RangeId> extent; // the range whose launches belong to the op (backward: the wrapper)
+    Column<Direction> direction;
+    Column<StringId> layer; // backward: the paired forward op's layer
+    Column<OpId> paired;    // forward op <-> backward node by seq
     size_t size() const { return range.size(); }
 };
 
 // Per kernel (same row order as KernelColumns): where its launch call sits.
 struct KernelLinks {
-    std::vector<RangeId> range;   // innermost NVTX range around the launch call, on its thread
-    std::vector<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
-    std::vector<OpId> opInstance; // the op instance it belongs to
-    std::vector<Direction> direction;
-    std::vector<StringId> layer;  // nearest user range; backward kernels take their forward op's
+    Column<RangeId> range;   // innermost NVTX range around the launch call, on its thread
+    Column<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
+    Column<OpId> opInstance; // the op instance it belongs to
+    Column<Direction> direction;
+    Column<StringId> layer;  // nearest user range; backward kernels take their forward op's
 };
 
 // Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/costs/kernel_metrics.h).
 struct KernelMetrics {
-    std::vector<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
-    std::vector<DType> dtype;
-    std::vector<DTypeSource> dtypeSource;
-    std::vector<StringId> rule; // the formula that gave flops/bytes (empty id: none)
-    std::vector<TcState> tc;
-    std::vector<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
-    std::vector<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
-    std::vector<float> occupancy;         // theoretical, percent; NAN when the device is unknown (core/costs/occupancy.h)
-    std::vector<uint8_t> occupancyLimiter; // OccupancyLimiter bits
+    Column<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
+    Column<DType> dtype;
+    Column<DTypeSource> dtypeSource;
+    Column<StringId> rule; // the formula that gave flops/bytes (empty id: none)
+    Column<TcState> tc;
+    Column<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
+    Column<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
+    Column<float> occupancy;         // theoretical, percent; NAN when the device is unknown (core/costs/occupancy.h)
+    Column<uint8_t> occupancyLimiter; // OccupancyLimiter bits
 };
 
 struct Process {
@@ -195,8 +196,8 @@ struct Stream {
 
 // A CSR pair: the ids of group g are ids[offsets[g] .. offsets[g+1]).
 template <typename GroupId, typename ItemId> struct Csr {
-    std::vector<uint32_t> offsets{0};
-    std::vector<ItemId> ids;
+    Column<uint32_t> offsets{0};
+    Column<ItemId> ids;
     std::pair<const ItemId*, const ItemId*> of(GroupId g) const {
         if (!g.valid() || g.value + 1 >= offsets.size()) return {nullptr, nullptr};
         return {ids.data() + offsets[g.value], ids.data() + offsets[g.value + 1]};
@@ -225,9 +226,9 @@ struct CollectiveArgs {
 // OS runtime calls a Nsight Systems trace records with -t osrt (poll, pthread_cond_wait, read …),
 // the OSRT_API rows of event class 27 (the class nsys stats osrtsum reads), by start.
 struct OsRuntimeColumns {
-    std::vector<TimeNs> start, end;
-    std::vector<StringId> name;
-    std::vector<uint32_t> pid, tid;
+    Column<TimeNs> start, end;
+    Column<StringId> name;
+    Column<uint32_t> pid, tid;
     size_t size() const { return start.size(); }
 };
 
@@ -278,7 +279,7 @@ struct Trace {
     // Indexes built once at load.
     Csr<StreamId, KernelId> streamKernels;   // per stream, by start
     Csr<ThreadId, ApiCallId> threadApiCalls; // per thread, by start
-    std::vector<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
+    Column<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
     RowRuns rangeSourceRows;                 // per range: its rowid in the export's NVTX table (JSON: event index)
     Csr<ApiCallId, KernelId> apiKernels;     // a graph launch has many kernels
 
@@ -289,8 +290,8 @@ struct Trace {
     Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
     // Per thread, a max-end segment tree over those ranges (2 * next power of two nodes,
     // starting at startEndTreeBegin[thread]) for stabbing queries that skip ranges ended early.
-    std::vector<TimeNs> startEndTree;
-    std::vector<uint32_t> startEndTreeBegin;
+    Column<TimeNs> startEndTree;
+    Column<uint32_t> startEndTreeBegin;
 
     // Iterations of the whole trace, found once at load (core/pytorch/iterations.h).
     std::vector<IterationSpan> iterations;

@@ -103,7 +103,7 @@ void writeGpuTrace(TableWriter& w, const Trace& t) {
         tail(f, g, i, std::move(name));
         return f;
     };
-    auto at = [](const std::vector<uint8_t>& v, size_t i) { return i < v.size() ? v[i] : kNoCuptiValue; };
+    auto at = [](const Column<uint8_t>& v, size_t i) { return i < v.size() ? v[i] : kNoCuptiValue; };
 
     // A three-way merge of the tables (each sorted by start); equal starts: kernels, copies, sets.
     size_t ki = 0, ci = 0, si = 0;

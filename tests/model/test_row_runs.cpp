@@ -58,11 +58,11 @@ TEST(RowRuns, RowsWithoutRunsStayPlain) {
 }
 
 TEST(RowRuns, EmptyAndSingleValues) {
-    const auto none = ls::RowRuns::of({});
+    const auto none = ls::RowRuns::of(std::vector<uint32_t>{});
     EXPECT_EQ(none.size(), 0u);
     EXPECT_TRUE(none.consistent(0));
     EXPECT_TRUE(none.expand().empty());
-    const auto one = ls::RowRuns::of({42});
+    const auto one = ls::RowRuns::of(std::vector<uint32_t>{42});
     EXPECT_EQ(one.at(0), 42u);
     EXPECT_TRUE(one.consistent(1));
 }
@@ -86,7 +86,7 @@ TEST(RowRuns, DamagedFormsAreNotConsistent) {
     bad.runValue.pop_back();
     EXPECT_FALSE(bad.consistent(100));
     bad = good;
-    bad.plain = rows; // both forms
+    bad.plain.assign(rows.begin(), rows.end()); // both forms
     EXPECT_FALSE(bad.consistent(100));
 }
 

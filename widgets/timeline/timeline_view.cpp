@@ -261,7 +261,7 @@ void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& b
             if (k.value < kernelLane.size() && kernelLane[k.value] != UINT32_MAX) highlightByLane_[laneBase_[part] + kernelLane[k.value]].push_back(k);
         if (part == 0) highlight_ = kernels;
     }
-    const auto byStart = [](const std::vector<TimeNs>& start) { return [&start](KernelId a, KernelId b) { return start[a.value] < start[b.value]; }; };
+    const auto byStart = [](const Column<TimeNs>& start) { return [&start](KernelId a, KernelId b) { return start[a.value] < start[b.value]; }; };
     for (uint32_t lane = 0; lane < highlightByLane_.size(); ++lane)
         std::sort(highlightByLane_[lane].begin(), highlightByLane_[lane].end(), byStart(parts_[lanePart_[lane]]->trace->kernels.start));
     if (!parts_.empty()) std::sort(highlight_.begin(), highlight_.end(), byStart(parts_[0]->trace->kernels.start));
