@@ -309,7 +309,7 @@ std::string writeTraceFile(const Trace& trace, const std::string& identity, cons
 // A trace read in part, as a partial import leaves it: parts left out are empty and nothing
 // points into them.
 void markParts(Trace& t, uint32_t wanted) {
-    t.parts &= wanted;
+    t.parts &= wanted | ((wanted & kLoadNvtx) ? uint32_t(kLoadNvtxNames) : 0u); // names are read with their ranges
     if (!(wanted & kLoadApiCalls))
         for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch}) std::fill(launch->begin(), launch->end(), ApiCallId());
 }

@@ -289,7 +289,12 @@ void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::f
                  keepDomainPrefix(t.str(r.name[byRow[i].value]), raw);
                  each(i, raw);
              },
-             [&](size_t i) { each(i, t.str(r.name[byRow[i].value])); });
+             [&](size_t i) {
+                 // Loaded without names, a text that cannot be read again has nothing to stand in for it.
+                 if (!(t.parts & kLoadNvtxNames))
+                     throw std::runtime_error("the NVTX texts of " + t.displayPath() + " could not be read again");
+                 each(i, t.str(r.name[byRow[i].value]));
+             });
 }
 
 } // namespace ls

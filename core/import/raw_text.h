@@ -58,7 +58,9 @@ private:
 // The raw texts of ranges in the export's row order (source rows not descending), each handed to
 // each(i, text) in that order on the calling thread, the view valid until it returns: for
 // reports that write rows in that order and need not keep the texts. Same fallbacks as
-// RawTextReader::text with `always` set. Throws std::invalid_argument if not in row order.
+// RawTextReader::text with `always` set, except in a trace loaded without NVTX names, which has no
+// names to fall back on: a text that cannot be read then throws std::runtime_error. Throws
+// std::invalid_argument if not in row order.
 void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::function<void(size_t, std::string_view)>& each);
 
 // A PyTorch marker's text up to its input_op_ids as emit_nvtx writes it, from the parsed

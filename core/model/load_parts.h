@@ -15,14 +15,18 @@ enum LoadPart : uint32_t {
     kLoadCorrelation = 1u << 5, // NVTX nesting, kernel ranges, ops, layers, forward/backward
     kLoadCosts = 1u << 6,       // FLOPs, bytes, Tensor Core verdicts
     kLoadIterations = 1u << 7,
-    kLoadEverything = (1u << 8) - 1,
+    // NVTX ranges' names and PyTorch marker fields (op name, seq, op id, shapes): parsing and
+    // interning 8M marker texts is a fifth of a load, and nvtx_gpu_proj re-reads raw texts.
+    kLoadNvtxNames = 1u << 8,
+    kLoadEverything = (1u << 9) - 1,
 };
 
 // The parts `wanted` cannot be computed without: costs and iterations stand on the correlation,
-// which stands on kernels, API calls and NVTX.
+// which stands on kernels, API calls and NVTX with names; names come with their ranges.
 constexpr uint32_t closeLoadParts(uint32_t wanted) {
     if (wanted & (kLoadCosts | kLoadIterations)) wanted |= kLoadCorrelation;
-    if (wanted & kLoadCorrelation) wanted |= kLoadKernels | kLoadApiCalls | kLoadNvtx;
+    if (wanted & kLoadCorrelation) wanted |= kLoadKernels | kLoadApiCalls | kLoadNvtx | kLoadNvtxNames;
+    if (wanted & kLoadNvtxNames) wanted |= kLoadNvtx;
     return wanted;
 }
 

@@ -12,7 +12,7 @@ uint32_t reportLoadParts(std::string_view report) {
         {"gpukernsum", kLoadKernels},
         {"api_sum", kLoadApiCalls},
         {"osrt_sum", kLoadOsRuntime},
-        {"nvtx_sum", kLoadNvtx},
+        {"nvtx_sum", kLoadNvtxNames},
         {"nvtx_kern_sum", kLoadCorrelation}, // ranges around each launch; no FLOPs
         {"mem_time_sum", kLoadMemory},
         {"mem_size_sum", kLoadMemory},
@@ -20,11 +20,12 @@ uint32_t reportLoadParts(std::string_view report) {
         {"kern_exec_sum", kLoadKernels | kLoadApiCalls},
         {"gpu_trace", kLoadKernels | kLoadMemory},
         {"api_trace", kLoadApiCalls},
-        {"nvtx_gpu_proj", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx}, // its own nesting: no correlation
+        // Its own nesting, no correlation; the ranges' texts read raw from the file, no names.
+        {"nvtx_gpu_proj", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx},
         // A gap's cause: the next operation's launch call, the call running at the gap, the ranges
         // around it (their names and nesting); no correlation.
-        {"idle_sum", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx},
-        {"gaps", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtx},
+        {"idle_sum", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtxNames},
+        {"gaps", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtxNames},
     };
     for (const auto& [name, parts] : kParts)
         if (name == report) return parts;

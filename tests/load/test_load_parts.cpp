@@ -1,5 +1,6 @@
 // A load of only the parts a report needs (core/model/load_parts.h) reads only those tables, and
 // every report that asks for fewer parts gives what it gives over a full load.
+#include "core/import/raw_text.h"
 #include "core/load/load.h"
 #include "core/reports/gpu_idle.h"
 #include "core/reports/gpu_trace.h"
@@ -56,6 +57,62 @@ TEST(LoadParts, CostsAndIterationsBringTheCorrelationAndItsTables) {
     EXPECT_EQ(reportLoadParts("layer_sum"), static_cast<uint32_t>(kLoadEverything));
     EXPECT_EQ(reportLoadParts("gpukernsum"), static_cast<uint32_t>(kLoadKernels));
     EXPECT_EQ(reportLoadParts("api_sum"), static_cast<uint32_t>(kLoadApiCalls));
+}
+
+TEST(LoadParts, WithoutNamesRangesKeepAllButTheirNamesAndMarkerFields) {
+    const fs::path file = sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite"; // PyTorch markers and ranges of named domains
+    LS_REQUIRE_FILE(file);
+    const auto full = load(file, kLoadEverything);
+    const auto bare = load(file, kLoadNvtx);
+    ASSERT_TRUE(full && bare);
+    EXPECT_FALSE(bare->parts & kLoadNvtxNames);
+    const RangeColumns &f = full->ranges, &b = bare->ranges;
+    ASSERT_EQ(b.size(), f.size());
+    EXPECT_EQ(b.start, f.start);
+    EXPECT_EQ(b.end, f.end);
+    EXPECT_EQ(b.kind, f.kind);
+    EXPECT_EQ(b.parent, f.parent);
+    EXPECT_EQ(bare->threadRangeBegin, full->threadRangeBegin);
+    EXPECT_EQ(bare->rangeSourceRows, full->rangeSourceRows);
+    // Names only for ranges of a named domain (read whole for their "domain:" prefix), as SQL counts them.
+    SqlReader sql(file);
+    const auto inDomains = static_cast<size_t>(sql.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE domainId != 0 AND eventType != 75"));
+    size_t named = 0, markers = 0, seqs = 0;
+    for (size_t i = 0; i < b.size(); ++i) {
+        if (b.name[i].value != 0) { // a range of a named domain: whole
+            ++named;
+            EXPECT_EQ(bare->str(b.name[i]), full->str(f.name[i]));
+            EXPECT_EQ(b.flags[i], f.flags[i]);
+            continue;
+        }
+        markers += (b.flags[i] & kPytorchMarker) != 0;
+        seqs += b.seq[i] != -1;
+        EXPECT_EQ(b.flags[i], f.flags[i] & (kUnended | kEndsOnOtherThread)) << "only flags of the row itself, none from its text: " << i;
+    }
+    EXPECT_EQ(named, inDomains);
+    EXPECT_GT(inDomains, 0u);
+    EXPECT_EQ(markers, 0u);
+    EXPECT_EQ(seqs, 0u);
+    EXPECT_GT(std::count_if(f.seq.begin(), f.seq.end(), [](int32_t v) { return v != -1; }), 0) << "the full load has marker fields to leave out";
+
+    EXPECT_TRUE(closeLoadParts(kLoadCorrelation) & kLoadNvtxNames);
+    EXPECT_TRUE(closeLoadParts(kLoadNvtxNames) & kLoadNvtx);
+    EXPECT_FALSE(reportLoadParts("nvtx_gpu_proj") & kLoadNvtxNames);
+    for (const char* report : {"nvtx_sum", "idle_sum", "gaps"}) EXPECT_TRUE(closeLoadParts(reportLoadParts(report)) & kLoadNvtxNames) << report;
+}
+
+TEST(LoadParts, RawTextsOfATraceLoadedWithoutNamesFailWhenTheFileIsGone) {
+    TempDir tmp;
+    const fs::path copy = tmp / "run.sqlite";
+    fs::copy_file(sampleTrace(), copy);
+    const auto full = load(copy, kLoadEverything), bare = load(copy, kLoadNvtx);
+    ASSERT_TRUE(full && bare);
+    fs::remove(copy);
+    const std::vector<RangeId> first = {RangeId(0)};
+    size_t handed = 0;
+    EXPECT_NO_THROW(forEachRawText(*full, first, [&](size_t, std::string_view) { ++handed; })) << "a full load has its names to give";
+    EXPECT_EQ(handed, 1u);
+    EXPECT_THROW(forEachRawText(*bare, first, [](size_t, std::string_view) {}), std::runtime_error);
 }
 
 std::string stats(const DurationStats& s) {

@@ -198,15 +198,22 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
 }
 
 template <typename Rows>
-bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out) {
+bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out, bool names) {
     // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
     // without a NULL check; this loop runs millions of times.
     const int64_t type = st.int64(ncol::EventType);
     const int64_t tid = st.int64(ncol::GlobalTid);
-    std::string_view text = st.text(ncol::Text);
-    if (text.empty() && st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
-        if (const std::string* s = strings.find(st.int64(ncol::TextId))) text = *s;
-        else out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
+    // Without names, a range of a named domain is still read whole: its name's "domain:" prefix is
+    // what a raw text read later is given (core/import/raw_text.h).
+    const int64_t domain = st.int64(ncol::DomainId);
+    names = names || domain != 0;
+    std::string_view text;
+    if (names || type == nvtx_type::DomainCreate) {
+        text = st.text(ncol::Text);
+        if (text.empty() && st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
+            if (const std::string* s = strings.find(st.int64(ncol::TextId))) text = *s;
+            else out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
+        }
     }
     if (type == nvtx_type::DomainCreate) {
         out.domains.push_back({tid, st.int64(ncol::DomainId), std::string(text)});
@@ -244,7 +251,19 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
         flags |= kEndsOnOtherThread;
         out.report.add(Anomaly::RangeEndsOnOtherThread);
     }
-    if (const int64_t domain = st.int64(ncol::DomainId); domain != 0) out.rangeDomains.emplace_back(i, domain);
+    r.start[i] = start;
+    r.end[i] = end;
+    r.importThread[i] = ThreadId(out.keys.get(tid));
+    r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
+    const int64_t rowid = st.int64(ncol::RowId);
+    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
+    if (!names) {
+        r.name[i] = r.sizes[i] = StringId(0);
+        r.seq[i] = r.opId[i] = -1;
+        r.flags[i] = flags;
+        return true;
+    }
+    if (domain != 0) out.rangeDomains.emplace_back(i, domain);
 
     MarkerFields m = parseMarker(text);
     std::optional<DictMarker> dict;
@@ -257,17 +276,11 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     if (m.isPytorchMarker) flags |= kPytorchMarker;
     if (m.repeatedInput) flags |= kRepeatedInput;
     if (dict && dict->isOp) flags |= kDictCall;
-    r.start[i] = start;
-    r.end[i] = end;
-    r.importThread[i] = ThreadId(out.keys.get(tid));
     r.name[i] = out.strings.intern(m.name);
     r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
     r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
     r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
-    r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     r.flags[i] = flags;
-    const int64_t rowid = st.int64(ncol::RowId);
-    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
     return true;
 }
 
@@ -307,7 +320,7 @@ void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, Event
         case EventTable::Memcpy: ok = readMemcpyRow(st, t.memcpys, i, out); break;
         case EventTable::Memset: ok = readMemsetRow(st, t.memsets, i, out); break;
         case EventTable::Runtime: ok = readRuntimeRow(st, sink, i, out); break;
-        case EventTable::Nvtx: ok = readNvtxRow(st, strings, t.ranges, i, out); break;
+        case EventTable::Nvtx: ok = readNvtxRow(st, strings, t.ranges, i, out, sink.nvtxNames); break;
         }
         valid[i] = ok ? 1 : 0;
         if (++sinceReport == kReportEvery) {

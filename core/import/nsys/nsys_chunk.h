@@ -60,6 +60,7 @@ struct EventSink {
     std::vector<uint8_t> valid[kEventTables];
     int64_t firstRowid[kEventTables] = {};
     bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
+    bool nvtxNames = true;              // false: ranges keep the empty name and no marker fields
     explicit EventSink(Trace& t) : trace(t) {}
     void presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads);
 };

@@ -226,6 +226,8 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
     EventSink sink(*trace);
+    sink.nvtxNames = (closeLoadParts(options.parts) & kLoadNvtxNames) != 0;
+    if (!sink.nvtxNames) trace->parts &= ~uint32_t(kLoadNvtxNames);
     for (const auto& span : plan.spans) {
         sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
         sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
