@@ -12,10 +12,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <sys/vfs.h>
+#endif
 
 namespace ls {
 
 #if !defined(_WIN32)
+
+namespace {
+
+// Pages of a file on a network or user-space file system can vanish under a mapping (another
+// host renames or evicts the cache file: a later page-in gets SIGBUS), so such files are copied.
+bool localFileSystem(int fd) {
+#if defined(__linux__)
+    struct statfs fs {};
+    if (::fstatfs(fd, &fs) != 0) return false;
+    switch (static_cast<unsigned long>(fs.f_type)) {
+    case 0x6969:     // NFS
+    case 0x517B:     // SMB
+    case 0xFF534D42: // CIFS
+    case 0xFE534D42: // SMB2
+    case 0x65735546: // FUSE
+    case 0x01021997: // 9P (v9fs)
+    case 0x564C:     // NCP
+    case 0x47504653: // GPFS
+    case 0x0BD00BD0: // Lustre
+        return false;
+    default: return true;
+    }
+#else
+    (void)fd;
+    return true;
+#endif
+}
+
+} // namespace
 
 MappedFile::~MappedFile() {
     if (mapped_) ::munmap(const_cast<unsigned char*>(data_), size_);
@@ -30,10 +62,29 @@ std::string MappedFile::open(const std::string& path) {
     if (!S_ISREG(st.st_mode)) return "not a regular file";
     size_ = static_cast<uint64_t>(st.st_size);
     if (size_ == 0) return {};
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-    if (p == MAP_FAILED) return std::strerror(errno);
-    data_ = static_cast<const unsigned char*>(p);
-    mapped_ = true;
+    if (localFileSystem(fd_)) {
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+        if (p != MAP_FAILED) {
+            data_ = static_cast<const unsigned char*>(p);
+            mapped_ = true;
+            return {};
+        }
+    }
+    // Not mapped: read whole, and no range is mapped either.
+    try {
+        copy_.resize(size_);
+    } catch (const std::exception&) {
+        return "too large to read";
+    }
+    for (uint64_t done = 0; done < size_;) {
+        const ssize_t n = ::pread(fd_, copy_.data() + done, size_ - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? std::strerror(errno) : "the file shrank while it was read";
+        done += static_cast<uint64_t>(n);
+    }
+    data_ = copy_.data();
+    ::close(fd_);
+    fd_ = -1;
     return {};
 }
 

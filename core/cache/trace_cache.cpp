@@ -94,7 +94,12 @@ CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, ui
     const std::string identity = traceFileIdentity(path);
     if (identity.empty()) return {nullptr, "the trace file cannot be examined"};
     const std::string file = cacheFileFor(dir, identity);
-    TraceFileRead r = readTraceFile(file, identity, parts);
+    TraceFileRead r;
+    try {
+        r = readTraceFile(file, identity, parts);
+    } catch (const std::exception& e) { // out of memory or mappings: a miss, the file is loaded instead
+        return {nullptr, std::string("cannot read the cache file: ") + e.what()};
+    }
     if (!r.trace) return {nullptr, r.reason};
     std::error_code ec;
     fs::last_write_time(file, fs::file_time_type::clock::now(), ec); // least recently used goes first

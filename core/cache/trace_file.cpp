@@ -166,13 +166,19 @@ public:
         std::atomic<size_t> next{0};
         std::atomic<bool> good{true};
         auto work = [&] {
-            for (size_t i; (i = next++) < deferred_.size();)
-                if (!deferred_[i]()) good = false;
+            for (size_t i; (i = next++) < deferred_.size();) try {
+                    if (!deferred_[i]()) good = false;
+                } catch (const std::exception&) { // no memory for a copy: the file is not used
+                    good = false;
+                }
         };
         {
             std::vector<std::jthread> helpers;
             const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-            for (unsigned t = 1; t < threads && t < deferred_.size(); ++t) helpers.emplace_back(work);
+            try {
+                for (unsigned t = 1; t < threads && t < deferred_.size(); ++t) helpers.emplace_back(work);
+            } catch (const std::system_error&) { // fewer threads, then
+            }
             work();
         }
         deferred_.clear();
@@ -227,13 +233,17 @@ private:
         const size_t bytes = n * sizeof(T);
         std::vector<T, A>().swap(v); // no block of its own (a CSR's offsets start with one)
         if (void* pages = file_.mapPrivate(at, bytes)) {
-            const T* first = static_cast<const T*>(pages);
+            // However assign ends, the mapping is the column's or unmapped, and nothing stays pending.
+            struct Pending {
+                void* pages;
+                size_t bytes;
+                ~Pending() {
+                    if (column_memory::takeAdopted(bytes)) column_memory::deallocate(pages, bytes);
+                }
+            } pending{pages, bytes};
             column_memory::adoptNext(pages, bytes);
+            const T* first = static_cast<const T*>(pages);
             v.assign(first, first + n); // takes the pages as they are (ColumnAllocator::construct)
-            if (column_memory::takeAdopted(bytes)) { // not taken: v copied them instead
-                column_memory::deallocate(pages, bytes);
-                return false;
-            }
         } else {
             v.resize(n);
             std::memcpy(v.data(), file_.data() + at, bytes);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace ls {
@@ -174,7 +175,8 @@ struct TextSource {
 };
 
 // Reads the texts of the export's rows rows[from, to) (ascending) on one connection: got(m, raw)
-// with the row's raw text, missing(m) where it has none or the file cannot be read any more.
+// with the row's raw text, missing(m, false) where the row has no text, missing(m, true) where the
+// row or the file cannot be read any more.
 // `raw` may be changed by got.
 template <typename Got, typename Missing>
 void readRows(const Trace& t, const TextSource& source, const std::vector<int64_t>& rows, size_t from, size_t to, Got&& got,
@@ -185,16 +187,18 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
     try {
         Database db(t.path);
         const std::string columns = textColumns(db);
-        Statement interned(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
+        std::optional<Statement> interned; // exports without StringIds have inline texts only
+        if (db.hasTable("StringIds")) interned.emplace(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
         auto take = [&](const auto& s, int textCol) {
-            if (s.isNull(textCol) && s.isNull(textCol + 1)) return missing(m);
+            if (s.isNull(textCol) && s.isNull(textCol + 1)) return missing(m, false);
             if (!s.isNull(textCol)) {
                 raw.assign(s.text(textCol));
             } else {
-                interned.reset();
-                interned.bind(1, s.int64(textCol + 1));
-                if (!interned.step() || interned.isNull(0)) return missing(m);
-                raw.assign(interned.text(0));
+                if (!interned) return missing(m, false);
+                interned->reset();
+                interned->bind(1, s.int64(textCol + 1));
+                if (!interned->step() || interned->isNull(0)) return missing(m, false); // an unknown id, as the load found it
+                raw.assign(interned->text(0));
             }
             got(m, raw);
         };
@@ -209,7 +213,7 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
                 const int64_t id = scan.rowid();
                 if (rows[m] > id) continue;
                 scan.load();
-                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m);
+                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m, true);
             }
         } else if (dense) {
             Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
@@ -217,20 +221,20 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
             scan.bind(2, last);
             while (m < to && scan.step()) {
                 const int64_t id = scan.int64(0);
-                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m);
+                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m, true);
             }
         } else {
             Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
             for (; m < to; ++m) {
                 byRow.reset();
                 byRow.bind(1, rows[m]);
-                byRow.step() ? take(byRow, 0) : missing(m);
+                byRow.step() ? take(byRow, 0) : missing(m, true);
             }
         }
     } catch (const SqliteError&) {
         // Not readable any more (or not an Nsight Systems export): the normalized names stand.
     }
-    for (; m < to; ++m) missing(m);
+    for (; m < to; ++m) missing(m, true);
 }
 
 } // namespace
@@ -271,7 +275,7 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
                      rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
                      kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
                  },
-                 [&](size_t m) { kept_[toRead[m]] = t.str(r.name[ranges[toRead[m]].value]); });
+                 [&](size_t m, bool) { kept_[toRead[m]] = t.str(r.name[ranges[toRead[m]].value]); });
     });
     for (auto& part : blocks)
         for (auto& block : part.take()) blocks_.push_back(std::move(block));
@@ -289,9 +293,10 @@ void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::f
                  keepDomainPrefix(t.str(r.name[byRow[i].value]), raw);
                  each(i, raw);
              },
-             [&](size_t i) {
-                 // Loaded without names, a text that cannot be read again has nothing to stand in for it.
-                 if (!(t.parts & kLoadNvtxNames))
+             [&](size_t i, bool unreadable) {
+                 // Loaded without names, a text that cannot be read again has nothing to stand in
+                 // for it; a row without text has the empty name a full load gives it.
+                 if (unreadable && !(t.parts & kLoadNvtxNames))
                      throw std::runtime_error("the NVTX texts of " + t.displayPath() + " could not be read again");
                  each(i, t.str(r.name[byRow[i].value]));
              });

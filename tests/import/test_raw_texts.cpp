@@ -8,6 +8,7 @@
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -145,6 +146,36 @@ TEST(ForEachRawText, AFileGoneSinceTheLoadGivesTheNormalizedNames) {
         EXPECT_EQ(text, t->str(t->ranges.name[all[i].value])) << i;
     });
     EXPECT_EQ(seen, all.size());
+}
+
+// A trace loaded without names (nvtx_gpu_proj's load) gives a row without text the empty name a
+// full load gives it, in an export without a StringIds table too; only a row that cannot be read
+// again is an error there.
+TEST(ForEachRawText, RowsWithoutTextGiveTheEmptyNameOfAFullLoadWhenNamesWereNotLoaded) {
+    TempDir dir;
+    const fs::path copy = dir / "no_text.sqlite";
+    fs::copy_file(sampleTrace(), copy);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(copy.string().c_str(), &db), SQLITE_OK);
+        const char* sql = "UPDATE NVTX_EVENTS SET text = NULL, textId = NULL WHERE rowid IN "
+                          "(SELECT rowid FROM NVTX_EVENTS WHERE eventType != 75 ORDER BY rowid LIMIT 5);"
+                          "DROP TABLE IF EXISTS StringIds;";
+        EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+        sqlite3_close(db);
+    }
+    ls::LoadOptions bareOptions;
+    bareOptions.parts = ls::kLoadNvtx;
+    const auto full = ls::loadTrace(copy.string()).trace, bare = ls::loadTrace(copy.string(), bareOptions).trace;
+    ASSERT_TRUE(full && bare);
+    ASSERT_FALSE(bare->parts & ls::kLoadNvtxNames);
+    auto all = everyNth(*full, 1);
+    byRow(*full, all);
+    std::vector<std::string> fromFull, fromBare;
+    ls::forEachRawText(*full, all, [&](size_t, std::string_view text) { fromFull.emplace_back(text); });
+    ASSERT_NO_THROW(ls::forEachRawText(*bare, all, [&](size_t, std::string_view text) { fromBare.emplace_back(text); }));
+    EXPECT_EQ(fromBare, fromFull);
+    EXPECT_EQ(std::count(fromFull.begin(), fromFull.end(), std::string()), 5) << "the five rows without text";
 }
 
 // A slice of a text, taken from its pieces without building it, equals the same bytes of the
