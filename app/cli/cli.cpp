@@ -4,6 +4,8 @@
 #include "core/cache/trace_cache.h"
 
 #include <cstdlib>
+#include <exception>
+#include <new>
 #include <string_view>
 
 #include <functional>
@@ -284,7 +286,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             return kUsage;
         }
         Context c{out, err};
-        const int rc = cmd.run(o, c);
+        int rc = kUnreadable;
+        try {
+            rc = cmd.run(o, c);
+        } catch (const std::bad_alloc&) { // one line, not std::terminate, whatever a report hits midway
+            out.flush();
+            err << "error: out of memory\n";
+        } catch (const std::exception& e) {
+            out.flush();
+            err << "error: " << e.what() << "\n";
+        }
         // A model cache file may still be being written: its output is out already.
         out.flush();
         waitForCacheWrites();
