@@ -2,6 +2,7 @@
 
 #include "core/model/column.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -90,8 +91,9 @@ std::string MappedFile::open(const std::string& path) {
 
 void* MappedFile::mapPrivate(uint64_t offset, size_t bytes) const {
     constexpr uint64_t kPage = column_memory::kPageBytes;
-    if (fd_ < 0 || offset % kPage != 0 || offset > size_ || bytes > size_ - offset) return nullptr;
-    const size_t length = (bytes + kPage - 1) & ~(kPage - 1);
+    static const uint64_t pageSize = static_cast<uint64_t>(std::max(1L, ::sysconf(_SC_PAGESIZE))); // 4 KiB, or 16/64 KiB
+    if (fd_ < 0 || offset % pageSize != 0 || offset > size_ || bytes > size_ - offset) return nullptr;
+    const size_t length = (bytes + kPage - 1) & ~(kPage - 1); // the kernel rounds it up to its pages
     void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd_, static_cast<off_t>(offset));
     return p == MAP_FAILED ? nullptr : p;
 }

@@ -38,11 +38,12 @@ uint64_t hashBytes(const void* data, size_t n, uint64_t seed) {
     return h ^ (h >> 31);
 }
 
-// Columns of kMappedBytes or more start on a page boundary of the file, so a reader can map
-// them as they lie (core/model/column.h); the zero bytes before one are in no checksum.
+// Columns of kMappedBytes or more start on a 64 KiB boundary of the file, so a reader can map
+// them as they lie (core/model/column.h) where pages are 4 KiB and on 64 KiB-page hosts (aarch64
+// Grace nodes) alike; the zero bytes before one are in no checksum.
+constexpr uint64_t kColumnAlign = uint64_t(64) << 10;
 uint64_t paddingBefore(uint64_t offset, size_t bytes) {
-    constexpr uint64_t kPage = column_memory::kPageBytes;
-    return bytes >= column_memory::kMappedBytes ? (kPage - offset % kPage) % kPage : 0;
+    return bytes >= column_memory::kMappedBytes ? (kColumnAlign - offset % kColumnAlign) % kColumnAlign : 0;
 }
 
 class Writer {
@@ -68,7 +69,7 @@ public:
         static_assert(std::is_trivially_copyable_v<T>);
         count(v.size());
         const size_t n = v.size() * sizeof(T);
-        static constexpr char kZeros[column_memory::kPageBytes] = {};
+        static constexpr char kZeros[kColumnAlign] = {};
         write(kZeros, paddingBefore(offset_ + bytes_, n));
         write(v.data(), n);
         pod(hashBytes(v.data(), n, 0));

@@ -89,6 +89,12 @@ TEST(MappedReopen, ABigColumnIsTheCacheFilesPagesAndAWriteToItStaysInMemory) {
     ASSERT_EQ(writeTraceFile(*big, identity, file), "");
     writeBack(file);
     const std::string written = slurp(file);
+    // Big columns start on 64 KiB boundaries of the file: mappable on 64 KiB-page hosts too.
+    for (const auto* column : {&big->kernels.start, &big->kernels.end}) {
+        const size_t at = written.find(std::string_view(reinterpret_cast<const char*>(column->data()), 64 * sizeof(TimeNs)));
+        ASSERT_NE(at, std::string::npos);
+        EXPECT_EQ(at % (size_t(64) << 10), 0u);
+    }
 
     auto back = readTraceFile(file, identity);
     ASSERT_TRUE(back.trace) << back.reason;
