@@ -19,6 +19,20 @@
 
 namespace ls {
 
+std::string MappedFile::readWhole(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return std::strerror(errno);
+    copy_.reserve(size_); // known where the file was examined first
+    unsigned char buf[1 << 16];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) copy_.insert(copy_.end(), buf, buf + n);
+    const bool failed = std::ferror(f) != 0;
+    std::fclose(f);
+    if (failed) return "read error";
+    data_ = copy_.data();
+    size_ = copy_.size();
+    return {};
+}
+
 #if !defined(_WIN32)
 
 namespace {
@@ -72,21 +86,9 @@ std::string MappedFile::open(const std::string& path) {
         }
     }
     // Not mapped: read whole, and no range is mapped either.
-    try {
-        copy_.resize(size_);
-    } catch (const std::exception&) {
-        return "too large to read";
-    }
-    for (uint64_t done = 0; done < size_;) {
-        const ssize_t n = ::pread(fd_, copy_.data() + done, size_ - done, static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return n < 0 ? std::strerror(errno) : "the file shrank while it was read";
-        done += static_cast<uint64_t>(n);
-    }
-    data_ = copy_.data();
     ::close(fd_);
     fd_ = -1;
-    return {};
+    return readWhole(path);
 }
 
 void* MappedFile::mapPrivate(uint64_t offset, size_t bytes) const {
@@ -102,18 +104,7 @@ void* MappedFile::mapPrivate(uint64_t offset, size_t bytes) const {
 
 MappedFile::~MappedFile() = default;
 
-std::string MappedFile::open(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return std::strerror(errno);
-    unsigned char buf[1 << 16];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) copy_.insert(copy_.end(), buf, buf + n);
-    const bool failed = std::ferror(f) != 0;
-    std::fclose(f);
-    if (failed) return "read error";
-    data_ = copy_.data();
-    size_ = copy_.size();
-    return {};
-}
+std::string MappedFile::open(const std::string& path) { return readWhole(path); }
 
 void* MappedFile::mapPrivate(uint64_t, size_t) const { return nullptr; }
 

@@ -28,6 +28,7 @@ public:
     void* mapPrivate(uint64_t offset, size_t bytes) const;
 
 private:
+    std::string readWhole(const std::string& path); // into copy_
     int fd_ = -1;
     const unsigned char* data_ = nullptr;
     uint64_t size_ = 0;

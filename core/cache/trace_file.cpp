@@ -3,7 +3,6 @@
 #include "core/cache/mapped_file.h"
 #include "core/cache/trace_fields.h"
 #include "core/model/column.h"
-#include "core/model/platform.h"
 
 #include <algorithm>
 #include <atomic>
@@ -320,7 +319,7 @@ std::string writeTraceFile(const Trace& trace, const std::string& identity, cons
 // A trace read in part, as a partial import leaves it: parts left out are empty and nothing
 // points into them.
 void markParts(Trace& t, uint32_t wanted) {
-    t.parts &= wanted | ((wanted & kLoadNvtx) ? uint32_t(kLoadNvtxNames) : 0u); // names are read with their ranges
+    t.parts &= heldLoadParts(wanted);
     if (!(wanted & kLoadApiCalls))
         for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch}) std::fill(launch->begin(), launch->end(), ApiCallId());
 }

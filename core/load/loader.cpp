@@ -44,8 +44,7 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
         auto trace = std::const_pointer_cast<Trace>(r.trace);
         const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);
         const uint32_t parts = closeLoadParts(options.parts);
-        // Names come with their ranges unless the importer left them out (it clears the bit).
-        trace->parts &= parts | ((parts & kLoadNvtx) ? uint32_t(kLoadNvtxNames) : 0u);
+        trace->parts &= heldLoadParts(parts); // an importer that left names out cleared their bit
         auto phase = [&](uint32_t part, const char* name, auto&& run) {
             if (!(parts & part)) return;
             const auto begin = std::chrono::steady_clock::now();

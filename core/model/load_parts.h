@@ -30,4 +30,8 @@ constexpr uint32_t closeLoadParts(uint32_t wanted) {
     return wanted;
 }
 
+// What a trace loaded or read for `wanted` (closed) holds: names come with their ranges unless an
+// importer left them out on purpose (the nsys reader, clearing kLoadNvtxNames itself).
+constexpr uint32_t heldLoadParts(uint32_t wanted) { return (wanted & kLoadNvtx) ? wanted | kLoadNvtxNames : wanted; }
+
 } // namespace ls
