@@ -4,7 +4,8 @@
 # Layers of core, each may include itself and the ones before it:
 #   model <- import <- pytorch <- costs <- reports <- views
 # and load (the entry point that imports, correlates and prices a trace) sits beside views over
-# costs and over cache (the model cache, which knows only the model); compare (two runs matched by meaning) sits over reports. widgets include core; app includes widgets and core; tests include anything.
+# costs and over cache (the model cache, which knows only the model); prepared (the view cache:
+# what the window shows first, kept beside the model cache) sits over views and cache; compare (two runs matched by meaning) sits over reports. widgets include core; app includes widgets and core; tests include anything.
 # Also: core never includes Qt, and only core/import touches SQLite.
 cmake_minimum_required(VERSION 3.22)
 if(NOT SOURCE_DIR)
@@ -20,6 +21,7 @@ set(allowed_core_reports model import pytorch costs reports)
 set(allowed_core_views model import pytorch costs reports views)
 set(allowed_core_load model import pytorch costs cache load)
 set(allowed_core_cache model cache)
+set(allowed_core_prepared model import pytorch costs reports views cache prepared)
 set(allowed_core_compare model import pytorch costs reports compare)
 
 # The layer of a path relative to the repo: core/<folder>, widgets, app or tests.

@@ -4,6 +4,7 @@
 
 #include "widgets/load_settings.h"
 
+#include "core/cache/trace_cache.h"
 #include "core/load/session_load.h"
 
 #include <QFileInfo>
@@ -77,6 +78,12 @@ void TraceLoader::start(const QStringList& paths) {
         };
         std::vector<std::string> files;
         for (const QString& p : paths) files.push_back(p.toStdString());
+        // One file's views (tree, lanes, paths, iterations) come from the view cache when it has
+        // them for the file's state before the load, as the model cache's do.
+        const bool oneFile = files.size() == 1 && !QFileInfo(paths.front()).isDir() && !options.cacheDir.empty() &&
+                             closeLoadParts(options.parts) == kLoadEverything;
+        const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
+        const std::string cacheDir = options.cacheDir;
         SessionLoadOptions sessionOptions;
         sessionOptions.load = std::move(options);
         if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
@@ -94,9 +101,17 @@ void TraceLoader::start(const QStringList& paths) {
             reason = QString::fromStdString(loaded.failed.front().reason);
         }
         std::shared_ptr<const TraceSession> session;
+        bool storeViews = false;
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
-            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order);
+            std::unique_ptr<CachedViews> cached;
+            if (!identity.empty() && loaded.traces.size() == 1) {
+                const Trace& t = *loaded.traces.front().trace;
+                storeViews = !t.ownedFiles && t.sourcePath.empty(); // a converted copy is not cached
+                if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
+            }
+            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached));
+            storeViews = storeViews && !session->viewsFromCache;
         }
         QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {
             if (!self || self->job_ != job) return;
@@ -115,6 +130,9 @@ void TraceLoader::start(const QStringList& paths) {
             QMetaObject::invokeMethod(this, [self, job, complete] {
                 if (self && self->job_ == job) emit self->completed(complete);
             }, Qt::QueuedConnection);
+            // Only when the file is as it was before the load: views of another state are never kept.
+            if (storeViews && traceFileIdentity(files.front()) == identity)
+                (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session)); // no views kept: only a slower reopen
         }
         prepared.set_value();
         *finished = true;

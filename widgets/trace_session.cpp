@@ -15,17 +15,26 @@ namespace {
 // of independent pieces run on every core, longest first (one after another, all of them took
 // ~4 s for a million kernels).
 // `alongside`: one more piece of work for the same cores (the rank analysis of a single rank).
+// `cached`: the trace's views from the view cache (core/prepared/view_file.h), taken instead of
+// building them.
 std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order,
-                                             std::function<void()> alongside = {}) {
+                                             std::function<void()> alongside = {}, std::unique_ptr<CachedViews> cached = {}) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
     const TimelineSession* rows = ranks ? ranks->timelines.get() : nullptr;
     std::vector<std::function<void()>> tasks;
+    s->viewsFromCache = cached != nullptr;
     tasks.emplace_back([&] {
         const StepTiming step("prepare: kernel table");
-        auto table = session ? std::make_shared<const KernelTable>(trace, *session, shown) : std::make_shared<const KernelTable>(trace);
-        if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
+        std::shared_ptr<KernelTable> table;
+        if (cached && session)
+            table = std::make_shared<KernelTable>(trace, *session, shown, std::make_shared<const KernelPaths>(std::move(cached->paths)));
+        else table = session ? std::make_shared<KernelTable>(trace, *session, shown) : std::make_shared<KernelTable>(trace);
+        if (cached && order.column >= 0 && cached->sorted.column == order.column && cached->sorted.descending == order.descending) {
+            s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(cached->sorted.rows));
+            s->kernelOrder = order;
+        } else if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
             std::vector<KernelId> sorted(trace->kernels.size());
             for (uint32_t k = 0; k < sorted.size(); ++k) sorted[k] = KernelId(k);
             table->sort(sorted, static_cast<KernelField>(order.column), order.descending);
@@ -36,15 +45,16 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
     });
     tasks.emplace_back([&] {
         const StepTiming step("prepare: timeline");
-        s->timeline = rows ? rows->parts.at(shown) : buildTimelineData(trace); // a session's are built once
+        if (rows) s->timeline = rows->parts.at(shown); // a session's are built once
+        else s->timeline = cached ? buildTimelineData(trace, std::move(cached->tracks)) : buildTimelineData(trace);
     });
     tasks.emplace_back([&] {
         const StepTiming step("prepare: layer tree");
-        s->layers = std::make_shared<const LayerTree>(buildLayerTree(*trace));
+        s->layers = std::make_shared<const LayerTree>(cached ? std::move(cached->layers) : buildLayerTree(*trace));
     });
     tasks.emplace_back([&] {
         const StepTiming step("prepare: iterations");
-        s->iterations = std::make_shared<const IterationSummary>(iterationSummary(*trace));
+        s->iterations = std::make_shared<const IterationSummary>(cached ? std::move(cached->iterations) : iterationSummary(*trace));
     });
     if (alongside) tasks.push_back(std::move(alongside));
     runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
@@ -125,12 +135,14 @@ std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const 
     return s;
 }
 
-std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order) {
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order,
+                                                          std::unique_ptr<CachedViews> cached) {
     if (session->ranks.size() > 1) return prepareVisibleSession(analyseRanks(std::move(session)), shown, order);
     // One rank: the table, tree and timeline need nothing of its analysis, which is made beside them.
     auto analysis = std::make_shared<RankAnalysis>();
     analysis->session = std::move(session);
-    auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, [&] { fillRankAnalysis(*analysis); });
+    auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, [&] { fillRankAnalysis(*analysis); },
+                            std::move(cached));
     s->ranks = std::move(analysis);
     s->shownTrace = shown;
     return s;
@@ -140,6 +152,18 @@ std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const 
     auto s = std::make_shared<TraceSession>(*visible);
     preparePanes(*s);
     return s;
+}
+
+ViewsToStore viewsOf(const TraceSession& s) {
+    ViewsToStore v;
+    v.layers = s.layers.get();
+    v.tracks = s.timeline ? &s.timeline->tracks : nullptr;
+    v.paths = s.kernels ? s.kernels->paths().get() : nullptr;
+    v.iterations = s.iterations.get();
+    v.sortedRows = s.sortedKernels.get();
+    v.sortColumn = s.kernelOrder.column;
+    v.sortDescending = s.kernelOrder.descending;
+    return v;
 }
 
 std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks) {

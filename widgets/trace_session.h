@@ -2,6 +2,7 @@
 // What the window shows for one open trace: the trace and the structures derived from it off the
 // GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
 #include "core/model/session.h"
+#include "core/prepared/view_file.h"
 #include "core/reports/collectives.h"
 #include "core/reports/iteration_summary.h"
 #include "core/reports/rank_summary.h"
@@ -56,6 +57,7 @@ struct TraceSession {
     std::shared_ptr<const ChartShares> charts;                    // and its charts
     bool complete = false;
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
+    bool viewsFromCache = false; // the tree, lanes, paths and iterations came from the view cache
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;
     uint32_t shownTrace = 0;
@@ -78,7 +80,11 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
 // rows are built: the first without them, then a copy of it with them (complete).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
 // The same from the loaded session, analysing its ranks (beside the rest when it has one rank).
-std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {});
+// `cached`: the shown trace's views from the view cache, used instead of building them (one rank).
+std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {},
+                                                          std::unique_ptr<CachedViews> cached = {});
 std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
+// What the view cache keeps of a prepared session (pointers into it).
+ViewsToStore viewsOf(const TraceSession& s);
 
 } // namespace ls::gui

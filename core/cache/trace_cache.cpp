@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -32,10 +33,14 @@ std::string hex(uint64_t v) {
 
 // The cache file's name depends on the path only, so a changed trace file replaces its old
 // cache file instead of leaving it behind; the identity inside says which state it holds.
-std::string cacheFileFor(const std::string& dir, const std::string& identity) {
-    const std::string path = identity.substr(0, identity.find('\n'));
-    return (fs::path(dir) / (hex(fnv(path)) + kSuffix)).string();
+std::string cacheStem(const std::string& identity) { return hex(fnv(identity.substr(0, identity.find('\n')))); }
+
+// "<16 hex digits>.ls…": a model cache file, a companion or a temporary of either.
+bool cacheName(const std::string& name) {
+    return name.size() > 19 && name.compare(16, 3, ".ls") == 0 &&
+           std::all_of(name.begin(), name.begin() + 16, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
+bool temporaryName(const std::string& name) { return name.find(".tmp") != std::string::npos; }
 
 int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(fs::file_time_type::clock::now().time_since_epoch()).count();
@@ -58,6 +63,7 @@ void evict(const std::string& dir, uint64_t cap, const std::string& keep) {
     for (auto it = info.entries.rbegin(); it != info.entries.rend() && info.bytes > cap; ++it) {
         if (it->file == keep) continue;
         std::error_code ec;
+        for (const auto& c : it->companions) fs::remove(c, ec);
         if (fs::remove(it->file, ec)) info.bytes -= it->bytes;
     }
 }
@@ -66,6 +72,14 @@ std::mutex writesMutex;
 std::vector<std::thread> writes;
 
 } // namespace
+
+std::string traceCacheFile(const std::string& dir, const std::string& identity) {
+    return (fs::path(dir) / (cacheStem(identity) + kSuffix)).string();
+}
+
+std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix) {
+    return (fs::path(dir) / (cacheStem(identity) + suffix)).string();
+}
 
 std::string defaultTraceCacheDir() {
     const std::string user = platform::userCacheDir();
@@ -93,7 +107,7 @@ std::string traceFileIdentity(const std::string& path) {
 CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, uint32_t parts) {
     const std::string identity = traceFileIdentity(path);
     if (identity.empty()) return {nullptr, "the trace file cannot be examined"};
-    const std::string file = cacheFileFor(dir, identity);
+    const std::string file = traceCacheFile(dir, identity);
     TraceFileRead r;
     try {
         r = readTraceFile(file, identity, parts);
@@ -110,7 +124,7 @@ std::string storeTraceCache(const std::string& dir, const Trace& trace, const st
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
-    const std::string file = cacheFileFor(dir, identity);
+    const std::string file = traceCacheFile(dir, identity);
     const std::string temp = file + ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
     if (std::string e = writeTraceFile(trace, identity, temp); !e.empty()) {
         fs::remove(temp, ec);
@@ -129,9 +143,15 @@ CacheInfo traceCacheInfo(const std::string& dir) {
     CacheInfo info;
     info.dir = dir;
     std::error_code ec;
+    std::vector<std::pair<std::string, uint64_t>> companions; // file, bytes
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path p = it->path();
-        if (p.extension() != kSuffix || !it->is_regular_file(ec)) continue;
+        const std::string name = p.filename().string();
+        if (!cacheName(name) || temporaryName(name) || !it->is_regular_file(ec)) continue;
+        if (p.extension() != kSuffix) {
+            companions.emplace_back(p.string(), it->file_size(ec));
+            continue;
+        }
         CacheEntry e;
         e.file = p.string();
         e.bytes = it->file_size(ec);
@@ -139,6 +159,22 @@ CacheInfo traceCacheInfo(const std::string& dir) {
         e.source = sourceOf(e.file);
         info.bytes += e.bytes;
         info.entries.push_back(std::move(e));
+    }
+    // A companion counts with its model cache file; one without (left by a removed file) counts
+    // on its own, so that it is evicted and cleared too.
+    for (auto& [file, bytes] : companions) {
+        const std::string stem = fs::path(file).stem().string();
+        auto owner = std::find_if(info.entries.begin(), info.entries.end(), [&](const CacheEntry& e) { return fs::path(e.file).stem() == stem; });
+        if (owner == info.entries.end()) {
+            CacheEntry e;
+            e.file = file;
+            info.entries.push_back(std::move(e));
+            owner = info.entries.end() - 1;
+        } else {
+            owner->companions.push_back(file);
+        }
+        owner->bytes += bytes;
+        info.bytes += bytes;
     }
     std::sort(info.entries.begin(), info.entries.end(), [](const CacheEntry& a, const CacheEntry& b) { return a.lastUsedNs > b.lastUsedNs; });
     return info;
@@ -150,11 +186,12 @@ size_t clearTraceCache(const std::string& dir) {
     const int64_t hourAgo = nowNs() - int64_t(3600) * 1000000000;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
+        if (!cacheName(name)) continue;
         const bool cache = it->path().extension() == kSuffix;
         // A temporary of a write still running elsewhere is young; one left by a killed process is not.
-        const bool staleTemp = name.find(std::string(kSuffix) + ".tmp") != std::string::npos &&
-                               std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count() < hourAgo;
-        if ((cache || staleTemp) && fs::remove(it->path(), ec)) removed += cache;
+        const bool temporary = temporaryName(name);
+        const bool staleTemp = temporary && std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count() < hourAgo;
+        if ((!temporary || staleTemp) && fs::remove(it->path(), ec)) removed += cache;
     }
     return removed;
 }

@@ -36,10 +36,17 @@ CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, ui
 // Returns an error message, empty on success.
 std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap);
 
+// The model cache file for a trace file's identity in dir. Files beside it named like it with
+// another ".ls…" suffix (the view cache's, core/prepared/view_file.h) are its companions: they
+// count with it, and go when it is evicted or the cache cleared.
+std::string traceCacheFile(const std::string& dir, const std::string& identity);
+std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix);
+
 struct CacheEntry {
     std::string file;   // the cache file
     std::string source; // the trace file it was made from
-    uint64_t bytes = 0;
+    std::vector<std::string> companions;
+    uint64_t bytes = 0; // with its companions
     int64_t lastUsedNs = 0;
 };
 struct CacheInfo {
@@ -48,7 +55,8 @@ struct CacheInfo {
     uint64_t bytes = 0;
 };
 CacheInfo traceCacheInfo(const std::string& dir);
-// Removes every cache file in dir (and stale temporaries); returns how many went.
+// Removes every cache file in dir, their companions and stale temporaries; returns how many
+// model cache files went.
 size_t clearTraceCache(const std::string& dir);
 
 // Cache writes started in the background (by the loader) that have not finished; waitFor…

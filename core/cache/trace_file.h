@@ -1,8 +1,8 @@
 #pragma once
-// A loaded Trace written to one binary file and read back: the model cache's file format.
-// The file starts with a magic, the format version and the identity of the trace file it was
-// made from, and ends with the payload's length and checksum; a file that is truncated, of
-// another version, made from another file or damaged is rejected with a reason, never trusted.
+// A loaded Trace written to one binary file and read back: the model cache's file format, in
+// the container of core/cache/archive.h (magic, version and the trace file's identity, then the
+// columns, then the payload's length and checksum): a file that is truncated, of another
+// version, made from another file or damaged is rejected with a reason, never trusted.
 #include "core/model/trace.h"
 
 #include <memory>

@@ -90,15 +90,18 @@ std::optional<KernelField> kernelFieldByName(std::string_view name) {
 }
 
 KernelTable::KernelTable(std::shared_ptr<const Trace> trace) : trace_(std::move(trace)) {
-    buildPaths();
+    paths_ = std::make_shared<const KernelPaths>(buildKernelPaths(*trace_));
     Session alone;
     alone.traces.push_back({trace_->displayPath(), trace_, 0});
     labelRanks(alone);
     setRanks(alone, 0);
 }
 
-KernelTable::KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex) : trace_(std::move(trace)) {
-    buildPaths();
+KernelTable::KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex)
+    : KernelTable(trace, session, traceIndex, std::make_shared<const KernelPaths>(buildKernelPaths(*trace))) {}
+
+KernelTable::KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex, std::shared_ptr<const KernelPaths> paths)
+    : trace_(std::move(trace)), paths_(std::move(paths)) {
     setRanks(session, traceIndex);
 }
 
@@ -116,17 +119,17 @@ int KernelTable::rankOf(KernelId k) const {
 }
 KernelTable::~KernelTable() = default;
 
-// Each distinct NVTX stack becomes one node of a trie of names, so sorting and filtering by the
-// path compare node ranks instead of joined strings.
-void KernelTable::buildPaths() {
-    const Trace& t = *trace_;
-    pathNodes_.assign(1, PathNode{0, StringId()});
-    kernelPath_.assign(t.kernels.size(), 0);
+KernelPaths buildKernelPaths(const Trace& t) {
+    KernelPaths paths;
+    auto& pathNodes = paths.nodes;
+    auto& kernelPath = paths.ofKernel;
+    pathNodes.assign(1, KernelPaths::Node{0, StringId()});
+    kernelPath.assign(t.kernels.size(), 0);
     std::unordered_map<uint64_t, uint32_t> child;
     const auto childOf = [&](uint32_t node, StringId name) {
         const uint64_t key = (static_cast<uint64_t>(node) << 32) | name.value;
-        auto [pos, added] = child.try_emplace(key, static_cast<uint32_t>(pathNodes_.size()));
-        if (added) pathNodes_.push_back(PathNode{node, name});
+        auto [pos, added] = child.try_emplace(key, static_cast<uint32_t>(pathNodes.size()));
+        if (added) pathNodes.push_back(KernelPaths::Node{node, name});
         return pos->second;
     };
     // Without start/end ranges a kernel's stack is its innermost range and that range's parents,
@@ -144,31 +147,32 @@ void KernelTable::buildPaths() {
             }
             uint32_t node = r.valid() ? nodeOfRange[r.value] : 0;
             for (auto it = chain.rbegin(); it != chain.rend(); ++it) node = nodeOfRange[it->value] = childOf(node, t.ranges.name[it->value]);
-            kernelPath_[k] = node;
+            kernelPath[k] = node;
         }
-        return;
+        return paths;
     }
     std::unordered_map<uint32_t, uint32_t> byCall; // kernels of one call (graph launches) share a stack
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const ApiCallId call = t.kernels.launch[k];
         if (!call.valid()) continue;
         if (auto it = byCall.find(call.value); it != byCall.end()) {
-            kernelPath_[k] = it->second;
+            kernelPath[k] = it->second;
             continue;
         }
         const auto stack = rangesContaining(t, call);
         uint32_t node = 0;
         for (auto it = stack.rbegin(); it != stack.rend(); ++it) node = childOf(node, t.ranges.name[it->value]);
-        kernelPath_[k] = node;
+        kernelPath[k] = node;
         if (t.apiKernels.of(call).second - t.apiKernels.of(call).first > 1) byCall.emplace(call.value, node);
     }
+    return paths;
 }
 
-std::string KernelTable::nvtxPath(KernelId k) const { return pathText(kernelPath_[k.value]); }
+std::string KernelTable::nvtxPath(KernelId k) const { return pathText(paths_->ofKernel[k.value]); }
 
 std::string KernelTable::pathText(uint32_t node) const {
     std::vector<StringId> names;
-    for (uint32_t n = node; n != 0; n = pathNodes_[n].parent) names.push_back(pathNodes_[n].name);
+    for (uint32_t n = node; n != 0; n = paths_->nodes[n].parent) names.push_back(paths_->nodes[n].name);
     std::string path;
     for (auto it = names.rbegin(); it != names.rend(); ++it) {
         if (!path.empty()) path += kPathSeparator;
@@ -321,10 +325,10 @@ std::vector<int64_t> KernelTable::textKeys(const std::vector<KernelId>& rows, Ke
     const Trace& t = *trace_;
     if (f == F::NvtxPath) {
         const auto ranks = pathRanks();
-        for (size_t r = 0; r < rows.size(); ++r) keys[r] = ranks[kernelPath_[rows[r].value]];
+        for (size_t r = 0; r < rows.size(); ++r) keys[r] = ranks[paths_->ofKernel[rows[r].value]];
         if (labels) {
-            labels->assign(pathNodes_.size(), std::string());
-            for (uint32_t n = 0; n < pathNodes_.size(); ++n) (*labels)[ranks[n]] = pathText(n);
+            labels->assign(paths_->nodes.size(), std::string());
+            for (uint32_t n = 0; n < paths_->nodes.size(); ++n) (*labels)[ranks[n]] = pathText(n);
         }
         return keys;
     }
@@ -386,9 +390,9 @@ std::vector<int64_t> KernelTable::textKeys(const std::vector<KernelId>& rows, Ke
 // Rank of every trie node in component-wise order of its names (parents before children).
 std::vector<uint32_t> KernelTable::pathRanks() const {
     const Trace& t = *trace_;
-    std::vector<std::vector<uint32_t>> children(pathNodes_.size());
-    for (uint32_t n = 1; n < pathNodes_.size(); ++n) children[pathNodes_[n].parent].push_back(n);
-    std::vector<uint32_t> rank(pathNodes_.size(), 0);
+    std::vector<std::vector<uint32_t>> children(paths_->nodes.size());
+    for (uint32_t n = 1; n < paths_->nodes.size(); ++n) children[paths_->nodes[n].parent].push_back(n);
+    std::vector<uint32_t> rank(paths_->nodes.size(), 0);
     uint32_t next = 0;
     std::vector<uint32_t> stack{0};
     while (!stack.empty()) {
@@ -397,7 +401,7 @@ std::vector<uint32_t> KernelTable::pathRanks() const {
         rank[n] = next++;
         auto& c = children[n];
         // Reverse order on the stack pops the smallest name first.
-        std::sort(c.begin(), c.end(), [&](uint32_t a, uint32_t b) { return t.str(pathNodes_[a].name) > t.str(pathNodes_[b].name); });
+        std::sort(c.begin(), c.end(), [&](uint32_t a, uint32_t b) { return t.str(paths_->nodes[a].name) > t.str(paths_->nodes[b].name); });
         stack.insert(stack.end(), c.begin(), c.end());
     }
     return rank;

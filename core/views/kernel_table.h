@@ -62,6 +62,20 @@ bool sortsByInteger(FieldUnit u); // text keys, counts, times and dims compare a
 void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
                     bool byInteger, bool descending);
 
+// Each distinct NVTX stack of the trace's kernels as one node of a trie of names (node 0: the
+// empty path) and the node of each kernel, so that sorting and filtering by the path compare
+// node ranks instead of joined strings. Built once per trace; the view cache keeps it
+// (core/prepared/view_file.h).
+struct KernelPaths {
+    struct Node {
+        uint32_t parent;
+        StringId name;
+    };
+    std::vector<Node> nodes;
+    std::vector<uint32_t> ofKernel;
+};
+KernelPaths buildKernelPaths(const Trace& t);
+
 class KernelTable {
 public:
     // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids). The rank
@@ -69,6 +83,8 @@ public:
     explicit KernelTable(std::shared_ptr<const Trace> trace);
     // The trace as rank(s) of a larger session: the rank column follows it.
     KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex);
+    // The same with the trace's paths built before (buildKernelPaths of this trace).
+    KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex, std::shared_ptr<const KernelPaths> paths);
     ~KernelTable();
     KernelTable(const KernelTable&) = delete;
     KernelTable& operator=(const KernelTable&) = delete;
@@ -94,8 +110,9 @@ public:
     // Normalized names of the kernel's NVTX stack, outermost first, joined by " > ".
     std::string nvtxPath(KernelId k) const;
     // Each distinct stack is one path node (0: no ranges); filters decide once per node.
-    uint32_t pathNode(KernelId k) const { return kernelPath_[k.value]; }
-    size_t pathNodeCount() const { return pathNodes_.size(); }
+    uint32_t pathNode(KernelId k) const { return paths_->ofKernel[k.value]; }
+    size_t pathNodeCount() const { return paths_->nodes.size(); }
+    const std::shared_ptr<const KernelPaths>& paths() const { return paths_; }
     std::string pathText(uint32_t node) const;
 
     // Sorts rows by column f; ties keep their current order, unknown cells go last either way.
@@ -116,18 +133,12 @@ public:
     static constexpr std::string_view kPathSeparator = " > ";
 
 private:
-    struct PathNode {
-        uint32_t parent;
-        StringId name;
-    };
-    void buildPaths();
     void setRanks(const Session& session, uint32_t traceIndex);
     int rankOf(KernelId k) const;
     std::vector<uint32_t> pathRanks() const;
 
     std::shared_ptr<const Trace> trace_;
-    std::vector<PathNode> pathNodes_; // node 0: the empty path
-    std::vector<uint32_t> kernelPath_;
+    std::shared_ptr<const KernelPaths> paths_;
     mutable std::unique_ptr<RawTextReader> raw_;
     struct RankOf {
         ProcessId process;

@@ -13,7 +13,7 @@ namespace {
 template <typename Ids, typename StartOf, typename EndOf>
 void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind, const Ids& ids, StartOf startOf, EndOf endOf) {
     std::vector<TimeNs> laneEnd;
-    std::vector<std::vector<uint32_t>> lanes;
+    std::vector<Column<uint32_t>> lanes;
     for (uint32_t id : ids) {
         const TimeNs s = startOf(id), e = endOf(id);
         size_t l = 0;

@@ -25,7 +25,7 @@ struct TimelineLane {
     uint32_t group = 0;
     TimelineEventKind kind = TimelineEventKind::Kernel;
     uint32_t level = 0;          // 0 for the first lane of its kind in the group (NVTX: nesting level)
-    std::vector<uint32_t> events; // ids into the kind's columns, by start, non-overlapping
+    Column<uint32_t> events; // ids into the kind's columns, by start, non-overlapping (a column: the view cache maps it)
 };
 
 struct TimelineTracks {

@@ -29,6 +29,15 @@ std::shared_ptr<const TraceSession> open(const QString& path) {
     return loaded.takeFirst().at(0).value<std::shared_ptr<const TraceSession>>();
 }
 
+// The session once its other tabs are prepared too, after which the loader keeps its views.
+std::shared_ptr<const TraceSession> openComplete(const QString& path) {
+    TraceLoader loader;
+    QSignalSpy completed(&loader, &TraceLoader::completed);
+    loader.start(path);
+    if (!completed.wait(60000)) return nullptr;
+    return completed.takeFirst().at(0).value<std::shared_ptr<const TraceSession>>();
+}
+
 bool fromCache(const TraceSession& s) {
     return !s.trace->loadPhases.empty() && s.trace->loadPhases.front().first == "read model cache";
 }
@@ -65,6 +74,37 @@ TEST_F(ModelCacheGui, SecondOpenReadsTheCachedModelWithTheSameTable) {
     EXPECT_TRUE(fromCache(*second));
     EXPECT_EQ(second->trace->kernels.size(), first->trace->kernels.size());
     EXPECT_EQ(second->layers->size(), first->layers->size());
+}
+
+// The tree, lanes, NVTX paths, sorted rows and iterations the window shows first are kept beside
+// the model after the first open and taken on the second, equal to those built.
+TEST_F(ModelCacheGui, ReopenTakesTheWindowsViewsFromTheViewCache) {
+    QSettings().setValue(QStringLiteral("cache/enabled"), true);
+    const auto first = openComplete(sample_); // the loader is gone: its view write has ended
+    ASSERT_TRUE(first);
+    ls::waitForCacheWrites();
+    EXPECT_FALSE(first->viewsFromCache);
+    const auto info = ls::traceCacheInfo(ls::defaultTraceCacheDir());
+    ASSERT_EQ(info.entries.size(), 1u);
+    ASSERT_EQ(info.entries[0].companions.size(), 1u);
+    EXPECT_EQ(std::filesystem::path(info.entries[0].companions[0]).extension(), ".lsviews");
+
+    const auto second = openComplete(sample_);
+    ASSERT_TRUE(second);
+    EXPECT_TRUE(fromCache(*second));
+    EXPECT_TRUE(second->viewsFromCache);
+    EXPECT_EQ(second->layers->parent, first->layers->parent);
+    EXPECT_EQ(second->layers->orderedKernels, first->layers->orderedKernels);
+    EXPECT_EQ(second->layers->gpuTimeNs, first->layers->gpuTimeNs);
+    ASSERT_EQ(second->timeline->tracks.lanes.size(), first->timeline->tracks.lanes.size());
+    for (size_t l = 0; l < first->timeline->tracks.lanes.size(); ++l)
+        EXPECT_EQ(second->timeline->tracks.lanes[l].events, first->timeline->tracks.lanes[l].events);
+    EXPECT_EQ(second->timeline->kernelLane, first->timeline->kernelLane);
+    EXPECT_EQ(second->kernels->paths()->ofKernel, first->kernels->paths()->ofKernel);
+    for (uint32_t k = 0; k < first->trace->kernels.size(); ++k)
+        EXPECT_EQ(second->kernels->nvtxPath(ls::KernelId(k)), first->kernels->nvtxPath(ls::KernelId(k)));
+    ASSERT_EQ(second->iterations->rows.size(), first->iterations->rows.size());
+    for (size_t r = 0; r < first->iterations->rows.size(); ++r) EXPECT_EQ(second->iterations->rows[r].busy, first->iterations->rows[r].busy);
 }
 
 TEST_F(ModelCacheGui, TurnedOffInTheSettingsWritesNothing) {

@@ -10,9 +10,14 @@ constexpr size_t kBusyBuckets = 2048;
 } // namespace
 
 std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace) {
+    TimelineTracks tracks = buildTimelineTracks(*trace);
+    return buildTimelineData(std::move(trace), std::move(tracks));
+}
+
+std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace, TimelineTracks tracks) {
     auto d = std::make_shared<TimelineData>();
     const Trace& t = *trace;
-    d->tracks = buildTimelineTracks(t);
+    d->tracks = std::move(tracks);
     d->kernelClass = classifyKernels(t);
     d->kernelLabels = std::make_shared<const KernelLabels>(t);
     d->kernelLane.assign(t.kernels.size(), UINT32_MAX);

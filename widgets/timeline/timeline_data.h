@@ -20,5 +20,7 @@ struct TimelineData {
 };
 // Runs on the loader thread.
 std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);
+// The same over the trace's lanes built before (the view cache's, core/prepared/view_file.h).
+std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace, TimelineTracks tracks);
 
 } // namespace ls::gui

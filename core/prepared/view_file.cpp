@@ -1,0 +1,183 @@
+#include "core/prepared/view_file.h"
+
+#include "core/cache/archive.h"
+#include "core/cache/trace_cache.h"
+
+#include <filesystem>
+#include <thread>
+
+namespace ls {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr archive::Format kFormat{{'L', 'S', 'V', 'I', 'E', 'W', 'S', '\0'}, kViewCacheVersion};
+constexpr const char* kSuffix = ".lsviews";
+
+// The views fit one model of the file: the identity of the file's state, then what was loaded.
+std::string viewIdentity(const std::string& identity, const Trace& t) {
+    return identity + "\nviews of parts " + std::to_string(t.parts) + " kernels " + std::to_string(t.kernels.size()) + " ranges " +
+           std::to_string(t.ranges.size()) + " api " + std::to_string(t.apiCalls.size()) + " memcpys " + std::to_string(t.memcpys.size()) +
+           " memsets " + std::to_string(t.memsets.size()) + " strings " + std::to_string(t.strings.size());
+}
+
+template <typename Ar> void visitTree(Ar& ar, LayerTree& tree) {
+    ar.vec(tree.parent);
+    ar.vec(tree.kind);
+    ar.vec(tree.depth);
+    ar.vec(tree.name);
+    ar.vec(tree.direction);
+    ar.vec(tree.childBegin);
+    ar.vec(tree.children);
+    ar.vec(tree.kernels);
+    ar.vec(tree.gpuTimeNs);
+    ar.vec(tree.flops);
+    ar.vec(tree.flopsTimeNs);
+    ar.vec(tree.tcUsedTimeNs);
+    ar.vec(tree.orderedKernels);
+    ar.vec(tree.kernelBegin);
+    ar.vec(tree.kernelEnd);
+    ar.vec(tree.kernelNode);
+}
+
+template <typename Ar> void visitTracks(Ar& ar, TimelineTracks& tracks) {
+    ar.list(tracks.groups, [&](TimelineGroup& g) {
+        ar.text(g.label);
+        ar.pod(g.gpu);
+        ar.pod(g.process);
+        ar.pod(g.thread);
+        ar.pod(g.stream);
+    });
+    ar.list(tracks.lanes, [&](TimelineLane& l) {
+        ar.pod(l.group);
+        ar.pod(l.kind);
+        ar.pod(l.level);
+        ar.vec(l.events);
+    });
+    ar.pod(tracks.start);
+    ar.pod(tracks.end);
+}
+
+template <typename Ar> void visitIteration(Ar& ar, IterationRow& r) {
+    ar.text(r.name);
+    ar.pod(r.number);
+    ar.pod(r.start);
+    ar.pod(r.end);
+    ar.pod(r.kernels);
+    ar.pod(r.busy);
+    ar.pod(r.forward);
+    ar.pod(r.backward);
+    ar.pod(r.optimizer);
+    ar.pod(r.comm);
+    ar.pod(r.idle);
+    ar.pod(r.outlier);
+}
+
+template <typename Ar> void visitViews(Ar& ar, LayerTree& tree, TimelineTracks& tracks, KernelPaths& paths, IterationSummary& iterations,
+                                       int32_t& column, uint8_t& descending, std::vector<KernelId>& sortedRows) {
+    visitTree(ar, tree);
+    visitTracks(ar, tracks);
+    ar.vec(paths.nodes);
+    ar.vec(paths.ofKernel);
+    ar.list(iterations.rows, [&](IterationRow& r) { visitIteration(ar, r); });
+    visitIteration(ar, iterations.median);
+    ar.pod(iterations.rule);
+    ar.pod(iterations.confidence);
+    ar.pod(column);
+    ar.pod(descending);
+    ar.vec(sortedRows);
+}
+
+template <typename V, typename Id> bool below(const V& ids, size_t n, Id valueOf) {
+    for (const auto& id : ids)
+        if (valueOf(id) >= n) return false;
+    return true;
+}
+
+// Every id the views hold points into the trace or into the views themselves: a file that passes
+// the checksums by accident cannot make the window read out of bounds.
+bool fits(const CachedViews& v, const Trace& t) {
+    const size_t kernels = t.kernels.size(), strings = t.strings.size();
+    const auto value = [](auto id) -> size_t { return id.value; };
+    const auto plain = [](auto x) -> size_t { return x; };
+    const LayerTree& tree = v.layers;
+    const size_t nodes = tree.parent.size();
+    bool ok = nodes > 0 && tree.kind.size() == nodes && tree.depth.size() == nodes && tree.name.size() == nodes &&
+              tree.direction.size() == nodes && tree.childBegin.size() == nodes + 1 && tree.kernels.size() == nodes &&
+              tree.gpuTimeNs.size() == nodes && tree.flops.size() == nodes && tree.flopsTimeNs.size() == nodes &&
+              tree.tcUsedTimeNs.size() == nodes && tree.kernelBegin.size() == nodes && tree.kernelEnd.size() == nodes &&
+              tree.orderedKernels.size() == kernels && tree.kernelNode.size() == kernels;
+    if (!ok) return false;
+    for (size_t n = 1; n < nodes; ++n) ok &= tree.parent[n] < n;
+    for (size_t n = 0; n < nodes; ++n) {
+        ok &= tree.childBegin[n] <= tree.childBegin[n + 1] && tree.kernelBegin[n] <= tree.kernelEnd[n] && tree.kernelEnd[n] <= kernels;
+        ok &= !tree.name[n].valid() || tree.name[n].value < strings;
+    }
+    ok &= tree.childBegin.back() == tree.children.size() && below(tree.children, nodes, plain) && below(tree.kernelNode, nodes, plain) &&
+          below(tree.orderedKernels, kernels, value);
+    for (const auto& l : v.tracks.lanes) {
+        ok &= l.group < v.tracks.groups.size();
+        const size_t n = l.kind == TimelineEventKind::Range     ? t.ranges.size()
+                         : l.kind == TimelineEventKind::ApiCall ? t.apiCalls.size()
+                         : l.kind == TimelineEventKind::Kernel  ? kernels
+                         : l.kind == TimelineEventKind::Memcpy  ? t.memcpys.size()
+                         : l.kind == TimelineEventKind::Memset  ? t.memsets.size()
+                                                                : 0;
+        ok &= below(l.events, n, plain);
+    }
+    for (const auto& g : v.tracks.groups)
+        ok &= (!g.stream.valid() || g.stream.value < t.streams.size()) && (!g.process.valid() || g.process.value < t.processes.size()) &&
+              (!g.thread.valid() || g.thread.value < t.threads.size());
+    const auto& paths = v.paths;
+    ok &= !paths.nodes.empty() && paths.ofKernel.size() == kernels && below(paths.ofKernel, paths.nodes.size(), plain);
+    for (size_t n = 1; n < paths.nodes.size(); ++n) ok &= paths.nodes[n].parent < n && paths.nodes[n].name.value < strings;
+    ok &= v.sorted.rows.empty() || (v.sorted.column >= 0 && static_cast<size_t>(v.sorted.column) < kKernelFieldCount &&
+                                    v.sorted.rows.size() == kernels && below(v.sorted.rows, kernels, value));
+    return ok;
+}
+
+} // namespace
+
+std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views) {
+    if (!views.layers || !views.tracks || !views.paths || !views.iterations) return "views missing";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir + ": " + ec.message();
+    const std::string file = companionCacheFile(dir, identity, kSuffix);
+    const std::string temp = file + ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
+    std::vector<KernelId> none;
+    int32_t column = views.sortedRows ? views.sortColumn : -1;
+    uint8_t descending = views.sortDescending;
+    // The writer only reads what it visits.
+    std::string e = archive::write(temp, kFormat, viewIdentity(identity, trace), [&](archive::Writer& w) {
+        visitViews(w, const_cast<LayerTree&>(*views.layers), const_cast<TimelineTracks&>(*views.tracks), const_cast<KernelPaths&>(*views.paths),
+                   const_cast<IterationSummary&>(*views.iterations), column, descending,
+                   views.sortedRows ? const_cast<std::vector<KernelId>&>(*views.sortedRows) : none);
+    });
+    if (e.empty()) {
+        fs::rename(temp, file, ec);
+        if (ec) e = "cannot rename the view cache file into place";
+    }
+    if (!e.empty()) fs::remove(temp, ec);
+    return e;
+}
+
+ViewLookup lookupViewCache(const std::string& dir, const std::string& identity, const Trace& trace) {
+    auto v = std::make_unique<CachedViews>();
+    std::string why;
+    int32_t column = -1;
+    uint8_t descending = 0;
+    try {
+        why = archive::read(companionCacheFile(dir, identity, kSuffix), kFormat, viewIdentity(identity, trace), kLoadEverything, [&](archive::Reader& r) {
+            visitViews(r, v->layers, v->tracks, v->paths, v->iterations, column, descending, v->sorted.rows);
+        });
+    } catch (const std::exception& e) { // out of memory or mappings: built again instead
+        why = std::string("cannot read the view cache file: ") + e.what();
+    }
+    if (!why.empty()) return {nullptr, why};
+    v->sorted.column = v->sorted.rows.empty() ? -1 : column;
+    v->sorted.descending = descending != 0;
+    if (!fits(*v, trace)) return {nullptr, "damaged (views do not fit the trace)"};
+    return {std::move(v), {}};
+}
+
+} // namespace ls
