@@ -36,7 +36,7 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const double stall = static_cast<double>(sinceTick.nsecsElapsed()) / 1e6 - 1.0;
-        if (report && stall > 50) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, ls::gui::StepTiming::sinceStart());
+        if (report && stall > 5) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, ls::gui::StepTiming::sinceStart());
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
     });
