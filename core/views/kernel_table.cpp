@@ -415,7 +415,14 @@ void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, c
         if (byInteger) return descending ? a.integer > b.integer : a.integer < b.integer;
         return descending ? a.real > b.real : a.real < b.real;
     };
-    std::stable_sort(known.begin(), known.end(), less);
+    // Rows often come in the order asked for or its reverse (by id or start, the table's own
+    // order): a check of O(n) instead of a sort. Strictly reversed keys have no ties to keep.
+    if (std::is_sorted(known.begin(), known.end(), less)) {
+    } else if (std::adjacent_find(known.begin(), known.end(), [&](const KeyedRow& a, const KeyedRow& b) { return !less(b, a); }) == known.end()) {
+        std::reverse(known.begin(), known.end());
+    } else {
+        std::stable_sort(known.begin(), known.end(), less);
+    }
     size_t r = 0;
     for (const auto& k : known) rows[r++] = k.row;
     for (KernelId u : unknown) rows[r++] = u;
