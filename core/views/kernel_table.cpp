@@ -3,6 +3,7 @@
 #include "core/pytorch/correlation.h"
 #include "core/costs/kernel_metrics.h"
 #include "core/costs/occupancy.h"
+#include "core/views/radix_order.h"
 #include "core/import/raw_text.h"
 #include "core/model/rank_labels.h"
 
@@ -409,6 +410,9 @@ std::vector<uint32_t> KernelTable::pathRanks() const {
 
 bool sortsByInteger(FieldUnit u) { return u == U::Text || isIntegerKey(u); }
 
+// Below this many rows a comparison sort is as fast.
+constexpr size_t kRadixRows = 1 << 14;
+
 void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
                     bool byInteger, bool descending) {
     auto less = [&](const KeyedRow& a, const KeyedRow& b) {
@@ -420,6 +424,17 @@ void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, c
     if (std::is_sorted(known.begin(), known.end(), less)) {
     } else if (std::adjacent_find(known.begin(), known.end(), [&](const KeyedRow& a, const KeyedRow& b) { return !less(b, a); }) == known.end()) {
         std::reverse(known.begin(), known.end());
+    } else if (known.size() >= kRadixRows) {
+        std::vector<RadixItem> items(known.size());
+        for (size_t i = 0; i < known.size(); ++i) {
+            const uint64_t key = byInteger ? orderedKey(known[i].integer) : orderedKey(known[i].real);
+            items[i] = RadixItem{descending ? descendingKey(key) : key, known[i].row.value};
+        }
+        radixSortStable(items);
+        size_t r = 0;
+        for (const auto& it : items) rows[r++] = KernelId(it.value);
+        for (KernelId u : unknown) rows[r++] = u;
+        return;
     } else {
         std::stable_sort(known.begin(), known.end(), less);
     }

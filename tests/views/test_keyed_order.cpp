@@ -2,10 +2,13 @@
 // its strict reverse skip the sort, and every input orders as a stable sort would (ties keep
 // their order, unknown rows last).
 #include "core/views/kernel_table.h"
+#include "core/views/radix_order.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <random>
 
 namespace ls {
@@ -60,6 +63,41 @@ TEST(KeyedOrder, AnyInputOrdersAsAStableSort) {
         if (round % 3 == 1) std::sort(keys.rbegin(), keys.rend());
         for (bool descending : {false, true}) EXPECT_EQ(order(keys, descending), reference(keys, descending)) << round;
     }
+}
+
+// A million rows take the radix sort: it must order as the stable comparison sort does, for
+// integer keys (negative ones too) and real ones (negatives, -0 and +0 equal, ties).
+TEST(KeyedOrder, ManyRowsOrderAsAStableSortByIntegerAndRealKeys) {
+    std::mt19937_64 random(11);
+    const size_t n = 200000;
+    for (bool byInteger : {true, false})
+        for (bool descending : {false, true}) {
+            std::vector<KeyedRow> known(n);
+            for (uint32_t r = 0; r < n; ++r) {
+                const int64_t v = static_cast<int64_t>(random() % 5000) - 2500; // many ties, both signs
+                known[r] = KeyedRow{r % 97 == 0 ? (r % 2 ? -0.0 : 0.0) : static_cast<double>(v) * 1.25e-3, v * 1000003, KernelId(r)};
+            }
+            std::vector<KeyedRow> expected = known;
+            std::stable_sort(expected.begin(), expected.end(), [&](const KeyedRow& a, const KeyedRow& b) {
+                if (byInteger) return descending ? a.integer > b.integer : a.integer < b.integer;
+                return descending ? a.real > b.real : a.real < b.real;
+            });
+            std::vector<KernelId> rows(n + 1);
+            orderKeyedRows(rows, known, ids({7}), byInteger, descending);
+            ASSERT_EQ(rows.size(), n + 1);
+            for (size_t i = 0; i < n; ++i) ASSERT_EQ(rows[i], expected[i].row) << i << (byInteger ? " integer" : " real") << (descending ? " descending" : "");
+            EXPECT_EQ(rows[n], KernelId(7));
+        }
+}
+
+TEST(KeyedOrder, OrderedKeysOrderAsTheirValues) {
+    const std::vector<double> reals = {-1e300, -2.5, -1e-300, -0.0, 0.0, 1e-300, 3.0, 1e300};
+    for (size_t i = 0; i + 1 < reals.size(); ++i) EXPECT_LE(orderedKey(reals[i]), orderedKey(reals[i + 1])) << i;
+    EXPECT_EQ(orderedKey(-0.0), orderedKey(0.0));
+    EXPECT_LT(orderedKey(-2.5), orderedKey(-1e-300));
+    const std::vector<int64_t> ints = {INT64_MIN, -5, -1, 0, 1, INT64_MAX};
+    for (size_t i = 0; i + 1 < ints.size(); ++i) EXPECT_LT(orderedKey(ints[i]), orderedKey(ints[i + 1])) << i;
+    EXPECT_GT(descendingKey(orderedKey(int64_t(-5))), descendingKey(orderedKey(int64_t(1))));
 }
 
 } // namespace
