@@ -84,6 +84,7 @@ void TraceLoader::start(const QStringList& paths) {
                              closeLoadParts(options.parts) == kLoadEverything;
         const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
         const std::string cacheDir = options.cacheDir;
+        const uint64_t cacheCap = options.cacheCapBytes;
         SessionLoadOptions sessionOptions;
         sessionOptions.load = std::move(options);
         if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
@@ -105,9 +106,11 @@ void TraceLoader::start(const QStringList& paths) {
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
             std::unique_ptr<CachedViews> cached;
-            if (!identity.empty() && loaded.traces.size() == 1) {
+            // One file of one rank (a file of several GPUs shows a session's rows instead), not a
+            // converted copy, and still in the state the identity names: the model is of it.
+            if (!identity.empty() && loaded.traces.size() == 1 && loaded.ranks.size() <= 1) {
                 const Trace& t = *loaded.traces.front().trace;
-                storeViews = !t.ownedFiles && t.sourcePath.empty(); // a converted copy is not cached
+                storeViews = !t.ownedFiles && t.sourcePath.empty() && traceFileIdentity(files.front()) == identity;
                 if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
             }
             session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached));
@@ -131,8 +134,11 @@ void TraceLoader::start(const QStringList& paths) {
                 if (self && self->job_ == job) emit self->completed(complete);
             }, Qt::QueuedConnection);
             // Only when the file is as it was before the load: views of another state are never kept.
-            if (storeViews && traceFileIdentity(files.front()) == identity)
-                (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session)); // no views kept: only a slower reopen
+            if (storeViews && traceFileIdentity(files.front()) == identity) try {
+                    // No views kept is only a slower reopen.
+                    (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session), cacheCap);
+                } catch (const std::exception&) {
+                }
         }
         prepared.set_value();
         *finished = true;

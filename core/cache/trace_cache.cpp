@@ -4,6 +4,7 @@
 #include "core/model/platform.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cctype>
 #include <cstdio>
@@ -42,6 +43,11 @@ bool cacheName(const std::string& name) {
 }
 bool temporaryName(const std::string& name) { return name.find(".tmp") != std::string::npos; }
 
+int64_t lastWriteNs(const fs::directory_entry& e) {
+    std::error_code ec;
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(e.last_write_time(ec).time_since_epoch()).count();
+}
+
 int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(fs::file_time_type::clock::now().time_since_epoch()).count();
 }
@@ -58,7 +64,12 @@ std::string sourceOf(const std::string& file) {
     return identity.substr(0, identity.find('\n'));
 }
 
-void evict(const std::string& dir, uint64_t cap, const std::string& keep) {
+std::mutex writesMutex;
+std::vector<std::thread> writes;
+
+} // namespace
+
+void keepTraceCacheWithin(const std::string& dir, uint64_t cap, const std::string& keep) {
     CacheInfo info = traceCacheInfo(dir);
     for (auto it = info.entries.rbegin(); it != info.entries.rend() && info.bytes > cap; ++it) {
         if (it->file == keep) continue;
@@ -68,10 +79,10 @@ void evict(const std::string& dir, uint64_t cap, const std::string& keep) {
     }
 }
 
-std::mutex writesMutex;
-std::vector<std::thread> writes;
-
-} // namespace
+std::string temporaryCacheFile(const std::string& file) {
+    static std::atomic<uint64_t> serial{0};
+    return file + ".tmp" + std::to_string(platform::processId()) + "-" + std::to_string(serial++);
+}
 
 std::string traceCacheFile(const std::string& dir, const std::string& identity) {
     return (fs::path(dir) / (cacheStem(identity) + kSuffix)).string();
@@ -125,7 +136,7 @@ std::string storeTraceCache(const std::string& dir, const Trace& trace, const st
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     const std::string file = traceCacheFile(dir, identity);
-    const std::string temp = file + ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
+    const std::string temp = temporaryCacheFile(file);
     if (std::string e = writeTraceFile(trace, identity, temp); !e.empty()) {
         fs::remove(temp, ec);
         return e;
@@ -135,7 +146,7 @@ std::string storeTraceCache(const std::string& dir, const Trace& trace, const st
         fs::remove(temp, ec);
         return "cannot rename the cache file into place";
     }
-    evict(dir, cap, file);
+    keepTraceCacheWithin(dir, cap, file);
     return {};
 }
 
@@ -143,31 +154,39 @@ CacheInfo traceCacheInfo(const std::string& dir) {
     CacheInfo info;
     info.dir = dir;
     std::error_code ec;
-    std::vector<std::pair<std::string, uint64_t>> companions; // file, bytes
+    struct Companion {
+        std::string file;
+        uint64_t bytes;
+        int64_t writtenNs;
+    };
+    std::vector<Companion> companions;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path p = it->path();
         const std::string name = p.filename().string();
         if (!cacheName(name) || temporaryName(name) || !it->is_regular_file(ec)) continue;
+        const uint64_t bytes = it->file_size(ec);
+        if (ec) continue; // gone meanwhile
         if (p.extension() != kSuffix) {
-            companions.emplace_back(p.string(), it->file_size(ec));
+            companions.push_back({p.string(), bytes, lastWriteNs(*it)});
             continue;
         }
         CacheEntry e;
         e.file = p.string();
-        e.bytes = it->file_size(ec);
-        e.lastUsedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count();
+        e.bytes = bytes;
+        e.lastUsedNs = lastWriteNs(*it);
         e.source = sourceOf(e.file);
         info.bytes += e.bytes;
         info.entries.push_back(std::move(e));
     }
     // A companion counts with its model cache file; one without (left by a removed file) counts
     // on its own, so that it is evicted and cleared too.
-    for (auto& [file, bytes] : companions) {
+    for (const auto& [file, bytes, writtenNs] : companions) {
         const std::string stem = fs::path(file).stem().string();
         auto owner = std::find_if(info.entries.begin(), info.entries.end(), [&](const CacheEntry& e) { return fs::path(e.file).stem() == stem; });
         if (owner == info.entries.end()) {
             CacheEntry e;
             e.file = file;
+            e.lastUsedNs = writtenNs;
             info.entries.push_back(std::move(e));
             owner = info.entries.end() - 1;
         } else {

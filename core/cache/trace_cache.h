@@ -42,6 +42,11 @@ std::string storeTraceCache(const std::string& dir, const Trace& trace, const st
 std::string traceCacheFile(const std::string& dir, const std::string& identity);
 std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix);
 
+// A temporary name beside `file` that no other writer, in this process or another, uses.
+std::string temporaryCacheFile(const std::string& file);
+// Removes the least recently used cache files (with their companions) beyond cap, except keep.
+void keepTraceCacheWithin(const std::string& dir, uint64_t cap, const std::string& keep);
+
 struct CacheEntry {
     std::string file;   // the cache file
     std::string source; // the trace file it was made from

@@ -212,6 +212,14 @@ bool fileStamp(const std::string& path, FileStamp& out) {
 #endif
 }
 
+uint64_t processId() {
+#if defined(_WIN32)
+    return ::GetCurrentProcessId();
+#else
+    return static_cast<uint64_t>(::getpid());
+#endif
+}
+
 bool isExecutableFile(const std::string& path) {
     if (path.empty()) return false;
 #if defined(_WIN32)

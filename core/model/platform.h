@@ -71,6 +71,9 @@ private:
 // GUI thread when both want them. Does nothing where the platform has no such call.
 void lowerThreadPriority();
 
+// This process's id (names temporaries no other process writes).
+uint64_t processId();
+
 // Whether path names a regular file this process may execute.
 bool isExecutableFile(const std::string& path);
 

@@ -4,7 +4,6 @@
 #include "core/cache/trace_cache.h"
 
 #include <filesystem>
-#include <thread>
 
 namespace ls {
 namespace fs = std::filesystem;
@@ -18,6 +17,13 @@ std::string viewIdentity(const std::string& identity, const Trace& t) {
     return identity + "\nviews of parts " + std::to_string(t.parts) + " kernels " + std::to_string(t.kernels.size()) + " ranges " +
            std::to_string(t.ranges.size()) + " api " + std::to_string(t.apiCalls.size()) + " memcpys " + std::to_string(t.memcpys.size()) +
            " memsets " + std::to_string(t.memsets.size()) + " strings " + std::to_string(t.strings.size());
+}
+
+// A bool as a byte: a byte read from a file is a bool only once compared.
+template <typename Ar> void flag(Ar& ar, bool& b) {
+    uint8_t byte = b;
+    ar.pod(byte);
+    b = byte != 0;
 }
 
 template <typename Ar> void visitTree(Ar& ar, LayerTree& tree) {
@@ -42,7 +48,7 @@ template <typename Ar> void visitTree(Ar& ar, LayerTree& tree) {
 template <typename Ar> void visitTracks(Ar& ar, TimelineTracks& tracks) {
     ar.list(tracks.groups, [&](TimelineGroup& g) {
         ar.text(g.label);
-        ar.pod(g.gpu);
+        flag(ar, g.gpu);
         ar.pod(g.process);
         ar.pod(g.thread);
         ar.pod(g.stream);
@@ -69,7 +75,7 @@ template <typename Ar> void visitIteration(Ar& ar, IterationRow& r) {
     ar.pod(r.optimizer);
     ar.pod(r.comm);
     ar.pod(r.idle);
-    ar.pod(r.outlier);
+    flag(ar, r.outlier);
 }
 
 template <typename Ar> void visitViews(Ar& ar, LayerTree& tree, TimelineTracks& tracks, KernelPaths& paths, IterationSummary& iterations,
@@ -93,35 +99,56 @@ template <typename V, typename Id> bool below(const V& ids, size_t n, Id valueOf
     return true;
 }
 
-// Every id the views hold points into the trace or into the views themselves: a file that passes
-// the checksums by accident cannot make the window read out of bounds.
-bool fits(const CachedViews& v, const Trace& t) {
-    const size_t kernels = t.kernels.size(), strings = t.strings.size();
-    const auto value = [](auto id) -> size_t { return id.value; };
-    const auto plain = [](auto x) -> size_t { return x; };
-    const LayerTree& tree = v.layers;
+// Each of 0 .. n-1 once.
+template <typename V> bool permutation(const V& rows, size_t n) {
+    if (rows.size() != n) return false;
+    std::vector<bool> seen(n);
+    for (const auto& r : rows) {
+        if (r.value >= n || seen[r.value]) return false;
+        seen[r.value] = true;
+    }
+    return true;
+}
+
+// The tree's arrays agree: one length per node, every node but the root the child of its parent
+// exactly once (the tree model walks children and parents both ways), kinds and directions known.
+bool treeFits(const LayerTree& tree, size_t kernels, size_t strings) {
     const size_t nodes = tree.parent.size();
     bool ok = nodes > 0 && tree.kind.size() == nodes && tree.depth.size() == nodes && tree.name.size() == nodes &&
               tree.direction.size() == nodes && tree.childBegin.size() == nodes + 1 && tree.kernels.size() == nodes &&
               tree.gpuTimeNs.size() == nodes && tree.flops.size() == nodes && tree.flopsTimeNs.size() == nodes &&
               tree.tcUsedTimeNs.size() == nodes && tree.kernelBegin.size() == nodes && tree.kernelEnd.size() == nodes &&
-              tree.orderedKernels.size() == kernels && tree.kernelNode.size() == kernels;
+              tree.kernelNode.size() == kernels && tree.children.size() == nodes - 1 && tree.childBegin.front() == 0 &&
+              tree.childBegin.back() == tree.children.size();
     if (!ok) return false;
-    for (size_t n = 1; n < nodes; ++n) ok &= tree.parent[n] < n;
-    for (size_t n = 0; n < nodes; ++n) {
+    std::vector<bool> seen(nodes);
+    for (size_t n = 0; n < nodes && ok; ++n) {
         ok &= tree.childBegin[n] <= tree.childBegin[n + 1] && tree.kernelBegin[n] <= tree.kernelEnd[n] && tree.kernelEnd[n] <= kernels;
         ok &= !tree.name[n].valid() || tree.name[n].value < strings;
+        ok &= tree.kind[n] <= LayerNodeKind::Rank && static_cast<uint8_t>(tree.direction[n]) <= static_cast<uint8_t>(Direction::Other);
+        ok &= n == 0 ? tree.depth[n] == 0 : tree.parent[n] < n && tree.depth[n] == tree.depth[tree.parent[n]] + 1;
+        for (uint32_t i = tree.childBegin[n]; ok && i < tree.childBegin[n + 1]; ++i) {
+            const uint32_t c = tree.children[i];
+            ok &= c != 0 && c < nodes && !seen[c] && tree.parent[c] == n;
+            if (ok) seen[c] = true;
+        }
     }
-    ok &= tree.childBegin.back() == tree.children.size() && below(tree.children, nodes, plain) && below(tree.kernelNode, nodes, plain) &&
-          below(tree.orderedKernels, kernels, value);
+    return ok && below(tree.kernelNode, nodes, [](uint32_t x) -> size_t { return x; }) && permutation(tree.orderedKernels, kernels);
+}
+
+// Every id the views hold points into the trace or into the views themselves: a file that passes
+// the checksums by accident cannot make the window read out of bounds.
+bool fits(const CachedViews& v, const Trace& t) {
+    const size_t kernels = t.kernels.size(), strings = t.strings.size();
+    const auto plain = [](auto x) -> size_t { return x; };
+    bool ok = treeFits(v.layers, kernels, strings);
     for (const auto& l : v.tracks.lanes) {
-        ok &= l.group < v.tracks.groups.size();
+        ok &= l.group < v.tracks.groups.size() && l.kind <= TimelineEventKind::Memset && l.level < v.tracks.lanes.size();
         const size_t n = l.kind == TimelineEventKind::Range     ? t.ranges.size()
                          : l.kind == TimelineEventKind::ApiCall ? t.apiCalls.size()
                          : l.kind == TimelineEventKind::Kernel  ? kernels
                          : l.kind == TimelineEventKind::Memcpy  ? t.memcpys.size()
-                         : l.kind == TimelineEventKind::Memset  ? t.memsets.size()
-                                                                : 0;
+                                                                : t.memsets.size();
         ok &= below(l.events, n, plain);
     }
     for (const auto& g : v.tracks.groups)
@@ -130,20 +157,20 @@ bool fits(const CachedViews& v, const Trace& t) {
     const auto& paths = v.paths;
     ok &= !paths.nodes.empty() && paths.ofKernel.size() == kernels && below(paths.ofKernel, paths.nodes.size(), plain);
     for (size_t n = 1; n < paths.nodes.size(); ++n) ok &= paths.nodes[n].parent < n && paths.nodes[n].name.value < strings;
-    ok &= v.sorted.rows.empty() || (v.sorted.column >= 0 && static_cast<size_t>(v.sorted.column) < kKernelFieldCount &&
-                                    v.sorted.rows.size() == kernels && below(v.sorted.rows, kernels, value));
+    ok &= v.sorted.rows.empty() ||
+          (v.sorted.column >= 0 && static_cast<size_t>(v.sorted.column) < kKernelFieldCount && permutation(v.sorted.rows, kernels));
     return ok;
 }
 
 } // namespace
 
-std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views) {
+std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views, uint64_t cap) {
     if (!views.layers || !views.tracks || !views.paths || !views.iterations) return "views missing";
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     const std::string file = companionCacheFile(dir, identity, kSuffix);
-    const std::string temp = file + ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
+    const std::string temp = temporaryCacheFile(file);
     std::vector<KernelId> none;
     int32_t column = views.sortedRows ? views.sortColumn : -1;
     uint8_t descending = views.sortDescending;
@@ -157,8 +184,12 @@ std::string storeViewCache(const std::string& dir, const std::string& identity, 
         fs::rename(temp, file, ec);
         if (ec) e = "cannot rename the view cache file into place";
     }
-    if (!e.empty()) fs::remove(temp, ec);
-    return e;
+    if (!e.empty()) {
+        fs::remove(temp, ec);
+        return e;
+    }
+    keepTraceCacheWithin(dir, cap, traceCacheFile(dir, identity));
+    return {};
 }
 
 ViewLookup lookupViewCache(const std::string& dir, const std::string& identity, const Trace& trace) {

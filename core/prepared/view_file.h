@@ -9,6 +9,7 @@
 // model: the identity line carries the load's parts and table sizes, so views built over another
 // load of the file are not used. It is checked like the model cache (core/cache/archive.h), and
 // every id in it is checked against the trace before the views are handed out.
+#include "core/cache/trace_cache.h"
 #include "core/reports/iteration_summary.h"
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
@@ -51,9 +52,10 @@ struct ViewsToStore {
 };
 
 // Writes the views of trace, whose file had `identity` (traceFileIdentity) when it was loaded,
-// beside its model cache file in dir (a temporary renamed into place). An error message, empty
-// on success.
-std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views);
+// beside its model cache file in dir (a temporary renamed into place), then keeps the folder
+// within cap as the model cache does. An error message, empty on success.
+std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views,
+                           uint64_t cap = kDefaultTraceCacheCap);
 
 // The views of trace (loaded whole from a file with `identity`) when dir has them; null and why
 // not otherwise.

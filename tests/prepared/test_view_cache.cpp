@@ -177,6 +177,22 @@ TEST(ViewCache, DamagedFilesAndViewsThatDoNotFitTheTraceAreRejected) {
     built.layers.kernelNode.back() = static_cast<uint32_t>(built.layers.size());
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
     EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    // The tree's children and parents disagree (a node listed under the root that is not its child).
+    built = BuiltViews(s.trace);
+    ASSERT_GT(built.layers.depth.back(), 1u);
+    built.layers.children.front() = static_cast<uint32_t>(built.layers.size() - 1);
+    ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    // A kernel twice in the sorted rows, another missing.
+    built = BuiltViews(s.trace);
+    built.sorted[1] = built.sorted[0];
+    ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    // A lane of no known kind.
+    built = BuiltViews(s.trace);
+    built.tracks.lanes.back().kind = static_cast<TimelineEventKind>(9);
+    ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
     built = BuiltViews(s.trace);
     built.tracks.lanes.back().events.push_back(static_cast<uint32_t>(s.trace->kernels.size() + s.trace->apiCalls.size() + s.trace->ranges.size() + s.trace->memcpys.size() + s.trace->memsets.size()));
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
@@ -208,7 +224,9 @@ TEST(ViewCache, AViewFileIsCountedEvictedAndClearedWithItsModelCacheFile) {
     EXPECT_EQ(traceCacheInfo(s.dir.string()).entries.size(), 1u);
 
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), ""); // views whose model went
-    EXPECT_EQ(traceCacheInfo(s.dir.string()).entries.size(), 2u) << "a view file on its own still counts";
+    info = traceCacheInfo(s.dir.string());
+    ASSERT_EQ(info.entries.size(), 2u) << "a view file on its own still counts";
+    for (const auto& e : info.entries) EXPECT_NE(e.lastUsedNs, 0) << e.file << ": its time is its own write's";
     EXPECT_EQ(clearTraceCache(s.dir.string()), 1u);
     EXPECT_TRUE(fs::is_empty(s.dir));
 }
