@@ -35,6 +35,7 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
             s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(cached->sorted.rows));
             s->kernelOrder = order;
         } else if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
+            s->viewsFromCache = false; // another order than the cache's: kept again with this one
             std::vector<KernelId> sorted(trace->kernels.size());
             for (uint32_t k = 0; k < sorted.size(); ++k) sorted[k] = KernelId(k);
             table->sort(sorted, static_cast<KernelField>(order.column), order.descending);

@@ -57,7 +57,9 @@ struct TraceSession {
     std::shared_ptr<const ChartShares> charts;                    // and its charts
     bool complete = false;
     double prepareSeconds = 0; // building the table, the tree and the timeline rows after the load
-    bool viewsFromCache = false; // the tree, lanes, paths and iterations came from the view cache
+    // The tree, lanes, paths, iterations and sorted rows all came from the view cache (else the
+    // loader keeps them there).
+    bool viewsFromCache = false;
     // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
     std::shared_ptr<const RankAnalysis> ranks;
     uint32_t shownTrace = 0;

@@ -30,8 +30,9 @@ std::shared_ptr<const TraceSession> open(const QString& path) {
 }
 
 // The session once its other tabs are prepared too, after which the loader keeps its views.
-std::shared_ptr<const TraceSession> openComplete(const QString& path) {
+std::shared_ptr<const TraceSession> openComplete(const QString& path, ls::gui::KernelOrder order = {}) {
     TraceLoader loader;
+    loader.setKernelOrder(order);
     QSignalSpy completed(&loader, &TraceLoader::completed);
     loader.start(path);
     if (!completed.wait(60000)) return nullptr;
@@ -105,6 +106,30 @@ TEST_F(ModelCacheGui, ReopenTakesTheWindowsViewsFromTheViewCache) {
         EXPECT_EQ(second->kernels->nvtxPath(ls::KernelId(k)), first->kernels->nvtxPath(ls::KernelId(k)));
     ASSERT_EQ(second->iterations->rows.size(), first->iterations->rows.size());
     for (size_t r = 0; r < first->iterations->rows.size(); ++r) EXPECT_EQ(second->iterations->rows[r].busy, first->iterations->rows[r].busy);
+}
+
+// The table's rows come sorted from the view cache in the order they were kept in; another order
+// is sorted anew and kept in place of it.
+TEST_F(ModelCacheGui, AnotherTableOrderIsSortedAndKeptInTheViewCache) {
+    QSettings().setValue(QStringLiteral("cache/enabled"), true);
+    const ls::gui::KernelOrder byDuration{static_cast<int>(ls::KernelField::Duration), true};
+    const ls::gui::KernelOrder byGrid{static_cast<int>(ls::KernelField::Grid), false};
+    ASSERT_TRUE(openComplete(sample_, byDuration));
+    const auto again = openComplete(sample_, byDuration);
+    ASSERT_TRUE(again && again->sortedKernels);
+    EXPECT_TRUE(again->viewsFromCache);
+    const auto other = openComplete(sample_, byGrid);
+    ASSERT_TRUE(other && other->sortedKernels);
+    EXPECT_FALSE(other->viewsFromCache) << "the cache's rows are in another order";
+    EXPECT_EQ(other->kernelOrder.column, byGrid.column);
+    std::vector<ls::KernelId> expected(other->trace->kernels.size());
+    for (uint32_t k = 0; k < expected.size(); ++k) expected[k] = ls::KernelId(k);
+    other->kernels->sort(expected, ls::KernelField::Grid, false);
+    EXPECT_EQ(*other->sortedKernels, expected);
+    const auto kept = openComplete(sample_, byGrid);
+    ASSERT_TRUE(kept && kept->sortedKernels);
+    EXPECT_TRUE(kept->viewsFromCache) << "the new order was not kept";
+    EXPECT_EQ(*kept->sortedKernels, expected);
 }
 
 TEST_F(ModelCacheGui, TurnedOffInTheSettingsWritesNothing) {
