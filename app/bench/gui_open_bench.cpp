@@ -19,6 +19,33 @@
 
 namespace {
 
+// In the timing mode (LAYERSCOPE_GUI_TIMING=1), every event the event loop hands out that takes
+// 3 ms or more is named with its receiver: what fills a stall that no step accounts for.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override {
+        static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
+        if (!report || depth_ > 0) return QApplication::notify(receiver, event);
+        ++depth_;
+        QElapsedTimer clock;
+        clock.start();
+        const int type = event->type();
+        const char* name = receiver->metaObject()->className(); // the receiver may be gone after
+        const QObject* owner = receiver->parent() && receiver->parent()->parent() ? receiver->parent()->parent() : receiver->parent();
+        const char* ownerName = owner ? owner->metaObject()->className() : "";
+        const bool handled = QApplication::notify(receiver, event);
+        --depth_;
+        if (const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6; ms >= 3)
+            std::fprintf(stderr, "gui event %-24s in %-24s %5d %6.1f ms (ends at %.3f s)\n", name, ownerName, type, ms,
+                         ls::gui::StepTiming::sinceStart());
+        return handled;
+    }
+
+private:
+    int depth_ = 0;
+};
+
 struct OpenFigures {
     double readyS = 0, stallMsMax = 0;
     bool ok = false;
@@ -81,7 +108,7 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
     setenv("XDG_CACHE_HOME", (root + "/cache").c_str(), 1);
     setenv("LAYERSCOPE_NO_CACHE", "1", 1);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     const QString file = QString::fromStdString(path);
     std::vector<double> ready;
     for (int r = 0; r < std::max(1, runs); ++r) {

@@ -10,13 +10,15 @@ std::vector<Interval> unionOf(std::vector<Interval> intervals) {
     // model's row order): a million of them need no sort.
     const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
     if (!std::is_sorted(intervals.begin(), intervals.end(), byStart)) std::sort(intervals.begin(), intervals.end(), byStart);
-    std::vector<Interval> out;
-    out.reserve(intervals.size());
+    // Merged in place: a million intervals need no second vector.
+    size_t kept = 0;
     for (const Interval& i : intervals) {
-        if (!out.empty() && i.start <= out.back().end) out.back().end = std::max(out.back().end, i.end);
-        else out.push_back(i);
+        if (kept && i.start <= intervals[kept - 1].end) intervals[kept - 1].end = std::max(intervals[kept - 1].end, i.end);
+        else intervals[kept++] = i;
     }
-    return out;
+    intervals.resize(kept);
+    if (kept < intervals.capacity() / 2) intervals.shrink_to_fit(); // kept by callers: no idle half
+    return intervals;
 }
 
 TimeNs lengthOf(const std::vector<Interval>& disjoint) {

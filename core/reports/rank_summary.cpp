@@ -30,6 +30,7 @@ RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelColl
     RankKernels out;
     std::vector<Interval> compute, comm;
     const auto& k = t.kernels;
+    compute.reserve(k.size()); // pages are touched only as far as they are filled
     for (uint32_t i = 0; i < k.size(); ++i) {
         if (const Stream& st = t.streamOf(k, i); st.process != r.process || st.device != r.device) continue;
         out.first = out.kernels ? std::min(out.first, k.start[i]) : k.start[i];

@@ -8,7 +8,11 @@
 #include "widgets/tables/kernel_table_model.h"
 #include "widget_test_support.h"
 
+#include <QBarSet>
+#include <QChartView>
 #include <QComboBox>
+#include <QStackedBarSeries>
+#include <QTabWidget>
 #include <QFileInfo>
 #include <QImage>
 #include <QSignalSpy>
@@ -40,6 +44,30 @@ int64_t sqlScalar(const QString& path, const char* sql) {
     return v;
 }
 
+
+// The per-rank bar chart costs the GUI thread a scene layout: it is not built while the tab is
+// hidden (an open would stall on it) and is built, with a bar per rank, when the tab is shown.
+TEST(RanksTab, TheChartIsBuiltWhenTheTabIsShown) {
+    if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";
+    const auto w = openSessionInWindow({kRank0, kRank1});
+    ASSERT_TRUE(w);
+    ls::gui::RanksPanel* panel = w->ranksPanel();
+    ASSERT_FALSE(panel->isVisible());
+    EXPECT_TRUE(panel->findChildren<QChartView*>().isEmpty()) << "built while hidden";
+    QTabWidget* tabs = nullptr;
+    for (QWidget* p = panel->parentWidget(); p && !tabs; p = p->parentWidget()) tabs = qobject_cast<QTabWidget*>(p);
+    ASSERT_TRUE(tabs);
+    tabs->setCurrentWidget(panel);
+    ASSERT_TRUE(panel->isVisible());
+    const auto views = panel->findChildren<QChartView*>();
+    ASSERT_EQ(views.size(), 1);
+    const auto series = views.front()->chart()->series();
+    ASSERT_EQ(series.size(), 1);
+    const auto* bars = qobject_cast<QStackedBarSeries*>(series.front());
+    ASSERT_TRUE(bars);
+    ASSERT_EQ(bars->count(), 4); // compute only, comm under compute, exposed comm, idle
+    for (const QBarSet* set : bars->barSets()) EXPECT_EQ(set->count(), 2) << set->label().toStdString();
+}
 
 TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {
     if (!QFileInfo::exists(kRank0) || !QFileInfo::exists(kRank1)) GTEST_SKIP() << "DDP traces absent";

@@ -180,8 +180,24 @@ void RanksPanel::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
     fillCollectives();
     heatMap_->setIterations(analysis_ ? analysis_->iterations : std::vector<RankIterationRow>{});
     timeline_->setAnalysis(analysis_);
-    rebuildChart();
+    // The chart is the dearest part (Qt Charts lays out its scene: 15-30 ms on the GUI thread) and
+    // the tab is usually hidden while a trace opens: it is built when the panel is next shown.
+    dropChart();
+    chartStale_ = true;
+    if (isVisible()) rebuildChart();
     verdict_->setText(verdict());
+}
+
+void RanksPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (chartStale_) rebuildChart();
+}
+
+void RanksPanel::dropChart() {
+    if (!chart_) return;
+    chartBox_->removeWidget(chart_);
+    chart_->deleteLater();
+    chart_ = nullptr;
 }
 
 QString RanksPanel::verdict() const {
@@ -253,11 +269,8 @@ void RanksPanel::fillCollectives() {
 // Stacked bars per rank: compute alone, communication hidden behind compute, exposed
 // communication and idle add up to the rank's span.
 void RanksPanel::rebuildChart() {
-    if (chart_) {
-        chartBox_->removeWidget(chart_);
-        chart_->deleteLater();
-        chart_ = nullptr;
-    }
+    dropChart();
+    chartStale_ = false;
     if (!analysis_ || analysis_->ranks.empty()) return;
     auto* computeOnly = new QBarSet(QStringLiteral("Compute only"));
     auto* overlap = new QBarSet(QStringLiteral("Comm under compute"));

@@ -39,6 +39,8 @@ private:
     void fillRankTable();
     void fillCollectives();
     void rebuildChart();
+    void dropChart();
+    void showEvent(QShowEvent* event) override;
 
     std::shared_ptr<const RankAnalysis> analysis_;
     QLabel* verdict_;
@@ -50,6 +52,7 @@ private:
     RankTimeline* timeline_;
     QVBoxLayout* chartBox_;
     QWidget* chart_ = nullptr;
+    bool chartStale_ = false; // set while hidden: built on the next show
 };
 
 } // namespace ls::gui

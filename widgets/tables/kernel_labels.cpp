@@ -8,7 +8,7 @@ namespace ls::gui {
 
 KernelLabels::KernelLabels(const Trace& t) : trace_(&t) {
     std::unordered_map<uint32_t, StringId> shortOf; // full name id → short name id
-    for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.kernels.name[k].value, t.kernels.shortName[k]);
+    for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.try_emplace(t.kernels.name[k].value, t.kernels.shortName[k]); // no node per kernel
     std::vector<uint32_t> ids;
     std::vector<std::string_view> fulls, shorts;
     for (const auto& [full, shortName] : shortOf) {
