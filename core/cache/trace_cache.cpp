@@ -67,9 +67,8 @@ std::string sourceOf(const std::string& file) {
 std::mutex writesMutex;
 std::vector<std::thread> writes;
 
-} // namespace
-
-void keepTraceCacheWithin(const std::string& dir, uint64_t cap, const std::string& keep) {
+// The least recently used files (with their companions) go beyond cap, except keep.
+void keepWithin(const std::string& dir, uint64_t cap, const std::string& keep) {
     CacheInfo info = traceCacheInfo(dir);
     for (auto it = info.entries.rbegin(); it != info.entries.rend() && info.bytes > cap; ++it) {
         if (it->file == keep) continue;
@@ -79,10 +78,13 @@ void keepTraceCacheWithin(const std::string& dir, uint64_t cap, const std::strin
     }
 }
 
+// A temporary name beside `file` that no other writer, in this process or another, uses.
 std::string temporaryCacheFile(const std::string& file) {
     static std::atomic<uint64_t> serial{0};
     return file + ".tmp" + std::to_string(platform::processId()) + "-" + std::to_string(serial++);
 }
+
+} // namespace
 
 std::string traceCacheFile(const std::string& dir, const std::string& identity) {
     return (fs::path(dir) / (cacheStem(identity) + kSuffix)).string();
@@ -131,23 +133,28 @@ CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, ui
     return {std::move(r.trace), {}};
 }
 
-std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap) {
+std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep, uint64_t cap,
+                           const std::function<std::string(const std::string& temp)>& write) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
-    const std::string file = traceCacheFile(dir, identity);
     const std::string temp = temporaryCacheFile(file);
-    if (std::string e = writeTraceFile(trace, identity, temp); !e.empty()) {
+    std::string e = write(temp);
+    if (e.empty()) {
+        fs::rename(temp, file, ec);
+        if (ec) e = "cannot rename the cache file into place";
+    }
+    if (!e.empty()) {
         fs::remove(temp, ec);
         return e;
     }
-    fs::rename(temp, file, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        return "cannot rename the cache file into place";
-    }
-    keepTraceCacheWithin(dir, cap, file);
+    keepWithin(dir, cap, keep);
     return {};
+}
+
+std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap) {
+    const std::string file = traceCacheFile(dir, identity);
+    return storeCacheFile(dir, file, file, cap, [&](const std::string& temp) { return writeTraceFile(trace, identity, temp); });
 }
 
 CacheInfo traceCacheInfo(const std::string& dir) {

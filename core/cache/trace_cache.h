@@ -8,6 +8,7 @@
 #include "core/model/trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -42,10 +43,11 @@ std::string storeTraceCache(const std::string& dir, const Trace& trace, const st
 std::string traceCacheFile(const std::string& dir, const std::string& identity);
 std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix);
 
-// A temporary name beside `file` that no other writer, in this process or another, uses.
-std::string temporaryCacheFile(const std::string& file);
-// Removes the least recently used cache files (with their companions) beyond cap, except keep.
-void keepTraceCacheWithin(const std::string& dir, uint64_t cap, const std::string& keep);
+// Writes `file` in dir (created if need be): `write` fills a temporary no other writer uses,
+// which is then renamed into place; then the least recently used cache files (with their
+// companions) beyond cap go, except `keep`. An error message, empty on success.
+std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep, uint64_t cap,
+                           const std::function<std::string(const std::string& temp)>& write);
 
 struct CacheEntry {
     std::string file;   // the cache file

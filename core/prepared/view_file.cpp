@@ -3,10 +3,7 @@
 #include "core/cache/archive.h"
 #include "core/cache/trace_cache.h"
 
-#include <filesystem>
-
 namespace ls {
-namespace fs = std::filesystem;
 namespace {
 
 constexpr archive::Format kFormat{{'L', 'S', 'V', 'I', 'E', 'W', 'S', '\0'}, kViewCacheVersion};
@@ -166,30 +163,18 @@ bool fits(const CachedViews& v, const Trace& t) {
 
 std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views, uint64_t cap) {
     if (!views.layers || !views.tracks || !views.paths || !views.iterations) return "views missing";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) return "cannot create " + dir + ": " + ec.message();
-    const std::string file = companionCacheFile(dir, identity, kSuffix);
-    const std::string temp = temporaryCacheFile(file);
     std::vector<KernelId> none;
     int32_t column = views.sortedRows ? views.sortColumn : -1;
     uint8_t descending = views.sortDescending;
-    // The writer only reads what it visits.
-    std::string e = archive::write(temp, kFormat, viewIdentity(identity, trace), [&](archive::Writer& w) {
-        visitViews(w, const_cast<LayerTree&>(*views.layers), const_cast<TimelineTracks&>(*views.tracks), const_cast<KernelPaths&>(*views.paths),
-                   const_cast<IterationSummary&>(*views.iterations), column, descending,
-                   views.sortedRows ? const_cast<std::vector<KernelId>&>(*views.sortedRows) : none);
+    // The model cache file is kept: these views are its companion.
+    return storeCacheFile(dir, companionCacheFile(dir, identity, kSuffix), traceCacheFile(dir, identity), cap, [&](const std::string& temp) {
+        // The writer only reads what it visits.
+        return archive::write(temp, kFormat, viewIdentity(identity, trace), [&](archive::Writer& w) {
+            visitViews(w, const_cast<LayerTree&>(*views.layers), const_cast<TimelineTracks&>(*views.tracks), const_cast<KernelPaths&>(*views.paths),
+                       const_cast<IterationSummary&>(*views.iterations), column, descending,
+                       views.sortedRows ? const_cast<std::vector<KernelId>&>(*views.sortedRows) : none);
+        });
     });
-    if (e.empty()) {
-        fs::rename(temp, file, ec);
-        if (ec) e = "cannot rename the view cache file into place";
-    }
-    if (!e.empty()) {
-        fs::remove(temp, ec);
-        return e;
-    }
-    keepTraceCacheWithin(dir, cap, traceCacheFile(dir, identity));
-    return {};
 }
 
 ViewLookup lookupViewCache(const std::string& dir, const std::string& identity, const Trace& trace) {

@@ -431,10 +431,7 @@ void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, c
             items[i] = RadixItem{descending ? descendingKey(key) : key, known[i].row.value};
         }
         radixSortStable(items);
-        size_t r = 0;
-        for (const auto& it : items) rows[r++] = KernelId(it.value);
-        for (KernelId u : unknown) rows[r++] = u;
-        return;
+        for (size_t i = 0; i < items.size(); ++i) known[i].row = KernelId(items[i].value); // only the rows are read below
     } else {
         std::stable_sort(known.begin(), known.end(), less);
     }
