@@ -120,7 +120,7 @@ void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, co
 // One text's kernels by thread, style and kernel name; then its rows by thread, total time
 // descending and kernel name.
 void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, const TextOrder& byText, const ThreadOrder& threads,
-              size_t from, size_t to, const std::function<void(NvtxKernRow&&)>& keep) {
+              size_t from, size_t to, const NvtxKernRowSink& keep) {
     struct Entry {
         uint32_t thread, name, range, kernel;
         RangeKind kind;
@@ -163,19 +163,12 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
         std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
             return x.first != y.first ? x.first < y.first : byTotalThenName(t, x.second, y.second);
         });
-        for (auto& row : rows) keep(std::move(row.second));
+        for (const auto& row : rows) keep(row.second);
     }
 }
 
-// Rows made in parts of the text order on every core while the calling thread hands them to
-// `emit`, in order: making them costs twice what writing them does, and a 1M-kernel trace gives
-// millions. A part ends where a text does; a few parts wait at a time.
-void emitInParts(const TextOrder& byText, size_t partTexts, unsigned threads, const std::function<void(const NvtxKernRow&)>& emit,
-                 const std::function<void(size_t, size_t, const std::function<void(NvtxKernRow&&)>&)>& make) {
-    struct Part {
-        std::vector<NvtxKernRow> rows;
-        std::string texts; // the rows' range texts, one after another
-    };
+// Positions where the parts of the text order start, and its end: a part ends where a text does.
+std::vector<size_t> partBounds(const TextOrder& byText, size_t partTexts) {
     const size_t n = byText.order.size();
     partTexts = std::max<size_t>(partTexts, 1);
     std::vector<size_t> bounds{0};
@@ -184,34 +177,48 @@ void emitInParts(const TextOrder& byText, size_t partTexts, unsigned threads, co
         if (b < n && b > bounds.back()) bounds.push_back(b);
     }
     bounds.push_back(n);
-    makeInOrder<Part>(
-        bounds.size() - 1, threads, 2 * size_t(threads),
-        [&](size_t p, Part& part) {
-            part.rows.clear();
-            part.texts.clear();
-            make(bounds[p], bounds[p + 1], [&](NvtxKernRow&& row) {
-                part.texts += row.range;
-                part.rows.push_back(std::move(row));
-            });
-        },
-        [&](Part& part) {
-            // Texts were appended as the part grew, and a short one lives inside the string: point
-            // the rows at them only now that the part stays put.
-            size_t offset = 0;
-            for (auto& row : part.rows) {
-                const size_t size = row.range.size();
-                row.range = std::string_view(part.texts).substr(offset, size);
-                offset += size;
-            }
-            for (const auto& row : part.rows) emit(row);
-        });
+    return bounds;
 }
 
 } // namespace
 
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) { nvtxKernelSummary(t, emit, 8192); }
 
+// Rows made in parts on every core while the calling thread hands them to `emit`, in order:
+// making them costs twice what writing them does, and a 1M-kernel trace gives millions. A few
+// parts wait at a time.
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit, size_t partTexts) {
+    struct Part {
+        std::vector<NvtxKernRow> rows;
+        std::string texts; // the rows' range texts, one after another
+    };
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    nvtxKernelSummaryInParts(t, partTexts, [&](size_t count, const auto& make) {
+        makeInOrder<Part>(
+            count, cores, 2 * size_t(cores),
+            [&](size_t p, Part& part) {
+                part.rows.clear();
+                part.texts.clear();
+                make(p, [&](const NvtxKernRow& row) {
+                    part.texts += row.range;
+                    part.rows.push_back(row);
+                });
+            },
+            [&](Part& part) {
+                // Texts were appended as the part grew, and a short one lives inside the string:
+                // point the rows at them only now that the part stays put.
+                size_t offset = 0;
+                for (auto& row : part.rows) {
+                    const size_t size = row.range.size();
+                    row.range = std::string_view(part.texts).substr(offset, size);
+                    offset += size;
+                }
+                for (const auto& row : part.rows) emit(row);
+            });
+    });
+}
+
+void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernParts& parts) {
     const auto& k = t.kernels;
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const ThreadOrder threads(t);
@@ -221,6 +228,7 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
     // written as they are made, never held: op_id makes nearly every PyTorch marker its own
     // group, millions of them.
     HeldRanges held;
+    std::vector<uint32_t> outside; // kernels outside every range
     {
         // Each core walks the stacks of its share of the kernels; the shares are joined in order.
         std::vector<std::vector<uint64_t>> pairsOf(cores);
@@ -233,9 +241,7 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
             }
         });
         std::vector<uint64_t> pairs = joined(pairsOf);
-        std::vector<uint32_t> outside = joined(outsideOf);
-        emitKernelsOutsideRanges(t, outside, threads, emit);
-        columns::release(outside);
+        outside = joined(outsideOf);
         parallelSort(pairs.begin(), pairs.end(), cores, std::less<>());
         held.kernels.reserve(pairs.size());
         for (size_t p = 0; p < pairs.size(); ++p) {
@@ -276,8 +282,11 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
         return std::pair(got, size);
     }, cores);
 
-    emitInParts(byText, partTexts, cores, emit, [&](size_t from, size_t to, const std::function<void(NvtxKernRow&&)>& keep) {
-        makeRows(t, held, texts, byText, threads, from, to, keep);
+    // Part 0 is the kernels outside every range, which come first.
+    const std::vector<size_t> bounds = partBounds(byText, partTexts);
+    parts(bounds.size(), [&](size_t p, const NvtxKernRowSink& row) {
+        if (p == 0) return emitKernelsOutsideRanges(t, outside, threads, row);
+        makeRows(t, held, texts, byText, threads, bounds[p - 1], bounds[p], row);
     });
 }
 

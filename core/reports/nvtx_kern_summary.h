@@ -31,6 +31,14 @@ void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRo
 // 8192; tests split small traces with small parts).
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row, size_t partTexts);
 
+// The rows in parts, for a caller that also wants to use them on every core (a CSV writer
+// formatting them). The report calls parts(count, make) once; parts must call make(p, row) for
+// each p in [0, count), on any threads, and keep the parts in order: make hands part p's rows to
+// `row` in order on the thread that called it, each row's text alive until `row` returns.
+using NvtxKernRowSink = std::function<void(const NvtxKernRow&)>;
+using NvtxKernParts = std::function<void(size_t count, const std::function<void(size_t part, const NvtxKernRowSink& row)>& make)>;
+void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernParts& parts);
+
 // "PushPop" or "StartEnd", as nsys names a range's style.
 std::string_view rangeStyleName(RangeKind k);
 
