@@ -94,25 +94,11 @@ private:
 
 } // namespace
 
-MarkerPieces::MarkerPieces(const Trace& t, RangeId id) {
-    const auto& r = t.ranges;
-    const uint32_t i = id.value;
-    add(t.str(r.name[i]));
-    auto number = [&](std::string_view key, int64_t v, char* digits) {
-        add(key);
-        add(std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + kDigits, v).ptr - digits)));
-    };
-    if (r.seq[i] >= 0) number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i], seqDigits_);
-    if (r.opId[i] >= 0) number(", op_id = ", r.opId[i], opIdDigits_);
-    if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty()) {
-        add(", sizes = ");
-        add(t.str(r.sizes[i]));
-    }
-}
-
 void appendMarkerFields(const Trace& t, RangeId id, std::string& out) {
-    const MarkerPieces pieces(t, id);
-    for (size_t p = 0; p < pieces.count; ++p) out += pieces.piece[p];
+    forEachMarkerPiece(t, id, [&](std::string_view piece) {
+        out += piece;
+        return true;
+    });
 }
 
 std::string_view RawTexts::text(size_t i, std::string& buffer) const {
@@ -131,20 +117,22 @@ size_t RawTexts::slice(size_t i, size_t from, char* out, size_t n, size_t& size)
         std::memcpy(out, text.data() + std::min(from, size), got);
         return got;
     }
-    MarkerPieces pieces(t_, ranges_[i]);
-    pieces.add(kept_[i]);
+    // Pieces are made only as far as the asked bytes go: a text that goes on past them need not
+    // say how far.
     size = 0;
     size_t got = 0;
-    for (size_t p = 0; p < pieces.count; ++p) {
-        const std::string_view piece = pieces.piece[p];
+    auto put = [&](std::string_view piece) {
         const size_t at = size; // where this piece starts in the whole text
         size += piece.size();
-        if (got == n || size <= from) continue;
-        const size_t skip = from > at ? from - at : 0;
-        const size_t take = std::min(n - got, piece.size() - skip);
-        std::memcpy(out + got, piece.data() + skip, take);
-        got += take;
-    }
+        if (size > from && got < n) {
+            const size_t skip = from > at ? from - at : 0;
+            const size_t take = std::min(n - got, piece.size() - skip);
+            std::memcpy(out + got, piece.data() + skip, take);
+            got += take;
+        }
+        return size <= from + n;
+    };
+    if (forEachMarkerPiece(t_, ranges_[i], put)) put(kept_[i]);
     return got;
 }
 

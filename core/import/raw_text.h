@@ -3,6 +3,7 @@
 // kept in memory (the parsed fields say the same); they are re-read from the export by row.
 #include "core/model/trace.h"
 
+#include <charconv>
 #include <functional>
 #include <memory>
 #include <span>
@@ -42,7 +43,8 @@ public:
     // The text of ranges[i]. The view is into this object or into `buffer`.
     std::string_view text(size_t i, std::string& buffer) const;
     // Up to n bytes of that text from byte `from` on, copied to out, without building the whole
-    // text (a sort that looks 16 bytes further at a time); its whole size goes to `size`.
+    // text (a sort that looks 16 bytes further at a time). Its size goes to `size`: the whole
+    // size where the text ends within from + n bytes, else only some size past from + n.
     size_t slice(size_t i, size_t from, char* out, size_t n, size_t& size) const;
     size_t size() const { return kept_.size(); }
     size_t keptBytes() const; // of the texts read, what is held
@@ -67,19 +69,21 @@ void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::f
 // fields: "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]]".
 void appendMarkerFields(const Trace& t, RangeId r, std::string& out);
 
-// The same text as the pieces it is made of, one after another (views into the trace and into
-// this object; one more piece may be added).
-struct MarkerPieces {
-    MarkerPieces(const Trace& t, RangeId r);
-    MarkerPieces(const MarkerPieces&) = delete; // its pieces view its own digits
-    MarkerPieces& operator=(const MarkerPieces&) = delete;
-    void add(std::string_view p) { piece[count++] = p; }
-    std::string_view piece[8];
-    size_t count = 0;
-
-private:
-    static constexpr size_t kDigits = 24;
-    char seqDigits_[kDigits], opIdDigits_[kDigits];
-};
+// The same text as the pieces it is made of, handed to piece(view) in order while it returns
+// true (a sort that looks at 16 bytes of a text need not make the rest); a view lives until
+// piece returns. False if piece stopped it.
+template <typename Piece> bool forEachMarkerPiece(const Trace& t, RangeId id, Piece&& piece) {
+    const auto& r = t.ranges;
+    const uint32_t i = id.value;
+    if (!piece(t.str(r.name[i]))) return false;
+    auto number = [&](std::string_view key, int64_t v) {
+        char digits[24];
+        return piece(key) && piece(std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)));
+    };
+    if (r.seq[i] >= 0 && !number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i])) return false;
+    if (r.opId[i] >= 0 && !number(", op_id = ", r.opId[i])) return false;
+    if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty()) return piece(", sizes = ") && piece(t.str(r.sizes[i]));
+    return true;
+}
 
 } // namespace ls

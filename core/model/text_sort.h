@@ -19,7 +19,7 @@ inline constexpr size_t kChunk = 16;
 struct Keyed {
     uint64_t high, low; // bytes [depth, depth + 16) big-endian, zero past the end
     uint32_t index;
-    uint32_t size; // of the whole string
+    uint32_t size; // of the whole string, or any size past the bytes keyed
     bool operator<(const Keyed& o) const { return high != o.high ? high < o.high : low < o.low; }
     bool tied(const Keyed& o) const { return high == o.high && low == o.low; }
 };
@@ -48,6 +48,8 @@ template <typename Key> void breakTie(Keyed* a, uint8_t* same, size_t n, size_t 
     Keyed* longer = std::partition(a, a + n, [&](const Keyed& x) { return x.size <= depth + kChunk; });
     std::sort(a, longer, [](const Keyed& x, const Keyed& y) { return x.size < y.size; });
     for (Keyed* x = a + 1; x < longer; ++x) same[x - a] = x->size == x[-1].size;
+    // Keyed in index order: the strings' bytes are then read in the order they lie in memory.
+    if (a + n - longer > 64) std::sort(longer, a + n, [](const Keyed& x, const Keyed& y) { return x.index < y.index; });
     for (Keyed* x = longer; x < a + n; ++x) *x = key(x->index, depth + kChunk);
     if (longer > a && longer < a + n) same[longer - a] = 0;
     if (a + n - longer > 1) sortFrom(longer, same + (longer - a), static_cast<size_t>(a + n - longer), depth + kChunk, key);
@@ -97,7 +99,8 @@ inline constexpr size_t kTextSortSlice = text_sort_detail::kChunk;
 
 // sortByText for strings that can give kTextSortSlice bytes from any offset without being made
 // whole: slice(index, from, out) copies up to that many bytes of the string from byte `from` on
-// into out and returns {bytes copied, the string's whole size}.
+// into out and returns {bytes copied, the string's size}: its whole size where it ends within
+// from + kTextSortSlice bytes, else any size past that (the sort asks no more of it).
 template <typename Slice> std::vector<uint8_t> sortBySlices(std::vector<uint32_t>& order, const Slice& slice, unsigned threads) {
     return text_sort_detail::sortByKeys(order, [&](uint32_t i, size_t depth) {
         char bytes[kTextSortSlice];

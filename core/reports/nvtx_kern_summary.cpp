@@ -271,6 +271,7 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
     // The texts of those ranges, read in one pass and ordered by their bytes: ranges of equal
     // text form one group, as in nsys.
     const RawTexts texts(t, held.ranges, cores);
+
     TextOrder byText;
     byText.order.resize(held.ranges.size());
     std::iota(byText.order.begin(), byText.order.end(), 0u);
@@ -279,6 +280,7 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
     byText.same = sortBySlices(byText.order, [&](uint32_t i, size_t from, char* out) {
         size_t size = 0;
         const size_t got = texts.slice(i, from, out, kTextSortSlice, size);
+
         return std::pair(got, size);
     }, cores);
 
