@@ -136,6 +136,23 @@ size_t RawTexts::slice(size_t i, size_t from, char* out, size_t n, size_t& size)
     return got;
 }
 
+void RawTexts::prefetchLocation(size_t i) const {
+    __builtin_prefetch(&ranges_[i]);
+    __builtin_prefetch(&kept_[i]);
+    __builtin_prefetch(&rebuilt_[i]);
+}
+
+void RawTexts::prefetchText(size_t i) const {
+    const uint32_t id = ranges_[i].value;
+    const auto& r = t_.ranges;
+    __builtin_prefetch(kept_[i].data());
+    __builtin_prefetch(&r.flags[id]);
+    __builtin_prefetch(&r.name[id]);
+    __builtin_prefetch(&r.seq[id]);
+    __builtin_prefetch(&r.opId[id]);
+    __builtin_prefetch(&r.sizes[id]);
+}
+
 size_t RawTexts::keptBytes() const {
     size_t bytes = 0;
     for (const auto& block : blocks_) bytes += block.size();

@@ -46,6 +46,11 @@ public:
     // text (a sort that looks 16 bytes further at a time). Its size goes to `size`: the whole
     // size where the text ends within from + n bytes, else only some size past from + n.
     size_t slice(size_t i, size_t from, char* out, size_t n, size_t& size) const;
+    // Asks memory for what text(i) reads: a report that reads texts in their sorted order reads
+    // them in no order in memory, and can ask a few texts ahead. In two steps, the second a few
+    // texts after the first: where a text is (locate), then its fields and bytes.
+    void prefetchLocation(size_t i) const;
+    void prefetchText(size_t i) const;
     size_t size() const { return kept_.size(); }
     size_t keptBytes() const; // of the texts read, what is held
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <ostream>
 
 namespace ls {
@@ -25,8 +27,20 @@ constexpr auto kCsvSpecial = [] {
     return special;
 }();
 
+// Eight bytes at a time (SWAR): w ^ (c in every byte) has a zero byte exactly where w holds c.
 bool needsQuotes(std::string_view f) {
-    return std::any_of(f.begin(), f.end(), [](char c) { return kCsvSpecial[static_cast<unsigned char>(c)]; });
+    constexpr uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+    auto hasByte = [](uint64_t w, unsigned char c) {
+        const uint64_t v = w ^ (kOnes * c);
+        return ((v - kOnes) & ~v & kHighs) != 0;
+    };
+    size_t i = 0;
+    for (; i + 8 <= f.size(); i += 8) {
+        uint64_t w;
+        std::memcpy(&w, f.data() + i, 8);
+        if (hasByte(w, ',') || hasByte(w, '"') || hasByte(w, '\r') || hasByte(w, '\n')) return true;
+    }
+    return std::any_of(f.begin() + static_cast<std::ptrdiff_t>(i), f.end(), [](char c) { return kCsvSpecial[static_cast<unsigned char>(c)]; });
 }
 
 // Appends f quoted, each quote doubled.

@@ -29,6 +29,26 @@ TEST(CsvField, CommasQuotesAndLineBreaksAreQuoted) {
     EXPECT_EQ(csvField("cr\rhere"), "\"cr\rhere\"");
 }
 
+// The check for bytes that need quotes looks at eight bytes at a time: each special byte at every
+// place of fields of every length up to 40 is found, and no other byte (neighbours of the special
+// ones, high bytes of UTF-8 text) makes a field quoted.
+TEST(CsvField, EverySpecialByteIsFoundWhereverItIs) {
+    const std::string others = "+-./\x0b\x0c\x0e\x21\x23\x80\xc3\xa9\xff a";
+    for (size_t size = 1; size <= 40; ++size)
+        for (size_t at = 0; at < size; ++at) {
+            std::string plain(size, 'x');
+            for (size_t i = 0; i < size; ++i) plain[i] = others[(i + at) % others.size()];
+            EXPECT_EQ(csvField(plain), plain) << "size " << size;
+            for (char special : {',', '"', '\r', '\n'}) {
+                std::string f = plain;
+                f[at] = special;
+                const std::string got = csvField(f);
+                ASSERT_TRUE(got.size() > f.size() && got.front() == '"' && got.back() == '"')
+                    << "byte " << int(special) << " at " << at << " of " << size;
+            }
+        }
+}
+
 TEST(TableWriter, CsvRoundTripsThroughAnRfc4180Parser) {
     const std::vector<std::string> header = {"Name", "Value"};
     const std::vector<std::vector<std::string>> rows = {
