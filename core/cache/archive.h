@@ -138,10 +138,11 @@ public:
         uint64_t stored = 0;
         raw(&stored, sizeof stored);
         if (skipping_ || !ok_) return;
-        if (adoptable(v, bytes)) { // mapped and checked with the other big columns in finish()
-            deferred_.push_back([this, &v, at, n, stored] { return adopt(v, at, n, stored); });
-            return;
-        }
+        if constexpr (std::is_same_v<A, ColumnAllocator<T>>)
+            if (bytes >= column_memory::kMappedBytes) { // mapped and checked with the other big columns in finish()
+                deferred_.push_back([this, &v, at, n, stored] { return adopt(v, at, n, stored); });
+                return;
+            }
         v.resize(n);
         if (bytes) std::memcpy(v.data(), file_.data() + at, bytes);
         if (stored != hashBytes(v.data(), bytes, 0)) fail();
@@ -190,13 +191,10 @@ public:
 
 private:
     // Only a model column big enough to be a mapping of its own takes the file's pages.
-    template <typename T, typename A> static bool adoptable(const std::vector<T, A>&, size_t bytes) {
-        return std::is_same_v<A, ColumnAllocator<T>> && bytes >= column_memory::kMappedBytes;
-    }
     // The column takes a private mapping of its bytes (a copy where the file cannot be mapped).
-    template <typename T, typename A> bool adopt(std::vector<T, A>& v, uint64_t at, size_t n, uint64_t stored) const {
+    template <typename T> bool adopt(Column<T>& v, uint64_t at, size_t n, uint64_t stored) const {
         const size_t bytes = n * sizeof(T);
-        std::vector<T, A>().swap(v); // no block of its own (a CSR's offsets start with one)
+        Column<T>().swap(v); // no block of its own (a CSR's offsets start with one)
         if (void* pages = file_.mapPrivate(at, bytes)) {
             // However assign ends, the mapping is the column's or unmapped, and nothing stays pending.
             struct Pending {
@@ -206,9 +204,7 @@ private:
                     if (column_memory::takeAdopted(bytes)) column_memory::deallocate(pages, bytes);
                 }
             } pending{pages, bytes};
-            column_memory::adoptNext(pages, bytes);
-            const T* first = static_cast<const T*>(pages);
-            v.assign(first, first + n); // takes the pages as they are (ColumnAllocator::construct)
+            adoptColumn(v, pages, n);
         } else {
             v.resize(n);
             std::memcpy(v.data(), file_.data() + at, bytes);

@@ -8,6 +8,7 @@
 // deallocate works for both kinds: a block's size says which it is.
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <new>
 #include <utility>
 #include <vector>
@@ -29,6 +30,30 @@ void deallocate(void* p, size_t bytes) noexcept;
 void adoptNext(void* pages, size_t bytes) noexcept;
 void* takeAdopted(size_t bytes) noexcept;
 
+// What adoptColumn "constructs" each element of an adopted block from: nothing.
+struct AsTheyAre {};
+// Positions 0..n as iterators over AsTheyAre values, so that a column made of them has n elements.
+class AsTheyAreIterator {
+public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = AsTheyAre;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const AsTheyAre*;
+    using reference = AsTheyAre;
+    explicit AsTheyAreIterator(size_t at) : at_(at) {}
+    AsTheyAre operator*() const { return {}; }
+    AsTheyAreIterator& operator++() {
+        ++at_;
+        return *this;
+    }
+    AsTheyAreIterator operator++(int) { return AsTheyAreIterator(at_++); }
+    difference_type operator-(const AsTheyAreIterator& o) const { return static_cast<difference_type>(at_ - o.at_); }
+    bool operator==(const AsTheyAreIterator& o) const { return at_ == o.at_; }
+
+private:
+    size_t at_;
+};
+
 } // namespace column_memory
 
 template <typename T> struct ColumnAllocator {
@@ -43,12 +68,9 @@ template <typename T> struct ColumnAllocator {
     }
     void deallocate(T* p, size_t n) noexcept { column_memory::deallocate(p, n * sizeof(T)); }
 
-    // Copying an element onto itself is skipped: that is how an adopted block becomes a
-    // column's contents (assign(pages, pages + n)) without a write, which would fault in a private
-    // copy of every page.
-    template <typename U> void construct(U* p, const U& v) {
-        if (p != &v) ::new (static_cast<void*>(p)) U(v);
-    }
+    // An element of an adopted block is left as it is (adoptColumn): no write, which would fault
+    // in a private copy of every page, and no step per element, which the compiler drops.
+    template <typename U> void construct(U*, column_memory::AsTheyAre) noexcept {}
     template <typename U, typename... Args> void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
@@ -57,6 +79,13 @@ template <typename T> struct ColumnAllocator {
 };
 
 template <typename T> using Column = std::vector<T, ColumnAllocator<T>>;
+
+// Makes `c` the column of the n elements in `pages` as they are (a private, writable mapping of
+// kMappedBytes or more, page aligned; the column owns it from now on).
+template <typename T> void adoptColumn(Column<T>& c, void* pages, size_t n) {
+    column_memory::adoptNext(pages, n * sizeof(T));
+    Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n)).swap(c); // the old block goes
+}
 
 // A column equals a plain vector holding the same values (tests compare them).
 template <typename T> bool operator==(const Column<T>& a, const std::vector<T>& b) {

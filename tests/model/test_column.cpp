@@ -59,11 +59,12 @@ TEST(Column, AnAdoptedBlockBecomesTheColumnAndOnlyAnAllocationOfItsSizeTakesIt) 
     EXPECT_NE(other.data(), values);
     Column<uint8_t> small(16);
     EXPECT_NE(static_cast<void*>(small.data()), pages);
+    EXPECT_EQ(mem::takeAdopted(bytes), pages) << "still pending";
 
-    Column<uint32_t> c;
-    const uint32_t* first = values;
-    c.assign(first, first + n); // still pending: taken here
+    Column<uint32_t> c(3, 7u); // a block of its own, given up
+    ls::adoptColumn(c, pages, n);
     EXPECT_EQ(c.data(), values);
+    EXPECT_EQ(c.size(), n);
     EXPECT_EQ(mem::takeAdopted(bytes), nullptr) << "taken once";
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], 5u + i);
     c.push_back(1); // grows into new memory; the adopted block is unmapped
