@@ -472,6 +472,8 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     setLoading(false);
     start_->leave();
     paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
+    reportPending_ = false;
+    completeWaiting_.reset();
     session_ = std::move(session);
     const bool newSession = session_->ranks != shownRanks_;
     if (newSession) {
@@ -496,9 +498,12 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     // that the window answers between the two halves (together over 50 ms on a million kernels:
     // the views' first layout of a million rows comes after this call).
     pendingLoaded_ = newSession; // set now: its panes may be queued before the next turn
+    reportPending_ = true;
     QTimer::singleShot(0, this, [this, shown = session_, newSession, wasComplete] {
         if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
+        reportPending_ = false;
         showReportAndTitle(newSession, wasComplete, true);
+        if (auto complete = std::move(completeWaiting_)) completeShownSession(std::move(complete));
     });
 }
 
@@ -547,6 +552,10 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
 
 void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> complete) {
     if (!session_ || session_->complete || complete->trace != session_->trace || complete->ranks != session_->ranks) return;
+    if (reportPending_) {
+        completeWaiting_ = std::move(complete);
+        return;
+    }
     session_ = std::move(complete);
     queuePaneSteps(true);
 }

@@ -186,7 +186,11 @@ private:
     QAbstractItemView* lastExportView_ = nullptr;
     bool syncing_ = false;
     std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order
-    bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled // a tree selection made to follow the table must not re-filter it
+    bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled
+    // The other tabs' rows when they come before the shown session's title and report (a small
+    // trace's can): taken once those are shown, so that windowReady always comes first.
+    std::shared_ptr<const TraceSession> completeWaiting_;
+    bool reportPending_ = false; // a tree selection made to follow the table must not re-filter it
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

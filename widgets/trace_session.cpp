@@ -14,11 +14,11 @@ namespace {
 // What the window shows first (table, tree, timeline), then what the other tabs show: each a set
 // of independent pieces run on every core, longest first (one after another, all of them took
 // ~4 s for a million kernels).
-// `alongside`: one more piece of work for the same cores (the rank analysis of a single rank).
+// `alongside`: more work for the same cores (the rank analysis of a single rank).
 // `cached`: the trace's views from the view cache (core/prepared/view_file.h), taken instead of
 // building them.
 std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order,
-                                             std::function<void()> alongside = {}, std::unique_ptr<CachedViews> cached = {}) {
+                                             std::vector<std::function<void()>> alongside = {}, std::unique_ptr<CachedViews> cached = {}) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
@@ -57,7 +57,7 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
         const StepTiming step("prepare: iterations");
         s->iterations = std::make_shared<const IterationSummary>(cached ? std::move(cached->iterations) : iterationSummary(*trace));
     });
-    if (alongside) tasks.push_back(std::move(alongside));
+    for (auto& task : alongside) tasks.push_back(std::move(task));
     runTasks(tasks, std::max(1u, std::thread::hardware_concurrency()));
     s->trace = std::move(trace);
     s->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -104,13 +104,30 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
 
 namespace {
 
+// The rank analysis's independent parts, to run beside each other and beside other work.
+std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a) {
+    const Session& session = *a.session;
+    std::vector<std::function<void()>> parts;
+    parts.emplace_back([&a, &session] {
+        const StepTiming step("prepare: rank times");
+        a.ranks = rankTimeSummary(session, &a.busy);
+    });
+    parts.emplace_back([&a, &session] {
+        const StepTiming step("prepare: collectives");
+        a.collectives = matchCollectives(session);
+    });
+    parts.emplace_back([&a, &session] {
+        const StepTiming step("prepare: rank iterations");
+        a.iterations = rankIterations(session);
+    });
+    return parts;
+}
+
 void fillRankAnalysis(RankAnalysis& a) {
     const StepTiming step("prepare: rank analysis");
-    const Session& session = *a.session;
-    a.ranks = rankTimeSummary(session, &a.busy);
-    a.collectives = matchCollectives(session);
-    a.iterations = rankIterations(session);
-    if (session.ranks.size() > 1) a.timelines = buildTimelineSession(session, a.collectives);
+    auto parts = rankAnalysisParts(a);
+    runTasks(parts, std::max(1u, std::thread::hardware_concurrency()));
+    if (a.session->ranks.size() > 1) a.timelines = buildTimelineSession(*a.session, a.collectives); // over the matched collectives
 }
 
 } // namespace
@@ -142,7 +159,7 @@ std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const 
     // One rank: the table, tree and timeline need nothing of its analysis, which is made beside them.
     auto analysis = std::make_shared<RankAnalysis>();
     analysis->session = std::move(session);
-    auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, [&] { fillRankAnalysis(*analysis); },
+    auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, rankAnalysisParts(*analysis),
                             std::move(cached));
     s->ranks = std::move(analysis);
     s->shownTrace = shown;

@@ -11,7 +11,6 @@
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
-#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -71,16 +70,14 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ASSERT_NE(row, UINT32_MAX);
     ASSERT_EQ(pairs.forward[row].partners.size(), 1u);
     QTableView* forward = panel->forwardView();
-    auto* proxy = static_cast<QSortFilterProxyModel*>(forward->model());
-    auto* forwardModel = static_cast<const OpSideModel*>(proxy->sourceModel()); // its rows are in sort order
-    const QModelIndex index = proxy->mapFromSource(forwardModel->index(forwardModel->modelRow(row), 0));
+    auto* forwardModel = static_cast<const OpSideModel*>(forward->model()); // its rows are in sort order
+    const QModelIndex index = forwardModel->index(forwardModel->modelRow(row), 0);
     forward->scrollTo(index);
     QTest::mouseClick(forward->viewport(), Qt::LeftButton, {}, forward->visualRect(index).center());
 
     const QModelIndexList selected = panel->backwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(selected.size(), 1);
-    auto* bproxy = static_cast<QSortFilterProxyModel*>(panel->backwardView()->model());
-    const uint32_t node = static_cast<const OpSideModel*>(bproxy->sourceModel())->pairRow(bproxy->mapToSource(selected.front()).row());
+    const uint32_t node = static_cast<const OpSideModel*>(panel->backwardView()->model())->pairRow(selected.front().row());
     EXPECT_EQ(node, pairs.forward[row].partners.front());
     EXPECT_EQ(ids(*panel->forwardKernels()), ids(ls::kernelsOfOp(t, pairs.forward[row].op)));
     EXPECT_EQ(ids(*panel->backwardKernels()), ids(ls::kernelsOfOp(t, pairs.backward[node].op)));
@@ -91,7 +88,7 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ASSERT_TRUE(panel->selectOp(pairs.backward[node].op));
     const QModelIndexList back = panel->forwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(back.size(), 1);
-    EXPECT_EQ(forwardModel->pairRow(proxy->mapToSource(back.front()).row()), row);
+    EXPECT_EQ(forwardModel->pairRow(back.front().row()), row);
 
     // The ratio table exports like the others: raw numbers under machine names.
     QTemporaryDir dir;
@@ -120,15 +117,22 @@ TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
     const auto& pairs = *w.session()->pairs;
     int expected = 0;
     for (const auto& f : pairs.forward) expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";
-    EXPECT_EQ(panel->forwardView()->model()->rowCount(), expected);
+    QAbstractItemModel* model = panel->forwardView()->model();
+    EXPECT_EQ(model->rowCount(), expected);
     EXPECT_GT(expected, 5);
+    // Sorted again, still that layer's rows only; then every layer's again.
+    panel->forwardView()->sortByColumn(OpSideModel::Kernels, Qt::AscendingOrder);
+    ASSERT_EQ(model->rowCount(), expected);
+    for (int r = 0; r < model->rowCount(); ++r) EXPECT_EQ(model->index(r, OpSideModel::Layer).data().toString(), QStringLiteral("layer1"));
+    panel->showLayer(QString());
+    EXPECT_EQ(model->rowCount(), static_cast<int>(pairs.forward.size()));
 }
 
 } // namespace
 
 namespace {
 
-// The op tables sort their numeric columns from the rows themselves (OpSideProxy): in every
+// The op tables sort their numeric columns from the rows themselves (OpSideModel::sort): in every
 // numeric column, both directions, the shown order agrees with the values the model gives for
 // sorting and CSV (SortRole), unknown values below every number.
 TEST(FwdBwdPanelInWindow, NumericColumnsSortAsTheirSortRoleValues) {

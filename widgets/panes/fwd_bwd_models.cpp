@@ -71,8 +71,24 @@ void OpSideModel::sortRows(const std::vector<uint32_t>* presorted) {
             std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
         }
     }
+    if (n && !layer_.isEmpty()) {
+        const std::string layer = layer_.toStdString();
+        const Trace& t = *trace_;
+        std::erase_if(order_, [&](uint32_t i) {
+            const StringId l = t.ops.layer[rows()[i].op.value];
+            return !l.valid() || t.str(l) != layer;
+        });
+    }
     rowOfPair_.assign(n, -1);
-    for (size_t r = 0; r < n; ++r) rowOfPair_[order_[r]] = static_cast<int32_t>(r);
+    for (size_t r = 0; r < order_.size(); ++r) rowOfPair_[order_[r]] = static_cast<int32_t>(r);
+}
+
+void OpSideModel::setLayer(const QString& layer) {
+    if (layer == layer_) return;
+    beginResetModel();
+    layer_ = layer;
+    sortRows();
+    endResetModel();
 }
 
 void OpSideModel::sort(int column, Qt::SortOrder order) {
@@ -140,10 +156,6 @@ bool OpSideModel::numberKey(const OpSideRow& r, int column, double& key) {
     case TcShare: key = r.gpuTimeNs ? static_cast<double>(r.tcTimeNs) / ns : NAN; return true;
     default: return false;
     }
-}
-
-void OpSideProxy::sort(int column, Qt::SortOrder order) {
-    if (sourceModel()) sourceModel()->sort(column, order);
 }
 
 QVariant OpSideModel::data(const QModelIndex& index, int role) const {

@@ -6,7 +6,6 @@
 #include "widgets/csv_export.h"
 
 #include <QAbstractTableModel>
-#include <QSortFilterProxyModel>
 
 #include <memory>
 
@@ -27,9 +26,14 @@ public:
     static std::vector<uint32_t> numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending);
     const OpSideRow* rowAt(int row) const;
     // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
-    // partners refer to), modelRow back (-1 when out of range).
+    // partners refer to), modelRow back (-1 when out of range or filtered out).
     uint32_t pairRow(int row) const { return order_[static_cast<size_t>(row)]; }
     int modelRow(uint32_t pairRow) const;
+
+    // Only the rows of this layer (empty: all). Filtered here, not through a proxy: a proxy maps
+    // every row again at each reset, 50 ms for a million kernels' op rows on the GUI thread.
+    void setLayer(const QString& layer);
+    const QString& layer() const { return layer_; }
 
     // Sorts the rows in the model itself, numbers from the rows (unknown below every number),
     // texts by their characters; ties keep their order. A new trace's rows come in the last
@@ -51,18 +55,10 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const FwdBwdPairs> pairs_;
     std::vector<uint32_t> order_;     // model row -> pair row
-    std::vector<int32_t> rowOfPair_;  // pair row -> model row
+    std::vector<int32_t> rowOfPair_;  // pair row -> model row, -1 when filtered out
+    QString layer_;
     int sortColumn_ = GpuTime;
     Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
-};
-
-// Filters an OpSideModel by layer and leaves sorting to the model: sorting a million-kernel
-// trace's op rows through a proxy's index comparisons took over a second per side on the GUI
-// thread at every open; the model sorts a key array in tens of milliseconds.
-class OpSideProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    void sort(int column, Qt::SortOrder order) override;
 };
 
 class FwdBwdRatioModel : public QAbstractTableModel {

@@ -35,14 +35,6 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
     return v;
 }
 
-QSortFilterProxyModel* makeProxy(QAbstractItemModel* source, QObject* parent) {
-    auto* p = new OpSideProxy(parent);
-    p->setSourceModel(source);
-    p->setSortRole(OpSideModel::SortRole);
-    p->setFilterKeyColumn(OpSideModel::Layer);
-    return p;
-}
-
 // A kernel list under an op table: the few columns that tell one kernel from another.
 void showKernelColumns(QTableView* v) {
     for (int c = 0; c < v->model()->columnCount(); ++c) {
@@ -71,11 +63,10 @@ QWidget* titled(const QString& title, QWidget* w) {
 
 FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     : QWidget(parent), forward_(new OpSideModel(OpSideModel::Side::Forward, this)),
-      backward_(new OpSideModel(OpSideModel::Side::Backward, this)), forwardProxy_(makeProxy(forward_, this)),
-      backwardProxy_(makeProxy(backward_, this)), forwardKernels_(new KernelTableModel(this)), backwardKernels_(new KernelTableModel(this)),
+      backward_(new OpSideModel(OpSideModel::Side::Backward, this)), forwardKernels_(new KernelTableModel(this)), backwardKernels_(new KernelTableModel(this)),
       ratios_(new FwdBwdRatioModel(this)), layer_(new QComboBox), ratioKey_(new QComboBox) {
-    forwardView_ = makeTable(forwardProxy_, QStringLiteral("forwardOps"));
-    backwardView_ = makeTable(backwardProxy_, QStringLiteral("backwardNodes"));
+    forwardView_ = makeTable(forward_, QStringLiteral("forwardOps"));
+    backwardView_ = makeTable(backward_, QStringLiteral("backwardNodes"));
     forwardKernelsView_ = makeTable(forwardKernels_, QStringLiteral("forwardKernels"));
     backwardKernelsView_ = makeTable(backwardKernels_, QStringLiteral("backwardKernels"));
     auto* ratioProxy = new QSortFilterProxyModel(this);
@@ -155,13 +146,14 @@ void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shar
     for (const auto& step : sessionSteps(std::move(table), std::move(rows))) step();
 }
 
-// Each side's reset re-maps its proxy over every op row (~40 ms for a million kernels): one step
-// per side. Both sides are emptied first, so that no selection pairs one trace's rows with another's.
+// One step per side (each side's reset is ~15 ms for a million kernels). Both sides are emptied first, so that no selection pairs one trace's rows with another's.
 std::vector<std::function<void()>> FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
     std::vector<std::function<void()>> steps;
     steps.emplace_back([this, table, rows] {
         forward_->setPairs(nullptr, nullptr);
         backward_->setPairs(nullptr, nullptr);
+        forward_->setLayer(QString()); // every layer's rows for the new trace, sorted once
+        backward_->setLayer(QString());
         table_ = table;
         data_ = table_ ? rows : nullptr;
         pairs_ = data_ ? data_->pairs : nullptr;
@@ -193,26 +185,25 @@ void FwdBwdPanel::fillRatios() {
 }
 
 void FwdBwdPanel::showLayer(const QString& layer) {
-    const QString pattern = layer.isEmpty() ? QString() : QStringLiteral("^%1$").arg(QRegularExpression::escape(layer));
-    forwardProxy_->setFilterRegularExpression(pattern);
-    backwardProxy_->setFilterRegularExpression(pattern);
+    forward_->setLayer(layer);
+    backward_->setLayer(layer);
     const QSignalBlocker block(layer_);
     layer_->setCurrentIndex(layer.isEmpty() ? 0 : std::max(0, layer_->findText(layer)));
 }
 
-std::vector<uint32_t> FwdBwdPanel::selectedRows(QTableView* view, QSortFilterProxyModel* proxy) const {
+std::vector<uint32_t> FwdBwdPanel::selectedRows(QTableView* view) const {
     std::vector<uint32_t> rows;
-    const auto* model = static_cast<const OpSideModel*>(proxy->sourceModel());
-    for (const QModelIndex& i : view->selectionModel()->selectedRows()) rows.push_back(model->pairRow(proxy->mapToSource(i).row()));
+    const auto* model = static_cast<const OpSideModel*>(view->model());
+    for (const QModelIndex& i : view->selectionModel()->selectedRows()) rows.push_back(model->pairRow(i.row()));
     std::sort(rows.begin(), rows.end());
     return rows;
 }
 
-void FwdBwdPanel::selectRows(QTableView* view, QSortFilterProxyModel* proxy, const std::vector<uint32_t>& rows) {
+void FwdBwdPanel::selectRows(QTableView* view, const std::vector<uint32_t>& rows) {
     QItemSelection selection;
-    const auto* model = static_cast<const OpSideModel*>(proxy->sourceModel());
+    const auto* model = static_cast<const OpSideModel*>(view->model());
     for (uint32_t r : rows) {
-        const QModelIndex i = proxy->mapFromSource(model->index(model->modelRow(r), 0));
+        const QModelIndex i = model->index(model->modelRow(r), 0);
         if (i.isValid()) selection.select(i, i);
     }
     view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
@@ -223,15 +214,15 @@ void FwdBwdPanel::selectRows(QTableView* view, QSortFilterProxyModel* proxy, con
 void FwdBwdPanel::sideSelected(bool forwardSide) {
     if (syncing_ || !pairs_) return;
     const Trace& t = table_->trace();
-    const auto mine = forwardSide ? selectedRows(forwardView_, forwardProxy_) : selectedRows(backwardView_, backwardProxy_);
+    const auto mine = forwardSide ? selectedRows(forwardView_) : selectedRows(backwardView_);
     const auto& rows = forwardSide ? pairs_->forward : pairs_->backward;
     std::vector<uint32_t> partners;
     for (uint32_t r : mine) partners.insert(partners.end(), rows[r].partners.begin(), rows[r].partners.end());
     std::sort(partners.begin(), partners.end());
     partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
     syncing_ = true;
-    if (forwardSide) selectRows(backwardView_, backwardProxy_, partners);
-    else selectRows(forwardView_, forwardProxy_, partners);
+    if (forwardSide) selectRows(backwardView_, partners);
+    else selectRows(forwardView_, partners);
     syncing_ = false;
 
     const auto& fwdRows = forwardSide ? mine : partners;
@@ -256,11 +247,11 @@ bool FwdBwdPanel::selectOp(OpId op) {
     if (!pairs_ || !op.valid() || op.value >= pairs_->forwardRowOfOp.size()) return false;
     showLayer(QString());
     if (const uint32_t f = pairs_->forwardRowOfOp[op.value]; f != UINT32_MAX) {
-        selectRows(forwardView_, forwardProxy_, {f});
+        selectRows(forwardView_, {f});
         return true;
     }
     if (const uint32_t b = pairs_->backwardRowOfOp[op.value]; b != UINT32_MAX) {
-        selectRows(backwardView_, backwardProxy_, {b});
+        selectRows(backwardView_, {b});
         return true;
     }
     return false;

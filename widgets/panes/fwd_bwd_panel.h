@@ -12,7 +12,6 @@
 #include <vector>
 
 class QComboBox;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace ls::gui {
@@ -58,8 +57,8 @@ signals:
 
 private:
     void sideSelected(bool forwardSide);
-    void selectRows(QTableView* view, QSortFilterProxyModel* proxy, const std::vector<uint32_t>& rows);
-    std::vector<uint32_t> selectedRows(QTableView* view, QSortFilterProxyModel* proxy) const;
+    void selectRows(QTableView* view, const std::vector<uint32_t>& rows);
+    std::vector<uint32_t> selectedRows(QTableView* view) const;
     void fillRatios();
 
     std::shared_ptr<const KernelTable> table_;
@@ -67,8 +66,6 @@ private:
     std::shared_ptr<const FwdBwdData> data_;
     OpSideModel* forward_;
     OpSideModel* backward_;
-    QSortFilterProxyModel* forwardProxy_;
-    QSortFilterProxyModel* backwardProxy_;
     KernelTableModel* forwardKernels_;
     KernelTableModel* backwardKernels_;
     FwdBwdRatioModel* ratios_;
