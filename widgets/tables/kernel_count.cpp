@@ -23,6 +23,15 @@ double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelI
     return static_cast<double>(sum);
 }
 
+double allGpuTimeNs(const SessionKernelTable& table) {
+    TimeNs sum = 0;
+    for (uint32_t p = 0; p < table.partCount(); ++p) {
+        const auto& k = table.part(p).trace().kernels;
+        for (size_t i = 0; i < k.size(); ++i) sum += k.end[i] - k.start[i];
+    }
+    return static_cast<double>(sum);
+}
+
 QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows, double gpuTimeNs) {
     const qsizetype total = table ? static_cast<qsizetype>(table->size()) : 0;
     QString text = QStringLiteral("%L1 of %L2 kernels").arg(static_cast<qsizetype>(rows.size())).arg(total);

@@ -18,6 +18,8 @@ class SessionKernelTable;
 namespace ls::gui {
 
 double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelId>& rows);
+// The same over every row of the table.
+double allGpuTimeNs(const SessionKernelTable& table);
 // gpuTimeNs: shownGpuTimeNs of the rows when the caller has it (NaN: compute it).
 QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows, double gpuTimeNs = NAN);
 
