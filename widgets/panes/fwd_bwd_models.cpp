@@ -56,22 +56,28 @@ std::vector<uint32_t> OpSideModel::numberOrder(const std::vector<OpSideRow>& row
 
 void OpSideModel::sortRows(const std::vector<uint32_t>* presorted) {
     const size_t n = pairs_ ? rows().size() : 0;
-    order_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) order_[i] = i;
+    sorted_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) sorted_[i] = i;
     if (n && sortColumn_ >= 0) {
         const bool descending = sortOrder_ == Qt::DescendingOrder;
         double probe = 0;
         if (presorted && presorted->size() == n) {
-            order_ = *presorted;
+            sorted_ = *presorted;
         } else if (numberKey(rows().front(), sortColumn_, probe)) {
-            order_ = numberOrder(rows(), sortColumn_, descending);
+            sorted_ = numberOrder(rows(), sortColumn_, descending);
         } else {
             std::vector<QString> keys(n);
             for (size_t i = 0; i < n; ++i) keys[i] = value(rows()[i], sortColumn_, false).toString();
-            std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+            std::stable_sort(sorted_.begin(), sorted_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
         }
     }
-    if (n && !layer_.isEmpty()) {
+    filterRows();
+}
+
+// The sorted rows of the picked layer: another layer filters again without sorting again.
+void OpSideModel::filterRows() {
+    order_ = sorted_;
+    if (!order_.empty() && !layer_.isEmpty()) {
         const std::string layer = layer_.toStdString();
         const Trace& t = *trace_;
         std::erase_if(order_, [&](uint32_t i) {
@@ -79,7 +85,7 @@ void OpSideModel::sortRows(const std::vector<uint32_t>* presorted) {
             return !l.valid() || t.str(l) != layer;
         });
     }
-    rowOfPair_.assign(n, -1);
+    rowOfPair_.assign(sorted_.size(), -1);
     for (size_t r = 0; r < order_.size(); ++r) rowOfPair_[order_[r]] = static_cast<int32_t>(r);
 }
 
@@ -87,7 +93,7 @@ void OpSideModel::setLayer(const QString& layer) {
     if (layer == layer_) return;
     beginResetModel();
     layer_ = layer;
-    sortRows();
+    filterRows();
     endResetModel();
 }
 

@@ -50,11 +50,13 @@ private:
     QVariant value(const OpSideRow& r, int column, bool display) const;
     static bool numberKey(const OpSideRow& r, int column, double& key); // false for text columns
     void sortRows(const std::vector<uint32_t>* presorted = nullptr);
+    void filterRows();
 
     Side side_;
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const FwdBwdPairs> pairs_;
-    std::vector<uint32_t> order_;     // model row -> pair row
+    std::vector<uint32_t> sorted_;    // every pair row in sort order
+    std::vector<uint32_t> order_;     // model row -> pair row: sorted_'s rows of the layer
     std::vector<int32_t> rowOfPair_;  // pair row -> model row, -1 when filtered out
     QString layer_;
     int sortColumn_ = GpuTime;
