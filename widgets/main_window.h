@@ -184,13 +184,13 @@ private:
     QDockWidget* kernelDock_ = nullptr;
     QDockWidget* detailsDock_ = nullptr;
     QAbstractItemView* lastExportView_ = nullptr;
-    bool syncing_ = false;
+    bool syncing_ = false; // a tree selection made to follow the table must not re-filter it
     std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order
     bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled
     // The other tabs' rows when they come before the shown session's title and report (a small
     // trace's can): taken once those are shown, so that windowReady always comes first.
     std::shared_ptr<const TraceSession> completeWaiting_;
-    bool reportPending_ = false; // a tree selection made to follow the table must not re-filter it
+    bool reportPending_ = false; // showSession's title and report are still to come
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

@@ -87,7 +87,7 @@ void writeNvtxKernSummary(TableWriter& w, const Trace& t) {
     // Rows are formatted where they are made, on every core, each part into lines of its own
     // that are written in order: a 1M-kernel trace gives millions of rows.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    nvtxKernelSummaryInParts(t, 8192, [&](size_t count, const auto& make) {
+    nvtxKernelSummaryInParts(t, kNvtxKernPartTexts, [&](size_t count, const auto& make) {
         w.rowsInChunks(count, 1, cores, [&](size_t from, size_t to, TableWriter& into) {
             for (size_t p = from; p < to; ++p) make(p, [&](const NvtxKernRow& r) { writeNvtxKernRow(into, t, r); });
         });

@@ -204,7 +204,7 @@ std::vector<size_t> partBounds(const TextOrder& byText, size_t partTexts) {
 
 } // namespace
 
-void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) { nvtxKernelSummary(t, emit, 8192); }
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) { nvtxKernelSummary(t, emit, kNvtxKernPartTexts); }
 
 // Rows made in parts on every core while the calling thread hands them to `emit`, in order:
 // making them costs twice what writing them does, and a 1M-kernel trace gives millions. A few

@@ -27,8 +27,11 @@ struct NvtxKernRow {
 // descending) without being collected: a 1M-kernel trace gives millions. A row's text lives
 // until `row` returns.
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row);
+// Range texts per part of the rows made on every core: enough to keep a part's overhead small,
+// few enough that a few parts in memory stay small.
+inline constexpr size_t kNvtxKernPartTexts = 8192;
 // The same, its rows made in parts of about `partTexts` range texts on every core (the default:
-// 8192; tests split small traces with small parts).
+// kNvtxKernPartTexts; tests split small traces with small parts).
 void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& row, size_t partTexts);
 
 // The rows in parts, for a caller that also wants to use them on every core (a CSV writer
