@@ -124,8 +124,19 @@ TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
     panel->forwardView()->sortByColumn(OpSideModel::Kernels, Qt::AscendingOrder);
     ASSERT_EQ(model->rowCount(), expected);
     for (int r = 0; r < model->rowCount(); ++r) EXPECT_EQ(model->index(r, OpSideModel::Layer).data().toString(), QStringLiteral("layer1"));
+    // Pair rows and model rows map both ways in the filtered order (what selection links use);
+    // another layer's rows have no model row.
+    const auto* side = static_cast<const OpSideModel*>(model);
+    for (int r = 0; r < model->rowCount(); ++r) EXPECT_EQ(side->modelRow(side->pairRow(r)), r);
+    for (uint32_t p = 0; p < pairs.forward.size(); ++p) {
+        const ls::StringId layer = t.ops.layer[pairs.forward[p].op.value];
+        if (!layer.valid() || t.str(layer) != "layer1") {
+            EXPECT_EQ(side->modelRow(p), -1);
+        }
+    }
     panel->showLayer(QString());
     EXPECT_EQ(model->rowCount(), static_cast<int>(pairs.forward.size()));
+    for (int r = 0; r < model->rowCount(); ++r) EXPECT_EQ(side->modelRow(side->pairRow(r)), r);
 }
 
 } // namespace

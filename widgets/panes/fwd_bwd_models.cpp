@@ -22,24 +22,33 @@ QString opLabel(const Trace& t, OpId op) {
 
 } // namespace
 
-OpSideModel::OpSideModel(Side side, QObject* parent) : QAbstractTableModel(parent), side_(side) {}
+OpSideModel::OpSideModel(Side side, QObject* parent)
+    : QAbstractTableModel(parent), side_(side), sorted_(std::make_shared<const std::vector<uint32_t>>()) {}
 
-void OpSideModel::setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs, const std::vector<uint32_t>* byTime) {
+void OpSideModel::setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs,
+                           std::shared_ptr<const std::vector<uint32_t>> byTime) {
     beginResetModel();
     trace_ = std::move(trace);
     pairs_ = trace_ ? std::move(pairs) : nullptr;
-    sortRows(sortColumn_ == GpuTime && sortOrder_ == Qt::DescendingOrder ? byTime : nullptr);
+    sortRows(sortColumn_ == GpuTime && sortOrder_ == Qt::DescendingOrder ? std::move(byTime) : nullptr);
     endResetModel();
 }
 
 const std::vector<OpSideRow>& OpSideModel::rows() const { return side_ == Side::Forward ? pairs_->forward : pairs_->backward; }
 
 const OpSideRow* OpSideModel::rowAt(int row) const {
-    if (!pairs_ || row < 0 || static_cast<size_t>(row) >= order_.size()) return nullptr;
-    return &rows()[order_[static_cast<size_t>(row)]];
+    if (!pairs_ || row < 0 || static_cast<size_t>(row) >= shown().size()) return nullptr;
+    return &rows()[shown()[static_cast<size_t>(row)]];
 }
 
-int OpSideModel::modelRow(uint32_t pairRow) const { return pairRow < rowOfPair_.size() ? rowOfPair_[pairRow] : -1; }
+int OpSideModel::modelRow(uint32_t pairRow) const {
+    if (rowOfPair_.size() != sorted_->size()) { // a selection links to this side: now, not at each reset
+        rowOfPair_.assign(sorted_->size(), -1);
+        const std::vector<uint32_t>& rows = shown();
+        for (size_t r = 0; r < rows.size(); ++r) rowOfPair_[rows[r]] = static_cast<int32_t>(r);
+    }
+    return pairRow < rowOfPair_.size() ? rowOfPair_[pairRow] : -1;
+}
 
 std::vector<uint32_t> OpSideModel::numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending) {
     const size_t n = rows.size();
@@ -54,39 +63,38 @@ std::vector<uint32_t> OpSideModel::numberOrder(const std::vector<OpSideRow>& row
     return order;
 }
 
-void OpSideModel::sortRows(const std::vector<uint32_t>* presorted) {
+void OpSideModel::sortRows(std::shared_ptr<const std::vector<uint32_t>> presorted) {
     const size_t n = pairs_ ? rows().size() : 0;
-    sorted_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) sorted_[i] = i;
-    if (n && sortColumn_ >= 0) {
-        const bool descending = sortOrder_ == Qt::DescendingOrder;
-        double probe = 0;
-        if (presorted && presorted->size() == n) {
-            sorted_ = *presorted;
-        } else if (numberKey(rows().front(), sortColumn_, probe)) {
-            sorted_ = numberOrder(rows(), sortColumn_, descending);
-        } else {
+    const bool descending = sortOrder_ == Qt::DescendingOrder;
+    double probe = 0;
+    if (n && presorted && presorted->size() == n) {
+        sorted_ = std::move(presorted);
+    } else if (n && sortColumn_ >= 0 && numberKey(rows().front(), sortColumn_, probe)) {
+        sorted_ = std::make_shared<const std::vector<uint32_t>>(numberOrder(rows(), sortColumn_, descending));
+    } else {
+        std::vector<uint32_t> order(n);
+        for (uint32_t i = 0; i < n; ++i) order[i] = i;
+        if (n && sortColumn_ >= 0) {
             std::vector<QString> keys(n);
             for (size_t i = 0; i < n; ++i) keys[i] = value(rows()[i], sortColumn_, false).toString();
-            std::stable_sort(sorted_.begin(), sorted_.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return descending ? keys[b] < keys[a] : keys[a] < keys[b]; });
         }
+        sorted_ = std::make_shared<const std::vector<uint32_t>>(std::move(order));
     }
     filterRows();
 }
 
 // The sorted rows of the picked layer: another layer filters again without sorting again.
 void OpSideModel::filterRows() {
-    order_ = sorted_;
-    if (!order_.empty() && !layer_.isEmpty()) {
-        const std::string layer = layer_.toStdString();
-        const Trace& t = *trace_;
-        std::erase_if(order_, [&](uint32_t i) {
-            const StringId l = t.ops.layer[rows()[i].op.value];
-            return !l.valid() || t.str(l) != layer;
-        });
+    rowOfPair_.clear();
+    order_.clear();
+    if (layer_.isEmpty() || sorted_->empty()) return;
+    const std::string layer = layer_.toStdString();
+    const Trace& t = *trace_;
+    for (const uint32_t i : *sorted_) {
+        const StringId l = t.ops.layer[rows()[i].op.value];
+        if (l.valid() && t.str(l) == layer) order_.push_back(i);
     }
-    rowOfPair_.assign(sorted_.size(), -1);
-    for (size_t r = 0; r < order_.size(); ++r) rowOfPair_[order_[r]] = static_cast<int32_t>(r);
 }
 
 void OpSideModel::setLayer(const QString& layer) {
@@ -102,17 +110,17 @@ void OpSideModel::sort(int column, Qt::SortOrder order) {
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<uint32_t> pairRows;
-    for (const QModelIndex& i : before) pairRows.push_back(order_[static_cast<size_t>(i.row())]);
+    for (const QModelIndex& i : before) pairRows.push_back(pairRow(i.row()));
     sortColumn_ = column;
     sortOrder_ = order;
     sortRows();
     QModelIndexList after;
-    for (qsizetype i = 0; i < before.size(); ++i) after.push_back(index(rowOfPair_[pairRows[static_cast<size_t>(i)]], before[i].column()));
+    for (qsizetype i = 0; i < before.size(); ++i) after.push_back(index(modelRow(pairRows[static_cast<size_t>(i)]), before[i].column()));
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-int OpSideModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(order_.size()); }
+int OpSideModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(shown().size()); }
 int OpSideModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant OpSideModel::value(const OpSideRow& r, int column, bool display) const {

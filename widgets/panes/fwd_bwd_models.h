@@ -20,14 +20,16 @@ public:
     static constexpr int SortRole = Qt::UserRole + 1;
 
     OpSideModel(Side side, QObject* parent = nullptr);
-    // byTime: this side's rows by GPU time, costliest first (numberOrder), when already known.
-    void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs, const std::vector<uint32_t>* byTime = nullptr);
+    // byTime: this side's rows by GPU time, costliest first (numberOrder), when already known;
+    // shared, not copied (a copy of half a million rows faults in 2 MB of fresh pages).
+    void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs,
+                  std::shared_ptr<const std::vector<uint32_t>> byTime = nullptr);
     // Rows in order of a number column (unknown below every number), ties in their order.
     static std::vector<uint32_t> numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending);
     const OpSideRow* rowAt(int row) const;
     // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
     // partners refer to), modelRow back (-1 when out of range or filtered out).
-    uint32_t pairRow(int row) const { return order_[static_cast<size_t>(row)]; }
+    uint32_t pairRow(int row) const { return shown()[static_cast<size_t>(row)]; }
     int modelRow(uint32_t pairRow) const;
 
     // Only the rows of this layer (empty: all). Filtered here, not through a proxy: a proxy maps
@@ -49,15 +51,17 @@ private:
     const std::vector<OpSideRow>& rows() const;
     QVariant value(const OpSideRow& r, int column, bool display) const;
     static bool numberKey(const OpSideRow& r, int column, double& key); // false for text columns
-    void sortRows(const std::vector<uint32_t>* presorted = nullptr);
+    void sortRows(std::shared_ptr<const std::vector<uint32_t>> presorted = nullptr);
     void filterRows();
+    // Model row -> pair row: every sorted row, or the picked layer's.
+    const std::vector<uint32_t>& shown() const { return layer_.isEmpty() ? *sorted_ : order_; }
 
     Side side_;
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const FwdBwdPairs> pairs_;
-    std::vector<uint32_t> sorted_;    // every pair row in sort order
-    std::vector<uint32_t> order_;     // model row -> pair row: sorted_'s rows of the layer
-    std::vector<int32_t> rowOfPair_;  // pair row -> model row, -1 when filtered out
+    std::shared_ptr<const std::vector<uint32_t>> sorted_; // every pair row in sort order
+    std::vector<uint32_t> order_;                         // sorted_'s rows of the picked layer
+    mutable std::vector<int32_t> rowOfPair_;              // pair row -> model row (-1: filtered out), built on first use
     QString layer_;
     int sortColumn_ = GpuTime;
     Qt::SortOrder sortOrder_ = Qt::DescendingOrder;

@@ -29,6 +29,7 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
     v->setWordWrap(false);
     v->setTextElideMode(Qt::ElideMiddle);
     v->verticalHeader()->hide();
+    v->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // rows of one height: no per-row sizes to track
     v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
     v->horizontalHeader()->setDefaultSectionSize(85);
     v->horizontalHeader()->setSectionsMovable(true);
@@ -161,9 +162,14 @@ std::vector<std::function<void()>> FwdBwdPanel::sessionSteps(std::shared_ptr<con
         backwardKernels_->setScopedTable(table_, {}, QString());
         showKernelColumns(forwardKernelsView_);
         showKernelColumns(backwardKernelsView_);
-        forward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_, data_ ? &data_->forwardByTime : nullptr);
+        // The rows' GPU-time order shared with the data that holds it.
+        forward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_,
+                           data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->forwardByTime) : nullptr);
     });
-    steps.emplace_back([this] { backward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_, data_ ? &data_->backwardByTime : nullptr); });
+    steps.emplace_back([this] {
+        backward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_,
+                            data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->backwardByTime) : nullptr);
+    });
     steps.emplace_back([this] {
         const QSignalBlocker block(layer_);
         layer_->clear();
