@@ -154,15 +154,8 @@ MainWindow::MainWindow(QWidget* parent)
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
     connect(loader_, &TraceLoader::partlyFailed, this, [this](const QStringList& lines) {
-        // After the loaded session's status and load report, which showSession writes in the
-        // event loop's next turn.
-        QTimer::singleShot(0, this, [this, lines] {
-            statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
-                                      .arg(lines.size()).arg(lines.front()));
-            QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
-            for (const QString& line : lines) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
-            reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
-        });
+        notOpened_ = lines;
+        if (!reportPending_) showNotOpened(); // else with the loaded session's report, which comes later
     });
     connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
@@ -474,6 +467,7 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
     reportPending_ = false;
     completeWaiting_.reset();
+    notOpened_.clear(); // a load's list comes after its session (TraceLoader::partlyFailed)
     session_ = std::move(session);
     const bool newSession = session_->ranks != shownRanks_;
     if (newSession) {
@@ -493,13 +487,20 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     }
     compare_->setBase(session_->trace); // a comparison of another trace closes
     const bool wasComplete = session_->complete;
-    if (!deferPanes) return showReportAndTitle(newSession, wasComplete, false);
-    // A newly loaded trace: its load report, title and status in the event loop's next turn, so
-    // that the window answers between the two halves (together over 50 ms on a million kernels:
-    // the views' first layout of a million rows comes after this call).
-    pendingLoaded_ = newSession; // set now: its panes may be queued before the next turn
+    if (!deferPanes) {
+        timeline_->setUpdatesEnabled(true); // a load's deferred paint still pending: now
+        return showReportAndTitle(newSession, wasComplete, false);
+    }
+    // A newly loaded trace: the window's paint comes in two parts and the load report, title and
+    // status in a turn of the event loop of their own, so that no stall adds them all up (over
+    // 50 ms on a million kernels). This call and the paint of the table and tree that follows it
+    // (a posted paint comes before a timer), then the timeline's paint with the report. The
+    // timeline has its data now, so a click on it meanwhile reaches this trace's kernels.
+    timeline_->setUpdatesEnabled(false);
+    pendingLoaded_ = newSession; // set now: its panes may be queued before that turn
     reportPending_ = true;
-    QTimer::singleShot(0, this, [this, shown = session_, newSession, wasComplete] {
+    QTimer::singleShot(kStepGapMs, this, [this, shown = session_, newSession, wasComplete] {
+        timeline_->setUpdatesEnabled(true); // whatever is shown now
         if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
         reportPending_ = false;
         showReportAndTitle(newSession, wasComplete, true);
@@ -518,6 +519,7 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     if (!deferPanes) pendingLoaded_ = newSession;
 
     if (!newSession) { // another rank of the open session: title, recent files and status stay
+        showNotOpened();
         if (wasComplete) queuePaneSteps(deferPanes);
         return;
     }
@@ -546,8 +548,19 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     }
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
+    showNotOpened();
     emit windowReady();
     if (wasComplete) queuePaneSteps(deferPanes);
+}
+
+void MainWindow::showNotOpened() {
+    if (notOpened_.isEmpty()) return;
+    statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
+                              .arg(notOpened_.size()).arg(notOpened_.front()));
+    QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
+    for (const QString& line : notOpened_) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+    reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
+    notOpened_.clear();
 }
 
 void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> complete) {
@@ -565,9 +578,15 @@ void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> comple
 void MainWindow::queuePaneSteps(bool defer) {
     const auto shown = session_;
     paneSteps_.push_back([this, shown] {
-        const StepTiming step("summary tab");
+        const StepTiming step("summary charts");
         charts_->setShares(shown->charts);
+    });
+    paneSteps_.push_back([this, shown] {
+        const StepTiming step("roofline tab");
         roofline_->setData(shown->roofline);
+    });
+    paneSteps_.push_back([this, shown] {
+        const StepTiming step("summary table");
         summaryModel_->setRows(*shown->kernelSummary);
         summaryView_->resizeColumnsToContents();
     });

@@ -116,6 +116,7 @@ private:
     // (traceLoaded once they have).
     void showSession(std::shared_ptr<const TraceSession> session, bool deferPanes = false);
     void showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes);
+    void showNotOpened(); // notOpened_ above the load report and in the status line
     void runPaneStep();
     void queuePaneSteps(bool defer);
     void completeShownSession(std::shared_ptr<const TraceSession> complete);
@@ -191,6 +192,7 @@ private:
     // trace's can): taken once those are shown, so that windowReady always comes first.
     std::shared_ptr<const TraceSession> completeWaiting_;
     bool reportPending_ = false; // showSession's title and report are still to come
+    QStringList notOpened_;      // a partly failed session's files: listed with its report
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

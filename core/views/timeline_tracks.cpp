@@ -10,23 +10,40 @@ namespace {
 // Splits events (by start) into the fewest lanes a greedy pass gives: each event goes to the
 // first lane whose last event ended at or before its start. Nested NVTX ranges land on their
 // nesting level; overlapping start/end ranges and nested API calls get lanes of their own.
-template <typename Ids, typename StartOf, typename EndOf>
-void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind, const Ids& ids, StartOf startOf, EndOf endOf) {
+// `forEach(f)` calls f(id) for every event in start order. Two passes of the same greedy choice:
+// the first counts each lane's events, the second fills lanes of exactly that size (growing them
+// instead copied and faulted in about twice the memory of millions of ranges).
+template <typename ForEach, typename StartOf, typename EndOf>
+void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind, const ForEach& forEach, StartOf startOf, EndOf endOf) {
     std::vector<TimeNs> laneEnd;
-    std::vector<Column<uint32_t>> lanes;
-    for (uint32_t id : ids) {
+    const auto laneOf = [&](uint32_t id) {
         const TimeNs s = startOf(id), e = endOf(id);
         size_t l = 0;
         while (l < laneEnd.size() && laneEnd[l] > s) ++l;
-        if (l == laneEnd.size()) {
-            laneEnd.push_back(e);
-            lanes.emplace_back();
-        }
+        if (l == laneEnd.size()) laneEnd.push_back(e);
         laneEnd[l] = std::max(laneEnd[l], e);
-        lanes[l].push_back(id);
-    }
+        return l;
+    };
+    std::vector<size_t> counts;
+    forEach([&](uint32_t id) {
+        const size_t l = laneOf(id);
+        if (l == counts.size()) counts.push_back(0);
+        ++counts[l];
+    });
+    if (counts.empty()) return;
+    std::vector<Column<uint32_t>> lanes(counts.size());
+    for (size_t l = 0; l < lanes.size(); ++l) lanes[l].reserve(counts[l]);
+    laneEnd.clear();
+    forEach([&](uint32_t id) { lanes[laneOf(id)].push_back(id); });
     for (size_t l = 0; l < lanes.size(); ++l)
         tracks.lanes.push_back(TimelineLane{group, kind, static_cast<uint32_t>(l), std::move(lanes[l])});
+}
+
+// forEach over a list of ids.
+template <typename Ids> auto eachOf(const Ids& ids) {
+    return [&ids](auto&& f) {
+        for (const auto id : ids) f(static_cast<uint32_t>(id));
+    };
 }
 
 std::string threadLabel(const Trace& t, ThreadId th) {
@@ -85,35 +102,41 @@ TimelineTracks buildTimelineTracks(const Trace& t) {
     tracks.end = t.captureEnd;
     // CPU: per thread that has ranges or API calls, NVTX lanes then API lanes.
     for (uint32_t th = 0; th < t.threads.size(); ++th) {
-        std::vector<uint32_t> ranges;
-        for (uint32_t r = t.threadRangeBegin[th]; r < t.threadRangeBegin[th + 1]; ++r)
-            if (t.ranges.kind[r] != RangeKind::Mark) ranges.push_back(r);
-        std::vector<uint32_t> calls;
-        if (auto [a, b] = t.threadApiCalls.of(ThreadId(th)); a)
-            for (auto* c = a; c != b; ++c) calls.push_back(c->value);
-        if (ranges.empty() && calls.empty()) continue;
+        const uint32_t rangesBegin = t.threadRangeBegin[th], rangesEnd = t.threadRangeBegin[th + 1];
+        bool anyRange = false;
+        for (uint32_t r = rangesBegin; r < rangesEnd && !anyRange; ++r) anyRange = t.ranges.kind[r] != RangeKind::Mark;
+        const auto [callsBegin, callsEnd] = t.threadApiCalls.of(ThreadId(th));
+        if (!anyRange && callsBegin == callsEnd) continue;
         const auto group = static_cast<uint32_t>(tracks.groups.size());
         tracks.groups.push_back(TimelineGroup{threadLabel(t, ThreadId(th)), false, t.threads[th].process, ThreadId(th), StreamId()});
-        addLanes(tracks, group, TimelineEventKind::Range, ranges, [&](uint32_t i) { return t.ranges.start[i]; },
+        const auto eachRange = [&](auto&& f) {
+            for (uint32_t r = rangesBegin; r < rangesEnd; ++r)
+                if (t.ranges.kind[r] != RangeKind::Mark) f(r);
+        };
+        addLanes(tracks, group, TimelineEventKind::Range, eachRange, [&](uint32_t i) { return t.ranges.start[i]; },
                  [&](uint32_t i) { return t.ranges.end[i]; });
-        addLanes(tracks, group, TimelineEventKind::ApiCall, calls, [&](uint32_t i) { return t.apiCalls.start[i]; },
+        const auto eachCall = [&, b = callsBegin, e = callsEnd](auto&& f) {
+            for (auto* c = b; c != e; ++c) f(c->value);
+        };
+        addLanes(tracks, group, TimelineEventKind::ApiCall, eachCall, [&](uint32_t i) { return t.apiCalls.start[i]; },
                  [&](uint32_t i) { return t.apiCalls.end[i]; });
     }
     // GPU: per stream, kernels then memcpy then memset.
     const auto memcpys = byStream(t.memcpys, t.streams.size());
     const auto memsets = byStream(t.memsets, t.streams.size());
     for (uint32_t s = 0; s < t.streams.size(); ++s) {
-        std::vector<uint32_t> kernels;
-        if (auto [a, b] = t.streamKernels.of(StreamId(s)); a)
-            for (auto* k = a; k != b; ++k) kernels.push_back(k->value);
-        if (kernels.empty() && memcpys[s].empty() && memsets[s].empty()) continue;
+        const auto [kernelsBegin, kernelsEnd] = t.streamKernels.of(StreamId(s));
+        if (kernelsBegin == kernelsEnd && memcpys[s].empty() && memsets[s].empty()) continue;
         const auto group = static_cast<uint32_t>(tracks.groups.size());
         tracks.groups.push_back(TimelineGroup{streamLabel(t, StreamId(s)), true, t.streams[s].process, ThreadId(), StreamId(s)});
-        addLanes(tracks, group, TimelineEventKind::Kernel, kernels, [&](uint32_t i) { return t.kernels.start[i]; },
+        const auto eachKernel = [&, b = kernelsBegin, e = kernelsEnd](auto&& f) {
+            for (auto* k = b; k != e; ++k) f(k->value);
+        };
+        addLanes(tracks, group, TimelineEventKind::Kernel, eachKernel, [&](uint32_t i) { return t.kernels.start[i]; },
                  [&](uint32_t i) { return t.kernels.end[i]; });
-        addLanes(tracks, group, TimelineEventKind::Memcpy, memcpys[s], [&](uint32_t i) { return t.memcpys.start[i]; },
+        addLanes(tracks, group, TimelineEventKind::Memcpy, eachOf(memcpys[s]), [&](uint32_t i) { return t.memcpys.start[i]; },
                  [&](uint32_t i) { return t.memcpys.end[i]; });
-        addLanes(tracks, group, TimelineEventKind::Memset, memsets[s], [&](uint32_t i) { return t.memsets.start[i]; },
+        addLanes(tracks, group, TimelineEventKind::Memset, eachOf(memsets[s]), [&](uint32_t i) { return t.memsets.start[i]; },
                  [&](uint32_t i) { return t.memsets.end[i]; });
     }
     return tracks;

@@ -20,7 +20,14 @@ QString qstr(const std::string& s) { return QString::fromUtf8(s.data(), static_c
 
 } // namespace
 
-KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+const std::shared_ptr<const std::vector<KernelId>>& noRows() {
+    static const auto none = std::make_shared<const std::vector<KernelId>>();
+    return none;
+}
+} // namespace
+
+KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent), rows_(noRows()) {}
 KernelTableModel::~KernelTableModel() = default;
 
 // Every change of table, scope or filter: reset the view around it and rebuild the rows.
@@ -113,37 +120,40 @@ QString KernelTableModel::setFilter(const QString& expression) {
 void KernelTableModel::rebuildRows() {
     rowOfKernel_.clear();
     rowsGpuTimeNs_ = NAN;
-    rows_.clear();
+    rows_ = noRows();
     if (!tables_) return;
-    std::vector<KernelId> base;
     const bool presorted = !hasScope_ && sortedAll_ && sortColumn_ == sortedColumn_ && sortOrder_ == sortedOrder_;
-    if (presorted) {
-        base = *sortedAll_; // a filter keeps the order it is given
-    } else if (hasScope_) {
+    if (presorted) { // a filter keeps the order it is given
+        rows_ = filter_.empty() ? sortedAll_ : std::make_shared<const std::vector<KernelId>>(tables_->filter(filter_, *sortedAll_));
+        return;
+    }
+    std::vector<KernelId> base;
+    if (hasScope_) {
         base = scope_;
     } else {
         base.resize(tables_->size());
         for (uint32_t i = 0; i < base.size(); ++i) base[i] = KernelId(i);
     }
-    rows_ = filter_.empty() ? std::move(base) : tables_->filter(filter_, base);
-    if (sortColumn_ >= 0 && !presorted) sortRows(sortColumn_, sortOrder_ == Qt::DescendingOrder);
+    std::vector<KernelId> rows = filter_.empty() ? std::move(base) : tables_->filter(filter_, base);
+    if (sortColumn_ >= 0) sortRows(rows, sortColumn_, sortOrder_ == Qt::DescendingOrder);
+    rows_ = std::make_shared<const std::vector<KernelId>>(std::move(rows));
 }
 
 // Kernel columns sort in core; the file column by the order the files were given; ncu columns
 // by their values, unknown last, ties in place.
-void KernelTableModel::sortRows(int column, bool descending) {
-    if (static_cast<size_t>(column) < kKernelFieldCount) return tables_->sort(rows_, fieldOf(column), descending);
+void KernelTableModel::sortRows(std::vector<KernelId>& rows, int column, bool descending) const {
+    if (static_cast<size_t>(column) < kKernelFieldCount) return tables_->sort(rows, fieldOf(column), descending);
     if (hasFileColumn()) {
-        std::stable_sort(rows_.begin(), rows_.end(), [&](KernelId a, KernelId b) {
+        std::stable_sort(rows.begin(), rows.end(), [&](KernelId a, KernelId b) {
             return descending ? tables_->partOf(a) > tables_->partOf(b) : tables_->partOf(a) < tables_->partOf(b);
         });
         return;
     }
     if (!ncu_) return;
     const auto m = static_cast<uint32_t>(static_cast<size_t>(column) - kKernelFieldCount);
-    std::stable_partition(rows_.begin(), rows_.end(), [&](KernelId k) { return std::isfinite(ncu_->value(k, m)); });
-    const auto known = std::find_if(rows_.begin(), rows_.end(), [&](KernelId k) { return !std::isfinite(ncu_->value(k, m)); });
-    std::stable_sort(rows_.begin(), known, [&](KernelId a, KernelId b) {
+    std::stable_partition(rows.begin(), rows.end(), [&](KernelId k) { return std::isfinite(ncu_->value(k, m)); });
+    const auto known = std::find_if(rows.begin(), rows.end(), [&](KernelId k) { return !std::isfinite(ncu_->value(k, m)); });
+    std::stable_sort(rows.begin(), known, [&](KernelId a, KernelId b) {
         return descending ? ncu_->value(a, m) > ncu_->value(b, m) : ncu_->value(a, m) < ncu_->value(b, m);
     });
 }
@@ -152,27 +162,27 @@ double KernelTableModel::rowsGpuTimeNs() const {
     if (std::isnan(rowsGpuTimeNs_)) {
         // Every kernel, in whatever order: summed in the columns' order (a sort order reads them
         // at random, 10 ms for a million rows at each reset).
-        const bool all = tables_ && !hasScope_ && rows_.size() == tables_->size();
-        rowsGpuTimeNs_ = !tables_ ? 0 : all ? allGpuTimeNs(*tables_) : shownGpuTimeNs(*tables_, rows_);
+        const bool all = tables_ && !hasScope_ && rows_->size() == tables_->size();
+        rowsGpuTimeNs_ = !tables_ ? 0 : all ? allGpuTimeNs(*tables_) : shownGpuTimeNs(*tables_, *rows_);
     }
     return rowsGpuTimeNs_;
 }
 
 KernelId KernelTableModel::kernelAt(int row) const {
-    return row >= 0 && static_cast<size_t>(row) < rows_.size() ? rows_[static_cast<size_t>(row)] : KernelId();
+    return row >= 0 && static_cast<size_t>(row) < rows_->size() ? (*rows_)[static_cast<size_t>(row)] : KernelId();
 }
 
 int KernelTableModel::rowOf(KernelId k) const {
     if (!tables_ || !k.valid() || k.value >= tables_->size()) return -1;
     if (rowOfKernel_.empty()) {
         rowOfKernel_.assign(tables_->size(), -1);
-        for (size_t r = 0; r < rows_.size(); ++r) rowOfKernel_[rows_[r].value] = static_cast<int32_t>(r);
+        for (size_t r = 0; r < rows_->size(); ++r) rowOfKernel_[(*rows_)[r].value] = static_cast<int32_t>(r);
     }
     return rowOfKernel_[k.value];
 }
 
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+    return parent.isValid() ? 0 : static_cast<int>(rows_->size());
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
@@ -223,7 +233,7 @@ QVariant KernelTableModel::fileData(KernelId row, int role) const {
 
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!tables_ || !index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
-    const KernelId row = rows_[static_cast<size_t>(index.row())];
+    const KernelId row = (*rows_)[static_cast<size_t>(index.row())];
     if (static_cast<size_t>(index.column()) >= kKernelFieldCount) {
         if (hasFileColumn()) return fileData(row, role);
         return ncuData(row, static_cast<uint32_t>(static_cast<size_t>(index.column()) - kKernelFieldCount), role);
@@ -301,7 +311,9 @@ void KernelTableModel::sort(int column, Qt::SortOrder order) {
     for (const QModelIndex& i : before) kernels.push_back(kernelAt(i.row()));
     sortColumn_ = column;
     sortOrder_ = order;
-    sortRows(column, order == Qt::DescendingOrder);
+    std::vector<KernelId> rows = *rows_; // ties keep the order they are shown in
+    sortRows(rows, column, order == Qt::DescendingOrder);
+    rows_ = std::make_shared<const std::vector<KernelId>>(std::move(rows));
     rowOfKernel_.clear();
     QModelIndexList after;
     after.reserve(before.size());
