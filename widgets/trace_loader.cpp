@@ -12,9 +12,16 @@
 #include <QPointer>
 #include <QSettings>
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <future>
 
 namespace ls::gui {
+
+namespace {
+constexpr int64_t kProgressGapMs = 60;
+} // namespace
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::shared_ptr<const ls::gui::TraceSession>>("std::shared_ptr<const ls::gui::TraceSession>");
@@ -68,7 +75,16 @@ void TraceLoader::start(const QStringList& paths) {
         LoadOptions options = fromSettings;
         options.cacheWriteAfter = prepared.get_future().share();
         options.cancel = flag.get();
-        options.progress = [this, self, job](const LoadProgress& p) {
+        // At most ~16 updates a second reach the window: each repaints the status bar on the GUI
+        // thread, on the cores the load's threads are using (a million-kernel file reports a few
+        // hundred chunks).
+        options.progress = [this, self, job, last = std::make_shared<std::atomic<int64_t>>(INT64_MIN)](const LoadProgress& p) {
+            const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            if (p.rowsRead < p.rowsTotal) { // the last report always goes
+                int64_t before = last->load(std::memory_order_relaxed);
+                if (before != INT64_MIN && nowMs - before < kProgressGapMs) return;
+                if (!last->compare_exchange_strong(before, nowMs, std::memory_order_relaxed)) return; // another thread's went
+            }
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
             const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
             const bool inBytes = p.inBytes;

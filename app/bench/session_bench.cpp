@@ -33,18 +33,20 @@ int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json)
         for (const auto& f : failed) std::fprintf(stderr, "error: %s: %s\n", f.file.c_str(), f.reason.c_str());
         return 3;
     }
-    // The floor of each file alone, warm (the first scan fills the page cache), then the sum.
-    double floorSum = 0;
-    for (const auto& f : files) {
-        auto scan = [&] { return isJson(f) ? ls::scanJsonFloor(f) : ls::scanFloor(f); };
-        scan();
-        floorSum += secondsOf(scan);
-    }
+    // The floor: each file scanned alone by one thread, summed. Warm (a first scan of every file
+    // fills the page cache), then measured in every run alternating with the session load, and
+    // the medians of both compared: on files this small one sum of floors varies by a third
+    // from one run to the next.
+    const auto floorOf = [](const std::string& f) { return isJson(f) ? ls::scanJsonFloor(f) : ls::scanFloor(f); };
+    for (const auto& f : files) floorOf(f);
     const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
-    std::vector<double> loads;
+    std::vector<double> loads, floorSums;
     size_t ranks = 0, traces = 0;
     std::shared_ptr<const ls::Session> last;
     for (int r = 0; r < runs; ++r) {
+        double floorSum = 0;
+        for (const auto& f : files) floorSum += secondsOf([&] { floorOf(f); });
+        floorSums.push_back(floorSum);
         last.reset(); // one session in memory at a time
         ls::Session s;
         loads.push_back(secondsOf([&] { s = ls::loadSession(files); }));
@@ -70,7 +72,8 @@ int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json)
     } frames;
 #endif
     std::sort(loads.begin(), loads.end());
-    const double load = loads[loads.size() / 2], budget = floorSum / cores;
+    std::sort(floorSums.begin(), floorSums.end());
+    const double load = loads[loads.size() / 2], floorSum = floorSums[floorSums.size() / 2], budget = floorSum / cores;
     if (json)
         std::printf("{\"files\": %zu, \"ranks\": %zu, \"runs\": %d, \"cores\": %u, \"floor_sum_s\": %.4f, \"session_load_s\": %.4f, "
                     "\"ratio_to_floor_sum_per_core\": %.3f, \"peak_rss_mb\": %.1f, \"rank_timeline_rows\": %d, "
@@ -79,7 +82,7 @@ int runSessionBench(const std::vector<std::string>& inputs, int runs, bool json)
                     traces, ranks, runs, cores, floorSum, load, load / budget, loadPeakMb, frames.rows, frames.frameP95Ms,
                     frames.frameMaxMs, frames.mainBuildS, frames.mainRanks, frames.mainFrameP95Ms, frames.mainFrameMaxMs, frames.allRanksBuildS);
     else {
-        std::printf("files           %zu (%zu ranks)\nfloor sum       %.3f s (single-thread scans, warm)\nsession load    %.3f s "
+        std::printf("files           %zu (%zu ranks)\nfloor sum       %.3f s (single-thread scans, warm, median of the runs)\nsession load    %.3f s "
                     "(median of %d)\nratio           %.3f (session load / (floor sum / %u cores))\npeak RSS        %.1f MB over the loads\n",
                     traces, ranks, floorSum, load, runs, load / budget, cores, loadPeakMb);
         if (frames.measured)
