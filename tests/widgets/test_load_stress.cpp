@@ -143,6 +143,8 @@ void expectPanesShow(const MainWindow& w, const Expected& e) {
     EXPECT_EQ(static_cast<size_t>(w.fwdBwdPanel()->forwardView()->model()->rowCount()), e.forwardRows);
     ASSERT_NE(timelineData(w), nullptr);
     EXPECT_EQ(timelineData(w)->trace.get(), &t) << "the timeline shows another trace";
+    // Its paint, held while the table and tree paint first, is on again whatever came in between.
+    EXPECT_TRUE(w.findChild<ls::gui::TimelineArea*>()->updatesEnabled()) << "the timeline no longer repaints";
     ASSERT_NE(reportView(w), nullptr);
     EXPECT_TRUE(reportView(w)->toPlainText().contains(e.path)) << reportView(w)->toPlainText().left(200).toStdString();
     // Not loading any more.

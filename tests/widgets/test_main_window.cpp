@@ -9,6 +9,7 @@
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/layer_tree_model.h"
+#include "widgets/timeline/timeline_view.h"
 #include "widgets/units.h"
 #include "widgets/main_window.h"
 
@@ -170,10 +171,11 @@ TEST_F(MainWindowTest, TheTableOpensSortedOffTheGuiThreadAsTheHeaderAsks) {
 TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     ls::gui::MainWindow w;
     w.show();
-    bool completeAtReady = true;
+    bool completeAtReady = true, timelinePaintsAtReady = false;
     int rowsAtReady = -1, forwardAtReady = -1;
     QObject::connect(&w, &ls::gui::MainWindow::windowReady, &w, [&] {
         completeAtReady = w.session()->complete;
+        timelinePaintsAtReady = w.findChild<ls::gui::TimelineView*>()->updatesEnabled(); // its paint is held only until then
         rowsAtReady = w.kernelModel()->rowCount();
         forwardAtReady = w.fwdBwdPanel()->forwardView()->model()->rowCount();
     });
@@ -182,6 +184,7 @@ TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     ASSERT_TRUE(loaded.wait(30000));
     EXPECT_EQ(ready.count(), 1);
     EXPECT_FALSE(completeAtReady);
+    EXPECT_TRUE(timelinePaintsAtReady);
     EXPECT_EQ(rowsAtReady, 214);
     EXPECT_EQ(forwardAtReady, 0);
     ASSERT_TRUE(w.session()->complete);
