@@ -22,8 +22,7 @@ namespace {
 class TopRangeFinder {
 public:
     explicit TopRangeFinder(const Trace& t)
-        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), outer_(r_.size()), other_(r_.size()), phase_(r_.size()),
-          opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
+        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), chainOf_(r_.size(), kNoChain), opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
         // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
         for (uint32_t s = 0; s < t.strings.size() && step_.empty(); ++s)
             if (t.strings.view(StringId(s)).starts_with(kProfilerStep)) step_.resize(r_.size());
@@ -32,8 +31,10 @@ public:
         // the roles by name, merged after (a role is the same whoever works it out).
         const auto threads = threadsWithRangesBusiestFirst(t);
         const size_t cores = std::min<size_t>(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
+        threadShare_.assign(t.threads.size(), 0);
         if (cores < 2) {
-            ancestors(0, static_cast<uint32_t>(r_.size()), roles_);
+            chains_.resize(1);
+            ancestors(0, static_cast<uint32_t>(r_.size()), roles_, 0);
             return;
         }
         std::vector<std::vector<uint32_t>> share(cores); // busiest first, each to the least loaded core
@@ -41,12 +42,14 @@ public:
         for (uint32_t th : threads) {
             const size_t c = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
             share[c].push_back(th);
+            threadShare_[th] = static_cast<uint32_t>(c);
             load[c] += t.threadRangeBegin[th + 1] - t.threadRangeBegin[th];
         }
         std::vector<std::vector<uint8_t>> roles(cores, roles_);
+        chains_.resize(cores);
         parallelFor(cores, static_cast<unsigned>(cores), [&](size_t from, size_t to, unsigned) {
             for (size_t c = from; c < to; ++c)
-                for (uint32_t th : share[c]) ancestors(t.threadRangeBegin[th], t.threadRangeBegin[th + 1], roles[c]);
+                for (uint32_t th : share[c]) ancestors(t.threadRangeBegin[th], t.threadRangeBegin[th + 1], roles[c], static_cast<uint32_t>(c));
         });
         for (const auto& part : roles)
             for (size_t n = 0; n < roles_.size(); ++n) roles_[n] |= part[n];
@@ -89,28 +92,32 @@ public:
 private:
     enum class Role : uint8_t { Unknown, Candidate, Phase, Other };
 
-    // What the chain of ancestors of each push/pop range in [from, to) gives, top-down.
-    void ancestors(uint32_t from, uint32_t to, std::vector<uint8_t>& roles) {
+    // What the chain of ancestors of each push/pop range in [from, to) gives, top-down. A range
+    // keeps its parent's chain unless it adds to it (few do: the user ranges near the top), so
+    // each range holds only the id of its chain, not three range ids (96 MB for 8 M ranges, most
+    // of this pass's time in page faults).
+    void ancestors(uint32_t from, uint32_t to, std::vector<uint8_t>& roles, uint32_t share) {
+        std::vector<Chain>& made = chains_[share];
         for (uint32_t i = from; i < to; ++i) {
             const RangeId p = r_.parent[i];
-            RangeId outer, other, phase;
-            if (p.valid()) {
-                outer = outer_[p.value];
-                other = other_[p.value];
-                phase = phase_[p.value];
-            }
+            uint32_t id = p.valid() ? chainOf_[p.value] : kNoChain;
             if (!step_.empty())
                 step_[i] = p.valid() && step_[p.value].valid() ? step_[p.value]
                            : t_.str(r_.name[i]).starts_with(kProfilerStep) ? RangeId(i) : RangeId();
             if (r_.kind[i] == RangeKind::PushPop) {
+                Chain c = id == kNoChain ? Chain{} : made[id]; // a parent is of the same thread: this share's
                 const Role role = roleOf(RangeId(i), roles);
-                if (role == Role::Candidate && !outer.valid()) outer = RangeId(i);
-                else if (role == Role::Candidate && !other.valid() && r_.name[i] != r_.name[outer.value]) other = RangeId(i);
-                else if (role == Role::Phase && !phase.valid()) phase = RangeId(i);
+                bool added = true;
+                if (role == Role::Candidate && !c.outer.valid()) c.outer = RangeId(i);
+                else if (role == Role::Candidate && !c.other.valid() && r_.name[i] != r_.name[c.outer.value]) c.other = RangeId(i);
+                else if (role == Role::Phase && !c.phase.valid()) c.phase = RangeId(i);
+                else added = false;
+                if (added) {
+                    id = static_cast<uint32_t>(made.size());
+                    made.push_back(c);
+                }
             }
-            outer_[i] = outer;
-            other_[i] = other;
-            phase_[i] = phase;
+            chainOf_[i] = id;
         }
     }
 
@@ -165,9 +172,12 @@ private:
 
     // The push/pop range r and its ancestors.
     void addChain(Pick& p, RangeId r) {
-        consider(p, outer_[r.value]);
-        consider(p, other_[r.value]);
-        consider(p, phase_[r.value]);
+        if (const uint32_t id = chainOf_[r.value]; id != kNoChain) {
+            const Chain& c = chains_[threadShare_[t_.rangeThread(r).value]][id];
+            consider(p, c.outer);
+            consider(p, c.other);
+            consider(p, c.phase);
+        }
         if (!step_.empty() && step_[r.value].valid()) p.step = step_[r.value];
     }
 
@@ -211,7 +221,15 @@ private:
     const Trace& t_;
     const RangeColumns& r_;
     std::vector<uint8_t> roles_;                 // per name, see roleOf()
-    std::vector<RangeId> outer_, other_, phase_; // per push/pop range, over it and its ancestors
+    // Over a range and its ancestors: the outermost candidate, the outermost candidate named
+    // otherwise, the outermost phase range.
+    struct Chain {
+        RangeId outer, other, phase;
+    };
+    static constexpr uint32_t kNoChain = UINT32_MAX;
+    std::vector<uint32_t> chainOf_;          // per range: its chain in chains_[its thread's share]
+    std::vector<std::vector<Chain>> chains_; // per share of the threads (one per core): the chains its ranges made
+    std::vector<uint32_t> threadShare_;      // per thread: its share
     std::vector<RangeId> step_;                  // the same for ProfilerStep#N; empty without any
     static constexpr std::string_view kProfilerStep = "ProfilerStep#";
     std::vector<StringId> opTop_;         // per backward node: ofPairedForwardOp
