@@ -1,11 +1,17 @@
 #include "core/views/radix_order.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
 namespace ls {
 
 void radixSortStable(std::vector<RadixItem>& items) {
+    if (items.size() < 2) return;
+    if (items.size() < 4096) { // below the 64 K counters' own cost
+        std::stable_sort(items.begin(), items.end(), [](const RadixItem& a, const RadixItem& b) { return a.key < b.key; });
+        return;
+    }
     constexpr int kBits = 16;
     constexpr size_t kBuckets = size_t(1) << kBits;
     std::vector<RadixItem> other(items.size());
