@@ -6,6 +6,7 @@
 
 #include "core/cache/trace_cache.h"
 #include "core/load/session_load.h"
+#include "core/views/timeline_tracks.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
@@ -15,12 +16,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <future>
+#include <optional>
 
 namespace ls::gui {
 
 namespace {
 constexpr int64_t kProgressGapMs = 60;
+
+// The timeline lanes of the trace a load is correlating, built on a thread of their own.
+struct EarlyTracks {
+    const Trace* trace = nullptr;
+    std::future<TimelineTracks> tracks;
+};
 } // namespace
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
@@ -101,6 +110,23 @@ void TraceLoader::start(const QStringList& paths) {
         const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
         const std::string cacheDir = options.cacheDir;
         const uint64_t cacheCap = options.cacheCapBytes;
+        // One file: its timeline lanes are built while the load correlates and prices it (they
+        // read only columns that are final after the import), on the core the load's tail leaves
+        // idle, instead of after the load.
+        auto early = std::make_shared<EarlyTracks>();
+        if (files.size() == 1 && !QFileInfo(paths.front()).isDir())
+            options.imported = [early](const Trace& t) -> std::function<void()> {
+                try {
+                    early->tracks = std::async(std::launch::async, [&t] {
+                        platform::lowerThreadPriority();
+                        return buildTimelineTracks(t);
+                    });
+                } catch (const std::exception&) { // no thread: the lanes are built after the load
+                    return {};
+                }
+                early->trace = &t;
+                return [early] { early->tracks.wait(); };
+            };
         SessionLoadOptions sessionOptions;
         sessionOptions.load = std::move(options);
         if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
@@ -129,7 +155,12 @@ void TraceLoader::start(const QStringList& paths) {
                 storeViews = !t.ownedFiles && t.sourcePath.empty() && traceFileIdentity(files.front()) == identity;
                 if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
             }
-            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached));
+            std::optional<TimelineTracks> tracks;
+            if (early->trace && loaded.traces.size() == 1 && loaded.traces.front().trace.get() == early->trace) try {
+                    tracks = early->tracks.get();
+                } catch (const std::exception&) { // built again after the load
+                }
+            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached), std::move(tracks));
             storeViews = storeViews && !session->viewsFromCache;
         }
         QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {

@@ -18,7 +18,8 @@ namespace {
 // `cached`: the trace's views from the view cache (core/prepared/view_file.h), taken instead of
 // building them.
 std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order,
-                                             std::vector<std::function<void()>> alongside = {}, std::unique_ptr<CachedViews> cached = {}) {
+                                             std::vector<std::function<void()>> alongside = {}, std::unique_ptr<CachedViews> cached = {},
+                                             std::optional<TimelineTracks> tracks = std::nullopt) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
@@ -47,7 +48,8 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
     tasks.emplace_back([&] {
         const StepTiming step("prepare: timeline");
         if (rows) s->timeline = rows->parts.at(shown); // a session's are built once
-        else s->timeline = cached ? buildTimelineData(trace, std::move(cached->tracks)) : buildTimelineData(trace);
+        else if (cached) s->timeline = buildTimelineData(trace, std::move(cached->tracks));
+        else s->timeline = tracks ? buildTimelineData(trace, std::move(*tracks)) : buildTimelineData(trace);
     });
     tasks.emplace_back([&] {
         const StepTiming step("prepare: layer tree");
@@ -154,13 +156,13 @@ std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const 
 }
 
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order,
-                                                          std::unique_ptr<CachedViews> cached) {
+                                                          std::unique_ptr<CachedViews> cached, std::optional<TimelineTracks> tracks) {
     if (session->ranks.size() > 1) return prepareVisibleSession(analyseRanks(std::move(session)), shown, order);
     // One rank: the table, tree and timeline need nothing of its analysis, which is made beside them.
     auto analysis = std::make_shared<RankAnalysis>();
     analysis->session = std::move(session);
     auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, rankAnalysisParts(*analysis),
-                            std::move(cached));
+                            std::move(cached), std::move(tracks));
     s->ranks = std::move(analysis);
     s->shownTrace = shown;
     return s;

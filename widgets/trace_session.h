@@ -18,6 +18,7 @@
 #include "widgets/timeline/timeline_view.h"
 
 #include <memory>
+#include <optional>
 
 namespace ls::gui {
 
@@ -82,9 +83,11 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
 // rows are built: the first without them, then a copy of it with them (complete).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
 // The same from the loaded session, analysing its ranks (beside the rest when it has one rank).
-// `cached`: the shown trace's views from the view cache, used instead of building them (one rank).
+// `cached`: the shown trace's views from the view cache, used instead of building them (one rank);
+// `tracks`: its timeline lanes, built while it loaded (one rank, no cached views).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {},
-                                                          std::unique_ptr<CachedViews> cached = {});
+                                                          std::unique_ptr<CachedViews> cached = {},
+                                                          std::optional<TimelineTracks> tracks = std::nullopt);
 std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
 // What the view cache keeps of a prepared session (pointers into it).
 ViewsToStore viewsOf(const TraceSession& s);

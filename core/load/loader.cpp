@@ -40,6 +40,13 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     LoadResult r = importTrace(path, options);
     if (!r.ok()) return r;
+    // The caller's reader of the imported columns ends before this returns (the trace may go).
+    struct Joined {
+        std::function<void()> join;
+        ~Joined() {
+            if (join) join();
+        }
+    } early{options.imported ? options.imported(*r.trace) : std::function<void()>()};
     try {
         auto trace = std::const_pointer_cast<Trace>(r.trace);
         const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);

@@ -9,6 +9,7 @@
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/layer_tree_model.h"
+#include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/units.h"
 #include "widgets/main_window.h"
@@ -190,6 +191,15 @@ TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     ASSERT_TRUE(w.session()->complete);
     EXPECT_EQ(w.fwdBwdPanel()->forwardView()->model()->rowCount(), static_cast<int>(w.session()->pairs->forward.size()));
     EXPECT_GT(w.summaryView()->model()->rowCount(), 0);
+    // The timeline's lanes, built while the load correlated the trace, are the finished trace's.
+    const ls::TimelineTracks after = ls::buildTimelineTracks(*w.trace());
+    const ls::gui::TimelineData* shown = w.findChild<ls::gui::TimelineView*>()->data();
+    ASSERT_TRUE(shown);
+    ASSERT_EQ(shown->tracks.lanes.size(), after.lanes.size());
+    for (size_t l = 0; l < after.lanes.size(); ++l) {
+        EXPECT_EQ(shown->tracks.lanes[l].group, after.lanes[l].group);
+        EXPECT_EQ(shown->tracks.lanes[l].events, after.lanes[l].events) << "lane " << l;
+    }
 }
 
 TEST_F(MainWindowTest, OpensAPyTorchProfilerTrace) {
