@@ -13,7 +13,6 @@
 #include <QPointer>
 #include <QSettings>
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -87,13 +86,11 @@ void TraceLoader::start(const QStringList& paths) {
         // At most ~16 updates a second reach the window: each repaints the status bar on the GUI
         // thread, on the cores the load's threads are using (a million-kernel file reports a few
         // hundred chunks).
-        options.progress = [this, self, job, last = std::make_shared<std::atomic<int64_t>>(INT64_MIN)](const LoadProgress& p) {
+        // Calls never overlap (LoadOptions::progress), so the time of the last one needs no lock.
+        options.progress = [this, self, job, lastMs = std::make_shared<int64_t>(-1)](const LoadProgress& p) {
             const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-            if (p.rowsRead < p.rowsTotal) { // the last report always goes
-                int64_t before = last->load(std::memory_order_relaxed);
-                if (before != INT64_MIN && nowMs - before < kProgressGapMs) return;
-                if (!last->compare_exchange_strong(before, nowMs, std::memory_order_relaxed)) return; // another thread's went
-            }
+            if (p.rowsRead < p.rowsTotal && *lastMs >= 0 && nowMs - *lastMs < kProgressGapMs) return; // the last report always goes
+            *lastMs = nowMs;
             const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
             const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
             const bool inBytes = p.inBytes;

@@ -59,7 +59,7 @@ struct LoadOptions {
     // the app holds it back until the window has prepared what it shows, so the 500 MB write does
     // not take a core from that preparation.
     std::shared_future<void> cacheWriteAfter;
-    // Called on the loading thread once a file's events, NVTX nesting and indexes are final, before
+    // Called on each file's loading thread once its events, NVTX nesting and indexes are final, before
     // correlation and costs, which write only the trace's links, ops, metrics, iterations, strings
     // and report: the caller may read the other columns on a thread of its own meanwhile (the app
     // builds its timeline lanes). What it returns is called before the load returns, on every
