@@ -4,7 +4,7 @@
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nsys_rep/nsys_rep_importer.h"
 #include "core/import/nvprof/nvprof_importer.h"
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite_source.h"
 
 #include <sqlite3.h>
 
@@ -38,14 +38,12 @@ LoadResult importTrace(const std::string& path, const LoadOptions& options) {
     FileHead head;
     if (auto e = readFileHead(path, head)) return {nullptr, std::move(e)};
     try {
-        std::set<std::string> tables;
-        std::optional<Database> db;
+        std::optional<SqliteSource> sqlite;
         if (head.isSqlite()) {
             if (auto e = checkSqliteHeader(head)) return {nullptr, std::move(e)};
-            db.emplace(path);
-            tables = db->tables();
+            sqlite.emplace(path);
         }
-        const ImportProbe probe{path, head, head.isSqlite() ? &tables : nullptr, db ? &*db : nullptr};
+        const ImportProbe probe{path, head, sqlite ? &*sqlite : nullptr};
         for (const Importer& importer : importers())
             if (importer.accepts(probe)) return importer.read(probe, options);
         if (head.isSqlite())

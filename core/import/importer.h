@@ -13,18 +13,16 @@
 
 namespace ls {
 
-class Database;
 class SqliteError;
+class SqliteSource;
 
 // What a probe may look at: the file's first bytes and, for SQLite files, their table names.
 struct ImportProbe {
     const std::string& path;
     const FileHead& head;
-    const std::set<std::string>* sqliteTables = nullptr; // null unless head.isSqlite()
-    // The read-only connection the probe listed the tables with (SQLite files only). An importer
-    // may read through it instead of opening its own: each open parses the whole schema again,
-    // which is most of the cost of loading a small export.
-    const Database* db = nullptr;
+    // SQLite files only: the schema read once, and the connection opened when an importer needs
+    // one (each open parses the whole schema, which is most of the cost of loading a small export).
+    const SqliteSource* sqlite = nullptr;
 };
 
 struct Importer {

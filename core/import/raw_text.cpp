@@ -3,6 +3,7 @@
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_pages.h"
+#include "core/import/sqlite_source.h"
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 
@@ -168,11 +169,10 @@ struct TextSource {
     std::optional<TableLayout> layout;
     explicit TextSource(const Trace& t) {
         try {
-            const Database db(t.path);
+            const SqliteSource db(t.path);
             const auto cols = db.columns("NVTX_EVENTS");
-            layout = tableLayout(db, "NVTX_EVENTS",
-                                 {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
-            if (layout) pages = SqlitePages::open(t.path);
+            layout = db.layout("NVTX_EVENTS", {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
+            if (layout) pages = db.pages();
         } catch (const SqliteError&) {
             // read through SQLite, or not at all
         }

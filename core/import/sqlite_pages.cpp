@@ -1,6 +1,7 @@
 #include "core/import/sqlite_pages.h"
 
 #include "core/import/sqlite_db.h"
+#include "core/import/sqlite_schema.h"
 
 #include <sqlite3.h>
 
@@ -126,7 +127,10 @@ const uint8_t* SqlitePages::page(uint32_t n) const {
 }
 
 void SqlitePages::release(uint32_t first, uint32_t count) const {
-    if (first == 0 || count == 0) return;
+    // A small file stays mapped whole until the load ends: each release is a system call that
+    // also interrupts every other core running this process to flush its TLB.
+    constexpr uint64_t kSmallFile = 32u << 20;
+    if (first == 0 || count == 0 || file_->size() < kSmallFile) return;
     // Out to 2 MiB boundaries: a fault maps a page's whole folio (up to 2 MiB), neighbours included.
     constexpr size_t kWindow = 2 << 20;
     const size_t begin = static_cast<size_t>(first - 1) * pageSize_ / kWindow * kWindow;
@@ -134,36 +138,20 @@ void SqlitePages::release(uint32_t first, uint32_t count) const {
     file_->release(begin, end - begin);
 }
 
-std::optional<TableLayout> tableLayout(const Database& db, std::string_view table, const std::vector<std::string_view>& wanted) {
+std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed, const std::vector<std::string_view>& wanted) {
+    if (entry.type != "table" || entry.rootPage <= 0 || entry.rootPage > UINT32_MAX || parsed.withoutRowid) return std::nullopt;
     TableLayout layout;
-    std::string quoted = "'";
-    for (char c : table) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-    quoted += "'";
-    Statement master(db.handle(), "SELECT type, rootpage, sql FROM sqlite_master WHERE name = " + quoted);
-    if (!master.step() || master.text(0) != "table" || master.int64(1) <= 0 || master.int64(1) > UINT32_MAX) return std::nullopt;
-    if (containsNoCase(master.text(2), "WITHOUT ROWID")) return std::nullopt;
-    layout.rootPage = static_cast<uint32_t>(master.int64(1));
-    struct Column {
-        std::string name, type;
-        bool hasDefault;
-        int64_t pk;
-    };
-    std::vector<Column> columns; // in record order: every column is stored, hidden ones refused below
-    Statement info(db.handle(), "SELECT name, type, dflt_value IS NOT NULL, pk, hidden FROM pragma_table_xinfo(" + quoted + ")");
-    int keys = 0;
-    while (info.step()) {
-        if (info.int64(4) != 0) return std::nullopt; // generated or hidden columns are not stored as listed
-        columns.push_back({std::string(info.text(0)), std::string(info.text(1)), info.int64(2) != 0, info.int64(3)});
-        keys += info.int64(3) != 0;
-    }
+    layout.rootPage = static_cast<uint32_t>(entry.rootPage);
+    const int alias = parsed.rowidAlias();
+    const auto& columns = parsed.columns;
     for (std::string_view w : wanted) {
-        const auto it = std::find_if(columns.begin(), columns.end(), [&](const Column& c) { return c.name == w; });
+        const auto it = std::find_if(columns.begin(), columns.end(), [&](const SchemaColumn& c) { return c.name == w; });
         if (it == columns.end()) {
             layout.fields.push_back(w == "rowid" ? TableLayout::kRowid : TableLayout::kAbsent);
             continue;
         }
         // An INTEGER PRIMARY KEY is the rowid, stored as NULL in the record.
-        if (keys == 1 && it->pk == 1 && containsNoCase(it->type, "INTEGER") && it->type.size() == 7) {
+        if (it - columns.begin() == alias) {
             layout.fields.push_back(TableLayout::kRowid);
             continue;
         }
@@ -173,6 +161,38 @@ std::optional<TableLayout> tableLayout(const Database& db, std::string_view tabl
         layout.fields.push_back(static_cast<int>(it - columns.begin()));
     }
     return layout;
+}
+
+std::optional<std::pair<int64_t, int64_t>> rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root) {
+    TableScan first(pages, TableLayout{root, {}});
+    first.range(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+    if (!first.stepKey()) return std::nullopt;
+    const int64_t lo = first.rowid();
+    // The last rowid: down the right-most children to the last cell of the right-most leaf.
+    const uint32_t usable = pages->usableSize();
+    uint32_t pageNo = root;
+    for (size_t depth = 0;; ++depth) {
+        if (depth > kMaxDepth) corrupt("b-tree loop");
+        const uint8_t* page = pages->page(pageNo);
+        const uint32_t head = pageNo == 1 ? 100 : 0;
+        const uint8_t type = page[head];
+        const uint32_t cells = be16(page + head + 3);
+        if (type == kInteriorTable) {
+            pageNo = be32(page + head + 8);
+            continue;
+        }
+        const uint32_t pointers = head + 8;
+        if (type != kLeafTable || pointers + 2 * cells > usable) corrupt("not a table b-tree page");
+        if (cells == 0) break; // an empty right-most leaf: count through every row below
+        const uint32_t at = be16(page + pointers + 2 * (cells - 1));
+        if (at < pointers + 2 * cells || at >= usable) corrupt("cell outside its page");
+        const uint8_t* p = page + at;
+        varint(p, page + usable); // payload size
+        return std::make_pair(lo, static_cast<int64_t>(varint(p, page + usable)));
+    }
+    int64_t hi = lo;
+    while (first.stepKey()) hi = first.rowid();
+    return std::make_pair(lo, hi);
 }
 
 TableScan::TableScan(std::shared_ptr<const SqlitePages> pages, TableLayout layout) : pages_(std::move(pages)), layout_(std::move(layout)) {

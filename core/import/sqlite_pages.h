@@ -12,11 +12,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ls {
 
-class Database;
+struct ParsedTable;
+struct SqliteSchemaEntry;
 
 class SqlitePages {
 public:
@@ -29,7 +31,8 @@ public:
     const uint8_t* page(uint32_t n) const;
     uint32_t pageSize() const { return pageSize_; }
     // Pages [first, first + count) are read: they leave this process's resident memory (a load
-    // reads each page once; mapped pages would otherwise add the file's size to the peak).
+    // reads each page once; mapped pages would otherwise add the file's size to the peak). A no-op
+    // on files under 32 MiB.
     void release(uint32_t first, uint32_t count) const;
 
 private:
@@ -46,8 +49,12 @@ struct TableLayout {
 };
 // The layout of `table` for the wanted columns ("rowid" names the rowid); nullopt when the table
 // is not a plain rowid table of this file (a view, WITHOUT ROWID, a wanted column with a default
-// that old rows would take) and must be read through SQLite.
-std::optional<TableLayout> tableLayout(const Database& db, std::string_view table, const std::vector<std::string_view>& wanted);
+// that old rows would take, a statement the schema parser does not follow) and must be read
+// through SQLite.
+std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed, const std::vector<std::string_view>& wanted);
+
+// The first and last rowid of the table whose b-tree is rooted at `root`; nullopt when it is empty.
+std::optional<std::pair<int64_t, int64_t>> rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root);
 
 // A cursor over the rows of one table with rowids in [first, last], in rowid order. Its accessors
 // mirror Statement's and convert values as sqlite3_column_* does.

@@ -8,6 +8,7 @@
 #include "core/import/nsys/nsys_schema.h"
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_pages.h"
+#include "core/import/sqlite_source.h"
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ using ls::TableScan;
 // Every row of `table` in [first, last], both ways, column by column.
 void expectSameRows(const fs::path& file, std::string_view table, const std::vector<std::string_view>& columns, int64_t first, int64_t last) {
     const Database db(file.string());
-    const auto layout = ls::tableLayout(db, table, columns);
+    const auto layout = ls::SqliteSource(file.string()).layout(table, columns);
     ASSERT_TRUE(layout) << table;
     auto pages = SqlitePages::open(file.string());
     ASSERT_TRUE(pages);
@@ -157,14 +158,14 @@ TEST(SqlitePages, LayoutsItDoesNotHandleAreLeftToSqlite) {
                              "CREATE TABLE reals (a INTEGER, r REAL);"
                              "CREATE TABLE keyed (k TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID;"
                              "CREATE VIEW v AS SELECT a FROM plain;");
-    const Database db(file.string());
-    EXPECT_TRUE(ls::tableLayout(db, "plain", {"a", "rowid"}));
-    EXPECT_TRUE(ls::tableLayout(db, "defaults", {"a"})) << "the column with a default is not wanted";
-    EXPECT_FALSE(ls::tableLayout(db, "defaults", {"a", "b"}));
-    EXPECT_FALSE(ls::tableLayout(db, "reals", {"r"}));
-    EXPECT_FALSE(ls::tableLayout(db, "keyed", {"v"}));
-    EXPECT_FALSE(ls::tableLayout(db, "v", {"a"}));
-    EXPECT_FALSE(ls::tableLayout(db, "absent", {"a"}));
+    const ls::SqliteSource db(file.string());
+    EXPECT_TRUE(db.layout("plain", {"a", "rowid"}));
+    EXPECT_TRUE(db.layout("defaults", {"a"})) << "the column with a default is not wanted";
+    EXPECT_FALSE(db.layout("defaults", {"a", "b"}));
+    EXPECT_FALSE(db.layout("reals", {"r"}));
+    EXPECT_FALSE(db.layout("keyed", {"v"}));
+    EXPECT_FALSE(db.layout("v", {"a"}));
+    EXPECT_FALSE(db.layout("absent", {"a"}));
 
     // A UTF-16 file: SQLite converts its texts, the page reader does not open it.
     const fs::path utf16 = dir / "utf16.sqlite";
@@ -187,8 +188,7 @@ TEST(SqlitePages, DamagedPagesThrowAndNeverLoop) {
         std::ifstream in(file, std::ios::binary);
         bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
-    const Database db(file.string());
-    const auto layout = ls::tableLayout(db, "t", {"a", "b", "rowid"});
+    const auto layout = ls::SqliteSource(file.string()).layout("t", {"a", "b", "rowid"});
     ASSERT_TRUE(layout);
     const fs::path damaged = dir / "damaged.sqlite";
     int threw = 0;

@@ -7,6 +7,7 @@
 #include "core/import/nsys/trace_builder.h"
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_pages.h"
+#include "core/import/sqlite_source.h"
 
 #include <algorithm>
 #include <chrono>
@@ -55,12 +56,12 @@ uint32_t partOf(EventTable kind) {
     return kLoadEverything;
 }
 
-Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_t fileSize, uint32_t parts, LoadReport& report) {
+Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadReport& report) {
     Plan plan;
     for (const auto& spec : nsysEventTables()) {
         if (!(parts & partOf(spec.kind))) continue; // not needed: not read, not reported
         const std::string name(spec.table);
-        if (!tables.count(name)) {
+        if (!db.hasTable(name)) {
             report.add(Anomaly::MissingTable, 1, name);
             continue;
         }
@@ -81,7 +82,7 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
         // Unsigned arithmetic: rowids may span the whole int64 range in a crafted file.
         const uint64_t span = static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first);
         if (span >= std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
-            const auto rows = static_cast<uint64_t>(db.scalar("SELECT count(*) FROM \"" + name + "\"").value_or(0));
+            const uint64_t rows = db.rowCount(name);
             if (rows > kMaxRows) {
                 report.add(Anomaly::ValueOutOfRange, 1, name + ": more rows than a trace can hold");
                 continue;
@@ -103,7 +104,7 @@ Plan planChunks(const Database& db, const std::set<std::string>& tables, uint64_
             plan.rowsTotal += span + 1;
         }
         plan.columns[&spec] = std::move(present);
-        if (auto layout = tableLayout(db, name, spec.columns)) plan.layouts.emplace(&spec, std::move(*layout));
+        if (auto layout = db.layout(name, spec.columns)) plan.layouts.emplace(&spec, std::move(*layout));
     }
     return plan;
 }
@@ -122,7 +123,8 @@ public:
     std::optional<LoadError> run(unsigned threads) {
         {
             std::vector<std::jthread> pool; // joins even if starting a later thread throws
-            for (unsigned i = 0; i < threads; ++i) pool.emplace_back([this, i] { work(i == 0 ? shared_ : nullptr); });
+            for (unsigned i = 1; i < threads; ++i) pool.emplace_back([this] { work(nullptr); });
+            work(shared_); // on the calling thread: a session loads its small files one thread each
         }
         if (error_) return error_;
         if (cancelled()) return LoadError{LoadErrorKind::Cancelled, "cancelled"};
@@ -197,9 +199,9 @@ private:
 } // namespace
 
 bool acceptsNsysExport(const ImportProbe& probe) {
-    if (!probe.sqliteTables) return false;
+    if (!probe.sqlite) return false;
     for (const auto& spec : nsysEventTables())
-        if (spec.kind != EventTable::Nvtx && probe.sqliteTables->count(std::string(spec.table))) return true;
+        if (spec.kind != EventTable::Nvtx && probe.sqlite->hasTable(spec.table)) return true;
     return false;
 }
 
@@ -211,17 +213,12 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     trace->path = path;
     SmallTables small;
     Plan plan;
-    // One connection for the small tables, the plan and the first reader: the probe's when it
-    // has one.
-    std::optional<Database> own;
-    if (!probe.db) own.emplace(path);
-    const Database& db = probe.db ? *probe.db : *own;
+    const SqliteSource& db = *probe.sqlite;
     {
-        const auto& tables = *probe.sqliteTables;
         const uint32_t parts = closeLoadParts(options.parts);
-        small = readSmallTables(db, tables, parts, trace->report);
+        small = readSmallTables(db, parts, trace->report);
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        plan = planChunks(db, tables, probe.head.size, parts, trace->report);
+        plan = planChunks(db, probe.head.size, parts, trace->report);
     }
     unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
@@ -234,11 +231,8 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     }
     const auto setup = std::chrono::steady_clock::now();
     trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
-    // The event tables straight from the file's pages where it allows (LAYERSCOPE_SQLITE_READ=1
-    // reads them through SQLite, to compare).
-    const char* viaSqlite = std::getenv("LAYERSCOPE_SQLITE_READ");
-    auto pages = viaSqlite && *viaSqlite && std::string_view(viaSqlite) != "0" ? nullptr : SqlitePages::open(path);
-    ParallelReader reader(path, plan, small.strings, sink, options, &db, std::move(pages));
+    // The event tables straight from the file's pages where it allows (core/import/sqlite_source.h).
+    ParallelReader reader(path, plan, small.strings, sink, options, db.openedDatabase(), db.pages());
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
     trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};

@@ -57,7 +57,7 @@ ThreadId Builder::thread(int64_t globalTid) {
         th.process = process(globalTid);
         th.tid = tidOf(globalTid);
         if (auto n = s_.threadNames.find(globalTid); n != s_.threadNames.end()) {
-            th.name = n->second.name;
+            if (const std::string* name = s_.strings.find(n->second.nameId)) th.name = *name;
             th.priority = n->second.priority;
         }
         t_.threads.push_back(std::move(th));

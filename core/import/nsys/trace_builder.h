@@ -15,7 +15,7 @@ namespace ls {
 struct SmallTables {
     NsysStrings strings;
     struct ThreadName {
-        std::string name; // empty when the string id is unknown
+        int64_t nameId = -1; // into strings; looked up for the threads that have events
         int32_t priority = kNoThreadPriority;
     };
     std::unordered_map<int64_t, ThreadName> threadNames;                    // by globalTid

@@ -3,7 +3,7 @@
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nsys_rep/export_cache.h"
 #include "core/import/nsys_rep/nsys_locator.h"
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite_source.h"
 #include "core/model/platform.h"
 
 #include <algorithm>
@@ -77,9 +77,9 @@ LoadResult importExport(const std::string& path, const LoadOptions& options) {
     try {
         if (!head.isSqlite()) return fail(LoadErrorKind::NotSqlite, "nsys export did not write an SQLite database");
         if (auto e = checkSqliteHeader(head)) return {nullptr, std::move(e)};
-        const std::set<std::string> tables = Database(path).tables();
-        const ImportProbe probe{path, head, &tables};
-        if (!acceptsNsysExport(probe) && !tables.count("NVTX_EVENTS"))
+        const SqliteSource sqlite(path);
+        const ImportProbe probe{path, head, &sqlite};
+        if (!acceptsNsysExport(probe) && !sqlite.hasTable("NVTX_EVENTS"))
             return fail(LoadErrorKind::NoGpuTables, "the report holds neither GPU activity nor NVTX ranges (CUDA and NVTX were not traced)");
         return readNsysExport(probe, options);
     } catch (const SqliteError& e) {

@@ -1,6 +1,7 @@
 #include "core/import/nvprof/nvprof_importer.h"
 
 #include "core/import/nvprof/nvprof_convert.h"
+#include "core/import/sqlite_source.h"
 
 #include <chrono>
 #include <filesystem>
@@ -29,7 +30,7 @@ std::shared_ptr<TempFile> makeTempFile() {
 
 } // namespace
 
-bool acceptsNvprof(const ImportProbe& probe) { return probe.sqliteTables && looksLikeNvprof(*probe.sqliteTables); }
+bool acceptsNvprof(const ImportProbe& probe) { return probe.sqlite && looksLikeNvprof(probe.sqlite->tables()); }
 
 LoadResult readNvprof(const ImportProbe& probe, const LoadOptions& options) {
     auto copy = makeTempFile();
