@@ -37,32 +37,67 @@ std::string textColumns(const Database& db) {
 
 RawTextReader::RawTextReader(const Trace& t) : t_(t) {
     try {
-        db_ = std::make_unique<Database>(t.path);
-        const auto tables = db_->tables();
-        const bool strings = tables.count("StringIds") > 0;
-        const auto cols = db_->columns("NVTX_EVENTS");
+        source_ = std::make_unique<SqliteSource>(t.path);
+        const auto cols = source_->columns("NVTX_EVENTS");
+        const bool strings = cols.count("textId") && source_->hasTable("StringIds");
+        if (source_->pages() && source_->pages()->keepsPagesMapped()) {
+            const auto nvtx = source_->layout("NVTX_EVENTS", {cols.count("text") ? "text" : "", strings ? "textId" : ""});
+            const auto byId = strings ? source_->layout("StringIds", {"id", "value"}) : std::nullopt;
+            if (nvtx && (!strings || (byId && byId->fields[0] == TableLayout::kRowid))) {
+                nvtxByRow_ = std::make_unique<TableScan>(source_->pages(), *nvtx);
+                if (byId) stringById_ = std::make_unique<TableScan>(source_->pages(), *byId);
+                return;
+            }
+        }
+        const Database& db = source_->database();
         std::string sql = "SELECT ";
         sql += cols.count("text") ? "text" : "NULL";
-        sql += cols.count("textId") && strings ? ", (SELECT value FROM StringIds WHERE id = textId)" : ", NULL";
+        sql += strings ? ", (SELECT value FROM StringIds WHERE id = textId)" : ", NULL";
         sql += " FROM NVTX_EVENTS WHERE rowid = ?1";
-        byRow_ = std::make_unique<Statement>(db_->handle(), sql);
+        byRow_ = std::make_unique<Statement>(db.handle(), sql);
     } catch (const SqliteError&) {
         byRow_.reset();
-        db_.reset();
+        nvtxByRow_.reset();
+        stringById_.reset();
     }
 }
 
 RawTextReader::~RawTextReader() = default;
 
+// The row's inline text, else its interned one; false when it has neither.
+bool RawTextReader::readFromPages(int64_t row, std::string& raw) {
+    nvtxByRow_->range(row, row);
+    if (!nvtxByRow_->step()) return false;
+    if (!nvtxByRow_->isNull(0)) {
+        raw.assign(nvtxByRow_->text(0));
+        return true;
+    }
+    if (!stringById_ || nvtxByRow_->isNull(1)) return false;
+    const int64_t id = nvtxByRow_->int64(1);
+    stringById_->range(id, id);
+    if (!stringById_->step() || stringById_->isNull(1)) return false;
+    raw.assign(stringById_->text(1));
+    return true;
+}
+
 std::string RawTextReader::text(RangeId r, bool always) {
     const auto& ranges = t_.ranges;
     std::string normalized(t_.str(ranges.name[r.value])); // not const: returned by move
-    if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || !byRow_) return normalized;
+    if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || (!byRow_ && !nvtxByRow_)) return normalized;
     try {
+        const int64_t row = t_.rangeSourceRows.at(r.value);
+        std::string raw;
+        if (nvtxByRow_) {
+            if (readFromPages(row, raw)) {
+                keepDomainPrefix(normalized, raw);
+                return raw;
+            }
+            return normalized;
+        }
         byRow_->reset();
-        byRow_->bind(1, t_.rangeSourceRows.at(r.value));
+        byRow_->bind(1, row);
         if (byRow_->step() && !(byRow_->isNull(0) && byRow_->isNull(1))) {
-            std::string raw(byRow_->isNull(0) ? byRow_->text(1) : byRow_->text(0));
+            raw.assign(byRow_->isNull(0) ? byRow_->text(1) : byRow_->text(0));
             keepDomainPrefix(normalized, raw);
             return raw;
         }

@@ -14,7 +14,9 @@
 namespace ls {
 
 class Database;
+class SqliteSource;
 class Statement;
+class TableScan;
 
 class RawTextReader {
 public:
@@ -25,7 +27,13 @@ public:
     std::string text(RangeId r, bool always = false);
 
 private:
+    bool readFromPages(int64_t row, std::string& raw);
+
     const Trace& t_;
+    // A small export's rows are looked up in its mapped pages (no SQLite schema to parse); a big
+    // one's through SQLite, whose page cache is bounded where mapped pages would stay resident.
+    std::unique_ptr<SqliteSource> source_;
+    std::unique_ptr<TableScan> nvtxByRow_, stringById_;
     std::unique_ptr<Database> db_;
     std::unique_ptr<Statement> byRow_;
 };

@@ -126,11 +126,15 @@ const uint8_t* SqlitePages::page(uint32_t n) const {
     return file_->data() + static_cast<size_t>(n - 1) * pageSize_;
 }
 
-void SqlitePages::release(uint32_t first, uint32_t count) const {
-    // A small file stays mapped whole until the load ends: each release is a system call that
+bool SqlitePages::keepsPagesMapped() const {
+    // A small file stays mapped whole until its reader ends: each release is a system call that
     // also interrupts every other core running this process to flush its TLB.
     constexpr uint64_t kSmallFile = 32u << 20;
-    if (first == 0 || count == 0 || file_->size() < kSmallFile) return;
+    return file_->size() < kSmallFile;
+}
+
+void SqlitePages::release(uint32_t first, uint32_t count) const {
+    if (first == 0 || count == 0 || keepsPagesMapped()) return;
     // Out to 2 MiB boundaries: a fault maps a page's whole folio (up to 2 MiB), neighbours included.
     constexpr size_t kWindow = 2 << 20;
     const size_t begin = static_cast<size_t>(first - 1) * pageSize_ / kWindow * kWindow;

@@ -34,6 +34,8 @@ public:
     // reads each page once; mapped pages would otherwise add the file's size to the peak). A no-op
     // on files under 32 MiB.
     void release(uint32_t first, uint32_t count) const;
+    // True for a file small enough to stay mapped whole (release does nothing).
+    bool keepsPagesMapped() const;
 
 private:
     std::unique_ptr<platform::MappedFile> file_;

@@ -100,8 +100,13 @@ Session loadSession(const std::vector<std::string>& inputs, const SessionLoadOpt
             inner(p);
         };
     }
+    // Largest first: a big file taken last would leave the other threads idle while it loads.
+    std::vector<size_t> order(files.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
     auto worker = [&] {
-        for (size_t i; (i = nextFile.fetch_add(1)) < files.size();) {
+        for (size_t k; (k = nextFile.fetch_add(1)) < files.size();) {
+            const size_t i = order[k];
             results[i] = loadTrace(files[i], perFile);
             std::lock_guard lock(mutex);
             ++done;
