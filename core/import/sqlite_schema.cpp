@@ -133,7 +133,7 @@ bool applyTableConstraint(const std::vector<Token>& item, std::vector<SchemaColu
             continue;
         }
         const auto it = std::find_if(columns.begin(), columns.end(), [&](const SchemaColumn& c) { return equalsNoCase(c.name, item[i].text); });
-        if (it == columns.end()) return false;
+        if (it == columns.end() || it->primaryKey) return false; // a column twice: left to SQLite
         it->primaryKey = ++position;
     }
     return position > 0;
@@ -149,9 +149,18 @@ std::optional<SchemaColumn> parseColumn(std::string_view sql, const std::vector<
     c.name = item[0].text;
     size_t i = 1;
     while (i < item.size() && !startsConstraint(item[i])) ++i;
+    if (i > 1 && item[1].kind == Token::Quoted) return std::nullopt; // SQLite dequotes such a type its own way
     if (i > 1) c.type = sql.substr(item[1].begin, item[i - 1].end - item[1].begin); // as written, as SQLite keeps it
-    for (; i < item.size(); ++i) {
-        if (isWord(item[i], "DEFAULT")) c.hasDefault = true;
+    // except the standard names, which SQLite spells in capitals whatever their case
+    static constexpr std::string_view kStandard[] = {"ANY", "BLOB", "INT", "INTEGER", "REAL", "TEXT"};
+    for (std::string_view standard : kStandard)
+        if (equalsNoCase(c.type, standard)) c.type = standard;
+    // Constraints at depth 0 only: CHECK (CAST(x AS INT)) holds no generated column.
+    for (int depth = 0; i < item.size(); ++i) {
+        if (isPunct(item[i], '(')) ++depth;
+        else if (isPunct(item[i], ')')) --depth;
+        if (depth != 0) continue;
+        if (isWord(item[i], "DEFAULT")) c.hasDefault |= !isWord(item[i - 1], "SET"); // ON DELETE SET DEFAULT is a foreign key's
         else if (isWord(item[i], "GENERATED") || isWord(item[i], "AS")) return std::nullopt; // not stored as listed
         else if (isWord(item[i], "PRIMARY") && i + 1 < item.size() && isWord(item[i + 1], "KEY")) {
             c.primaryKey = 1;
