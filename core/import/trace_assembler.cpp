@@ -38,10 +38,38 @@ private:
     AssemblyInput& in_;
     unsigned threads_;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
-    std::vector<std::pair<uint64_t, uint32_t>> apiByCorrelation_; // ((process << 32) | correlation, row)
+    // API calls by (process, correlation id), for the GPU ops to find their launch: per process a
+    // run of correlation << 32 | row, sorted (8 bytes a call, not a 16-byte pair: 2.4M calls of a
+    // 1M-kernel trace are part of the load's peak).
+    struct CorrelationIndex {
+        std::vector<uint32_t> begin; // per process bucket, where its run starts; one more at the end
+        std::vector<uint64_t> entries;
+    } apiByCorrelation_;
+    void indexApiCalls(const std::vector<uint8_t>* backtrace);
+    uint32_t bucketOf(ProcessId p) const { return p.valid() && p.value < t_.processes.size() ? p.value : static_cast<uint32_t>(t_.processes.size()); }
 };
 
-uint64_t correlationKey(ProcessId p, uint32_t correlation) { return (uint64_t(p.value) << 32) | correlation; }
+// Entries of the correlation index: the id above the row, so a run sorts by id, then by row; the
+// row's top bit marks a CUDA backtrace row, which sorts after the call of the same id.
+constexpr uint64_t kBacktraceBit = uint64_t(1) << 31;
+uint32_t correlationOf(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
+uint32_t rowOf(uint64_t entry) { return static_cast<uint32_t>(entry & 0x7FFFFFFFu); }
+
+void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
+    const auto& a = t_.apiCalls;
+    auto& index = apiByCorrelation_;
+    const size_t buckets = t_.processes.size() + 1; // the last for calls of no known process
+    index.begin.assign(buckets + 1, 0);
+    for (uint32_t i = 0; i < a.size(); ++i) ++index.begin[bucketOf(t_.threads[a.thread[i].value].process) + 1];
+    for (size_t b = 0; b < buckets; ++b) index.begin[b + 1] += index.begin[b];
+    std::vector<uint32_t> next(index.begin.begin(), index.begin.end() - 1);
+    index.entries.resize(a.size());
+    for (uint32_t i = 0; i < a.size(); ++i) {
+        const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
+        index.entries[next[bucketOf(t_.threads[a.thread[i].value].process)]++] = uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
+    }
+    for (size_t b = 0; b < buckets; ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
+}
 
 template <typename Cols> void Assembler::sortByStart(Cols& c) {
     if (std::is_sorted(c.start.begin(), c.start.end())) return;
@@ -54,35 +82,37 @@ template <typename Cols> void Assembler::sortByStart(Cols& c) {
 // One call per (process, correlation id): older exports add a CUDA backtrace row per call.
 void Assembler::dedupeApiCalls() {
     auto& a = t_.apiCalls;
-    const auto& backtrace = in_.apiIsBacktrace;
-    std::vector<std::pair<uint64_t, uint32_t>> order(a.size()); // (key, backtrace bit << 31 | row)
-    for (uint32_t i = 0; i < a.size(); ++i)
-        order[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), (uint32_t(i < backtrace.size() && backtrace[i]) << 31) | i};
-    std::sort(order.begin(), order.end());
+    indexApiCalls(&in_.apiIsBacktrace);
+    auto& index = apiByCorrelation_;
     std::vector<uint8_t> keep(a.size(), 1);
     uint64_t duplicates = 0;
-    for (size_t i = 1; i < order.size(); ++i)
-        if (order[i].first == order[i - 1].first && (order[i].first & 0xFFFFFFFFu) != 0) { // id 0: no correlation
-            keep[order[i].second & 0x7FFFFFFFu] = 0;
-            ++duplicates;
+    for (size_t b = 0; b + 1 < index.begin.size(); ++b)
+        for (size_t i = index.begin[b] + 1; i < index.begin[b + 1]; ++i) {
+            const uint32_t id = correlationOf(index.entries[i]);
+            if (id == correlationOf(index.entries[i - 1]) && id != 0) { // id 0: no correlation
+                keep[rowOf(index.entries[i])] = 0;
+                ++duplicates;
+            }
         }
     columns::release(in_.apiIsBacktrace);
     if (!duplicates && std::is_sorted(a.start.begin(), a.start.end())) {
-        // No row moves: the keys just sorted are the correlation index (by key, then row).
-        for (auto& entry : order) entry.second &= 0x7FFFFFFFu;
-        if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
-        apiByCorrelation_ = std::move(order);
+        // No row moves: the entries just sorted are the index, once the backtrace marks are off.
+        bool marked = false;
+        for (auto& e : index.entries) {
+            marked |= (e & kBacktraceBit) != 0;
+            e &= ~kBacktraceBit;
+        }
+        if (marked)
+            for (size_t b = 0; b + 1 < index.begin.size(); ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
         return;
     }
-    columns::release(order);
+    columns::release(index.entries);
     if (duplicates) {
         t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
         columns::compact(a, keep);
     }
     sortByStart(a);
-    apiByCorrelation_.resize(a.size());
-    for (uint32_t i = 0; i < a.size(); ++i) apiByCorrelation_[i] = {correlationKey(t_.threads[a.thread[i].value].process, a.correlation[i]), i};
-    std::sort(apiByCorrelation_.begin(), apiByCorrelation_.end());
+    indexApiCalls(nullptr);
 }
 
 void Assembler::assignStreams(GpuOpColumns& c) {
@@ -102,9 +132,10 @@ void Assembler::assignStreams(GpuOpColumns& c) {
 void Assembler::correlate(GpuOpColumns& c) {
     uint64_t orphans = 0;
     for (size_t i = 0; i < c.size(); ++i) {
-        const uint64_t key = correlationKey(t_.streamOf(c, i).process, c.correlation[i]);
-        auto it = std::lower_bound(apiByCorrelation_.begin(), apiByCorrelation_.end(), std::make_pair(key, 0u));
-        if (it != apiByCorrelation_.end() && it->first == key) c.launch[i] = ApiCallId(it->second);
+        const uint32_t b = bucketOf(t_.streamOf(c, i).process);
+        const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b], last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
+        const auto it = std::lower_bound(first, last, uint64_t(c.correlation[i]) << 32);
+        if (it != last && correlationOf(*it) == c.correlation[i]) c.launch[i] = ApiCallId(rowOf(*it));
         else ++orphans;
     }
     if (orphans) t_.report.add(Anomaly::OrphanGpuOp, orphans);
@@ -234,7 +265,7 @@ void Assembler::run() {
     finishGpuOps(t_.memcpys);
     finishGpuOps(t_.memsets);
     timer.mark("gpu ops");
-    columns::release(apiByCorrelation_);
+    columns::release(apiByCorrelation_.entries);
     computeSpan();
     indexRanges();
     timer.mark("nvtx nesting");
