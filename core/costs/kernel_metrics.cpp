@@ -5,6 +5,7 @@
 #include "core/costs/occupancy.h"
 #include "core/costs/op_costs.h"
 #include "core/import/raw_text.h"
+#include "core/model/string_memo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,10 +18,19 @@
 namespace ls {
 namespace {
 
+// What a kernel's name alone says.
 struct NameInfo {
     DType dtype = DType::Unknown;
     bool math = false;
+    TcVerdict verdict[2]; // by whether the kernel's op is a math op
 };
+
+NameInfo nameInfo(std::string_view name) {
+    static StringMemo<NameInfo> memo(1 << 16);
+    return memo.get(name, [](std::string_view n) {
+        return NameInfo{dtypeFromKernelName(n), isMathKernelName(n), {classifyTensorCore(n, false), classifyTensorCore(n, true)}};
+    });
+}
 
 } // namespace
 
@@ -44,10 +54,7 @@ void computeKernelMetrics(Trace& t) {
     std::unordered_map<uint32_t, NameInfo> names;
     auto info = [&](uint32_t i) -> const NameInfo& {
         auto [it, inserted] = names.try_emplace(k.name[i].value);
-        if (inserted) {
-            const std::string_view name = t.str(k.name[i]);
-            it->second = {dtypeFromKernelName(name), isMathKernelName(name)};
-        }
+        if (inserted) it->second = nameInfo(t.str(k.name[i]));
         return it->second;
     };
     for (uint32_t i = 0; i < n; ++i) {
@@ -55,14 +62,8 @@ void computeKernelMetrics(Trace& t) {
         if (m.dtype[i] != DType::Unknown) m.dtypeSource[i] = DTypeSource::KernelName;
     }
 
-    // Tensor Core verdicts and op costs repeat across iterations: compute each once.
-    std::unordered_map<uint64_t, TcVerdict> verdicts; // (name id << 1) | mathOp
-    auto verdict = [&](uint32_t i, bool mathOp) {
-        const uint64_t key = (uint64_t(k.name[i].value) << 1) | (mathOp ? 1 : 0);
-        auto [it, inserted] = verdicts.try_emplace(key);
-        if (inserted) it->second = classifyTensorCore(t.str(k.name[i]), mathOp);
-        return it->second;
-    };
+    // Op costs repeat across iterations: compute each once.
+    auto verdict = [&](uint32_t i, bool mathOp) { return info(i).verdict[mathOp ? 1 : 0]; };
     struct CachedCost {
         std::optional<OpCost> cost;
         StringId rule, splitRule;

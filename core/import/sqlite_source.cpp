@@ -1,5 +1,8 @@
 #include "core/import/sqlite_source.h"
 
+#include "core/model/string_memo.h"
+
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 
@@ -36,7 +39,9 @@ const ParsedTable* SqliteSource::parsed(std::string_view table) const {
     auto it = parsed_.find(table);
     if (it == parsed_.end()) {
         const auto* entry = schema_.find(table);
-        it = parsed_.emplace(std::string(table), entry && entry->type == "table" ? parseCreateTable(entry->sql) : std::nullopt).first;
+        // Exports of one Nsight Systems version share their statements: parsed once a process.
+        static StringMemo<std::optional<ParsedTable>> memo(4096);
+        it = parsed_.emplace(std::string(table), entry && entry->type == "table" ? memo.get(entry->sql, parseCreateTable) : std::nullopt).first;
     }
     return it->second ? &*it->second : nullptr;
 }
@@ -48,6 +53,12 @@ std::set<std::string> SqliteSource::columns(std::string_view table) const {
         return names;
     }
     return database().columns(table);
+}
+
+bool SqliteSource::hasColumn(std::string_view table, std::string_view column) const {
+    if (const ParsedTable* p = parsed(table))
+        return std::any_of(p->columns.begin(), p->columns.end(), [&](const SchemaColumn& c) { return c.name == column; });
+    return database().columns(table).count(std::string(column)) > 0;
 }
 
 std::optional<TableLayout> SqliteSource::layout(std::string_view table, const std::vector<std::string_view>& wanted) const {

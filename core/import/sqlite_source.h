@@ -27,6 +27,7 @@ public:
     const std::set<std::string>& tables() const { return schema_.tables(); }
     bool hasTable(std::string_view table) const { return schema_.tables().count(std::string(table)) > 0; }
     std::set<std::string> columns(std::string_view table) const;
+    bool hasColumn(std::string_view table, std::string_view column) const;
     // Where the wanted columns are in the table's records; nullopt when it must be read through SQLite.
     std::optional<TableLayout> layout(std::string_view table, const std::vector<std::string_view>& wanted) const;
     std::optional<std::pair<int64_t, int64_t>> rowidRange(std::string_view table) const;

@@ -11,6 +11,11 @@ namespace {
 void readStrings(const SqliteSource& db, NsysStrings& out) {
     std::vector<int64_t> ids;
     std::vector<std::string> texts;
+    if (const auto range = db.rowidRange("StringIds")) { // rowids number the rows densely in exports
+        const auto rows = static_cast<size_t>(std::min<uint64_t>(static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first) + 1, 1 << 20));
+        ids.reserve(rows);
+        texts.reserve(rows);
+    }
     int64_t maxId = 0;
     for (TableRows rows(db, "StringIds", {"id", "value"}); rows.step();) {
         ids.push_back(rows.int64(0));
@@ -35,7 +40,7 @@ void readStrings(const SqliteSource& db, NsysStrings& out) {
 }
 
 void readDevices(const SqliteSource& db, std::vector<Device>& out) {
-    if (!db.columns("TARGET_INFO_GPU").count("id")) return;
+    if (!db.hasColumn("TARGET_INFO_GPU", "id")) return;
     TableRows rows(db, "TARGET_INFO_GPU", {"id", "name", "smCount", "totalMemory", "computeMajor", "computeMinor"});
     while (rows.step()) {
         Device d;
@@ -50,6 +55,18 @@ void readDevices(const SqliteSource& db, std::vector<Device>& out) {
         for (const auto& e : out) seen |= e.id == d.id;
         if (!seen) out.push_back(std::move(d));
     }
+}
+
+// Sorts (key, value) rows by key, keeping the first row of each key with merge(kept, later)
+// applied for the later rows of the same key, in file order.
+template <typename T, typename Merge> void sortAndMerge(std::vector<std::pair<int64_t, T>>& rows, Merge&& merge) {
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t out = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (out > 0 && rows[out - 1].first == rows[i].first) merge(rows[out - 1].second, rows[i].second);
+        else if (out++ != i) rows[out - 1] = std::move(rows[i]);
+    }
+    rows.resize(out);
 }
 
 // The environment variables that number the ranks of a job, and its size.
@@ -79,7 +96,7 @@ void addVariable(std::string_view assignment, ExportInfo& info) {
 // Host name, the UTC time of the export's time 0 and the rank variables of the environment:
 // what a session of several exports needs to number ranks and align clocks.
 void readRunContext(const SqliteSource& db, ExportInfo& info) {
-    if (db.hasTable("TARGET_INFO_SESSION_START_TIME") && db.columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
+    if (db.hasTable("TARGET_INFO_SESSION_START_TIME") && db.hasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
         TableRows rows(db, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"});
         if (rows.step() && !rows.isNull(0) && rows.int64(0) > 0) {
             info.epochNs = rows.int64(0);
@@ -94,8 +111,7 @@ void readRunContext(const SqliteSource& db, ExportInfo& info) {
         }
     }
     if (db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
-        const auto c = db.columns("TARGET_INFO_SYSTEM_ENV");
-        if (!c.count("name") || !c.count("value")) return;
+        if (!db.hasColumn("TARGET_INFO_SYSTEM_ENV", "name") || !db.hasColumn("TARGET_INFO_SYSTEM_ENV", "value")) return;
         for (TableRows rows(db, "TARGET_INFO_SYSTEM_ENV", {"name", "value"}); rows.step();) {
             const std::string_view name = rows.text(0), value = rows.text(1);
             if (name == "Hostname") info.host = std::string(value); // the machine's own name wins over the display name
@@ -120,14 +136,21 @@ SmallTables readSmallTables(const SqliteSource& db, uint32_t parts, LoadReport& 
     if (db.hasTable("ThreadNames")) {
         // priority is what nsys stats cudaapitrace prints as T-Pri.
         for (TableRows rows(db, "ThreadNames", {"nameId", "globalTid", "priority"}); rows.step();) {
-            auto& thread = s.threadNames[rows.int64(1)];
-            thread.nameId = rows.int64(0);
+            SmallTables::ThreadName thread{rows.int64(0)};
             if (!rows.isNull(2)) thread.priority = static_cast<int32_t>(std::clamp<int64_t>(rows.int64(2), INT32_MIN + 1, INT32_MAX));
+            s.threadNames.emplace_back(rows.int64(1), thread);
         }
+        // A thread named twice takes the later name, and the later priority where one is given.
+        sortAndMerge(s.threadNames, [](SmallTables::ThreadName& kept, const SmallTables::ThreadName& later) {
+            kept.nameId = later.nameId;
+            if (later.priority != kNoThreadPriority) kept.priority = later.priority;
+        });
     }
-    if (db.hasTable("PROCESSES"))
+    if (db.hasTable("PROCESSES")) {
         for (TableRows rows(db, "PROCESSES", {"globalPid", "pid", "name"}); rows.step();)
-            s.processes[rows.int64(0)] = {static_cast<uint32_t>(rows.int64(1)), std::string(rows.text(2))};
+            s.processes.push_back({rows.int64(0), {static_cast<uint32_t>(rows.int64(1)), std::string(rows.text(2))}});
+        sortAndMerge(s.processes, [](SmallTables::Process& kept, SmallTables::Process& later) { kept = std::move(later); });
+    }
     if (db.hasTable("TARGET_INFO_GPU")) readDevices(db, s.devices);
 
     // The metadata table was renamed in 2023 (EXPORT_META_DATA -> META_DATA_EXPORT).

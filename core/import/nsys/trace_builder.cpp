@@ -44,7 +44,7 @@ ProcessId Builder::process(int64_t globalId) {
     if (inserted) {
         Process p;
         p.pid = pidOf(key);
-        if (auto n = s_.processes.find(key); n != s_.processes.end()) p.name = n->second.second;
+        if (const auto* n = SmallTables::find(s_.processes, key)) p.name = n->name;
         t_.processes.push_back(std::move(p));
     }
     return it->second;
@@ -56,9 +56,9 @@ ThreadId Builder::thread(int64_t globalTid) {
         Thread th;
         th.process = process(globalTid);
         th.tid = tidOf(globalTid);
-        if (auto n = s_.threadNames.find(globalTid); n != s_.threadNames.end()) {
-            if (const std::string* name = s_.strings.find(n->second.nameId)) th.name = *name;
-            th.priority = n->second.priority;
+        if (const auto* n = SmallTables::find(s_.threadNames, globalTid)) {
+            if (const std::string* name = s_.strings.find(n->nameId)) th.name = *name;
+            th.priority = n->priority;
         }
         t_.threads.push_back(std::move(th));
     }

@@ -5,6 +5,7 @@
 #include "core/import/nsys/nsys_chunk.h"
 #include "core/model/trace.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,8 +19,18 @@ struct SmallTables {
         int64_t nameId = -1; // into strings; looked up for the threads that have events
         int32_t priority = kNoThreadPriority;
     };
-    std::unordered_map<int64_t, ThreadName> threadNames;                    // by globalTid
-    std::unordered_map<int64_t, std::pair<uint32_t, std::string>> processes; // by globalPid
+    struct Process {
+        uint32_t pid = 0;
+        std::string name;
+    };
+    // Sorted by globalTid / globalPid, one entry a key (a few hundred rows, looked up once for
+    // each thread and process with events: a sorted list, not a hash map of nodes).
+    std::vector<std::pair<int64_t, ThreadName>> threadNames;
+    std::vector<std::pair<int64_t, Process>> processes;
+    template <typename T> static const T* find(const std::vector<std::pair<int64_t, T>>& sorted, int64_t key) {
+        const auto it = std::lower_bound(sorted.begin(), sorted.end(), key, [](const auto& e, int64_t k) { return e.first < k; });
+        return it != sorted.end() && it->first == key ? &it->second : nullptr;
+    }
     std::vector<Device> devices;
     ExportInfo info;
     struct OsRuntimeRow {
