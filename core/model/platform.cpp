@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -217,6 +218,20 @@ uint64_t processId() {
     return ::GetCurrentProcessId();
 #else
     return static_cast<uint64_t>(::getpid());
+#endif
+}
+
+bool processRunning(uint64_t pid) {
+#if defined(_WIN32)
+    HANDLE h = ::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));
+    if (!h) return ::GetLastError() != ERROR_INVALID_PARAMETER;
+    DWORD code = 0;
+    const bool running = ::GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+    ::CloseHandle(h);
+    return running;
+#else
+    if (pid == 0 || pid > static_cast<uint64_t>(std::numeric_limits<pid_t>::max())) return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 #endif
 }
 

@@ -73,6 +73,9 @@ void lowerThreadPriority();
 
 // This process's id (names temporaries no other process writes).
 uint64_t processId();
+// Whether a process with this id runs now (true when unsure: ids are reused, and a process of
+// another user cannot be asked).
+bool processRunning(uint64_t pid);
 
 // Whether path names a regular file this process may execute.
 bool isExecutableFile(const std::string& path);

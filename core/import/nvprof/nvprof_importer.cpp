@@ -2,9 +2,12 @@
 
 #include "core/import/nvprof/nvprof_convert.h"
 #include "core/import/sqlite_source.h"
+#include "core/model/platform.h"
 
+#include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <string_view>
 
 namespace ls {
 namespace {
@@ -18,13 +21,33 @@ struct TempFile {
     }
 };
 
+constexpr std::string_view kCopyPrefix = "layerscope-nvprof-";
+
+// Copies a killed process left behind (its id is in their name, and it no longer runs).
+void removeOrphanedCopies(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with(kCopyPrefix) || !name.ends_with(".sqlite")) continue;
+        uint64_t pid = 0;
+        const char* first = name.data() + kCopyPrefix.size();
+        const auto [rest, err] = std::from_chars(first, name.data() + name.size(), pid);
+        if (err != std::errc() || rest == first || *rest != '-' || pid == platform::processId() || platform::processRunning(pid)) continue;
+        std::error_code removed;
+        std::filesystem::remove(it->path(), removed);
+    }
+}
+
 std::shared_ptr<TempFile> makeTempFile() {
     static std::atomic<unsigned> counter{0};
     auto f = std::make_shared<TempFile>();
     std::error_code ec;
     const auto dir = std::filesystem::temp_directory_path(ec);
+    removeOrphanedCopies(dir); // a conversion is rare, the listing quick
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    f->path = (dir / ("layerscope-nvprof-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".sqlite")).string();
+    f->path = (dir / (std::string(kCopyPrefix) + std::to_string(platform::processId()) + "-" + std::to_string(stamp) + "-" +
+                      std::to_string(counter++) + ".sqlite"))
+                  .string();
     return f;
 }
 

@@ -1,6 +1,7 @@
 // Legacy nvprof databases: loaded through a private converted copy into the same model. Checked
 // against SQL over the nvprof file itself and against PyProf's own output for the LSTM trace.
 #include "core/load/load.h"
+#include "core/model/platform.h"
 #include "tests/support/cli_table.h"
 #include "tests/support/test_support.h"
 
@@ -152,6 +153,27 @@ TEST(Nvprof, ConvertedCopyIsRemovedWithTheTrace) {
         EXPECT_TRUE(fs::exists(copy));
     }
     EXPECT_FALSE(fs::exists(copy));
+}
+
+// A copy whose process was killed before it could remove it is removed by the next conversion;
+// the copies of running processes (this one, pid 1) stay.
+TEST(Nvprof, CopiesOfKilledProcessesAreRemovedByTheNextConversion) {
+    const auto file = thirdParty("pyprof_lstm_v100.nvprof.sql");
+    LS_REQUIRE_FILE(file);
+    uint64_t dead = 4000000;
+    while (dead > 2 && ls::platform::processRunning(dead)) --dead;
+    const fs::path tmp = fs::temp_directory_path();
+    const fs::path orphan = tmp / ("layerscope-nvprof-" + std::to_string(dead) + "-12345-0.sqlite");
+    const fs::path ours = tmp / ("layerscope-nvprof-" + std::to_string(ls::platform::processId()) + "-12345-99.sqlite");
+    const fs::path init = tmp / "layerscope-nvprof-1-12345-0.sqlite";
+    const fs::path unrelated = tmp / "layerscope-nvprof-notes.sqlite";
+    for (const auto& f : {orphan, ours, init, unrelated}) writeFile(f, "left over");
+    EXPECT_TRUE(load(file));
+    EXPECT_FALSE(fs::exists(orphan)) << "pid " << dead << " does not run";
+    EXPECT_TRUE(fs::exists(ours));
+    EXPECT_TRUE(fs::exists(init));
+    EXPECT_TRUE(fs::exists(unrelated)) << "not a name this program gives";
+    for (const auto& f : {ours, init, unrelated}) fs::remove(f);
 }
 
 TEST(Nvprof, TruncatedDatabaseIsAClearError) {
