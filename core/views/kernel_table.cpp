@@ -133,21 +133,35 @@ KernelPaths buildKernelPaths(const Trace& t) {
         if (added) pathNodes.push_back(KernelPaths::Node{node, name});
         return pos->second;
     };
-    // Without start/end ranges a kernel's stack is its innermost range and that range's parents,
-    // which many kernels share: each range's node is found once (most traces; 0 marks not yet).
+    // Without start/end ranges a kernel's stack is its innermost range and that range's parents.
+    // Kernels come by start, so a kernel's stack mostly repeats the last one's of its thread: the
+    // walk up stops at the first range of that stack (a node per range of the whole trace, 32 MB
+    // of fresh pages for 8M ranges, took longer than the walks).
     const bool pushPopOnly = std::none_of(t.ranges.kind.begin(), t.ranges.kind.end(), [](RangeKind k) { return k == RangeKind::StartEnd; });
     if (pushPopOnly && t.kernels.size() > 0 && t.kernelLinks.range.size() == t.kernels.size()) {
-        std::vector<uint32_t> nodeOfRange(t.ranges.size(), 0);
+        struct Level {
+            RangeId range;
+            uint32_t node;
+        };
+        std::vector<std::vector<Level>> lastStack(t.threads.size()); // per thread, innermost first
         std::vector<RangeId> chain;
         for (uint32_t k = 0; k < t.kernels.size(); ++k) {
             RangeId r = t.kernels.launch[k].valid() ? t.kernelLinks.range[k] : RangeId();
+            if (!r.valid()) continue; // the root
+            auto& last = lastStack[t.rangeThread(r).value];
             chain.clear();
-            while (r.valid() && nodeOfRange[r.value] == 0) {
+            auto known = last.end();
+            for (; r.valid(); r = t.ranges.parent[r.value]) {
+                known = std::find_if(last.begin(), last.end(), [&](const Level& l) { return l.range == r; });
+                if (known != last.end()) break;
                 chain.push_back(r);
-                r = t.ranges.parent[r.value];
             }
-            uint32_t node = r.valid() ? nodeOfRange[r.value] : 0;
-            for (auto it = chain.rbegin(); it != chain.rend(); ++it) node = nodeOfRange[it->value] = childOf(node, t.ranges.name[it->value]);
+            uint32_t node = known != last.end() ? known->node : 0;
+            last.erase(last.begin(), known); // the levels below the shared one are this kernel's now
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                node = childOf(node, t.ranges.name[it->value]);
+                last.insert(last.begin(), Level{*it, node});
+            }
             kernelPath[k] = node;
         }
         return paths;
