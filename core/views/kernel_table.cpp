@@ -3,6 +3,7 @@
 #include "core/pytorch/correlation.h"
 #include "core/costs/kernel_metrics.h"
 #include "core/costs/occupancy.h"
+#include "core/views/ancestor_walk.h"
 #include "core/views/radix_order.h"
 #include "core/import/raw_text.h"
 #include "core/model/rank_labels.h"
@@ -133,36 +134,15 @@ KernelPaths buildKernelPaths(const Trace& t) {
         if (added) pathNodes.push_back(KernelPaths::Node{node, name});
         return pos->second;
     };
-    // Without start/end ranges a kernel's stack is its innermost range and that range's parents.
-    // Kernels come by start, so a kernel's stack mostly repeats the last one's of its thread: the
-    // walk up stops at the first range of that stack (a node per range of the whole trace, 32 MB
-    // of fresh pages for 8M ranges, took longer than the walks).
+    // Without start/end ranges a kernel's stack is its innermost range and that range's parents,
+    // whose nodes come from the walk's last stack of the thread where they repeat.
     const bool pushPopOnly = std::none_of(t.ranges.kind.begin(), t.ranges.kind.end(), [](RangeKind k) { return k == RangeKind::StartEnd; });
     if (pushPopOnly && t.kernels.size() > 0 && t.kernelLinks.range.size() == t.kernels.size()) {
-        struct Level {
-            RangeId range;
-            uint32_t node;
-        };
-        std::vector<std::vector<Level>> lastStack(t.threads.size()); // per thread, innermost first
-        std::vector<RangeId> chain;
+        AncestorWalk<uint32_t> walk(t);
         for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-            RangeId r = t.kernels.launch[k].valid() ? t.kernelLinks.range[k] : RangeId();
-            if (!r.valid()) continue; // the root
-            auto& last = lastStack[t.rangeThread(r).value];
-            chain.clear();
-            auto known = last.end();
-            for (; r.valid(); r = t.ranges.parent[r.value]) {
-                known = std::find_if(last.begin(), last.end(), [&](const Level& l) { return l.range == r; });
-                if (known != last.end()) break;
-                chain.push_back(r);
-            }
-            uint32_t node = known != last.end() ? known->node : 0;
-            last.erase(last.begin(), known); // the levels below the shared one are this kernel's now
-            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-                node = childOf(node, t.ranges.name[it->value]);
-                last.insert(last.begin(), Level{*it, node});
-            }
-            kernelPath[k] = node;
+            const RangeId r = t.kernels.launch[k].valid() ? t.kernelLinks.range[k] : RangeId();
+            if (r.valid())
+                kernelPath[k] = walk.of(r, [&](const uint32_t* parent, RangeId a) { return childOf(parent ? *parent : 0, t.ranges.name[a.value]); });
         }
         return paths;
     }

@@ -1,59 +1,30 @@
 #include "core/views/layer_tree.h"
 
-#include "core/model/parallel.h"
-#include "core/model/range_threads.h"
 #include "core/pytorch/correlation.h"
 #include "core/pytorch/iterations.h"
 #include "core/pytorch/range_roles.h"
+#include "core/views/ancestor_walk.h"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 
 namespace ls {
 namespace {
 
-// The top user range of a kernel's stack, by name. Push/pop ranges nest, so for each of them
-// what its chain of ancestors can give is computed once, top-down: the outermost candidate, the
-// outermost candidate named otherwise, the outermost phase range. Start/end ranges around a call
-// come from the per-thread segment tree the correlation built (as rangesContaining finds them).
+// The top user range of a kernel's stack, by name. What a push/pop range's chain of ancestors
+// can give (the outermost candidate, the outermost candidate named otherwise, the outermost
+// phase range) is made from its parent's, for the ranges the kernels and ops ask about (an
+// AncestorWalk: not a pass over every range). Start/end ranges around a call come from the
+// per-thread segment tree the correlation built (as rangesContaining finds them).
 class TopRangeFinder {
 public:
     explicit TopRangeFinder(const Trace& t)
-        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), chainOf_(new uint32_t[r_.size()]), opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
+        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), walk_(t), opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
         // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
-        for (uint32_t s = 0; s < t.strings.size() && step_.empty(); ++s)
-            if (t.strings.view(StringId(s)).starts_with(kProfilerStep)) step_.resize(r_.size());
-        // A range's parent is an earlier range of its thread: the threads' ranges (8M on a
-        // 1M-kernel trace) split over the cores, each core's share of threads with its own copy of
-        // the roles by name, merged after (a role is the same whoever works it out).
-        const auto threads = threadsWithRangesBusiestFirst(t);
-        const size_t cores = std::min<size_t>(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
-        threadShare_.assign(t.threads.size(), 0);
-        if (cores < 2) {
-            chains_.resize(1);
-            ancestors(0, static_cast<uint32_t>(r_.size()), roles_, 0);
-            return;
-        }
-        std::vector<std::vector<uint32_t>> share(cores); // busiest first, each to the least loaded core
-        std::vector<size_t> load(cores, 0);
-        for (uint32_t th : threads) {
-            const size_t c = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-            share[c].push_back(th);
-            threadShare_[th] = static_cast<uint32_t>(c);
-            load[c] += t.threadRangeBegin[th + 1] - t.threadRangeBegin[th];
-        }
-        std::vector<std::vector<uint8_t>> roles(cores, roles_);
-        chains_.resize(cores);
-        parallelFor(cores, static_cast<unsigned>(cores), [&](size_t from, size_t to, unsigned) {
-            for (size_t c = from; c < to; ++c)
-                for (uint32_t th : share[c]) ancestors(t.threadRangeBegin[th], t.threadRangeBegin[th + 1], roles[c], static_cast<uint32_t>(c));
-        });
-        for (const auto& part : roles)
-            for (size_t n = 0; n < roles_.size(); ++n) roles_[n] |= part[n];
+        for (uint32_t s = 0; s < t.strings.size() && !steps_; ++s) steps_ = t.strings.view(StringId(s)).starts_with(kProfilerStep);
     }
 
     // On the kernel's own stack.
@@ -93,33 +64,22 @@ public:
 private:
     enum class Role : uint8_t { Unknown, Candidate, Phase, Other };
 
-    // What the chain of ancestors of each push/pop range in [from, to) gives, top-down. A range
-    // keeps its parent's chain unless it adds to it (few do: the user ranges near the top), so
-    // each range holds only the id of its chain, not three range ids (96 MB for 8 M ranges, most
-    // of this pass's time in page faults).
-    void ancestors(uint32_t from, uint32_t to, std::vector<uint8_t>& roles, uint32_t share) {
-        std::vector<Chain>& made = chains_[share];
-        for (uint32_t i = from; i < to; ++i) {
-            const RangeId p = r_.parent[i];
-            uint32_t id = p.valid() ? chainOf_[p.value] : kNoChain;
-            if (!step_.empty())
-                step_[i] = p.valid() && step_[p.value].valid() ? step_[p.value]
-                           : t_.str(r_.name[i]).starts_with(kProfilerStep) ? RangeId(i) : RangeId();
-            if (r_.kind[i] == RangeKind::PushPop) {
-                Chain c = id == kNoChain ? Chain{} : made[id]; // a parent is of the same thread: this share's
-                const Role role = roleOf(RangeId(i), roles);
-                bool added = true;
-                if (role == Role::Candidate && !c.outer.valid()) c.outer = RangeId(i);
-                else if (role == Role::Candidate && !c.other.valid() && r_.name[i] != r_.name[c.outer.value]) c.other = RangeId(i);
-                else if (role == Role::Phase && !c.phase.valid()) c.phase = RangeId(i);
-                else added = false;
-                if (added) {
-                    id = static_cast<uint32_t>(made.size());
-                    made.push_back(c);
-                }
-            }
-            chainOf_[i] = id;
-        }
+    // Over a range and its ancestors: the outermost candidate, the outermost candidate named
+    // otherwise, the outermost phase range; and the ProfilerStep#N range around it.
+    struct Chain {
+        RangeId outer, other, phase, step;
+    };
+
+    // Range i's chain from its parent's (null at the top of its thread's stack).
+    Chain chainBelow(const Chain* parent, RangeId i) {
+        Chain c = parent ? *parent : Chain{};
+        if (steps_ && !c.step.valid() && t_.str(r_.name[i.value]).starts_with(kProfilerStep)) c.step = i;
+        if (r_.kind[i.value] != RangeKind::PushPop) return c;
+        const Role role = roleOf(i);
+        if (role == Role::Candidate && !c.outer.valid()) c.outer = i;
+        else if (role == Role::Candidate && !c.other.valid() && r_.name[i.value] != r_.name[c.outer.value]) c.other = i;
+        else if (role == Role::Phase && !c.phase.valid()) c.phase = i;
+        return c;
     }
 
     bool isPhase(StringId name, std::vector<uint8_t>& roles) {
@@ -173,13 +133,11 @@ private:
 
     // The push/pop range r and its ancestors.
     void addChain(Pick& p, RangeId r) {
-        if (const uint32_t id = chainOf_[r.value]; id != kNoChain) {
-            const Chain& c = chains_[threadShare_[t_.rangeThread(r).value]][id];
-            consider(p, c.outer);
-            consider(p, c.other);
-            consider(p, c.phase);
-        }
-        if (!step_.empty() && step_[r.value].valid()) p.step = step_[r.value];
+        const Chain& c = walk_.of(r, [this](const Chain* parent, RangeId i) { return chainBelow(parent, i); });
+        consider(p, c.outer);
+        consider(p, c.other);
+        consider(p, c.phase);
+        if (c.step.valid()) p.step = c.step;
     }
 
     // The outermost candidate not named as the layer; else the layer's own range, unless a phase
@@ -221,20 +179,9 @@ private:
 
     const Trace& t_;
     const RangeColumns& r_;
-    std::vector<uint8_t> roles_;                 // per name, see roleOf()
-    // Over a range and its ancestors: the outermost candidate, the outermost candidate named
-    // otherwise, the outermost phase range.
-    struct Chain {
-        RangeId outer, other, phase;
-    };
-    static constexpr uint32_t kNoChain = UINT32_MAX;
-    // Per range: its chain in chains_[its thread's share]. Left unfilled: the ranges pass writes
-    // every range (the threads' ranges cover them all) before anything reads it, and faulting in
-    // 32 MB twice, once for a fill nobody reads, was a tenth of the tree's time.
-    std::unique_ptr<uint32_t[]> chainOf_;
-    std::vector<std::vector<Chain>> chains_; // per share of the threads (one per core): the chains its ranges made
-    std::vector<uint32_t> threadShare_;      // per thread: its share
-    std::vector<RangeId> step_;                  // the same for ProfilerStep#N; empty without any
+    std::vector<uint8_t> roles_; // per name, see roleOf()
+    AncestorWalk<Chain> walk_;
+    bool steps_ = false; // the trace names a ProfilerStep#N range
     static constexpr std::string_view kProfilerStep = "ProfilerStep#";
     std::vector<StringId> opTop_;         // per backward node: ofPairedForwardOp
     std::vector<uint8_t> opDone_;
