@@ -6,6 +6,7 @@
 // pages for a uint32 each, which took longer than the walks).
 #include "core/model/trace.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -13,13 +14,13 @@ namespace ls {
 
 template <typename Value> class AncestorWalk {
 public:
-    explicit AncestorWalk(const Trace& t) : t_(t), last_(t.threads.size()) {}
+    explicit AncestorWalk(const Trace& t) : t_(t), last_(t.threads.size() + 1) {} // the last for a range of no known thread
 
     // The value of range r (valid); make(const Value* parentValue or null at the top, RangeId).
     template <typename Make> const Value& of(RangeId r, Make&& make) {
         path_.clear();
         for (RangeId a = r; a.valid(); a = t_.ranges.parent[a.value]) path_.push_back(a); // innermost first
-        auto& last = last_[t_.rangeThread(r).value];                                       // outermost first
+        auto& last = last_[std::min<size_t>(t_.rangeThread(r).value, last_.size() - 1)]; // outermost first
         size_t common = 0;
         while (common < path_.size() && common < last.size() && last[common].first == path_[path_.size() - 1 - common]) ++common;
         last.resize(common);
