@@ -46,6 +46,7 @@ private:
         std::vector<uint64_t> entries;
     } apiByCorrelation_;
     void indexApiCalls(const std::vector<uint8_t>* backtrace);
+    void sortRuns(); // each process's run of the index, by id then row
     uint32_t bucketOf(ProcessId p) const { return p.valid() && p.value < t_.processes.size() ? p.value : static_cast<uint32_t>(t_.processes.size()); }
 };
 
@@ -68,7 +69,12 @@ void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
         const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
         index.entries[next[bucketOf(t_.threads[a.thread[i].value].process)]++] = uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
     }
-    for (size_t b = 0; b < buckets; ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
+    sortRuns();
+}
+
+void Assembler::sortRuns() {
+    auto& index = apiByCorrelation_;
+    for (size_t b = 0; b + 1 < index.begin.size(); ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
 }
 
 template <typename Cols> void Assembler::sortByStart(Cols& c) {
@@ -102,8 +108,7 @@ void Assembler::dedupeApiCalls() {
             marked |= (e & kBacktraceBit) != 0;
             e &= ~kBacktraceBit;
         }
-        if (marked)
-            for (size_t b = 0; b + 1 < index.begin.size(); ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
+        if (marked) sortRuns();
         return;
     }
     columns::release(index.entries);
