@@ -3,6 +3,7 @@
 #include "core/model/platform.h"
 
 #include "widgets/load_settings.h"
+#include "widgets/step_timing.h"
 
 #include "core/cache/trace_cache.h"
 #include "core/load/session_load.h"
@@ -24,10 +25,29 @@ namespace ls::gui {
 namespace {
 constexpr int64_t kProgressGapMs = 60;
 
-// The timeline lanes of the trace a load is correlating, built on a thread of their own.
-struct EarlyTracks {
+// Views of the one trace a load is correlating and pricing, each built on a thread of its own once
+// the columns it reads are final: the timeline lanes after the import, the kernel table's NVTX
+// paths and time order after the correlation.
+struct EarlyBuilds {
     const Trace* trace = nullptr;
     std::future<TimelineTracks> tracks;
+    std::future<std::pair<KernelPaths, std::optional<SortedKernels>>> table;
+
+    EarlyViews take(const Trace* loaded) {
+        EarlyViews views;
+        if (!trace || loaded != trace) return views;
+        if (tracks.valid()) try {
+                views.tracks = tracks.get();
+            } catch (const std::exception&) { // built again after the load
+            }
+        if (table.valid()) try {
+                auto [paths, sorted] = table.get();
+                views.paths = std::move(paths);
+                views.sorted = std::move(sorted);
+            } catch (const std::exception&) { // as above
+            }
+        return views;
+    }
 };
 } // namespace
 
@@ -108,14 +128,33 @@ void TraceLoader::start(const QStringList& paths) {
         const std::string cacheDir = options.cacheDir;
         const uint64_t cacheCap = options.cacheCapBytes;
         // One file: its timeline lanes are built while the load correlates and prices it (they
-        // read only columns that are final after the import), on the core the load's tail leaves
-        // idle, instead of after the load.
-        auto early = std::make_shared<EarlyTracks>();
-        if (files.size() == 1 && !QFileInfo(paths.front()).isDir())
+        // read only columns that are final after the import), and its table's paths and time
+        // order while the load prices it, on the core the load's tail leaves idle, instead of
+        // after the load.
+        auto early = std::make_shared<EarlyBuilds>();
+        if (files.size() == 1 && !QFileInfo(paths.front()).isDir()) {
+            options.correlated = [early, order](const Trace& t) -> std::function<void()> {
+                try {
+                    early->table = std::async(std::launch::async, [&t, order] {
+                        platform::lowerThreadPriority();
+                        const StepTiming step("early: table paths, order");
+                        std::optional<SortedKernels> sorted;
+                        const auto field = static_cast<KernelField>(order.column);
+                        if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount && isKernelTimeField(field))
+                            sorted = SortedKernels{order.column, order.descending, kernelsInTimeOrder(t, field, order.descending)};
+                        return std::make_pair(buildKernelPaths(t), std::move(sorted));
+                    });
+                } catch (const std::exception&) { // no thread: built after the load
+                    return {};
+                }
+                early->trace = &t;
+                return [early] { early->table.wait(); };
+            };
             options.imported = [early](const Trace& t) -> std::function<void()> {
                 try {
                     early->tracks = std::async(std::launch::async, [&t] {
                         platform::lowerThreadPriority();
+                        const StepTiming step("early: timeline lanes");
                         return buildTimelineTracks(t);
                     });
                 } catch (const std::exception&) { // no thread: the lanes are built after the load
@@ -124,6 +163,7 @@ void TraceLoader::start(const QStringList& paths) {
                 early->trace = &t;
                 return [early] { early->tracks.wait(); };
             };
+        }
         SessionLoadOptions sessionOptions;
         sessionOptions.load = std::move(options);
         if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
@@ -132,7 +172,11 @@ void TraceLoader::start(const QStringList& paths) {
                     if (self && self->job_ == job) emit self->filesProgress(static_cast<int>(done), static_cast<int>(total));
                 }, Qt::QueuedConnection);
             };
-        Session loaded = loadSession(files, sessionOptions);
+        Session loaded;
+        {
+            const StepTiming step("load");
+            loaded = loadSession(files, sessionOptions);
+        }
         QStringList failures;
         for (const auto& f : loaded.failed) failures << QString::fromStdString(f.file + ": " + f.reason);
         QString failedPath = paths.value(0), reason;
@@ -152,12 +196,8 @@ void TraceLoader::start(const QStringList& paths) {
                 storeViews = !t.ownedFiles && t.sourcePath.empty() && traceFileIdentity(files.front()) == identity;
                 if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
             }
-            std::optional<TimelineTracks> tracks;
-            if (early->trace && loaded.traces.size() == 1 && loaded.traces.front().trace.get() == early->trace) try {
-                    tracks = early->tracks.get();
-                } catch (const std::exception&) { // built again after the load
-                }
-            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached), std::move(tracks));
+            EarlyViews views = early->take(loaded.traces.size() == 1 ? loaded.traces.front().trace.get() : nullptr);
+            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached), std::move(views));
             storeViews = storeViews && !session->viewsFromCache;
         }
         QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {

@@ -19,7 +19,7 @@ namespace {
 // building them.
 std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace, const RankAnalysis* ranks, uint32_t shown, KernelOrder order,
                                              std::vector<std::function<void()>> alongside = {}, std::unique_ptr<CachedViews> cached = {},
-                                             std::optional<TimelineTracks> tracks = std::nullopt) {
+                                             EarlyViews early = {}) {
     const Session* session = ranks ? ranks->session.get() : nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     auto s = std::make_shared<TraceSession>();
@@ -29,11 +29,12 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
     tasks.emplace_back([&] {
         const StepTiming step("prepare: kernel table");
         std::shared_ptr<KernelTable> table;
-        if (cached && session)
-            table = std::make_shared<KernelTable>(trace, *session, shown, std::make_shared<const KernelPaths>(std::move(cached->paths)));
+        std::optional<KernelPaths> paths = cached ? std::make_optional(std::move(cached->paths)) : std::move(early.paths);
+        if (paths && session) table = std::make_shared<KernelTable>(trace, *session, shown, std::make_shared<const KernelPaths>(std::move(*paths)));
         else table = session ? std::make_shared<KernelTable>(trace, *session, shown) : std::make_shared<KernelTable>(trace);
-        if (cached && order.column >= 0 && cached->sorted.column == order.column && cached->sorted.descending == order.descending) {
-            s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(cached->sorted.rows));
+        std::optional<SortedKernels> given = cached ? std::make_optional(std::move(cached->sorted)) : std::move(early.sorted);
+        if (given && order.column >= 0 && given->column == order.column && given->descending == order.descending) {
+            s->sortedKernels = std::make_shared<const std::vector<KernelId>>(std::move(given->rows));
             s->kernelOrder = order;
         } else if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount) {
             s->viewsFromCache = false; // another order than the cache's: kept again with this one
@@ -49,7 +50,7 @@ std::shared_ptr<TraceSession> prepareVisible(std::shared_ptr<const Trace> trace,
         const StepTiming step("prepare: timeline");
         if (rows) s->timeline = rows->parts.at(shown); // a session's are built once
         else if (cached) s->timeline = buildTimelineData(trace, std::move(cached->tracks));
-        else s->timeline = tracks ? buildTimelineData(trace, std::move(*tracks)) : buildTimelineData(trace);
+        else s->timeline = early.tracks ? buildTimelineData(trace, std::move(*early.tracks)) : buildTimelineData(trace);
     });
     tasks.emplace_back([&] {
         const StepTiming step("prepare: layer tree");
@@ -156,13 +157,13 @@ std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const 
 }
 
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order,
-                                                          std::unique_ptr<CachedViews> cached, std::optional<TimelineTracks> tracks) {
+                                                          std::unique_ptr<CachedViews> cached, EarlyViews early) {
     if (session->ranks.size() > 1) return prepareVisibleSession(analyseRanks(std::move(session)), shown, order);
     // One rank: the table, tree and timeline need nothing of its analysis, which is made beside them.
     auto analysis = std::make_shared<RankAnalysis>();
     analysis->session = std::move(session);
     auto s = prepareVisible(analysis->session->traces.at(shown).trace, analysis.get(), shown, order, rankAnalysisParts(*analysis),
-                            std::move(cached), std::move(tracks));
+                            std::move(cached), std::move(early));
     s->ranks = std::move(analysis);
     s->shownTrace = shown;
     return s;

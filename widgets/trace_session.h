@@ -82,12 +82,17 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAna
 // In two parts, so that the window shows the table, tree and timeline while the other tabs'
 // rows are built: the first without them, then a copy of it with them (complete).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+// What the loader built of one trace's views while the load was still correlating and pricing it.
+struct EarlyViews {
+    std::optional<TimelineTracks> tracks; // from the imported columns
+    std::optional<KernelPaths> paths;     // from the correlated ones
+    std::optional<SortedKernels> sorted;  // every kernel in a time column's order (isKernelTimeField)
+};
 // The same from the loaded session, analysing its ranks (beside the rest when it has one rank).
 // `cached`: the shown trace's views from the view cache, used instead of building them (one rank);
-// `tracks`: its timeline lanes, built while it loaded (one rank, no cached views).
+// `early`: its views built while it loaded (one rank, no cached views).
 std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {},
-                                                          std::unique_ptr<CachedViews> cached = {},
-                                                          std::optional<TimelineTracks> tracks = std::nullopt);
+                                                          std::unique_ptr<CachedViews> cached = {}, EarlyViews early = {});
 std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
 // What the view cache keeps of a prepared session (pointers into it).
 ViewsToStore viewsOf(const TraceSession& s);

@@ -120,7 +120,11 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         if (!cold.ok) return figures;
         ready.push_back(cold.readyS);
         if (std::getenv("LAYERSCOPE_GUI_TIMING") && window.trace())
-            std::fprintf(stderr, "gui open: ready %.3f s, of which the window's load %.3f s\n", cold.readyS, window.trace()->loadSeconds);
+        {
+            std::fprintf(stderr, "gui open: ready %.3f s, of which the window's load %.3f s:", cold.readyS, window.trace()->loadSeconds);
+            for (const auto& [phase, s] : window.trace()->loadPhases) std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);
+            std::fprintf(stderr, "\n");
+        }
         figures.stallMsMax = std::max(figures.stallMsMax, cold.stallMsMax);
     }
     figures.readyS = benchMedian(std::move(ready));

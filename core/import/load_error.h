@@ -65,6 +65,11 @@ struct LoadOptions {
     // builds its timeline lanes). What it returns is called before the load returns, on every
     // path, so that such a reader is done while the trace is alive.
     std::function<std::function<void()>(const Trace&)> imported;
+    // The same once the correlation is done (when the load correlates): the costs and iterations
+    // after it write only the trace's metrics, iterations, report and strings, so a reader of
+    // the other columns that reads no strings may run meanwhile (the app sorts its kernel table
+    // and builds the table's NVTX paths on the core the costs leave idle).
+    std::function<std::function<void()>(const Trace&)> correlated;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 

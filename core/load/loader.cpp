@@ -59,6 +59,8 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
             trace->loadPhases.emplace_back(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
         };
         phase(kLoadCorrelation, "correlate", [&] { correlate(*trace, threads); });
+        Joined correlatedReader; // joined before `early`'s, on every path
+        if (options.correlated && (parts & kLoadCorrelation)) correlatedReader.join = options.correlated(*trace);
         phase(kLoadCosts, "flops, bytes, tensor cores", [&] { computeKernelMetrics(*trace); });
         phase(kLoadIterations, "iterations", [&] { findTraceIterations(*trace); });
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};

@@ -434,9 +434,35 @@ void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, c
     for (KernelId u : unknown) rows[r++] = u;
 }
 
+namespace {
+
+// Timestamps can exceed 2^53 ns: the integer keys of the time columns stay exact.
+int64_t kernelTimeKey(const KernelColumns& kern, uint32_t i, KernelField f) {
+    if (f == F::Start) return kern.start[i];
+    if (f == F::End) return kern.end[i];
+    return kern.duration(i);
+}
+
+} // namespace
+
+bool isKernelTimeField(KernelField f) { return f == F::Start || f == F::End || f == F::Duration; }
+
+std::vector<KernelId> kernelsInTimeOrder(const Trace& t, KernelField f, bool descending) {
+    const auto n = static_cast<uint32_t>(t.kernels.size());
+    std::vector<KeyedRow> keyed(n);
+    for (uint32_t k = 0; k < n; ++k) {
+        const int64_t key = kernelTimeKey(t.kernels, k, f);
+        keyed[k] = KeyedRow{static_cast<double>(key), key, KernelId(k)};
+    }
+    std::vector<KernelId> rows(n);
+    orderKeyedRows(rows, keyed, {}, true, descending);
+    return rows;
+}
+
 bool KernelTable::numberKey(KernelId k, KernelField f, NumberKey& key) const {
-    if (f == F::Start || f == F::End) { // timestamps can exceed 2^53 ns: keep them exact
-        key.integer = f == F::Start ? trace_->kernels.start[k.value] : trace_->kernels.end[k.value];
+    if (isKernelTimeField(f)) {
+        key.integer = kernelTimeKey(trace_->kernels, k.value, f);
+        key.real = static_cast<double>(key.integer);
         return true;
     }
     const double v = number(k, f);

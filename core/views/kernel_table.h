@@ -62,6 +62,13 @@ bool sortsByInteger(FieldUnit u); // text keys, counts, times and dims compare a
 void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
                     bool byInteger, bool descending);
 
+// Every kernel of the trace in the order of a column that the kernels' own times give (Start, End,
+// Duration): the order KernelTable::sort gives all rows, without a table. It reads only the
+// kernels' columns, so the app sorts while the load still prices the kernels
+// (LoadOptions::correlated).
+bool isKernelTimeField(KernelField f);
+std::vector<KernelId> kernelsInTimeOrder(const Trace& t, KernelField f, bool descending);
+
 // Each distinct NVTX stack of the trace's kernels as one node of a trie of names (node 0: the
 // empty path) and the node of each kernel, so that sorting and filtering by the path compare
 // node ranks instead of joined strings. Built once per trace; the view cache keeps it
