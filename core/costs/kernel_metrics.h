@@ -8,7 +8,8 @@
 namespace ls {
 
 // Fills t.metrics, theoretical occupancy included (core/costs/occupancy.h). Needs correlate() first.
-void computeKernelMetrics(Trace& t);
+// With threads > 1 the occupancy is computed beside the rest and the ops' kernels sorted on them.
+void computeKernelMetrics(Trace& t, unsigned threads = 1);
 
 struct TcVerdict;
 // The verdict stored for kernel k, for reasons and display.

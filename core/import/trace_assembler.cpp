@@ -4,9 +4,11 @@
 #include "core/model/parallel.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace ls {
@@ -121,11 +123,17 @@ void Assembler::dedupeApiCalls() {
 }
 
 void Assembler::assignStreams(GpuOpColumns& c) {
+    std::optional<std::pair<decltype(streamByKey_)::key_type, StreamId>> last; // runs of one stream skip the map
     for (size_t i = 0; i < c.size(); ++i) {
         const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i], c.importContext[i], c.importStream[i]);
+        if (last && last->first == key) {
+            c.streamIndex[i] = last->second;
+            continue;
+        }
         auto [it, inserted] = streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
         if (inserted) t_.streams.push_back({c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
         c.streamIndex[i] = it->second;
+        last.emplace(key, it->second);
     }
     // The stream says them from here on (Trace::streamOf).
     columns::release(c.importProcess);
@@ -135,15 +143,20 @@ void Assembler::assignStreams(GpuOpColumns& c) {
 }
 
 void Assembler::correlate(GpuOpColumns& c) {
-    uint64_t orphans = 0;
-    for (size_t i = 0; i < c.size(); ++i) {
-        const uint32_t b = bucketOf(t_.streamOf(c, i).process);
-        const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b], last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
-        const auto it = std::lower_bound(first, last, uint64_t(c.correlation[i]) << 32);
-        if (it != last && correlationOf(*it) == c.correlation[i]) c.launch[i] = ApiCallId(rowOf(*it));
-        else ++orphans;
-    }
-    if (orphans) t_.report.add(Anomaly::OrphanGpuOp, orphans);
+    // A binary search per row, each on its own: the rows split over the workers.
+    const unsigned parts = c.size() >= 65536 ? std::max(1u, threads_) : 1;
+    std::vector<uint64_t> orphansPerPart(parts, 0);
+    parallelFor(c.size(), parts, [&](size_t from, size_t to, unsigned part) {
+        for (size_t i = from; i < to; ++i) {
+            const uint32_t b = bucketOf(t_.streamOf(c, i).process);
+            const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b],
+                       last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
+            const auto it = std::lower_bound(first, last, uint64_t(c.correlation[i]) << 32);
+            if (it != last && correlationOf(*it) == c.correlation[i]) c.launch[i] = ApiCallId(rowOf(*it));
+            else ++orphansPerPart[part];
+        }
+    });
+    if (const uint64_t orphans = std::accumulate(orphansPerPart.begin(), orphansPerPart.end(), uint64_t(0))) t_.report.add(Anomaly::OrphanGpuOp, orphans);
 }
 
 template <typename GroupId, typename ItemId, typename KeyFn>
@@ -160,9 +173,11 @@ void buildCsr(Csr<GroupId, ItemId>& csr, size_t groups, size_t items, KeyFn grou
 
 void Assembler::buildIndexes() {
     const auto& k = t_.kernels;
-    buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; });
-    buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; });
-    buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; });
+    std::vector<std::function<void()>> indexes; // each writes its own index: at once
+    indexes.emplace_back([&] { buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; }); });
+    indexes.emplace_back([&] { buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; }); });
+    indexes.emplace_back([&] { buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; }); });
+    runTasks(indexes, std::max(1u, threads_));
 }
 
 void Assembler::computeSpan() {

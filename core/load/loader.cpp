@@ -61,7 +61,7 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
         phase(kLoadCorrelation, "correlate", [&] { correlate(*trace, threads); });
         Joined correlatedReader; // joined before `early`'s, on every path
         if (options.correlated && (parts & kLoadCorrelation)) correlatedReader.join = options.correlated(*trace);
-        phase(kLoadCosts, "flops, bytes, tensor cores", [&] { computeKernelMetrics(*trace); });
+        phase(kLoadCosts, "flops, bytes, tensor cores", [&] { computeKernelMetrics(*trace, threads); });
         phase(kLoadIterations, "iterations", [&] { findTraceIterations(*trace); });
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
