@@ -73,7 +73,6 @@ template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm
     });
     if (!widest || !n) return;
     const std::unique_ptr<std::byte[]> scratch(new std::byte[widest * n]); // left uninitialised: every byte used is written
-    platform::adviseHugePages(scratch.get(), widest * n);
     const size_t parts = std::max(1u, threads);
     auto inParts = [&](auto&& f) {
         std::vector<std::jthread> pool;

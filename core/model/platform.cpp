@@ -141,19 +141,6 @@ std::string userCacheDir() {
 #endif
 }
 
-void adviseHugePages(void* p, size_t bytes) {
-#if defined(__linux__)
-    constexpr uintptr_t kPage = 4096;
-    if (!p || bytes < (uintptr_t(4) << 20)) return;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice: failure is harmless
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 #if defined(_WIN32)
 std::unique_ptr<MappedFile> MappedFile::open(const std::string&) { return nullptr; } // read through SQLite instead
 MappedFile::~MappedFile() = default;

@@ -22,12 +22,6 @@ uint64_t physicalMemoryBytes();
 // later columns in per-thread heaps, so each reload of a big trace grew the resident size.
 void preferMappedLargeAllocations();
 
-// Asks for the memory [p, p + bytes) to be backed by huge pages where the system offers them on
-// request (Linux transparent huge pages in madvise mode): a big column then takes a page fault
-// per 2 MiB instead of per 4 KiB. Call it on reserved memory before it is first written. Does
-// nothing for small ranges or elsewhere.
-void adviseHugePages(void* p, size_t bytes);
-
 // The demangled form of an Itanium C++ ABI name ("_Z3fooi" -> "foo(int)"); the name itself when
 // it is not mangled or the platform has no demangler.
 std::string demangle(const std::string& name);
