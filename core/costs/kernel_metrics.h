@@ -8,7 +8,8 @@
 namespace ls {
 
 // Fills t.metrics, theoretical occupancy included (core/costs/occupancy.h). Needs correlate() first.
-// With threads > 1 the occupancy is computed beside the rest and the ops' kernels sorted on them.
+// With threads > 1 the occupancy of a big trace is computed beside the rest and the ops' kernels
+// sorted on them.
 void computeKernelMetrics(Trace& t, unsigned threads = 1);
 
 struct TcVerdict;

@@ -177,7 +177,7 @@ void Assembler::buildIndexes() {
     indexes.emplace_back([&] { buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; }); });
     indexes.emplace_back([&] { buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; }); });
     indexes.emplace_back([&] { buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; }); });
-    runTasks(indexes, std::max(1u, threads_));
+    runTasks(indexes, k.size() + t_.apiCalls.size() >= 65536 ? std::max(1u, threads_) : 1);
 }
 
 void Assembler::computeSpan() {
