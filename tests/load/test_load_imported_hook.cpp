@@ -54,19 +54,25 @@ TEST(LoadImportedHook, LanesBuiltAtTheHookEqualTheFinishedTracesLanes) {
     expectLanesOfTheImportedTraceAreFinal(sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
 }
 
-TEST(LoadImportedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) {
+using Hook = std::function<std::function<void()>(const Trace&)> LoadOptions::*;
+
+// The hook cancels the load, which stops after its phases with the trace gone: what the hook
+// returned has run by then.
+void expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(Hook hook) {
     std::atomic<bool> cancel{false};
     bool joined = false;
     LoadOptions options;
     options.cancel = &cancel;
-    options.imported = [&](const Trace&) -> std::function<void()> {
-        cancel = true; // the load stops after its phases, with the trace gone
+    options.*hook = [&](const Trace&) -> std::function<void()> {
+        cancel = true;
         return [&] { joined = true; };
     };
     const LoadResult r = loadTrace(sampleTrace().string(), options);
     EXPECT_FALSE(r.ok());
     EXPECT_TRUE(joined);
 }
+
+TEST(LoadImportedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) { expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::imported); }
 
 void expectTablePartsOfTheCorrelatedTraceAreFinal(const fs::path& file) {
     SCOPED_TRACE(file.string());
@@ -128,19 +134,7 @@ TEST(LoadCorrelatedHook, ALoadWithoutCorrelationNeverCallsIt) {
     EXPECT_EQ(calls, 0);
 }
 
-TEST(LoadCorrelatedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) {
-    std::atomic<bool> cancel{false};
-    bool joined = false;
-    LoadOptions options;
-    options.cancel = &cancel;
-    options.correlated = [&](const Trace&) -> std::function<void()> {
-        cancel = true;
-        return [&] { joined = true; };
-    };
-    const LoadResult r = loadTrace(sampleTrace().string(), options);
-    EXPECT_FALSE(r.ok());
-    EXPECT_TRUE(joined);
-}
+TEST(LoadCorrelatedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) { expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::correlated); }
 
 } // namespace
 } // namespace ls::test
