@@ -78,6 +78,9 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.vec(t.rangeSourceRows.runStart);
         ar.vec(t.rangeSourceRows.runValue);
         ar.pod(t.rangeSourceRows.count);
+        csr(ar, t.threadStartEnd);
+        ar.vec(t.startEndTree);
+        ar.vec(t.startEndTreeBegin);
     });
     ar.part(kLoadKernels | kLoadApiCalls, [&] { csr(ar, t.apiKernels); });
 
@@ -85,9 +88,6 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         columns(ar, std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
         KernelLinks& l = t.kernelLinks;
         columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
-        csr(ar, t.threadStartEnd);
-        ar.vec(t.startEndTree);
-        ar.vec(t.startEndTreeBegin);
     });
     ar.part(kLoadCosts, [&] {
         KernelMetrics& m = t.metrics;

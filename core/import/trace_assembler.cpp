@@ -31,6 +31,7 @@ private:
     template <typename Cols> void sortByStart(Cols& c);
     void assignStreams(GpuOpColumns& c);
     void correlate(GpuOpColumns& c);
+    void indexStartEndRanges(); // Trace::threadStartEnd and its max-end trees
     void computeSpan();
     void indexRanges();
     void buildIndexes();
@@ -258,6 +259,32 @@ void Assembler::indexRanges() {
     });
     const uint64_t improper = std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
     if (improper) t_.report.add(Anomaly::ImproperNesting, improper);
+    indexStartEndRanges();
+}
+
+void Assembler::indexStartEndRanges() {
+    const auto& r = t_.ranges;
+    const size_t threads = t_.threads.size();
+    auto& csr = t_.threadStartEnd;
+    csr.offsets.assign(threads + 1, 0);
+    csr.ids.clear();
+    t_.startEndTree.clear();
+    t_.startEndTreeBegin.assign(threads + 1, 0);
+    for (uint32_t th = 0; th < threads; ++th) {
+        const size_t begin = csr.ids.size();
+        for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i)
+            if (r.kind[i] == RangeKind::StartEnd) csr.ids.emplace_back(i); // already by start
+        csr.offsets[th + 1] = static_cast<uint32_t>(csr.ids.size());
+        const size_t count = csr.ids.size() - begin;
+        t_.startEndTreeBegin[th] = static_cast<uint32_t>(t_.startEndTree.size());
+        if (count == 0) continue;
+        const size_t leaves = Trace::startEndTreeLeaves(count);
+        std::vector<TimeNs> tree(2 * leaves, std::numeric_limits<TimeNs>::min());
+        for (size_t j = 0; j < count; ++j) tree[leaves + j] = r.end[csr.ids[begin + j].value];
+        for (size_t node = leaves - 1; node >= 1; --node) tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+        t_.startEndTree.insert(t_.startEndTree.end(), tree.begin(), tree.end());
+    }
+    t_.startEndTreeBegin[threads] = static_cast<uint32_t>(t_.startEndTree.size());
 }
 
 void Assembler::finishDevices() {

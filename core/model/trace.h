@@ -287,11 +287,18 @@ struct Trace {
     OpColumns ops;
     KernelLinks kernelLinks;
     KernelMetrics metrics;
-    Csr<ThreadId, RangeId> threadStartEnd;   // start/end ranges per thread, by start
-    // Per thread, a max-end segment tree over those ranges (2 * next power of two nodes,
+    // Start/end ranges per thread, by start, built with the NVTX nesting (they need no
+    // correlation: nvtx_kern_sum loads without it).
+    Csr<ThreadId, RangeId> threadStartEnd;
+    // Per thread, a max-end segment tree over those ranges (2 * startEndTreeLeaves nodes,
     // starting at startEndTreeBegin[thread]) for stabbing queries that skip ranges ended early.
     Column<TimeNs> startEndTree;
     Column<uint32_t> startEndTreeBegin;
+    static size_t startEndTreeLeaves(size_t ranges) {
+        size_t p = 1;
+        while (p < ranges) p <<= 1;
+        return p;
+    }
 
     // Iterations of the whole trace, found once at load (core/pytorch/iterations.h).
     std::vector<IterationSpan> iterations;

@@ -28,12 +28,6 @@ RangeId innermostPushPop(const Trace& t, ApiCallId call) {
     return cand;
 }
 
-size_t treeLeaves(size_t ranges) {
-    size_t p = 1;
-    while (p < ranges) p <<= 1;
-    return p;
-}
-
 // Start/end ranges of the call's thread that contain it. The segment tree holds each subtree's
 // latest end, so only subtrees that can still contain the call are visited: O((k + 1) log n)
 // for k results, however long some ranges are.
@@ -48,7 +42,7 @@ std::vector<RangeId> containingStartEnd(const Trace& t, ApiCallId call) {
         std::upper_bound(first, last, cs, [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; }) - first);
     if (limit == 0) return out;
     const TimeNs* tree = t.startEndTree.data() + t.startEndTreeBegin[th.value];
-    const size_t leaves = treeLeaves(count);
+    const size_t leaves = Trace::startEndTreeLeaves(count);
     // Iterative descent: (node, first leaf, leaf count).
     std::vector<std::tuple<size_t, size_t, size_t>> stack{{1, 0, leaves}};
     while (!stack.empty()) {
@@ -90,7 +84,6 @@ public:
         pairBySeq();
         checkFwdBwdFlows();
         node_.clear();
-        indexStartEnd();
         linkKernels();
     }
 
@@ -107,7 +100,6 @@ private:
     void pairBySeq();
     void checkFwdBwdFlows();
     OpId opStartingAt(ThreadId th, TimeNs ts) const;
-    void indexStartEnd();
     void linkKernels();
 
     Trace& t_;
@@ -356,30 +348,6 @@ void Correlator::linkKernels() {
         links.direction[i] = hasPhase ? phase : autogradThread_[th] ? Direction::Backward : Direction::Other;
     }
     });
-}
-
-void Correlator::indexStartEnd() {
-    const size_t threads = t_.threads.size();
-    auto& csr = t_.threadStartEnd;
-    csr.offsets.assign(threads + 1, 0);
-    csr.ids.clear();
-    t_.startEndTree.clear();
-    t_.startEndTreeBegin.assign(threads + 1, 0);
-    for (uint32_t th = 0; th < threads; ++th) {
-        const size_t begin = csr.ids.size();
-        for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i)
-            if (r_.kind[i] == RangeKind::StartEnd) csr.ids.emplace_back(i); // already by start
-        csr.offsets[th + 1] = static_cast<uint32_t>(csr.ids.size());
-        const size_t count = csr.ids.size() - begin;
-        t_.startEndTreeBegin[th] = static_cast<uint32_t>(t_.startEndTree.size());
-        if (count == 0) continue;
-        const size_t leaves = treeLeaves(count);
-        std::vector<TimeNs> tree(2 * leaves, std::numeric_limits<TimeNs>::min());
-        for (size_t j = 0; j < count; ++j) tree[leaves + j] = r_.end[csr.ids[begin + j].value];
-        for (size_t node = leaves - 1; node >= 1; --node) tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
-        t_.startEndTree.insert(t_.startEndTree.end(), tree.begin(), tree.end());
-    }
-    t_.startEndTreeBegin[threads] = static_cast<uint32_t>(t_.startEndTree.size());
 }
 
 } // namespace

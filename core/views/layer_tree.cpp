@@ -159,8 +159,7 @@ private:
         const size_t limit = static_cast<size_t>(
             std::upper_bound(first, last, s, [&](TimeNs v, RangeId r) { return v < r_.start[r.value]; }) - first);
         if (limit == 0) return;
-        size_t leaves = 1;
-        while (leaves < count) leaves <<= 1;
+        const size_t leaves = Trace::startEndTreeLeaves(count);
         const TimeNs* tree = t_.startEndTree.data() + t_.startEndTreeBegin[th.value];
         stack_.assign(1, {1, 0, leaves}); // (node, first leaf, leaf count)
         while (!stack_.empty()) {
