@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -290,7 +291,7 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
         if (always || (r.flags[ranges[i].value] & kPytorchMarker)) keyed.push_back(uint64_t(sourceRow(ranges[i])) << 32 | i);
         else kept_[i] = t.str(r.name[ranges[i].value]);
     }
-    std::sort(keyed.begin(), keyed.end());
+    parallelSort(keyed.begin(), keyed.end(), std::max(1u, threads), std::less<>());
     std::vector<uint32_t> toRead(keyed.size()); // indexes into ranges, in the export's row order
     std::vector<int64_t> rows(keyed.size());    // their source rows
     for (size_t k = 0; k < keyed.size(); ++k) {
