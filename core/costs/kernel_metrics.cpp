@@ -45,7 +45,7 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     // columns: it runs beside the rest (a fifth of this phase on a million kernels).
     std::exception_ptr occupancyFailed;
     std::jthread occupancy;
-    if (threads > 1 && t.kernels.size() >= 65536) occupancy = std::jthread([&t, &occupancyFailed] {
+    if (threads > 1 && t.kernels.size() >= kParallelRows) occupancy = std::jthread([&t, &occupancyFailed] {
             try {
                 computeKernelOccupancy(t);
             } catch (...) {

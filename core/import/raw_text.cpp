@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 

@@ -8,7 +8,6 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <optional>
 #include <tuple>
 
 namespace ls {
@@ -124,17 +123,11 @@ void Assembler::dedupeApiCalls() {
 }
 
 void Assembler::assignStreams(GpuOpColumns& c) {
-    std::optional<std::pair<decltype(streamByKey_)::key_type, StreamId>> last; // runs of one stream skip the map
     for (size_t i = 0; i < c.size(); ++i) {
         const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i], c.importContext[i], c.importStream[i]);
-        if (last && last->first == key) {
-            c.streamIndex[i] = last->second;
-            continue;
-        }
         auto [it, inserted] = streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
         if (inserted) t_.streams.push_back({c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
         c.streamIndex[i] = it->second;
-        last.emplace(key, it->second);
     }
     // The stream says them from here on (Trace::streamOf).
     columns::release(c.importProcess);
@@ -145,7 +138,7 @@ void Assembler::assignStreams(GpuOpColumns& c) {
 
 void Assembler::correlate(GpuOpColumns& c) {
     // A binary search per row, each on its own: the rows split over the workers.
-    const unsigned parts = c.size() >= 65536 ? std::max(1u, threads_) : 1;
+    const unsigned parts = c.size() >= kParallelRows ? std::max(1u, threads_) : 1;
     std::vector<uint64_t> orphansPerPart(parts, 0);
     parallelFor(c.size(), parts, [&](size_t from, size_t to, unsigned part) {
         for (size_t i = from; i < to; ++i) {
@@ -178,7 +171,7 @@ void Assembler::buildIndexes() {
     indexes.emplace_back([&] { buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; }); });
     indexes.emplace_back([&] { buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; }); });
     indexes.emplace_back([&] { buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; }); });
-    runTasks(indexes, k.size() + t_.apiCalls.size() >= 65536 ? std::max(1u, threads_) : 1);
+    runTasks(indexes, k.size() + t_.apiCalls.size() >= kParallelRows ? std::max(1u, threads_) : 1);
 }
 
 void Assembler::computeSpan() {

@@ -9,6 +9,9 @@
 
 namespace ls {
 
+// Below this many rows a pass is not worth a second thread (its start costs more than it saves).
+inline constexpr size_t kParallelRows = 65536;
+
 template <typename F> void parallelFor(size_t n, unsigned parts, F&& f) {
     parts = static_cast<unsigned>(std::clamp<size_t>(n, 1, std::max(1u, parts)));
     std::vector<std::jthread> pool; // joins even if starting a later thread throws
@@ -31,7 +34,7 @@ template <typename Task> void runTasks(std::vector<Task>& tasks, unsigned thread
 // Sorts [first, last) on up to `parts` threads: halves sorted at once, then merged.
 template <typename It, typename Less> void parallelSort(It first, It last, unsigned parts, Less less) {
     const auto n = last - first;
-    if (parts < 2 || n < 65536) {
+    if (parts < 2 || static_cast<size_t>(n) < kParallelRows) {
         std::sort(first, last, less);
         return;
     }

@@ -18,7 +18,7 @@ namespace {
 // can give (the outermost candidate, the outermost candidate named otherwise, the outermost
 // phase range) is made from its parent's, for the ranges the kernels and ops ask about (an
 // AncestorWalk: not a pass over every range). Start/end ranges around a call come from the
-// per-thread segment tree the correlation built (as rangesContaining finds them).
+// per-thread segment tree the assembly built (as rangesContaining finds them).
 class TopRangeFinder {
 public:
     explicit TopRangeFinder(const Trace& t)
