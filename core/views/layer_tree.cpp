@@ -37,7 +37,7 @@ public:
         if (r_.kind[r.value] == RangeKind::PushPop) {
             // The innermost range is push/pop: it is the innermost push/pop range of the call.
             addChain(p, r);
-            addStartEnd(p, t_.apiCalls.thread[call.value], t_.apiCalls.start[call.value], t_.apiCalls.end[call.value]);
+            if (anyStartEnd_) addStartEnd(p, t_.apiCalls.thread[call.value], t_.apiCalls.start[call.value], t_.apiCalls.end[call.value]);
         } else {
             for (RangeId s : rangesContaining(t_, call)) consider(p, s);
         }
@@ -55,7 +55,7 @@ public:
         if (r_.kind[e.value] == RangeKind::PushPop) addChain(p, e);
         else
             for (RangeId a = e; a.valid(); a = r_.parent[a.value]) consider(p, a);
-        addStartEnd(p, t_.rangeThread(e), r_.start[e.value], r_.end[e.value]);
+        if (anyStartEnd_) addStartEnd(p, t_.rangeThread(e), r_.start[e.value], r_.end[e.value]);
         return opTop_[node.value] = result(p);
     }
 
@@ -181,6 +181,8 @@ private:
     std::vector<uint8_t> roles_; // per name, see roleOf()
     AncestorWalk<Chain> walk_;
     bool steps_ = false; // the trace names a ProfilerStep#N range
+    // Without start/end ranges no call's launch columns are read (three cache misses a kernel).
+    const bool anyStartEnd_ = !t_.threadStartEnd.ids.empty();
     static constexpr std::string_view kProfilerStep = "ProfilerStep#";
     std::vector<StringId> opTop_;         // per backward node: ofPairedForwardOp
     std::vector<uint8_t> opDone_;
@@ -198,7 +200,11 @@ struct PathKey {
     Direction dir;
     bool operator==(const PathKey&) const = default;
 };
-inline size_t mix(uint64_t a, uint64_t b) { return std::hash<uint64_t>{}(a * 0x9E3779B97F4A7C15ull ^ b); }
+// Multiplicative mixing: the leaf table indexes by the hash's low bits.
+inline size_t mix(uint64_t a, uint64_t b) {
+    const uint64_t h = (a * 0x9E3779B97F4A7C15ull ^ b) * 0xD6E8FEB86659FD93ull;
+    return static_cast<size_t>(h ^ (h >> 32));
+}
 struct NodeKeyHash {
     size_t operator()(const NodeKey& k) const { return mix((uint64_t(k.parent) << 8) | uint8_t(k.kind), k.label); }
 };
@@ -214,17 +220,19 @@ public:
 
     uint32_t leaf(const PathKey& key) {
         if (haveLast_ && key == last_) return lastLeaf_;
-        auto [it, added] = leaves_.try_emplace(key, 0);
-        if (added) {
+        LeafSlot& slot = leafSlot(key);
+        if (!slot.used) {
+            slot = {key, 0, true};
+            ++leafCount_;
             uint32_t n = 0;
             if (key.top != StringId::kInvalid) n = node(n, LayerNodeKind::Range, StringId(key.top), Direction::Other);
             n = node(n, LayerNodeKind::Direction, StringId(), key.dir);
             if (key.layer != StringId::kInvalid) n = node(n, LayerNodeKind::Layer, StringId(key.layer), key.dir);
-            it->second = node(n, LayerNodeKind::Op, StringId(key.op), key.dir);
+            slot.leaf = node(n, LayerNodeKind::Op, StringId(key.op), key.dir);
         }
         haveLast_ = true;
         last_ = key;
-        return lastLeaf_ = it->second;
+        return lastLeaf_ = slot.leaf;
     }
 
     LayerTree tree;
@@ -243,8 +251,32 @@ private:
         return it->second;
     }
 
+    // Leaves by path in an open-addressing table at most half full: asked once a kernel, where
+    // std::unordered_map's modulo and node hops took a third of the tree's build.
+    struct LeafSlot {
+        PathKey key;
+        uint32_t leaf = 0;
+        bool used = false;
+    };
+    LeafSlot& leafSlot(const PathKey& key) {
+        if (2 * (leafCount_ + 1) > leafSlots_.size()) {
+            std::vector<LeafSlot> old(2 * leafSlots_.size());
+            old.swap(leafSlots_);
+            for (const LeafSlot& o : old)
+                if (o.used) probe(o.key) = o;
+        }
+        return probe(key);
+    }
+    LeafSlot& probe(const PathKey& key) {
+        const size_t mask = leafSlots_.size() - 1;
+        size_t i = PathKeyHash{}(key) & mask;
+        while (leafSlots_[i].used && !(leafSlots_[i].key == key)) i = (i + 1) & mask;
+        return leafSlots_[i];
+    }
+
     std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes_;
-    std::unordered_map<PathKey, uint32_t, PathKeyHash> leaves_;
+    std::vector<LeafSlot> leafSlots_ = std::vector<LeafSlot>(1024); // a power of two
+    size_t leafCount_ = 0;
     PathKey last_{};
     uint32_t lastLeaf_ = 0;
     bool haveLast_ = false;
