@@ -2,6 +2,7 @@
 // its strict reverse skip the sort, and every input orders as a stable sort would (ties keep
 // their order, unknown rows last).
 #include "core/views/kernel_table.h"
+#include "core/model/trace.h"
 #include "core/views/radix_order.h"
 
 #include <gtest/gtest.h>
@@ -98,6 +99,33 @@ TEST(KeyedOrder, OrderedKeysOrderAsTheirValues) {
     const std::vector<int64_t> ints = {INT64_MIN, -5, -1, 0, 1, INT64_MAX};
     for (size_t i = 0; i + 1 < ints.size(); ++i) EXPECT_LT(orderedKey(ints[i]), orderedKey(ints[i + 1])) << i;
     EXPECT_GT(descendingKey(orderedKey(int64_t(-5))), descendingKey(orderedKey(int64_t(1))));
+}
+
+// kernelsInTimeOrder (what the app sorts while the load prices the kernels) orders every time
+// column both ways as a stable sort by the column's value does: below and above the size where
+// it sorts radix items straight from the columns, on kernels by start whose starts and ends
+// are in order (the sorted and strictly reversed shortcuts) and whose durations tie often.
+TEST(KernelsInTimeOrder, EveryTimeColumnBothWaysIsAStableSortByIt) {
+    for (const uint32_t n : {1000u, 40000u}) {
+        Trace t;
+        std::mt19937 random(11);
+        TimeNs at = 1'700'000'000'000'000'000; // epoch timestamps: past 2^53
+        for (uint32_t k = 0; k < n; ++k) {
+            at += 1 + random() % 500;
+            const TimeNs duration = 1000 + random() % 40; // ties every few kernels
+            t.kernels.start.push_back(at);
+            t.kernels.end.push_back(at + duration);
+            at += duration;
+        }
+        for (const KernelField f : {KernelField::Start, KernelField::End, KernelField::Duration})
+            for (const bool descending : {false, true}) {
+                std::vector<int64_t> keys;
+                for (uint32_t k = 0; k < n; ++k)
+                    keys.push_back(f == KernelField::Start ? t.kernels.start[k] : f == KernelField::End ? t.kernels.end[k] : t.kernels.duration(k));
+                EXPECT_EQ(kernelsInTimeOrder(t, f, descending), reference(keys, descending))
+                    << n << " kernels, field " << static_cast<int>(f) << (descending ? " descending" : " ascending");
+            }
+    }
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // and hit-testing, on the sample trace and on a synthetic dense lane.
 #include "core/costs/kernel_class.h"
 #include "core/views/timeline_tracks.h"
+#include "tests/support/correlation_fixture.h"
 #include "tests/support/sample_fixture.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +85,34 @@ TEST_F(TimelineSample, NvtxLanesAreTheNestingDepths) {
                 EXPECT_EQ(t.ranges.depth[r], lane.level) << t.str(t.ranges.name[r]);
             }
     }
+}
+
+// 300 nested ranges and two inside the innermost: 301 NVTX lanes, more than the byte the lane
+// assignment notes per event holds, so the lanes are chosen again when filled. Each lane holds
+// the ranges of its nesting level (counted by parents: the depth column stops at 255).
+TEST(TimelineDeepStack, MoreLanesThanAByteHoldsKeepEveryRangeOnItsLevel) {
+    ls::test::TempDir dir;
+    const auto t = ls::test::fixture::load(dir, ls::test::fixture::correlationFixture(R"(
+        INSERT INTO NVTX_EVENTS(start, end, text)
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299)
+            SELECT i, 100000 - i, 'level ' || i FROM n;
+        INSERT INTO NVTX_EVENTS(start, end, text) VALUES (400, 500, 'inner a'), (600, 700, 'inner b');
+    )"));
+    ASSERT_TRUE(t);
+    const auto tracks = ls::buildTimelineTracks(*t);
+    size_t lanes = 0, events = 0;
+    for (const auto& lane : tracks.lanes) {
+        if (lane.kind != TimelineEventKind::Range) continue;
+        ++lanes;
+        for (uint32_t r : lane.events) {
+            uint32_t level = 0;
+            for (ls::RangeId p = t->ranges.parent[r]; p.valid(); p = t->ranges.parent[p.value]) ++level;
+            EXPECT_EQ(level, lane.level) << t->str(t->ranges.name[r]);
+            ++events;
+        }
+    }
+    EXPECT_EQ(lanes, 301u);
+    EXPECT_EQ(events, 302u);
 }
 
 // Folding conserves events: over every lane and many windows, the counts of the bars add up to
