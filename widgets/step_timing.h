@@ -1,21 +1,25 @@
 #pragma once
 // Times the steps of work done on the GUI thread (showing a loaded trace): with
 // LAYERSCOPE_GUI_TIMING=1 in the environment each step's wall time goes to stderr, so that a
-// stall the bench measures (app/bench/gui_open_bench.h) can be attributed without a profiler.
+// stall the bench measures (app/bench/gui_open_bench.h) can be attributed without a profiler;
+// with its thread's CPU time where the system gives it, which says whether the step waited for
+// a core.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 namespace ls::gui {
 
 class StepTiming {
 public:
-    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()) { sinceStart(); }
+    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()), cpuStart_(threadCpuMs()) { sinceStart(); }
     ~StepTiming() {
         static const bool on = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
         if (on)
-            std::fprintf(stderr, "gui step %-28s %8.1f ms (ends at %.3f s)\n", what_,
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(), sinceStart());
+            std::fprintf(stderr, "gui step %-28s %8.1f ms (ends at %.3f s), on its thread's CPU %.1f ms\n", what_,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(), sinceStart(),
+                         threadCpuMs() - cpuStart_);
     }
     // Seconds since the first step began: lines up steps with stalls a bench reports.
     static double sinceStart() {
@@ -26,8 +30,17 @@ public:
     StepTiming& operator=(const StepTiming&) = delete;
 
 private:
+    static double threadCpuMs() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+        timespec now{};
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+#endif
+        return 0;
+    }
+
     const char* what_;
     std::chrono::steady_clock::time_point start_;
+    double cpuStart_;
 };
 
 } // namespace ls::gui
