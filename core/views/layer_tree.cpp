@@ -310,9 +310,19 @@ LayerTree buildLayerTree(const Trace& t) {
     std::vector<StringId> iterationName;
     if (detected)
         for (const IterationSpan& span : t.iterations) iterationName.push_back(t.strings.find(span.name));
+    // A kernel launched inside the same push/pop range, op and layer as the one before it (an
+    // op's several kernels: a sixth of them) goes where that one went, unless the path can also
+    // depend on the launch's time (start/end ranges, detected iterations).
+    const bool stackDecides = iterationName.empty() && t.threadStartEnd.ids.empty();
     // Kernels are by start, so nodes are created, and siblings listed, by their first kernel.
     for (uint32_t k = 0; k < n; ++k) {
         const OpId op = links.opInstance[k];
+        if (stackDecides && k > 0 && links.range[k] == links.range[k - 1] && links.range[k].valid() &&
+            t.ranges.kind[links.range[k].value] == RangeKind::PushPop && op == links.opInstance[k - 1] &&
+            links.layer[k] == links.layer[k - 1] && links.direction[k] == links.direction[k - 1]) {
+            leafOf[k] = leafOf[k - 1];
+            continue;
+        }
         StringId layer = links.layer[k];
         StringId top;
         if (!iterationName.empty())

@@ -418,6 +418,29 @@ TEST(LayerTreeFixtures, StartEndIterationRangeHeadsThePathOfEverythingInside) {
                                     }));
 }
 
+// Two kernels of one aten::mm range, launched before and after a start/end iteration range that
+// began before it ends inside it: the first has the iteration on its stack, the second not, so
+// the second does not take the first's path (kernels of one innermost range share one only where
+// that range's stack alone decides it).
+TEST(LayerTreeFixtures, KernelsOfOneRangeSplitByAStartEndRangeGoDifferentPaths) {
+    TempDir dir;
+    const auto l = fixture::loadFixture(dir, R"(
+        INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES
+            (50, 500, 60, 'iteration 4', (100 << 24) | 101),
+            (100, 1000, 59, 'aten::mm, seq = 8, op_id = 1', (100 << 24) | 101);
+        INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId, nameId, globalTid) VALUES
+            (200, 210, 1, 11, (100 << 24) | 101), (600, 610, 2, 11, (100 << 24) | 101);
+        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, demangledName, shortName) VALUES
+            (20000, 20010, 1, 1, 1), (20100, 20110, 2, 1, 1);
+    )");
+    ASSERT_TRUE(l.trace);
+    const auto& t = *l.trace;
+    ASSERT_EQ(t.kernelLinks.range[0], t.kernelLinks.range[1]) << "both launched inside aten::mm";
+    const LayerTree tree = ls::buildLayerTree(t);
+    expectConsistent(t, tree);
+    EXPECT_EQ(kernelPaths(t, tree), (std::vector<std::string>{"iteration 4 > forward > aten::mm", "forward > aten::mm"}));
+}
+
 // Phase and layer ranges without an iteration range around them: "layer0" inside "forward" is
 // a layer, not a top range, also for the backward kernels that take it from their forward op.
 TEST(LayerTreeFixtures, LayerInsideAPhaseRangeIsNoTopRange) {
