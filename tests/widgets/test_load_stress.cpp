@@ -15,6 +15,7 @@
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
+#include "widgets/units.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -81,6 +82,7 @@ struct Expected {
     int layerRows = 0;       // top-level rows of the layer tree
     int summaryRows = 0;     // kernel summary by name
     size_t forwardRows = 0;  // Forward/Backward pane, forward side
+    double gpuTimeNs = 0;    // every kernel's duration, summed here
 };
 
 Expected expectedFor(const QString& path) {
@@ -97,6 +99,7 @@ Expected expectedFor(const QString& path) {
     e.layerRows = static_cast<int>(ls::layerTreeChildren(tree, 0).size());
     e.summaryRows = static_cast<int>(ls::kernelSummary(t, ls::KernelGrouping::Name, ls::KernelNaming::Demangled).size());
     e.forwardRows = ls::buildFwdBwdPairs(t).forward.size();
+    for (size_t k = 0; k < t.kernels.size(); ++k) e.gpuTimeNs += static_cast<double>(t.kernels.duration(k));
     return e;
 }
 
@@ -159,6 +162,8 @@ void expectShows(const MainWindow& w, const Expected& e) {
     EXPECT_TRUE(status.startsWith(QStringLiteral("Span "))) << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("  ·  %1 kernels  ·  ").arg(QLocale().toString(static_cast<qulonglong>(e.kernels)))))
         << status.toStdString() << " (expected " << e.kernels << " kernels)";
+    EXPECT_TRUE(status.contains(QStringLiteral("  ·  GPU time %1  ·  ").arg(ls::gui::formatDuration(e.gpuTimeNs))))
+        << status.toStdString() << " (expected GPU time " << ls::gui::formatDuration(e.gpuTimeNs).toStdString() << ")";
 }
 
 void expectEmpty(const MainWindow& w) {
