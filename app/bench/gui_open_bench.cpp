@@ -111,7 +111,7 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);
     const QString file = QString::fromStdString(path);
-    std::vector<double> ready, loads;
+    std::vector<double> ready, loads, ratios;
     for (int r = 0; r < std::max(1, runs); ++r) {
         {
             QElapsedTimer clock;
@@ -132,6 +132,7 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         const OpenFigures cold = openOnce(window, file);
         if (!cold.ok) return figures;
         ready.push_back(cold.readyS);
+        ratios.push_back(cold.readyS / loads.back());
         if (std::getenv("LAYERSCOPE_GUI_TIMING") && window.trace())
         {
             std::fprintf(stderr, "gui open: ready %.3f s, of which the window's load %.3f s:", cold.readyS, window.trace()->loadSeconds);
@@ -142,6 +143,7 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
     }
     figures.readyS = benchMedian(std::move(ready));
     figures.loadS = benchMedian(std::move(loads));
+    figures.readyRatio = benchMedian(std::move(ratios));
     if (!reopen) {
         figures.measured = true;
         return figures;

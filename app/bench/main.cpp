@@ -139,10 +139,11 @@ int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
     const double loadS = median(loads);
     const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv);
     if (!gui.measured) return 3;
-    std::printf("load (median)   %.3f s over %d runs\nGUI open        %.3f s (median), %.2f of the load alternating with the opens "
-                "(%.3f s), longest stall %.1f ms\nGUI reopen      %.3f s (median) from the model cache%s, longest stall %.1f ms\n",
-                loadS, runs, gui.readyS, gui.readyS / gui.loadS, gui.loadS, gui.stallMsMax, gui.reopenReadyS,
-                gui.reopenFromCache ? "" : " (MISSED)", gui.reopenStallMsMax);
+    std::printf("load (median)   %.3f s over %d runs\nGUI open        %.3f s (median), %.2f of the load just before each open (median "
+                "of the pairs; the loads' median %.3f s), longest stall %.1f ms\nGUI reopen      %.3f s (median) from the model cache%s, "
+                "longest stall %.1f ms\n",
+                loadS, runs, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax, gui.reopenReadyS, gui.reopenFromCache ? "" : " (MISSED)",
+                gui.reopenStallMsMax);
     return 0;
 #else
     (void)path, (void)runs, (void)argc, (void)argv;
@@ -168,8 +169,9 @@ int usage(int rc) {
                  "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
                  "--report NAME runs only the reports named.\n"
                  "--gui-only measures N full loads, then N first opens in the window (when built with\n"
-                 "the GUI): the median ready time against the median load, and the longest stall; then\n"
-                 "N reopens from the model cache, each in a new window: their median and longest stall.\n");
+                 "the GUI), each after a load as the CLI does it: the median ready time, the median of\n"
+                 "each open's ready time over the load just before it, and the longest stall; then N\n"
+                 "reopens from the model cache, each in a new window: their median and longest stall.\n");
     return rc;
 }
 
@@ -266,7 +268,7 @@ int main(int argc, char** argv) {
                     loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
                     table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb, timeline.buildS,
                     timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs, static_cast<double>(reopen.bytes) / 1e6, reopen.writeS,
-                    reopen.reopenS, reopen.reopenS / reopen.floorS, gui.readyS, gui.readyS / gui.loadS, gui.loadS, gui.stallMsMax,
+                    reopen.reopenS, reopen.reopenS / reopen.floorS, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax,
                     gui.reopenReadyS, gui.reopenStallMsMax);
     } else {
         std::printf("file            %s\n", path.c_str());
@@ -289,10 +291,10 @@ int main(int argc, char** argv) {
         std::printf("model cache     %.1f MB written in %.3f s; reopen %.3f s (median), %.3f of the floor (%.3f s) in the same runs\n",
                     static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS, reopen.reopenS / reopen.floorS, reopen.floorS);
         if (gui.measured)
-            std::printf("GUI open        File → Open to table, tree and timeline painted: %.3f s (%.2f of the load alternating "
-                        "with the opens, %.3f s), longest GUI stall %.1f ms;\n                reopen from the model cache%s: %.3f s, "
-                        "longest stall %.1f ms\n",
-                        gui.readyS, gui.readyS / gui.loadS, gui.loadS, gui.stallMsMax, gui.reopenFromCache ? "" : " (MISSED: read the file)", gui.reopenReadyS,
+            std::printf("GUI open        File → Open to table, tree and timeline painted: %.3f s (%.2f of the load just before "
+                        "each open, median of the pairs; the loads' median %.3f s), longest GUI stall %.1f ms;\n                reopen "
+                        "from the model cache%s: %.3f s, longest stall %.1f ms\n",
+                        gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax, gui.reopenFromCache ? "" : " (MISSED: read the file)", gui.reopenReadyS,
                         gui.reopenStallMsMax);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);
