@@ -96,7 +96,11 @@ void TraceLoader::start(const QStringList& paths) {
     // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
     worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
-        platform::lowerThreadPriority(); // the load's threads yield the cores to the window's
+        // The load and what the window shows first run at the window's own priority: a lower one
+        // yielded the cores to every other process too, and the user waits for this work (beside a
+        // busy compile the window took 2.2x a CLI load's time at nice 5). The GUI thread mostly
+        // sleeps, so the scheduler still runs it first when it wakes. The other tabs' rows and the
+        // caches' writes, which nobody waits for, go at a lower priority (below).
         // The model cache's write waits until this thread is done preparing what the window shows
         // (the promise is set, or destroyed, when the thread ends).
         std::promise<void> prepared;
@@ -136,7 +140,6 @@ void TraceLoader::start(const QStringList& paths) {
             options.correlated = [early, order](const Trace& t) -> std::function<void()> {
                 try {
                     early->table = std::async(std::launch::async, [&t, order] {
-                        platform::lowerThreadPriority();
                         const StepTiming step("early: table paths, order");
                         std::optional<SortedKernels> sorted;
                         const auto field = static_cast<KernelField>(order.column);
@@ -153,7 +156,6 @@ void TraceLoader::start(const QStringList& paths) {
             options.imported = [early](const Trace& t) -> std::function<void()> {
                 try {
                     early->tracks = std::async(std::launch::async, [&t] {
-                        platform::lowerThreadPriority();
                         const StepTiming step("early: timeline lanes");
                         return buildTimelineTracks(t);
                     });
@@ -212,6 +214,9 @@ void TraceLoader::start(const QStringList& paths) {
                 emit self->failed(failedPath, reason);
             }
         }, Qt::QueuedConnection);
+        // What follows is for the other tabs and the next open: it yields the cores to the window
+        // and to everything else, as the model cache's writer does (core/cache/trace_cache.h).
+        platform::lowerThreadPriority();
         if (session && !*flag && job_ == job) {
             auto complete = completeSession(session);
             QMetaObject::invokeMethod(this, [self, job, complete] {

@@ -227,6 +227,7 @@ void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string d
     std::lock_guard lock(writesMutex);
     writes.emplace_back([trace = std::move(trace), dir = std::move(dir), identity = std::move(identity), cap, after = std::move(after)] {
         if (after.valid()) after.wait(); // ready when set or when its promise is gone
+        platform::lowerThreadPriority(); // nobody waits for it: it yields the cores to what they wait for
         (void)storeTraceCache(dir, *trace, identity, cap); // a cache that cannot be written is only a slower reopen
     });
 }

@@ -68,7 +68,8 @@ size_t clearTraceCache(const std::string& dir);
 
 // Cache writes started in the background (by the loader) that have not finished; waitFor…
 // blocks until they have, as a process must before it exits.
-// `after`, when valid, is waited for before writing.
+// `after`, when valid, is waited for before writing; the write runs at a lower priority
+// (platform::lowerThreadPriority): nobody waits for it.
 void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap,
                                std::shared_future<void> after = {});
 void waitForCacheWrites();
