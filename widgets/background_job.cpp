@@ -1,7 +1,5 @@
 #include "widgets/background_job.h"
 
-#include "core/model/platform.h"
-
 #include <QMetaObject>
 
 #include <exception>
@@ -25,7 +23,7 @@ void BackgroundJob::run(std::function<Done()> work) {
     busy_ = true;
     Worker w;
     w.thread = std::thread([this, job, work = std::move(work), done = w.done] {
-        platform::lowerThreadPriority(); // yields the cores to the window's thread
+        // At the window's own priority: the user waits for it (as for a load, widgets/trace_loader.cpp).
         Done result;
         QString error;
         try {

@@ -3,7 +3,6 @@
 #include "widgets/load_settings.h"
 
 #include "core/load/load.h"
-#include "core/model/platform.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
@@ -46,7 +45,8 @@ void CompareLoader::launch(std::function<void()> work) {
     });
     Worker w;
     w.thread = std::thread([work = std::move(work), done = w.done] {
-        platform::lowerThreadPriority(); // yields the cores to the window's thread
+        // At the window's own priority: the user waits for the comparison, and a lower one would
+        // yield to every other process too (widgets/trace_loader.cpp says what that cost).
         work();
         *done = true;
     });
