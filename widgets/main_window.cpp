@@ -531,10 +531,7 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     else setWindowTitle(QStringLiteral("%1 ranks in %2 files · %3 — Layerscope").arg(opened->ranks.size()).arg(opened->traces.size()).arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
     // The layer tree's root holds every kernel's time: no pass over a million kernels here.
-    double gpu = 0;
-    if (session_->layers && !session_->layers->gpuTimeNs.empty()) gpu = static_cast<double>(session_->layers->gpuTimeNs[0]);
-    else
-        for (size_t i = 0; i < t.kernels.size(); ++i) gpu += static_cast<double>(t.kernels.duration(i));
+    const double gpu = static_cast<double>(session_->layers->gpuTimeNs[0]);
     statusLabel_->setText(QStringLiteral("Span %1  ·  %L2 kernels  ·  GPU time %3  ·  loaded in %4")
                               .arg(formatDuration(static_cast<double>(t.captureEnd - t.captureStart)))
                               .arg(t.kernels.size())

@@ -118,7 +118,10 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
             clock.start();
             const ls::LoadResult cli = ls::loadTrace(path);
             loads.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e9);
-            if (!cli.ok()) return figures;
+            if (!cli.ok()) {
+                std::fprintf(stderr, "%s\n", ls::formatLoadError(path, *cli.error).c_str());
+                return figures;
+            }
             if (std::getenv("LAYERSCOPE_GUI_TIMING")) {
                 std::fprintf(stderr, "cli load: %.3f s:", loads.back());
                 for (const auto& [phase, s] : cli.trace->loadPhases) std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);

@@ -127,22 +127,12 @@ bool isSqliteFile(const std::string& path) {
 // preparation.
 int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
 #ifdef LAYERSCOPE_BENCH_TIMELINE
-    std::vector<double> loads;
-    for (int r = 0; r < runs; ++r) {
-        ls::LoadResult result;
-        loads.push_back(seconds([&] { result = ls::loadTrace(path); }));
-        if (!result.ok()) {
-            std::fprintf(stderr, "%s\n", ls::formatLoadError(path, *result.error).c_str());
-            return 3;
-        }
-    }
-    const double loadS = median(loads);
-    const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv);
+    const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv); // each open after a CLI load
     if (!gui.measured) return 3;
-    std::printf("load (median)   %.3f s over %d runs\nGUI open        %.3f s (median), %.2f of the load just before each open (median "
-                "of the pairs; the loads' median %.3f s), longest stall %.1f ms\nGUI reopen      %.3f s (median) from the model cache%s, "
-                "longest stall %.1f ms\n",
-                loadS, runs, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax, gui.reopenReadyS, gui.reopenFromCache ? "" : " (MISSED)",
+    std::printf("load (median)   %.3f s over %d runs, each before an open\nGUI open        %.3f s (median), %.2f of the load just "
+                "before each open (median of the pairs), longest stall %.1f ms\nGUI reopen      %.3f s (median) from the model "
+                "cache%s, longest stall %.1f ms\n",
+                gui.loadS, runs, gui.readyS, gui.readyRatio, gui.stallMsMax, gui.reopenReadyS, gui.reopenFromCache ? "" : " (MISSED)",
                 gui.reopenStallMsMax);
     return 0;
 #else
@@ -168,10 +158,10 @@ int usage(int rc) {
                  "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
                  "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
                  "--report NAME runs only the reports named.\n"
-                 "--gui-only measures N full loads, then N first opens in the window (when built with\n"
-                 "the GUI), each after a load as the CLI does it: the median ready time, the median of\n"
-                 "each open's ready time over the load just before it, and the longest stall; then N\n"
-                 "reopens from the model cache, each in a new window: their median and longest stall.\n");
+                 "--gui-only measures N first opens in the window (when built with the GUI), each after a\n"
+                 "load as the CLI does it: the loads' and the ready times' medians, the median of each\n"
+                 "open's ready time over the load just before it, and the longest stall; then N reopens\n"
+                 "from the model cache, each in a new window: their median and longest stall.\n");
     return rc;
 }
 

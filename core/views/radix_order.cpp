@@ -8,6 +8,14 @@ namespace ls {
 
 void radixSortStable(std::vector<RadixItem>& items) {
     if (items.size() < 2) return;
+    // Items often come in key order or its strict reverse (a column by start, read either way):
+    // a check of O(n) instead of a sort. Strictly reversed keys have no ties to keep.
+    const auto byKey = [](const RadixItem& a, const RadixItem& b) { return a.key < b.key; };
+    if (std::is_sorted(items.begin(), items.end(), byKey)) return;
+    if (std::adjacent_find(items.begin(), items.end(), [](const RadixItem& a, const RadixItem& b) { return a.key <= b.key; }) == items.end()) {
+        std::reverse(items.begin(), items.end());
+        return;
+    }
     if (items.size() < 4096) { // below the 64 K counters' own cost
         std::stable_sort(items.begin(), items.end(), [](const RadixItem& a, const RadixItem& b) { return a.key < b.key; });
         return;

@@ -13,7 +13,8 @@ struct RadixItem {
     uint32_t value;
 };
 
-// Sorts items by key, ties in their order.
+// Sorts items by key, ties in their order; items already in key order or its strict reverse cost
+// one pass.
 void radixSortStable(std::vector<RadixItem>& items);
 
 // Keys that order as the values do: a signed integer, a finite double (-0 as +0); and

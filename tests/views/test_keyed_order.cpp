@@ -135,21 +135,26 @@ namespace {
 
 // radixSortStable on its own, whatever a caller hands it: empty (it read the first item of an
 // empty list), one item, few (a comparison sort) and many (the counting passes), each as a
-// stable sort by key.
+// stable sort by key; random keys with ties, keys already in order (with ties), keys descending
+// with ties (not to be reversed: ties keep their order) and strictly descending (reversed).
 TEST(RadixSort, EveryLengthSortsAsAStableSortByKey) {
     std::mt19937_64 random(3);
-    for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(100), size_t(4095), size_t(4096), size_t(70000)}) {
-        std::vector<ls::RadixItem> items(n);
-        for (uint32_t i = 0; i < n; ++i) items[i] = {random() % 300, i}; // ties on every key
-        std::vector<ls::RadixItem> expected = items;
-        std::stable_sort(expected.begin(), expected.end(), [](const ls::RadixItem& a, const ls::RadixItem& b) { return a.key < b.key; });
-        ls::radixSortStable(items);
-        ASSERT_EQ(items.size(), n);
-        for (size_t i = 0; i < n; ++i) {
-            ASSERT_EQ(items[i].key, expected[i].key) << n << " items, at " << i;
-            ASSERT_EQ(items[i].value, expected[i].value) << n << " items, at " << i;
+    for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(100), size_t(4095), size_t(4096), size_t(70000)})
+        for (int shape = 0; shape < 4; ++shape) {
+            std::vector<ls::RadixItem> items(n);
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint64_t key = shape == 0 ? random() % 300 : shape == 1 ? i / 3 : shape == 2 ? (n - i) / 3 : n - i;
+                items[i] = {key, i};
+            }
+            std::vector<ls::RadixItem> expected = items;
+            std::stable_sort(expected.begin(), expected.end(), [](const ls::RadixItem& a, const ls::RadixItem& b) { return a.key < b.key; });
+            ls::radixSortStable(items);
+            ASSERT_EQ(items.size(), n);
+            for (size_t i = 0; i < n; ++i) {
+                ASSERT_EQ(items[i].key, expected[i].key) << n << " items of shape " << shape << ", at " << i;
+                ASSERT_EQ(items[i].value, expected[i].value) << n << " items of shape " << shape << ", at " << i;
+            }
         }
-    }
 }
 
 } // namespace
