@@ -12,7 +12,10 @@ constexpr std::string_view kFrameworkPrefixes[] = {
     "record_param_comms", "DistributedDataParallel.", "cudaMemcpy", "cudaLaunch", "traceMarker",
 };
 constexpr std::string_view kBackwardWrapper = "autograd::engine::evaluate_function: ";
-constexpr std::string_view kOptimizerOps[] = {"Optimizer.step", "Optimizer.zero_grad", "_foreach_", "_fused_adam", "_fused_sgd"};
+// GradScaler's ops are optimizer work wherever they run: unscale_ (the _amp_foreach_ check) inside
+// Optimizer.step, update() after it and often outside any range.
+constexpr std::string_view kOptimizerOps[] = {"Optimizer.step", "Optimizer.zero_grad", "_foreach_", "_fused_adam", "_fused_sgd",
+                                              "_amp_update_scale_"};
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 

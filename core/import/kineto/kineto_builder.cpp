@@ -357,6 +357,26 @@ void KinetoBuilder::checkFlows() {
     if (brokenFwdBwd) t_.report.add(Anomaly::BrokenFlow, brokenFwdBwd, "fwdbwd (forward -> backward): " + std::to_string(brokenFwdBwd) + " with one end");
 }
 
+// With CUDA_VISIBLE_DEVICES (or HIP_VISIBLE_DEVICES) set, deviceProperties numbers the visible GPUs
+// from 0 while the GPU events carry the physical id (TraceLens's MI300X traces: properties id 0,
+// events device 2). One described device and one other used id are the same GPU; anything less
+// clear-cut is left as it is, the unknown id named "GPU n".
+void KinetoBuilder::matchVisibleDevice() {
+    if (devices_.size() != 1) return;
+    std::vector<uint32_t> used;
+    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t_.kernels), static_cast<const GpuOpColumns*>(&t_.memcpys),
+                                  static_cast<const GpuOpColumns*>(&t_.memsets)})
+        for (uint32_t d : c->importDevice) {
+            if (std::find(used.begin(), used.end(), d) != used.end()) continue;
+            used.push_back(d);
+            if (used.size() > 1) return;
+        }
+    if (used.size() != 1 || used[0] == devices_[0].id) return;
+    t_.info.metadata.emplace_back("device_mapping", "deviceProperties id " + std::to_string(devices_[0].id) + " is the GPU the events call device " +
+                                                        std::to_string(used[0]) + " (one of each: visible-device numbering)");
+    devices_[0].id = used[0];
+}
+
 template <typename Cols> void KinetoBuilder::sealIfFull(Cols& c, std::vector<Cols>& parts) {
     if (c.size() < kPartRows) return;
     parts.push_back(std::move(c));
@@ -415,6 +435,7 @@ void KinetoBuilder::finish(unsigned threads) {
     if (missingTime_) t_.report.add(Anomaly::MalformedEvent, missingTime_, std::to_string(missingTime_) + " without a usable ts or dur");
     if (t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() + t_.apiCalls.size() == 0) t_.report.add(Anomaly::NoActivity, 1);
 
+    matchVisibleDevice();
     ExportInfo info = std::move(t_.info);
     info.format = "PyTorch profiler (Kineto) JSON";
     assembleTrace(t_, AssemblyInput{{}, std::move(devices_), std::move(info)}, threads);

@@ -42,6 +42,7 @@ private:
         else counts.emplace(std::string(key), 1);
     }
     void skipped(std::string_view category) { count(skipped_, category); }
+    void matchVisibleDevice();
     void checkFlows();
 
     Trace& t_;

@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <charconv>
 #include <cmath>
 #include <functional>
 
@@ -17,7 +18,9 @@ struct KinetoEventParser::Impl {
 
 namespace {
 
-// Integers, or the whole part of a number written with decimals ("blocks per SM": 5.3).
+// Integers, or the whole part of a number written with decimals ("blocks per SM": 5.3), or an
+// integer written as a string: ROCm's runtime rows write a copy's size so ("bytes": "4096"), and
+// ROCm 6.2 its stream in hexadecimal ("stream": "0x0").
 bool readInt(od::value v, int64_t& out) {
     int64_t i = 0;
     if (v.get_int64().get(i) == simdjson::SUCCESS) {
@@ -29,7 +32,14 @@ bool readInt(od::value v, int64_t& out) {
         out = static_cast<int64_t>(d);
         return true;
     }
-    return false;
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS) return false;
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (hex) s.remove_prefix(2);
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i, hex ? 16 : 10);
+    if (ec != std::errc() || end != s.data() + s.size()) return false;
+    out = i;
+    return true;
 }
 
 // pid and tid are numbers in Kineto's CPU and GPU rows, but strings in its own marker rows
@@ -82,16 +92,18 @@ bool readArgs(od::value v, KinetoEvent& e) {
         od::raw_json_string key;
         od::value value;
         if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
+        // A correlation id that is not a number leaves the event unlinkable: it counts as damage.
+        // Other numbers of an unexpected form leave their field unknown and the event kept.
         bool ok = true;
         if (key == "correlation") ok = readInt(value, e.correlation);
-        else if (key == "External id" || key == "external id") ok = readInt(value, e.externalId);
-        else if (key == "Sequence number") ok = readInt(value, e.seq);
-        else if (key == "device") ok = readInt(value, e.device);
-        else if (key == "context") ok = readInt(value, e.context);
-        else if (key == "stream") ok = readInt(value, e.stream);
-        else if (key == "registers per thread") ok = readInt(value, e.registers);
-        else if (key == "shared memory") ok = readInt(value, e.sharedMemory);
-        else if (key == "bytes") ok = readInt(value, e.bytes);
+        else if (key == "External id" || key == "external id") readInt(value, e.externalId);
+        else if (key == "Sequence number") readInt(value, e.seq);
+        else if (key == "device") readInt(value, e.device);
+        else if (key == "context") readInt(value, e.context);
+        else if (key == "stream") readInt(value, e.stream);
+        else if (key == "registers per thread") readInt(value, e.registers);
+        else if (key == "shared memory") readInt(value, e.sharedMemory);
+        else if (key == "bytes") readInt(value, e.bytes);
         else if (key == "grid") ok = readDim3(value, e.grid);
         else if (key == "block") ok = readDim3(value, e.block);
         else if (key == "Input Dims" || key == "Input dims") { // "Input dims" before PyTorch 1.10
@@ -99,8 +111,8 @@ bool readArgs(od::value v, KinetoEvent& e) {
             ok = value.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
         }
         else if (key == "name") ok = value.get_string().get(e.argName) == simdjson::SUCCESS;
-        else if (key == "In msg nelems") ok = readInt(value, e.inMsgNelems);
-        else if (key == "Out msg nelems") ok = readInt(value, e.outMsgNelems);
+        else if (key == "In msg nelems") readInt(value, e.inMsgNelems);
+        else if (key == "Out msg nelems") readInt(value, e.outMsgNelems);
         // Text fields that are not text are ignored, not errors: they only add to what is known.
         else if (key == "dtype") {
             if (value.get_string().get(e.dtype) != simdjson::SUCCESS) e.dtype = {};

@@ -31,19 +31,38 @@ std::string gunzipHead(const std::string& compressed) {
     return out;
 }
 
+bool isEmptyObject(std::string_view v) {
+    if (v.size() < 2 || v.front() != '{' || v.back() != '}') return false;
+    return v.find_first_not_of(" \n\r\t", 1) == v.size() - 1;
+}
+
 } // namespace
 
-// A JSON object or array at the start (after an optional UTF-8 byte order mark and blanks) whose
-// first bytes name a Chrome-trace member or event field: other JSON files are not traces.
+// Told by its structure, not its first bytes: a JSON object with a "traceEvents" array among its
+// members (in any order: PyTorch 2.x writes a large "metadata" object first, Paddle
+// "schemaVersion"), or a bare array whose first element is an event object. The head only rules
+// out what cannot be JSON; the stream then reads members until the first event (or the end).
 bool acceptsKinetoJson(const ImportProbe& probe) {
     if (probe.head.isSqlite()) return false;
     const std::string text = isGzip(probe.head.bytes) ? gunzipHead(probe.head.bytes) : probe.head.bytes;
     size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t')) ++i;
     if (i >= text.size() || (text[i] != '{' && text[i] != '[')) return false;
-    for (const char* key : {"\"traceEvents\"", "\"schemaVersion\"", "\"deviceProperties\"", "\"ph\""})
-        if (text.find(key, i) != std::string::npos) return true;
-    return false;
+    try {
+        ChromeTraceStream stream(probe.path);
+        std::string_view key, value;
+        bool namedTraceMember = false;
+        for (;;) {
+            const auto item = stream.next(key, value);
+            if (item == ChromeTraceStream::Item::Event) return !value.empty() && value.front() == '{';
+            if (item == ChromeTraceStream::Item::End) return text[i] == '{' && (stream.sawTraceEvents() || namedTraceMember);
+            // An object of trace members without events is taken, so that its error says what is missing.
+            for (std::string_view k : {"schemaVersion", "deviceProperties", "displayTimeUnit", "traceName"})
+                namedTraceMember = namedTraceMember || key == k;
+        }
+    } catch (const std::runtime_error&) {
+        return false;
+    }
 }
 
 LoadResult readKinetoJson(const ImportProbe& probe, const LoadOptions& options) {
@@ -68,6 +87,7 @@ LoadResult readKinetoJson(const ImportProbe& probe, const LoadOptions& options) 
             builder.member(key, value);
             continue;
         }
+        if (isEmptyObject(value)) continue; // the "{}" Paddle's profiler writes after the last event
         if (parser.parse(value, event)) builder.event(event);
         else builder.malformedEvent();
         if (++sinceCheck == 1u << 16) {
