@@ -197,12 +197,13 @@ void writeCollectiveSummary(TableWriter& w, const Session& s) {
     }
 }
 
-// rank_iter_sum: each rank's time per iteration, the slowest rank of each marked.
+// rank_iter_sum: each rank's time per iteration (its range, and the GPU span of the work it
+// launched inside), the slowest rank of each (on the GPU) marked.
 void writeRankIterations(TableWriter& w, const Session& s) {
-    w.header({"iteration", "rank", "name", "start_ns", "end_ns", "duration_ns", "slowest"});
+    w.header({"iteration", "rank", "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "gpu_duration_ns", "slowest"});
     for (const auto& r : rankIterations(s))
-        w.row({std::to_string(r.iteration), std::to_string(r.rank), r.name, ns(r.start), ns(r.end), ns(r.end - r.start),
-               r.slowest ? "yes" : ""});
+        w.row({std::to_string(r.iteration), std::to_string(r.rank), r.name, ns(r.start), ns(r.end), ns(r.gpuStart), ns(r.gpuEnd),
+               ns(r.duration()), r.slowest ? "yes" : ""});
 }
 
 // mem_time_sum, mem_size_sum, gpu_sum: nsys 2022.4 gpumemtimesum, gpumemsizesum, gpusum.
@@ -279,13 +280,15 @@ void writeLaunchBound(TableWriter& w, const Trace& t) {
                std::to_string(r.launchTime)});
 }
 
-// iter_sum: one row per iteration, an outlier column, then the median row (no start or end).
+// iter_sum: one row per iteration (its CPU span, then the GPU span of the work it launched and
+// how the GPU spent it), an outlier column, then the median row (no start or end).
 void writeIterationSummary(TableWriter& w, const Trace& t) {
-    w.header({"iteration", "start_ns", "end_ns", "duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct", "forward_ns", "backward_ns",
-              "optimizer_ns", "comm_ns", "idle_ns", "outlier"});
+    w.header({"iteration", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "gpu_duration_ns", "kernels", "gpu_busy_ns", "gpu_busy_pct",
+              "forward_ns", "backward_ns", "optimizer_ns", "comm_ns", "idle_ns", "outlier"});
     const IterationSummary s = iterationSummary(t);
     auto fields = [](const IterationRow& r, bool median) {
-        return std::vector<std::string>{r.name, median ? "" : std::to_string(r.start), median ? "" : std::to_string(r.end),
+        auto at = [median](TimeNs v) { return median ? std::string() : std::to_string(v); };
+        return std::vector<std::string>{r.name, at(r.start), at(r.end), at(r.gpuStart), at(r.gpuEnd),
                                         std::to_string(r.duration()), std::to_string(r.kernels), std::to_string(r.busy),
                                         percent(r.busyPercent()), std::to_string(r.forward), std::to_string(r.backward),
                                         std::to_string(r.optimizer), std::to_string(r.comm), std::to_string(r.idle),

@@ -65,6 +65,8 @@ template <typename Ar> void visitIteration(Ar& ar, IterationRow& r) {
     ar.pod(r.number);
     ar.pod(r.start);
     ar.pod(r.end);
+    ar.pod(r.gpuStart);
+    ar.pod(r.gpuEnd);
     ar.pod(r.kernels);
     ar.pod(r.busy);
     ar.pod(r.forward);

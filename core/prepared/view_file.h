@@ -22,7 +22,7 @@
 namespace ls {
 
 // Bump when a view's layout or meaning changes (the model cache's own version is in the identity).
-constexpr uint32_t kViewCacheVersion = 1;
+constexpr uint32_t kViewCacheVersion = 2;
 
 // The kernel table's rows in the order of one of its columns (KernelField), as it was shown.
 struct SortedKernels {

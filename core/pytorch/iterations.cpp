@@ -173,10 +173,12 @@ void findTraceIterations(Trace& trace) {
     }
 }
 
-TimeNs kernelIterationTime(const Trace& t, KernelId k) {
-    const ApiCallId call = t.kernels.launch[k.value];
-    return call.valid() && call.value < t.apiCalls.size() ? t.apiCalls.start[call.value] : t.kernels.start[k.value];
+TimeNs gpuOpIterationTime(const Trace& t, const GpuOpColumns& c, size_t i) {
+    const ApiCallId call = c.launch[i];
+    return call.valid() && call.value < t.apiCalls.size() ? t.apiCalls.start[call.value] : c.start[i];
 }
+
+TimeNs kernelIterationTime(const Trace& t, KernelId k) { return gpuOpIterationTime(t, t.kernels, k.value); }
 
 int iterationAt(const std::vector<IterationSpan>& spans, TimeNs at) {
     // Spans do not overlap; the last one starting at or before `at` is the candidate.

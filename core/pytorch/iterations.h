@@ -32,6 +32,8 @@ void findTraceIterations(Trace& trace);
 // The CPU time that places a kernel in an iteration: its launch call's start (a backward kernel
 // launched by the autograd thread lies inside the main thread's iteration range), else its start.
 TimeNs kernelIterationTime(const Trace& t, KernelId k);
+// The same for any GPU operation (kernel, copy, set): its launch call's start, else its start.
+TimeNs gpuOpIterationTime(const Trace& t, const GpuOpColumns& c, size_t i);
 
 // Index into spans of the iteration holding time `at`; -1 when none.
 int iterationAt(const std::vector<IterationSpan>& spans, TimeNs at);

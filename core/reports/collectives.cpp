@@ -1,11 +1,14 @@
 #include "core/reports/collectives.h"
 
+#include "core/pytorch/iterations.h"
 #include "core/pytorch/range_roles.h"
 #include "core/reports/rank_summary.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -217,13 +220,43 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
             row.start = std::min(row.start, start);
             row.end = std::max(row.end, end);
         }
-        for (auto& [n, row] : mine) rows.push_back(std::move(row));
+        // The GPU side of each: the rank's work launched inside it, wherever it ran.
+        std::vector<IterationSpan> spans;
+        std::vector<RankIterationRow*> rowOf;
+        for (auto& [n, row] : mine) {
+            spans.push_back({n, {}, row.start - st.offsetNs, row.end - st.offsetNs});
+            rowOf.push_back(&row);
+            row.gpuStart = std::numeric_limits<TimeNs>::max();
+            row.gpuEnd = std::numeric_limits<TimeNs>::min();
+        }
+        std::vector<size_t> order(spans.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return spans[a].start < spans[b].start; });
+        std::vector<IterationSpan> sorted;
+        for (size_t i : order) sorted.push_back(spans[i]);
+        auto place = [&](const GpuOpColumns& c) {
+            for (size_t i = 0; i < c.size(); ++i) {
+                if (t.streamOf(c, i).process != r.process) continue;
+                const int k = iterationAt(sorted, gpuOpIterationTime(t, c, i));
+                if (k < 0) continue;
+                RankIterationRow& row = *rowOf[order[static_cast<size_t>(k)]];
+                row.gpuStart = std::min(row.gpuStart, c.start[i] + st.offsetNs);
+                row.gpuEnd = std::max(row.gpuEnd, c.end[i] + st.offsetNs);
+            }
+        };
+        place(t.kernels);
+        place(t.memcpys);
+        place(t.memsets);
+        for (auto& [n, row] : mine) {
+            if (row.gpuStart > row.gpuEnd) row.gpuStart = row.start, row.gpuEnd = row.end;
+            rows.push_back(std::move(row));
+        }
     }
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::pair(a.iteration, a.rank) < std::pair(b.iteration, b.rank); });
     for (size_t b = 0; b < rows.size();) {
         size_t e = b, slowest = b;
         for (; e < rows.size() && rows[e].iteration == rows[b].iteration; ++e)
-            if (rows[e].end - rows[e].start > rows[slowest].end - rows[slowest].start) slowest = e;
+            if (rows[e].duration() > rows[slowest].duration()) slowest = e;
         if (e - b > 1) rows[slowest].slowest = true;
         b = e;
     }

@@ -44,11 +44,14 @@ struct RankIterationRow {
     int iteration = 0; // the number the range names ("step 3" -> 3)
     int rank = 0;
     std::string name;  // the range's name on that rank
-    TimeNs start = 0, end = 0; // session time
-    bool slowest = false;      // the longest of this iteration over the ranks
+    TimeNs start = 0, end = 0;       // the range, in session time
+    TimeNs gpuStart = 0, gpuEnd = 0; // the GPU work launched inside it (the range when none), session time
+    bool slowest = false;            // the longest of this iteration over the ranks, on the GPU
+    TimeNs duration() const { return gpuEnd - gpuStart; }
 };
 
-// Ranges named like iterations (iteration N, step N, ProfilerStep#N) per rank, by iteration then rank.
+// Ranges named like iterations (iteration N, step N, ProfilerStep#N) per rank, by iteration then
+// rank, each with the GPU span of the work its rank launched inside it (iteration_summary.h).
 std::vector<RankIterationRow> rankIterations(const Session& session);
 
 } // namespace ls

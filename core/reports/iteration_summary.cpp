@@ -6,17 +6,45 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace ls {
 namespace {
 
-// Time of `disjoint` inside [from, to].
-TimeNs clippedLength(const std::vector<Interval>& disjoint, TimeNs from, TimeNs to) {
-    auto it = std::lower_bound(disjoint.begin(), disjoint.end(), from, [](const Interval& i, TimeNs v) { return i.end <= v; });
-    TimeNs total = 0;
-    for (; it != disjoint.end() && it->start < to; ++it) total += std::min(it->end, to) - std::max(it->start, from);
-    return total;
-}
+// Intervals grouped by iteration, in one array (offsets per group, as a CSR index): a count
+// pass, then a fill pass; group g is items[offset[g], offset[g + 1]).
+class GroupedIntervals {
+public:
+    explicit GroupedIntervals(size_t groups) : offset_(groups + 2, 0) {}
+    void count(int group) {
+        if (group >= 0) ++offset_[static_cast<size_t>(group) + 2];
+    }
+    void allocate() {
+        for (size_t g = 2; g < offset_.size(); ++g) offset_[g] += offset_[g - 1];
+        items_.resize(offset_.back());
+    }
+    void add(int group, Interval iv) {
+        if (group >= 0) items_[offset_[static_cast<size_t>(group) + 1]++] = iv;
+    }
+    // Length of the union of group g (sorted in place by start first, if it is not).
+    TimeNs unionLength(size_t g) {
+        const auto first = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g]);
+        const auto last = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1]);
+        const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+        if (!std::is_sorted(first, last, byStart)) std::sort(first, last, byStart);
+        TimeNs total = 0, coveredTo = std::numeric_limits<TimeNs>::min();
+        for (auto it = first; it != last; ++it) {
+            const TimeNs from = std::max(it->start, coveredTo);
+            if (it->end > from) total += it->end - from;
+            coveredTo = std::max(coveredTo, it->end);
+        }
+        return total;
+    }
+
+private:
+    std::vector<size_t> offset_;
+    std::vector<Interval> items_;
+};
 
 double quantile(std::vector<double> sorted, double q) {
     const double pos = q * static_cast<double>(sorted.size() - 1);
@@ -52,42 +80,55 @@ IterationSummary iterationSummary(const Trace& t) {
     const auto& spans = t.iterations;
     if (spans.empty()) return s;
 
-    // Every list sized first: grown a row at a time, each would be copied into fresh memory a
-    // dozen times over a million kernels.
-    std::vector<Interval> all, byDirection[4], comm;
+    // Each GPU operation's iteration, by where its launch call started.
+    const auto& kernels = t.kernels;
+    std::vector<int> kernelIteration(kernels.size()), copyIteration(t.memcpys.size()), setIteration(t.memsets.size());
     std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
-    {
-        size_t inDirection[4] = {}, inComm = 0;
-        for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-            ++inDirection[static_cast<size_t>(t.kernelLinks.direction[k])];
-            int8_t& known = isComm[t.kernels.name[k].value];
-            if (known < 0) known = collectiveOfKernel(t.str(t.kernels.name[k])) != Collective::None;
-            inComm += static_cast<size_t>(known);
-        }
-        all.reserve(t.kernels.size() + t.memcpys.size() + t.memsets.size());
-        for (size_t d = 0; d < 4; ++d) byDirection[d].reserve(inDirection[d]);
-        comm.reserve(inComm);
+    for (uint32_t k = 0; k < kernels.size(); ++k) {
+        kernelIteration[k] = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
+        int8_t& known = isComm[kernels.name[k].value];
+        if (known < 0) known = collectiveOfKernel(t.str(kernels.name[k])) != Collective::None;
     }
-    auto addOps = [&](const GpuOpColumns& ops) { // each table is sorted by start: merged, not sorted again
-        const size_t before = all.size();
-        for (size_t i = 0; i < ops.size(); ++i) all.push_back({ops.start[i], ops.end[i]});
-        std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(before), all.end(),
-                           [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    };
-    addOps(t.kernels);
-    addOps(t.memcpys);
-    addOps(t.memsets);
+    for (size_t i = 0; i < t.memcpys.size(); ++i) copyIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memcpys, i));
+    for (size_t i = 0; i < t.memsets.size(); ++i) setIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memsets, i));
+
+    GroupedIntervals all(spans.size()), comm(spans.size());
+    std::vector<GroupedIntervals> byDirection(4, GroupedIntervals(spans.size()));
+    for (uint32_t k = 0; k < kernels.size(); ++k) {
+        all.count(kernelIteration[k]);
+        byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].count(kernelIteration[k]);
+        if (isComm[kernels.name[k].value]) comm.count(kernelIteration[k]);
+    }
+    for (int i : copyIteration) all.count(i);
+    for (int i : setIteration) all.count(i);
+    all.allocate();
+    comm.allocate();
+    for (auto& d : byDirection) d.allocate();
+
     s.rows.resize(spans.size());
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-        const Interval iv{t.kernels.start[k], t.kernels.end[k]};
-        byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].push_back(iv);
-        if (isComm[t.kernels.name[k].value]) comm.push_back(iv);
-        const int i = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
-        if (i >= 0) ++s.rows[static_cast<size_t>(i)].kernels;
+    for (size_t i = 0; i < spans.size(); ++i) {
+        IterationRow& r = s.rows[i];
+        r.gpuStart = std::numeric_limits<TimeNs>::max();
+        r.gpuEnd = std::numeric_limits<TimeNs>::min();
     }
-    const auto busy = unionOf(std::move(all)), commUnion = unionOf(std::move(comm));
-    std::vector<Interval> directionUnion[4];
-    for (size_t d = 0; d < 4; ++d) directionUnion[d] = unionOf(std::move(byDirection[d]));
+    auto place = [&](int i, TimeNs start, TimeNs end) {
+        if (i < 0) return;
+        IterationRow& r = s.rows[static_cast<size_t>(i)];
+        r.gpuStart = std::min(r.gpuStart, start);
+        r.gpuEnd = std::max(r.gpuEnd, end);
+        all.add(i, {start, end});
+    };
+    for (uint32_t k = 0; k < kernels.size(); ++k) {
+        const int i = kernelIteration[k];
+        if (i < 0) continue;
+        const Interval iv{kernels.start[k], kernels.end[k]};
+        place(i, iv.start, iv.end);
+        ++s.rows[static_cast<size_t>(i)].kernels;
+        byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].add(i, iv);
+        if (isComm[kernels.name[k].value]) comm.add(i, iv);
+    }
+    for (size_t c = 0; c < t.memcpys.size(); ++c) place(copyIteration[c], t.memcpys.start[c], t.memcpys.end[c]);
+    for (size_t c = 0; c < t.memsets.size(); ++c) place(setIteration[c], t.memsets.start[c], t.memsets.end[c]);
 
     std::vector<double> durations;
     for (size_t i = 0; i < spans.size(); ++i) {
@@ -96,11 +137,15 @@ IterationSummary iterationSummary(const Trace& t) {
         r.number = spans[i].number;
         r.start = spans[i].start;
         r.end = spans[i].end;
-        r.busy = clippedLength(busy, r.start, r.end);
-        r.forward = clippedLength(directionUnion[static_cast<size_t>(Direction::Forward)], r.start, r.end);
-        r.backward = clippedLength(directionUnion[static_cast<size_t>(Direction::Backward)], r.start, r.end);
-        r.optimizer = clippedLength(directionUnion[static_cast<size_t>(Direction::Optimizer)], r.start, r.end);
-        r.comm = clippedLength(commUnion, r.start, r.end);
+        if (r.gpuStart > r.gpuEnd) { // launched no GPU work: its span is the CPU's
+            r.gpuStart = r.start;
+            r.gpuEnd = r.end;
+        }
+        r.busy = all.unionLength(i);
+        r.forward = byDirection[static_cast<size_t>(Direction::Forward)].unionLength(i);
+        r.backward = byDirection[static_cast<size_t>(Direction::Backward)].unionLength(i);
+        r.optimizer = byDirection[static_cast<size_t>(Direction::Optimizer)].unionLength(i);
+        r.comm = comm.unionLength(i);
         r.idle = r.duration() - r.busy;
         durations.push_back(static_cast<double>(r.duration()));
     }
@@ -109,7 +154,9 @@ IterationSummary iterationSummary(const Trace& t) {
     IterationRow& m = s.median;
     m.name = "median";
     m.start = medianOf(s.rows, [](const IterationRow& r) { return r.start; });
-    m.end = m.start + medianOf(s.rows, [](const IterationRow& r) { return r.duration(); });
+    m.end = m.start + medianOf(s.rows, [](const IterationRow& r) { return r.cpuDuration(); });
+    m.gpuStart = medianOf(s.rows, [](const IterationRow& r) { return r.gpuStart; });
+    m.gpuEnd = m.gpuStart + medianOf(s.rows, [](const IterationRow& r) { return r.duration(); });
     m.kernels = static_cast<uint64_t>(medianOf(s.rows, [](const IterationRow& r) { return static_cast<TimeNs>(r.kernels); }));
     m.busy = medianOf(s.rows, [](const IterationRow& r) { return r.busy; });
     m.forward = medianOf(s.rows, [](const IterationRow& r) { return r.forward; });

@@ -1,11 +1,15 @@
 #pragma once
-// Per iteration (core/pytorch/iterations.h): its CPU span, the kernels launched in it, and how
-// the GPU spent the span: busy (union of kernels, copies and sets inside the span), forward,
-// backward, optimizer and communication time (unions of those kernels inside the span), idle
-// (span - busy). Iterations more than 1.5 interquartile ranges from the quartiles of duration
-// are outliers; a median row sums up the typical iteration.
+// Per iteration (core/pytorch/iterations.h): its CPU span, and the GPU work launched inside it
+// (by the launch call's start, on any thread of the process: backward runs on the autograd
+// thread), measured on the GPU wherever that work runs: with asynchronous launches most of an
+// iteration's kernels run after its CPU range has ended. The iteration's GPU span is its work's
+// first start to last end; busy is the union of that work (kernels, copies, sets); forward,
+// backward, optimizer and communication are the unions of its kernels of each kind; idle is the
+// GPU span less busy. Iterations more than 1.5 interquartile ranges from the quartiles of GPU
+// duration are outliers; a median row sums up the typical iteration.
 #include "core/model/trace.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,12 +18,17 @@ namespace ls {
 struct IterationRow {
     std::string name;
     int number = 0;
-    TimeNs start = 0, end = 0;
+    TimeNs start = 0, end = 0;       // the CPU span (the range, or the detected ops)
+    TimeNs gpuStart = 0, gpuEnd = 0; // the GPU span of its work; the CPU span when it launched none
     uint64_t kernels = 0;
     TimeNs busy = 0, forward = 0, backward = 0, optimizer = 0, comm = 0, idle = 0;
     bool outlier = false;
-    TimeNs duration() const { return end - start; }
-    double busyPercent() const { return end > start ? 100.0 * static_cast<double>(busy) / static_cast<double>(end - start) : 0; }
+    TimeNs duration() const { return gpuEnd - gpuStart; } // measured on the GPU
+    TimeNs cpuDuration() const { return end - start; }
+    // What a timeline shows of it: the CPU range and the GPU work it launched.
+    TimeNs windowStart() const { return std::min(start, gpuStart); }
+    TimeNs windowEnd() const { return std::max(end, gpuEnd); }
+    double busyPercent() const { return duration() > 0 ? 100.0 * static_cast<double>(busy) / static_cast<double>(duration()) : 0; }
 };
 
 struct IterationSummary {

@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using namespace ls::gui::test;
@@ -30,30 +32,32 @@ const QString kNoIterations = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/t
 
 struct CliIteration {
     QString name;
-    double start, end, duration;
+    double start, end, duration; // what the navigator shows: the range and its GPU work; the GPU duration
     bool outlier;
 };
 
-// iter_sum's rows, and its median duration in `median`.
+// iter_sum's rows, and its median GPU duration in `median`.
 std::vector<CliIteration> cliIterations(const QString& path, double& median) {
     const CliRun cli = runCli({QStringLiteral("summary"), QStringLiteral("--report"), QStringLiteral("iter_sum"), path});
     EXPECT_EQ(cli.exitCode, 0) << cli.err.toStdString();
     std::vector<CliIteration> out;
     const auto csv = parseCsv(cli.out);
     if (csv.empty()) return out;
-    EXPECT_EQ(csv[0].value(3), QStringLiteral("duration_ns"));
-    EXPECT_EQ(csv[0].value(12), QStringLiteral("outlier"));
+    EXPECT_EQ(csv[0].value(3), QStringLiteral("gpu_start_ns"));
+    EXPECT_EQ(csv[0].value(5), QStringLiteral("gpu_duration_ns"));
+    EXPECT_EQ(csv[0].value(14), QStringLiteral("outlier"));
     for (size_t i = 1; i < csv.size(); ++i) {
         if (csv[i].value(0) == QStringLiteral("median")) {
-            median = csv[i].value(3).toDouble();
+            median = csv[i].value(5).toDouble();
             continue;
         }
-        out.push_back({csv[i][0], csv[i][1].toDouble(), csv[i][2].toDouble(), csv[i][3].toDouble(), csv[i].value(12) == QStringLiteral("yes")});
+        const double start = std::min(csv[i][1].toDouble(), csv[i][3].toDouble()), end = std::max(csv[i][2].toDouble(), csv[i][4].toDouble());
+        out.push_back({csv[i][0], start, end, csv[i][5].toDouble(), csv[i].value(14) == QStringLiteral("yes")});
     }
     return out;
 }
 
-// The timeline shows exactly [start, end] of the trace clock (to a nanosecond of rounding).
+// The timeline shows exactly the iteration's range and the GPU work it launched (to a nanosecond of rounding).
 void expectWindow(const ls::gui::MainWindow& w, const CliIteration& it) {
     const ls::TimeWindow win = w.findChild<ls::gui::TimelineView*>()->window();
     EXPECT_NEAR(win.startNs, it.start, 1.0) << it.name.toStdString();

@@ -115,7 +115,7 @@ void IterationNavigator::goTo(int index) {
     emit navigated(current_); // the timeline is shown before it is zoomed: its width is then right
     const IterationRow& r = summary_->rows[static_cast<size_t>(current_)];
     zooming_ = true;
-    timeline_->setWindow(static_cast<double>(r.start), static_cast<double>(r.end));
+    timeline_->setWindow(static_cast<double>(r.windowStart()), static_cast<double>(r.windowEnd())); // its range and its GPU work
     zooming_ = false;
 }
 
@@ -135,7 +135,8 @@ void IterationNavigator::followTimeline() {
     const auto it = std::upper_bound(rows.begin(), rows.end(), centre, [](double t, const IterationRow& r) { return t < static_cast<double>(r.start); });
     if (it == rows.begin()) return;
     const IterationRow& r = *(it - 1);
-    if (centre > static_cast<double>(r.end) || w.endNs() - w.startNs > 1.5 * static_cast<double>(r.duration())) return;
+    const auto shown = static_cast<double>(r.windowEnd() - r.windowStart());
+    if (centre > static_cast<double>(r.windowEnd()) || w.endNs() - w.startNs > 1.5 * shown) return;
     const int index = static_cast<int>(it - 1 - rows.begin());
     if (index == current_) return;
     current_ = index;

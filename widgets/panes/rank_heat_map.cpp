@@ -38,7 +38,7 @@ void RankHeatMap::setIterations(const std::vector<RankIterationRow>& rows) {
     for (const auto& r : rows) {
         const auto row = static_cast<size_t>(std::lower_bound(ranks_.begin(), ranks_.end(), r.rank) - ranks_.begin());
         const auto col = static_cast<size_t>(std::lower_bound(iterations_.begin(), iterations_.end(), r.iteration) - iterations_.begin());
-        const double ms = static_cast<double>(r.end - r.start) / 1e6;
+        const double ms = static_cast<double>(r.duration()) / 1e6; // on the GPU
         ms_[row * columns + col] = ms;
         fastest_[col] = std::min(fastest_[col], ms);
         slowest_[col] = std::max(slowest_[col], ms);
