@@ -165,25 +165,28 @@ op_sum         the same per op instance name and direction
 tc_sum         GPU time by Tensor Core state (used, not used, n/a), per device
 ncu_match      with --ncu CSV: one row per Nsight Compute kernel with its match state
                (matched, unmatched, ambiguous), the trace kernel id and the reason
-rank_sum       per rank: kernels, span (first kernel start to last end), busy (union of all
-               kernels), compute and comm (unions of compute and of NCCL/NVSHMEM kernels),
-               overlap (comm while compute runs on the same GPU), exposed_comm (comm - overlap),
-               idle (span - busy); a kernel overlapping itself on two streams counts once
+rank_sum       per rank: kernels, span (first GPU op start to last end), busy (union of all
+               kernels, copies and sets), compute and comm (unions of compute and of
+               NCCL/NVSHMEM kernels), overlap (comm while compute runs on the same GPU),
+               exposed_comm (comm - overlap), idle (span - busy, as HTA's idle time); a kernel
+               overlapping itself on two streams counts once
 collective_sum one row per collective matched across ranks (one launch on a process driving
                several GPUs; else the k-th of its type on each process group a PyTorch profiler
                trace names, or on each rank's k-th communication stream): bytes (message size,
                where the trace has it), start skew across ranks, the last-arriving rank, the time
                the others waited for it (sum of last start - start), in session time
 rank_iter_sum  per iteration range (iteration N, step N, ProfilerStep#N) and rank: its span
-               in session time, the slowest rank of each iteration marked
+               and the GPU span of the work that rank launched inside it, in session time, the
+               rank with the longest GPU span of each iteration marked slowest
 iter_sum       per iteration: the iteration ranges (iteration N, step N, ProfilerStep#N), or
                where there are none the detected steps (each run of optimizer ops ends one; for
                inference, the repeating top-level op sequence; `info` says which rule and how
-               alike the iterations are). Columns: CPU span, kernels launched in it, gpu_busy
-               (union of kernels, copies and sets inside the span), forward, backward,
-               optimizer and comm (unions of those kernels inside the span), idle (span - busy),
-               outlier (duration beyond 1.5 interquartile ranges of the quartiles), then a
-               median row
+               alike the iterations are), measured on the GPU: its work is what any thread of
+               the process launched inside its CPU span, wherever it ran. Columns: CPU span,
+               GPU span (first start to last end of that work), kernels, gpu_busy (union of its
+               kernels, copies and sets), forward, backward, optimizer and comm (unions of its
+               kernels of each kind), idle (GPU span - busy), outlier (GPU duration beyond 1.5
+               interquartile ranges of the quartiles), then a median row
 idle_sum       GPU idle time per device (gaps between the union of its kernels, copies and
                sets) by cause, with what the host was doing when each gap began, told from
                the thread that launched the work ending it: synchronization (inside a

@@ -18,23 +18,29 @@ KernelCollectives::KernelCollectives(const Trace& t) : t_(t), byName_(t.strings.
 
 namespace {
 
-// One rank's kernels: counts, first start and last end, and the unions of compute and of
-// communication intervals on the trace's own clock.
+// One rank's GPU work: kernel counts, the first start and last end and the length of the union of
+// all its work (kernels, copies and sets: a copy keeps the GPU busy, as in gpu_idle and HTA), and
+// the unions of compute and of communication kernel intervals on the trace's own clock.
 struct RankKernels {
     uint64_t kernels = 0, commKernels = 0;
-    TimeNs first = 0, last = 0;
+    bool any = false; // any GPU work at all
+    TimeNs first = 0, last = 0, busyTime = 0;
     RankBusy busy;
 };
 
 RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelCollectives& kc) {
     RankKernels out;
-    std::vector<Interval> compute, comm;
+    std::vector<Interval> compute, comm, copies;
+    const auto ofRank = [&](const GpuOpColumns& c, uint32_t i) {
+        if (const Stream& st = t.streamOf(c, i); st.process != r.process || st.device != r.device) return false;
+        out.first = out.any ? std::min(out.first, c.start[i]) : c.start[i];
+        out.last = out.any ? std::max(out.last, c.end[i]) : c.end[i];
+        return out.any = true;
+    };
     const auto& k = t.kernels;
     compute.reserve(k.size()); // pages are touched only as far as they are filled
     for (uint32_t i = 0; i < k.size(); ++i) {
-        if (const Stream& st = t.streamOf(k, i); st.process != r.process || st.device != r.device) continue;
-        out.first = out.kernels ? std::min(out.first, k.start[i]) : k.start[i];
-        out.last = out.kernels ? std::max(out.last, k.end[i]) : k.end[i];
+        if (!ofRank(k, i)) continue;
         ++out.kernels;
         if (kc.of(KernelId(i)) != Collective::None) {
             comm.push_back({k.start[i], k.end[i]});
@@ -43,7 +49,13 @@ RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelColl
             compute.push_back({k.start[i], k.end[i]});
         }
     }
+    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.memcpys), static_cast<const GpuOpColumns*>(&t.memsets)})
+        for (uint32_t i = 0; i < c->size(); ++i)
+            if (ofRank(*c, i)) copies.push_back({c->start[i], c->end[i]});
     out.busy = {unionOf(std::move(compute)), unionOf(std::move(comm))};
+    copies.insert(copies.end(), out.busy.compute.begin(), out.busy.compute.end());
+    copies.insert(copies.end(), out.busy.comm.begin(), out.busy.comm.end());
+    out.busyTime = lengthOf(unionOf(std::move(copies)));
     return out;
 }
 
@@ -69,12 +81,12 @@ std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<Ran
         row.device = r.device;
         row.kernels = k.kernels;
         row.commKernels = k.commKernels;
-        row.span = k.kernels ? k.last - k.first : 0;
+        row.span = k.any ? k.last - k.first : 0;
         row.compute = lengthOf(k.busy.compute);
         row.comm = lengthOf(k.busy.comm);
         row.overlap = intersectionLength(k.busy.compute, k.busy.comm);
         row.exposedComm = row.comm - row.overlap;
-        row.busy = row.compute + row.exposedComm;
+        row.busy = k.busyTime;
         row.idle = row.span - row.busy;
         rows.push_back(std::move(row));
         if (!busy) return;

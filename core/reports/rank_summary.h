@@ -2,7 +2,8 @@
 // Per rank of a session: how its GPU time splits into compute, communication, communication
 // hidden behind compute, exposed communication and idle time (summary --report rank_sum).
 // Interval arithmetic over the union of each class's kernel intervals on the rank's device, so
-// kernels overlapping on several streams count once.
+// kernels overlapping on several streams count once. Copies and sets are neither compute nor
+// communication but keep the GPU busy (as in gpu_idle and HTA's temporal breakdown).
 #include "core/costs/collective.h"
 #include "core/model/session.h"
 #include "core/reports/intervals.h"
@@ -16,8 +17,8 @@ struct RankTimeRow {
     std::string host;
     uint32_t pid = 0, device = 0;
     uint64_t kernels = 0, commKernels = 0;
-    TimeNs span = 0;        // first kernel start to last kernel end
-    TimeNs busy = 0;        // union of all kernels
+    TimeNs span = 0;        // first GPU op start to last GPU op end (kernels, copies, sets)
+    TimeNs busy = 0;        // union of all kernels, copies and sets
     TimeNs compute = 0;     // union of compute kernels
     TimeNs comm = 0;        // union of communication kernels
     TimeNs overlap = 0;     // communication while compute runs: |compute ∩ comm|

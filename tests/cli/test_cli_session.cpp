@@ -67,7 +67,7 @@ TEST(CliSession, AFolderIsTheSessionOfItsTraces) {
         const int64_t busy = std::stoll(t.at(r, "busy_ns")), compute = std::stoll(t.at(r, "compute_ns")),
                       exposed = std::stoll(t.at(r, "exposed_comm_ns")), span = std::stoll(t.at(r, "span_ns")),
                       idle = std::stoll(t.at(r, "idle_ns"));
-        EXPECT_EQ(busy, compute + exposed);
+        EXPECT_GE(busy, compute + exposed); // and copies and sets outside kernels
         EXPECT_EQ(idle, span - busy);
     }
     EXPECT_EQ(listDir(dir.path()), before) << "nothing written beside the traces";

@@ -1,6 +1,8 @@
 // The Ranks tab and the rank selector, offscreen: several files open as one session, the tab
 // shows what `layerscope-cli summary --report rank_sum` prints for the same files (a separate
 // process), the heat map holds each rank's iterations, and choosing a rank shows its kernels.
+#include "core/load/session_load.h"
+#include "core/reports/rank_summary.h"
 #include "widgets/main_window.h"
 #include "widgets/panes/rank_heat_map.h"
 #include "widgets/panes/rank_timeline.h"
@@ -65,8 +67,18 @@ TEST(RanksTab, TheChartIsBuiltWhenTheTabIsShown) {
     ASSERT_EQ(series.size(), 1);
     const auto* bars = qobject_cast<QStackedBarSeries*>(series.front());
     ASSERT_TRUE(bars);
-    ASSERT_EQ(bars->count(), 4); // compute only, comm under compute, exposed comm, idle
+    ASSERT_EQ(bars->count(), 5); // compute only, comm under compute, exposed comm, copies and sets only, idle
     for (const QBarSet* set : bars->barSets()) EXPECT_EQ(set->count(), 2) << set->label().toStdString();
+    // Each bar adds up to the rank's span (rank_sum's span_ns, in ms), copies and sets included.
+    const ls::Session session = ls::loadSession({kRank0.toStdString(), kRank1.toStdString()});
+    const auto rows = ls::rankTimeSummary(session);
+    ASSERT_EQ(rows.size(), 2u);
+    for (int rank = 0; rank < 2; ++rank) {
+        double total = 0;
+        for (const QBarSet* set : bars->barSets()) total += set->at(rank);
+        EXPECT_NEAR(total, static_cast<double>(rows[static_cast<size_t>(rank)].span) / 1e6, 1e-6) << "rank " << rank;
+        EXPECT_GT(bars->barSets()[3]->at(rank), 0.0) << "the DDP ranks copy while no kernel runs";
+    }
 }
 
 TEST(RanksTab, TwoRankFilesShowTheCliRankSummaryAndSwitchRanks) {

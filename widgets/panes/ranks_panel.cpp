@@ -267,7 +267,7 @@ void RanksPanel::fillCollectives() {
 }
 
 // Stacked bars per rank: compute alone, communication hidden behind compute, exposed
-// communication and idle add up to the rank's span.
+// communication, copies and sets while no kernel runs, and idle add up to the rank's span.
 void RanksPanel::rebuildChart() {
     dropChart();
     chartStale_ = false;
@@ -275,10 +275,12 @@ void RanksPanel::rebuildChart() {
     auto* computeOnly = new QBarSet(QStringLiteral("Compute only"));
     auto* overlap = new QBarSet(QStringLiteral("Comm under compute"));
     auto* exposed = new QBarSet(QStringLiteral("Exposed comm"));
+    auto* copies = new QBarSet(QStringLiteral("Copies and sets only"));
     auto* idle = new QBarSet(QStringLiteral("Idle"));
     computeOnly->setColor(QColor(0x3b, 0x6e, 0xa8));
     overlap->setColor(QColor(0x7f, 0xb2, 0x5a));
     exposed->setColor(QColor(0xd9, 0x5f, 0x3b));
+    copies->setColor(QColor(0x9a, 0x7f, 0xb8));
     idle->setColor(QColor(0xc8, 0xc8, 0xc8));
     QStringList categories;
     double most = 0;
@@ -287,12 +289,13 @@ void RanksPanel::rebuildChart() {
         *computeOnly << v(r.compute - r.overlap);
         *overlap << v(r.overlap);
         *exposed << v(r.exposedComm);
+        *copies << v(r.busy - r.compute - r.exposedComm); // busy with no kernel running: copies and sets
         *idle << v(r.idle);
         most = std::max(most, v(r.span));
         categories << QString::number(r.rank);
     }
     auto* series = new QStackedBarSeries;
-    series->append({computeOnly, overlap, exposed, idle});
+    series->append({computeOnly, overlap, exposed, copies, idle});
     auto* chart = new QChart;
     chart->addSeries(series);
     chart->setTitle(QStringLiteral("GPU time per rank (ms)"));
@@ -314,7 +317,7 @@ void RanksPanel::rebuildChart() {
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(220);
     view->setToolTip(QStringLiteral("Each bar adds up to the rank's span: compute alone, communication hidden behind compute, "
-                                    "exposed communication, idle"));
+                                    "exposed communication, copies and sets with no kernel beside them, idle"));
     chart_ = view;
     chartBox_->addWidget(view);
 }
