@@ -29,6 +29,11 @@ constexpr std::string_view kGa102 =
 constexpr std::string_view kAda =
     "NVIDIA Ada GPU Architecture whitepaper (GeForce RTX 4090), "
     "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf";
+constexpr std::string_view kB200 = "NVIDIA HGX B200 specifications (8 GPUs; per GPU here), https://www.nvidia.com/en-us/data-center/hgx/";
+constexpr std::string_view kRtx5090 =
+    "NVIDIA GeForce RTX 5090 specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/";
+constexpr std::string_view kMi300x = "AMD Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html";
+constexpr std::string_view kMi210 = "AMD Instinct MI210 data sheet, https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html";
 constexpr std::string_view kNano = "NVIDIA Jetson Nano module datasheet (DA-09366-001), https://developer.nvidia.com/embedded/jetson-nano";
 
 // Dense figures. Datasheets from Ampere on print Tensor Core rates "with sparsity" (2:4
@@ -47,10 +52,20 @@ const std::vector<DevicePeaks> kTable = {
     {"H100 SXM", tflops(34), tflops(67), tflops(67), tflops(494.5), tflops(989.5), tflops(989.5), tflops(1979), gbps(3350), kH100},
     {"H100 PCIe", tflops(26), tflops(51), tflops(51), tflops(378), tflops(756.5), tflops(756.5), tflops(1513), gbps(2000), kH100},
     {"H200 SXM", tflops(34), tflops(67), tflops(67), tflops(494.5), tflops(989.5), tflops(989.5), tflops(1979), gbps(4800), kH200},
+    // B200: the HGX B200 page prints the 8-GPU board (FP64 296 TFLOPS, FP32 600, sparse TF32 18
+    // PFLOPS, FP16/BF16 36, FP8 72, 64 TB/s): divided by 8, sparse rates halved.
+    {"B200", tflops(37), tflops(75), tflops(37), tflops(1125), tflops(2250), tflops(2250), tflops(4500), gbps(8000), kB200},
+    // AMD's matrix cores are the Tensor Core column (dense rates as the data sheet prints them).
+    {"MI300X", tflops(81.7), tflops(163.4), tflops(163.4), tflops(653.7), tflops(1307.4), tflops(1307.4), tflops(2614.9), gbps(5300), kMi300x},
+    // MI210 (CDNA 2): no TF32 or FP8; its FP32 matrix rate is the Tensor Core FP32 column.
+    {"MI210", tflops(22.6), tflops(22.6), tflops(45.3), tflops(45.3), tflops(181), tflops(181), kNone, gbps(1638.4), kMi210},
     // L40S and the GeForce cards: FP64 is not printed (1/64 of FP32 on these chips); left unknown.
     {"L40S", kNone, tflops(91.6), kNone, tflops(183), tflops(362.05), tflops(362.05), tflops(733), gbps(864), kL40S},
     {"GeForce RTX 3090", kNone, tflops(35.6), kNone, tflops(35.6), tflops(71), tflops(71), kNone, gbps(936), kGa102},
     {"GeForce RTX 4090", kNone, tflops(82.6), kNone, tflops(82.6), tflops(165.2), tflops(165.2), tflops(330.3), gbps(1008), kAda},
+    // RTX 5090 (compute capability 12.0): NVIDIA prints only sparse Tensor Core rates and not at
+    // FP32 accumulate, which GeForce parts run at a lower rate: left unknown rather than guessed.
+    {"GeForce RTX 5090", kNone, tflops(104.8), kNone, kNone, kNone, kNone, kNone, gbps(1792), kRtx5090},
     // No Tensor Cores. The datasheet prints 472 GFLOPS for FP16, which Maxwell GM20B runs as half2 at
     // twice the FP32 rate: FP32 is 236 GFLOPS (128 cores × 2 × 921.6 MHz).
     {"Jetson Nano", kNone, 236e9, kNone, kNone, kNone, kNone, kNone, gbps(25.6), kNano},
@@ -97,6 +112,10 @@ const DevicePeaks* devicePeaks(std::string_view deviceName, uint64_t memoryBytes
         if (has(n, "sxm2")) return &row("V100 SXM2");
         return nullptr;
     }
+    if (has(n, "b200") && !has(n, "gb200")) return &row("B200"); // GB200 runs its B200s at other clocks
+    if (has(n, "mi300x")) return &row("MI300X");                   // "AMD Instinct MI300X VF" too: the same chip
+    if (has(n, "mi210")) return &row("MI210");
+    if (has(n, "rtx 5090") && !has(n, "5090 d")) return &row("GeForce RTX 5090");
     if (has(n, "l40s")) return &row("L40S");
     if (has(n, "rtx 3090") && !has(n, "3090 ti")) return &row("GeForce RTX 3090");
     if (has(n, "rtx 4090") && !has(n, "4090 d")) return &row("GeForce RTX 4090");

@@ -22,7 +22,7 @@ struct DevicePeaks {
 };
 
 // One row per model: V100 SXM2/PCIe, A100 SXM 40/80 GB and PCIe 40/80 GB, H100 SXM/PCIe,
-// H200 SXM, L40S, GeForce RTX 3090/4090, Jetson Nano.
+// H200 SXM, B200, AMD MI300X and MI210, L40S, GeForce RTX 3090/4090/5090, Jetson Nano.
 const std::vector<DevicePeaks>& devicePeakTable();
 
 // The row for a device name as the trace records it ("NVIDIA H200", "Tesla V100-SXM2-16GB",

@@ -85,6 +85,8 @@ const std::vector<DeviceLimits>& deviceLimitTable() {
         row(8, 9, 48, 24, 64 * KiB, 100, 99, {0, 8, 16, 32, 64, 100}),
         row(9, 0, 64, 32, 64 * KiB, 228, 227, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}),
         row(10, 0, 64, 32, 64 * KiB, 228, 227, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}),
+        // 12.0, consumer Blackwell (RTX 50): 1,536 threads and 32 blocks per SM, 100 KiB of shared memory.
+        row(12, 0, 48, 32, 64 * KiB, 100, 99, {0, 8, 16, 32, 64, 100}),
     };
     return table;
 }
@@ -97,7 +99,8 @@ const DeviceLimits* deviceLimits(int major, int minor) {
 
 std::string occupancyLimiterText(uint8_t limiters) {
     static constexpr std::pair<uint8_t, std::string_view> kNames[] = {
-        {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"}, {kLimitWarps, "warps"}, {kLimitBlocks, "blocks"}};
+        {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"}, {kLimitWarps, "warps"}, {kLimitBlocks, "blocks"},
+        {kLimitNotApplicable, "n/a: AMD GPU (CUDA occupancy rules do not apply)"}};
     std::string text;
     for (const auto& [bit, name] : kNames) {
         if (!(limiters & bit)) continue;
@@ -160,6 +163,11 @@ std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const D
     return o;
 }
 
+bool isAmdGpu(const Device& d) {
+    const std::string_view n = d.name;
+    return n.starts_with("AMD ") || n.find("Instinct") != std::string_view::npos || n.find("Radeon") != std::string_view::npos;
+}
+
 void computeKernelOccupancy(Trace& t) {
     auto& m = t.metrics;
     const auto& k = t.kernels;
@@ -168,10 +176,15 @@ void computeKernelOccupancy(Trace& t) {
     m.occupancyLimiter.assign(n, 0);
     // A trace names a handful of devices: look each up once.
     std::vector<std::pair<uint32_t, const DeviceLimits*>> limitsOf;
-    for (const auto& d : t.devices) limitsOf.emplace_back(d.id, deviceLimits(d.computeMajor, d.computeMinor));
+    static const DeviceLimits kAmd{}; // a marker: such devices get no percentage, and say why
+    for (const auto& d : t.devices) limitsOf.emplace_back(d.id, isAmdGpu(d) ? &kAmd : deviceLimits(d.computeMajor, d.computeMinor));
     for (size_t i = 0; i < n; ++i) {
         const auto it = std::find_if(limitsOf.begin(), limitsOf.end(), [&](const auto& e) { return e.first == t.streamOf(k, i).device; });
         if (it == limitsOf.end() || !it->second) continue;
+        if (it->second == &kAmd) {
+            m.occupancyLimiter[i] = kLimitNotApplicable;
+            continue;
+        }
         const Dim3& b = k.block[i];
         const uint64_t threads = uint64_t{b.x} * b.y * b.z;
         const LaunchShape launch{static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX)), k.registers[i], k.staticSmem[i],

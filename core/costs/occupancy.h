@@ -34,7 +34,7 @@ struct DeviceLimits {
     std::vector<uint32_t> carveoutsKiB; // shared-memory sizes per SM the driver chooses from, ascending
 };
 
-// The table, one row per compute capability from 6.0 to 10.0.
+// The table, one row per compute capability from 6.0 to 10.0, and 12.0.
 const std::vector<DeviceLimits>& deviceLimitTable();
 // nullptr for a compute capability the table does not know (the cells stay empty).
 const DeviceLimits* deviceLimits(int major, int minor);
@@ -54,8 +54,10 @@ enum OccupancyLimiter : uint8_t {
     kLimitSharedMemory = 2,
     kLimitWarps = 4,
     kLimitBlocks = 8,
+    kLimitNotApplicable = 16, // an AMD GPU: CUDA's occupancy rules do not apply (no percentage)
 };
-// "registers", "shared memory", "warps", "blocks", ties joined by "+"; empty for 0.
+// "registers", "shared memory", "warps", "blocks", ties joined by "+"; empty for 0; the reason
+// for kLimitNotApplicable.
 std::string occupancyLimiterText(uint8_t limiters);
 
 struct Occupancy {
@@ -85,7 +87,9 @@ uint32_t estimateSmemConfig(const LaunchShape& launch, const DeviceLimits& devic
 std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const DeviceLimits& device);
 
 // Per kernel of t, into t.metrics.occupancy (percent, NaN when the device is unknown) and
-// t.metrics.occupancyLimiter.
+// t.metrics.occupancyLimiter. AMD GPUs report a compute capability too (MI300X: 9.4, MI250X:
+// 9.0) but run wavefronts of 64 on compute units with other limits: NaN, limiter n/a.
+bool isAmdGpu(const Device& d);
 void computeKernelOccupancy(Trace& t);
 
 } // namespace ls

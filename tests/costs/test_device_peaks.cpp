@@ -80,6 +80,20 @@ TEST(DevicePeaks, AdaAndGeForceUseDenseFp32AccumulateFigures) {
     expectRow({"Jetson Nano", kNo, 0.236, kNo, kNo, kNo, kNo, 25.6});
 }
 
+TEST(DevicePeaks, BlackwellAndMi300xFromTheirSpecificationPages) {
+    // HGX B200 (8 GPUs): FP64 296, FP32 600 TFLOPS, TF32 18, FP16/BF16 36, FP8 72 PFLOPS (sparse),
+    // 64 TB/s: per GPU 37, 75, and dense 1,125, 2,250, 2,250, 4,500 TFLOPS, 8,000 GB/s.
+    expectRow({"B200", 37, 75, 18000.0 / 8 / 2, 36000.0 / 8 / 2, 36000.0 / 8 / 2, 72000.0 / 8 / 2, 64000.0 / 8});
+    // AMD MI300X data sheet: FP64 vector 81.7, FP32 vector 163.4, TF32 653.7, FP16 and BF16
+    // 1,307.4, FP8 2,614.9 TFLOPS (dense), 5.3 TB/s.
+    expectRow({"MI300X", 81.7, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5300});
+    // MI210: FP64 22.6 (matrix 45.3), FP32 22.6 (matrix 45.3), FP16 and BF16 181, 1.6384 TB/s.
+    expectRow({"MI210", 22.6, 22.6, 45.3, 181, 181, kNo, 1638.4});
+    EXPECT_DOUBLE_EQ(model("MI210").fp64Tc, 45.3e12);
+    // RTX 5090: FP32 104.8 TFLOPS, 1,792 GB/s; Tensor Core rates at FP32 accumulate not printed.
+    expectRow({"GeForce RTX 5090", kNo, 104.8, kNo, kNo, kNo, kNo, 1792});
+}
+
 TEST(DevicePeaks, NamesAsTracesRecordThem) {
     struct Case {
         std::string_view name;
@@ -103,6 +117,13 @@ TEST(DevicePeaks, NamesAsTracesRecordThem) {
         {"NVIDIA GeForce RTX 3090", 0, "GeForce RTX 3090"},
         {"NVIDIA GeForce RTX 4090", 0, "GeForce RTX 4090"},
         {"NVIDIA Tegra X1", 0, "Jetson Nano"},
+        {"NVIDIA B200", 0, "B200"},
+        {"NVIDIA GB200", 0, ""},
+        {"AMD Instinct MI300X", 0, "MI300X"},
+        {"AMD Instinct MI300X VF", 0, "MI300X"}, // TraceLens's MI300X traces
+        {"AMD Instinct MI210", 0, "MI210"},
+        {"AMD Radeon Graphics", 0, ""}, // what an MI250 calls itself in HTA's ROCm 6.2 trace: no model
+        {"NVIDIA GeForce RTX 5090", 0, "GeForce RTX 5090"},
         {"NVIDIA H100 NVL", 0, ""},
         {"NVIDIA H200 NVL", 0, ""},
         {"NVIDIA GeForce RTX 3090 Ti", 0, ""},

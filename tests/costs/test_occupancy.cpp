@@ -38,12 +38,12 @@ void expectLimits(const Occupancy& o, uint32_t regs, uint32_t smem, uint32_t war
     EXPECT_EQ(o.blockLimitSm, sm) << "Block Limit SM";
 }
 
-TEST(OccupancyRules, TableCoversSixToTenAndNothingElse) {
+TEST(OccupancyRules, TableCoversSixToTenAndTwelveAndNothingElse) {
     using Cc = std::vector<std::pair<int, int>>;
-    for (auto [major, minor] : Cc{{6, 0}, {6, 1}, {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}})
+    for (auto [major, minor] : Cc{{6, 0}, {6, 1}, {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
         EXPECT_NE(deviceLimits(major, minor), nullptr) << major << "." << minor;
-    for (auto [major, minor] : Cc{{0, 0}, {5, 2}, {7, 1}, {12, 0}}) EXPECT_EQ(deviceLimits(major, minor), nullptr) << major << "." << minor;
-    EXPECT_EQ(deviceLimitTable().size(), 12u);
+    for (auto [major, minor] : Cc{{0, 0}, {5, 2}, {7, 1}, {9, 4}, {11, 0}}) EXPECT_EQ(deviceLimits(major, minor), nullptr) << major << "." << minor;
+    EXPECT_EQ(deviceLimitTable().size(), 13u);
     for (const auto& d : deviceLimitTable()) {
         ASSERT_FALSE(d.carveoutsKiB.empty());
         EXPECT_TRUE(std::is_sorted(d.carveoutsKiB.begin(), d.carveoutsKiB.end()));
@@ -221,6 +221,45 @@ TEST(OccupancyRules, Sm100) {
     EXPECT_EQ(occupancy(10, 0, {1056, 16, 0, 0, 8 * KiB}).blockLimitWarps, 0u);
     // An empty block has no occupancy.
     EXPECT_FALSE(theoreticalOccupancy({0, 32, 0, 0, 0}, *deviceLimits(10, 0)).has_value());
+}
+
+// sm_120 (RTX 50): 48 warps and 32 blocks per SM, 100 KiB of shared memory.
+TEST(OccupancyRules, Sm120) {
+    // 32 threads, 32 registers: warps 48/1 = 48, but 32 blocks a SM -> 32 warps = 66.7 %, blocks.
+    auto o = occupancy(12, 0, {32, 32, 0, 0, 100 * KiB});
+    expectLimits(o, 64, 100, 48, 32);
+    EXPECT_DOUBLE_EQ(o.fraction, 32.0 / 48.0);
+    EXPECT_EQ(o.limiters, kLimitBlocks);
+    // 256 threads, 48 KiB of shared memory each (+1 KiB reserved): 100 KiB hold 2 blocks = 16 warps.
+    o = occupancy(12, 0, {256, 32, 0, 48 * KiB, 100 * KiB});
+    EXPECT_EQ(o.blockLimitSharedMem, 2u);
+    EXPECT_EQ(o.activeWarpsPerSm, 16u);
+}
+
+// AMD GPUs report a compute capability (MI300X 9.4, MI250X 9.0) that is not CUDA's: their
+// kernels get no occupancy and the limiter says why, never the numbers of an NVIDIA 9.0.
+TEST(OccupancyRules, AmdGpusAreNotApplicable) {
+    Trace t;
+    t.devices.push_back({0, "AMD Instinct MI250X", 110, 0, 9, 0});
+    t.streams.push_back({ProcessId(0), 0, 0, 0});
+    t.kernels.start.push_back(0);
+    t.kernels.end.push_back(10);
+    t.kernels.streamIndex.push_back(StreamId(0));
+    t.kernels.block.push_back({256, 1, 1});
+    t.kernels.registers.push_back(32);
+    t.kernels.staticSmem.push_back(0);
+    t.kernels.dynamicSmem.push_back(0);
+    computeKernelOccupancy(t);
+    ASSERT_EQ(t.metrics.occupancy.size(), 1u);
+    EXPECT_TRUE(std::isnan(t.metrics.occupancy[0]));
+    EXPECT_EQ(t.metrics.occupancyLimiter[0], kLimitNotApplicable);
+    EXPECT_EQ(occupancyLimiterText(kLimitNotApplicable), "n/a: AMD GPU (CUDA occupancy rules do not apply)");
+    EXPECT_TRUE(isAmdGpu({0, "AMD Instinct MI300X VF", 0, 0, 9, 4}));
+    EXPECT_FALSE(isAmdGpu({0, "NVIDIA H100 80GB HBM3", 0, 0, 9, 0}));
+    // The same launch on an NVIDIA 9.0 has a number.
+    t.devices[0].name = "NVIDIA H100 80GB HBM3";
+    computeKernelOccupancy(t);
+    EXPECT_FALSE(std::isnan(t.metrics.occupancy[0]));
 }
 
 // The table against what Nsight Systems exports recorded of their GPUs (TARGET_INFO_GPU: the
