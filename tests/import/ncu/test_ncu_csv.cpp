@@ -99,6 +99,38 @@ TEST(NcuCsvParse, RawPageWithUnitsLine) {
     EXPECT_EQ(csv.kernels[1].grid, (Dim3{4, 1, 1}));
 }
 
+// The same program's first 30 kernels profiled twice on an H200, once per page
+// (tests/data/ncu/README.md): the pages give the same kernels, launch shapes, registers and
+// theoretical occupancy, each in its own layout (a details line per metric, a raw column per metric).
+TEST(NcuCsvParse, RawAndDetailsPagesOfOneProgramAgree) {
+    const fs::path dir = sourceDir() / "tests/data/ncu";
+    const NcuParseResult raw = readNcuCsvFile((dir / "gpt1layer_h200.ncu_raw.csv").string());
+    const NcuParseResult details = readNcuCsvFile((dir / "gpt1layer_h200.ncu_details.csv").string());
+    ASSERT_TRUE(raw.ok()) << raw.error;
+    ASSERT_TRUE(details.ok()) << details.error;
+    EXPECT_EQ(raw.csv->page, NcuPage::Raw);
+    EXPECT_EQ(details.csv->page, NcuPage::Details);
+    EXPECT_EQ(raw.csv->skippedLines, 3u); // the program's output and ncu's ==PROF== lines
+    ASSERT_EQ(raw.csv->kernels.size(), 30u);
+    ASSERT_EQ(details.csv->kernels.size(), 30u);
+    EXPECT_GT(raw.csv->metrics.size(), 10 * details.csv->metrics.size()) << "raw pages name every metric collected";
+    for (size_t k = 0; k < 30; ++k) {
+        SCOPED_TRACE(raw.csv->kernels[k].name);
+        const NcuKernel &a = raw.csv->kernels[k], &b = details.csv->kernels[k];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.cc, "9.0");
+        EXPECT_EQ(b.cc, "9.0");
+        EXPECT_EQ(a.grid, b.grid);
+        EXPECT_EQ(a.block, b.block);
+        for (NcuKnownMetric m : {NcuKnownMetric::Registers, NcuKnownMetric::TheoreticalOccupancy}) {
+            EXPECT_FALSE(std::isnan(raw.csv->knownValue(k, m))) << "metric " << static_cast<int>(m);
+            EXPECT_DOUBLE_EQ(raw.csv->knownValue(k, m), details.csv->knownValue(k, m)) << "metric " << static_cast<int>(m);
+        }
+        EXPECT_GT(raw.csv->knownValue(k, NcuKnownMetric::Duration), 0);
+        EXPECT_GT(details.csv->knownValue(k, NcuKnownMetric::Duration), 0);
+    }
+}
+
 // Each malformed input: no result, a one-line reason that says what is wrong.
 void expectError(std::string_view text, const std::string& mentions) {
     const auto r = parseNcuCsv(text);
