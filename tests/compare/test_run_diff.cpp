@@ -222,7 +222,7 @@ TEST(RunDiff, RealVerdictSaysBIsSlowerBecauseOfGemms) {
 }
 
 TEST(RunDiff, OneRankOfAFileHoldingSeveralGpus) {
-    const fs::path nccl = sharedDir() / "traces/third-party/nccl_8xv100.nvprof.nvvp";
+    const fs::path nccl = thirdPartyTrace("nccl_8xv100.nvprof.nvvp");
     LS_REQUIRE_FILE(nccl);
     DiffSide whole = side(nccl);
     DiffSide dev0 = whole, dev1 = whole;

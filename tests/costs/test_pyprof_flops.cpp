@@ -18,7 +18,7 @@ namespace {
 
 using namespace ls::test;
 
-const fs::path kTrace = sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.nvprof.sql";
+const fs::path kTrace = thirdPartyTrace("pyprof_lstm_v100.nvprof.sql");
 const fs::path kProf = sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.prof.csv";
 
 constexpr double kF32 = 4;

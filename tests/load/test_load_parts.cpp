@@ -171,8 +171,8 @@ TEST(LoadParts, ThroughThePagesTheModelIsTheOneSqliteReads) {
     TempDir dir;
     size_t compared = 0;
     for (const fs::path& file : {sampleTrace(), sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite", sharedDir() / "traces/gpt2_2layer_bf16_b8_h200.sqlite",
-                                 sharedDir() / "traces/third-party/saxpy_mpi_perlmutter.nsys.sqlite",
-                                 sharedDir() / "traces/third-party/cloverleaf_perlmutter.nsys.sqlite"}) {
+                                 thirdPartyTrace("saxpy_mpi_perlmutter.nsys.sqlite"),
+                                 thirdPartyTrace("cloverleaf_perlmutter.nsys.sqlite")}) {
         if (!fs::exists(file)) continue;
         std::string bytes[2];
         for (int viaSqlite : {0, 1}) {

@@ -118,7 +118,7 @@ namespace {
 // The apex LSTM (nvprof, PyTorch 1.4 markers without op_id, backward nodes named `MmBackward`):
 // nodes still pair with the forward op of their seq.
 TEST(FwdBwdLstm, OldStyleNodesPairBySeq) {
-    const auto file = ls::test::sharedDir() / "traces" / "third-party" / "pyprof_lstm_v100.nvprof.sql";
+    const auto file = ls::test::thirdPartyTrace("pyprof_lstm_v100.nvprof.sql");
     LS_REQUIRE_FILE(file);
     const auto r = ls::loadTrace(file.string());
     ASSERT_TRUE(r.ok());

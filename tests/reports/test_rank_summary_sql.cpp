@@ -186,7 +186,7 @@ TEST(RankSummarySql, DdpAllReducesMatchOneToOneWithSkewFromSql) {
 }
 
 TEST(RankSummarySql, EightGpuNvprofFileSplitsIntoItsDevices) {
-    const fs::path file = sharedDir() / "traces/third-party/nccl_8xv100.nvprof.nvvp";
+    const fs::path file = thirdPartyTrace("nccl_8xv100.nvprof.nvvp");
     LS_REQUIRE_FILE(file);
     const Session s = loadSession({file.string()});
     ASSERT_TRUE(s.failed.empty());

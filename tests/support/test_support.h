@@ -39,6 +39,10 @@ fs::path sharedDir();   // ../shared beside the project (real traces; may be abs
 fs::path goldenDir();   // tests/data/golden
 fs::path outputDir();   // build-tree folder for .actual files and temporary folders
 fs::path sampleTrace(); // resources/sample_gpt2_2layer_fp16_h200.sqlite (always present)
+// A third-party trace of ../shared/traces/third-party (name relative to it, "kineto/HTA__...");
+// where ../shared is absent, the same bytes from the real-trace corpus (tests/corpus/data, or
+// files/ after tools/fetch_corpus.sh), so a fresh clone runs these tests too.
+fs::path thirdPartyTrace(const std::string& name);
 
 // Skips the current test when a file (typically under ../shared) is missing.
 #define LS_REQUIRE_FILE(path)                                                                      \

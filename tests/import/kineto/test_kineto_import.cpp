@@ -17,7 +17,7 @@ namespace ls::test {
 namespace {
 
 fs::path kinetoData(const char* name) { return sourceDir() / "tests" / "data" / "kineto" / name; }
-fs::path htaTrace(const char* name) { return sharedDir() / "traces" / "third-party" / "kineto" / name; }
+fs::path htaTrace(const char* name) { return thirdPartyTrace(std::string("kineto/") + name); }
 
 std::shared_ptr<const Trace> load(const fs::path& p) {
     auto r = loadTrace(p.string(), {});

@@ -13,7 +13,7 @@ namespace {
 
 using namespace ls::test;
 
-fs::path thirdParty(const char* name) { return sharedDir() / "traces" / "third-party" / name; }
+fs::path thirdParty(const char* name) { return thirdPartyTrace(name); }
 
 std::shared_ptr<const ls::Trace> load(const fs::path& p) {
     auto r = ls::loadTrace(p.string());
