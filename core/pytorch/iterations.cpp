@@ -188,14 +188,4 @@ int iterationAt(const std::vector<IterationSpan>& spans, TimeNs at) {
     return at <= it->end ? static_cast<int>(it - spans.begin()) : -1;
 }
 
-std::string_view iterationRuleName(IterationRule r) {
-    switch (r) {
-    case IterationRule::None: return "none";
-    case IterationRule::Ranges: return "ranges";
-    case IterationRule::OptimizerSteps: return "optimizer steps";
-    case IterationRule::RepeatingOps: return "repeating ops";
-    }
-    return "none";
-}
-
 } // namespace ls

@@ -38,6 +38,4 @@ TimeNs gpuOpIterationTime(const Trace& t, const GpuOpColumns& c, size_t i);
 // Index into spans of the iteration holding time `at`; -1 when none.
 int iterationAt(const std::vector<IterationSpan>& spans, TimeNs at);
 
-std::string_view iterationRuleName(IterationRule r); // "ranges", "optimizer steps", …
-
 } // namespace ls

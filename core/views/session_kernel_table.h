@@ -20,7 +20,6 @@ public:
 
     size_t partCount() const { return parts_.size(); }
     const KernelTable& part(uint32_t p) const { return *parts_[p]; }
-    const std::shared_ptr<const KernelTable>& partPtr(uint32_t p) const { return parts_[p]; }
     size_t size() const { return base_.back(); }
     const std::string& file(uint32_t p) const { return files_[p]; }
 

@@ -117,12 +117,6 @@ std::optional<TimelineView::Row> TimelineView::headerAt(int viewportY) const {
     return std::nullopt;
 }
 
-std::optional<uint32_t> TimelineView::groupHeaderAt(int viewportY) const {
-    const auto row = headerAt(viewportY);
-    if (row && row->kind == RowKind::Group) return row->index;
-    return std::nullopt;
-}
-
 // Drops a dragged rank or group header before the header of its kind under the cursor.
 void TimelineView::dropHeader(const Row& dragged, int viewportY) {
     const int y = viewportY - kTop + verticalScrollBar()->value();

@@ -97,7 +97,6 @@ public:
     // "0-7, 12, 40-": the ranks shown; empty shows all. False (and all shown) when unreadable.
     bool setRankFilter(const QString& text);
     void setRankCollapsed(uint32_t section, bool collapsed);
-    bool rankCollapsed(uint32_t section) const { return section < sectionCollapsed_.size() && sectionCollapsed_[section]; }
     void moveRank(uint32_t section, size_t position);
     const std::vector<uint32_t>& rankOrder() const { return sectionOrder_; }
     // Sections with a header on screen order (shown by the filter), top to bottom.
@@ -149,7 +148,6 @@ private:
     void flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts, const std::vector<double>& shift);
     const TimelineLane& laneAt(uint32_t lane) const;
     const TimelineGroup& groupAt(uint32_t group) const;
-    const TimelineData& partData(uint32_t part) const { return *parts_[part]; }
     uint32_t flatKernelLane(uint32_t part, KernelId k) const;
     bool sectioned() const { return session_ && session_->sections.size() > 1; }
     void resetRowState();
@@ -157,7 +155,6 @@ private:
     void showGroupMenu(uint32_t group, const QPoint& globalPos);
     void showRankMenu(uint32_t section, const QPoint& globalPos);
     std::optional<Row> headerAt(int viewportY) const;
-    std::optional<uint32_t> groupHeaderAt(int viewportY) const;
     void dropHeader(const Row& dragged, int viewportY);
     void updateScrollBar();
     int lanesWidth() const;

@@ -466,13 +466,6 @@ NcuParseResult Parser::run() {
 
 std::string_view ncuPageName(NcuPage p) { return p == NcuPage::Details ? "details" : "raw"; }
 
-std::string_view ncuKnownMetricName(NcuKnownMetric m) {
-    static constexpr std::array<std::string_view, static_cast<size_t>(NcuKnownMetric::Count_)> names = {
-        "duration", "achieved_occupancy", "theoretical_occupancy", "sm_throughput", "dram_throughput",
-        "memory_throughput", "registers"};
-    return names[static_cast<size_t>(m)];
-}
-
 std::optional<double> parseNcuNumber(std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);

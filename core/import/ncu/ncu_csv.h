@@ -50,7 +50,6 @@ enum class NcuKnownMetric : uint8_t {
     Registers,            // per thread
     Count_
 };
-std::string_view ncuKnownMetricName(NcuKnownMetric m); // "duration", "achieved_occupancy", …
 
 // The parsed file: kernels sorted by ID; a kernels × metrics matrix of values (row-major).
 struct NcuCsv {
