@@ -4,22 +4,23 @@
 // stall the bench measures (app/bench/gui_open_bench.h) can be attributed without a profiler;
 // with its thread's CPU time where the system gives it, which says whether the step waited for
 // a core.
+#include "core/model/platform.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 
 namespace ls::gui {
 
 class StepTiming {
 public:
-    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()), cpuStart_(threadCpuMs()) { sinceStart(); }
+    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()), cpuStart_(platform::threadCpuMs()) { sinceStart(); }
     ~StepTiming() {
         static const bool on = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
         if (on)
             std::fprintf(stderr, "gui step %-28s %8.1f ms (ends at %.3f s), on its thread's CPU %.1f ms\n", what_,
                          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(), sinceStart(),
-                         threadCpuMs() - cpuStart_);
+                         platform::threadCpuMs() - cpuStart_);
     }
     // Seconds since the first step began: lines up steps with stalls a bench reports.
     static double sinceStart() {
@@ -30,14 +31,6 @@ public:
     StepTiming& operator=(const StepTiming&) = delete;
 
 private:
-    static double threadCpuMs() {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-        timespec now{};
-        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-#endif
-        return 0;
-    }
-
     const char* what_;
     std::chrono::steady_clock::time_point start_;
     double cpuStart_;

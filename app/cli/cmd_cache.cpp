@@ -1,6 +1,7 @@
 // layerscope-cli cache info|clear: what the model cache holds, and emptying it.
 #include "app/cli/commands.h"
 #include "core/cache/trace_cache.h"
+#include "core/model/platform.h"
 
 #include <chrono>
 #include <cstdio>
@@ -24,12 +25,7 @@ std::string localTime(int64_t ns) {
     const auto sysNow = duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
     const std::time_t t = static_cast<std::time_t>((ns - fileNow + sysNow) / 1000000000);
     char buf[32];
-    std::tm tm{};
-#if defined(_WIN32)
-    localtime_s(&tm, &t);
-#else
-    localtime_r(&t, &tm);
-#endif
+    const std::tm tm = platform::localTime(t);
     std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
     return buf;
 }

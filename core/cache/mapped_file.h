@@ -4,8 +4,11 @@
 // page cache's pages are used where they lie, and a write to one copies only that page, never
 // reaching the file. Where mappings are not available the file is read into memory instead and
 // no range is mapped.
+#include "core/model/platform.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,10 +32,9 @@ public:
 
 private:
     std::string readWhole(const std::string& path); // into copy_
-    int fd_ = -1;
+    std::unique_ptr<platform::MappableFile> file_; // null where the file was read whole
     const unsigned char* data_ = nullptr;
     uint64_t size_ = 0;
-    bool mapped_ = false;
     std::vector<unsigned char> copy_; // the file's bytes where it could not be mapped
 };
 

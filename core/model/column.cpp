@@ -1,8 +1,6 @@
 #include "core/model/column.h"
 
-#if !defined(_WIN32)
-#include <sys/mman.h>
-#endif
+#include "core/model/platform.h"
 
 namespace ls::column_memory {
 namespace {
@@ -15,29 +13,24 @@ struct Adoption {
 };
 thread_local Adoption pending;
 
+// Where the platform has no page mappings every block comes from operator new, and nothing is
+// adopted (the model cache then maps no range).
+bool mapped(size_t bytes) { return platform::kPageMappings && bytes >= kMappedBytes; }
+
 } // namespace
 
-#if !defined(_WIN32)
-
 void* allocate(size_t bytes) {
-    if (bytes < kMappedBytes) return ::operator new(bytes);
-    void* p = ::mmap(nullptr, pagesFor(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (!mapped(bytes)) return ::operator new(bytes);
+    void* p = platform::mapAnonymousPages(pagesFor(bytes));
+    if (!p) throw std::bad_alloc();
     return p;
 }
 
 void deallocate(void* p, size_t bytes) noexcept {
     if (!p) return;
-    if (bytes < kMappedBytes) ::operator delete(p);
-    else ::munmap(p, pagesFor(bytes));
+    if (!mapped(bytes)) ::operator delete(p);
+    else platform::unmapPages(p, pagesFor(bytes));
 }
-
-#else // no mappings: every block from operator new, and nothing is adopted
-
-void* allocate(size_t bytes) { return ::operator new(bytes); }
-void deallocate(void* p, size_t) noexcept { ::operator delete(p); }
-
-#endif
 
 void adoptNext(void* pages, size_t bytes) noexcept { pending = {pages, bytes}; }
 

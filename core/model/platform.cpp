@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 
 #if defined(_WIN32)
@@ -21,7 +22,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
@@ -141,32 +141,6 @@ std::string userCacheDir() {
 #endif
 }
 
-#if defined(_WIN32)
-std::unique_ptr<MappedFile> MappedFile::open(const std::string&) { return nullptr; } // read through SQLite instead
-MappedFile::~MappedFile() = default;
-void MappedFile::release(size_t, size_t) const {}
-#else
-std::unique_ptr<MappedFile> MappedFile::open(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return nullptr;
-    struct stat st {};
-    void* p = MAP_FAILED;
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-    ::close(fd); // the mapping keeps the file
-    if (p == MAP_FAILED) return nullptr;
-    return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), static_cast<size_t>(st.st_size)));
-}
-
-MappedFile::~MappedFile() { ::munmap(const_cast<uint8_t*>(data_), size_); }
-
-void MappedFile::release(size_t offset, size_t length) const {
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t begin = (offset + page - 1) / page * page, end = std::min(offset + length, size_) / page * page;
-    if (end > begin) ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED); // advice: failure is harmless
-}
-#endif
-
 void lowerThreadPriority() {
 #if defined(_WIN32)
     ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
@@ -198,6 +172,24 @@ bool fileStamp(const std::string& path, FileStamp& out) {
     out = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), ns, static_cast<uint64_t>(st.st_size)};
     return true;
 #endif
+}
+
+double threadCpuMs() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+    timespec now{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+#endif
+    return 0;
+}
+
+std::tm localTime(std::time_t t) {
+    std::tm tm{};
+#if defined(_WIN32)
+    localtime_s(&tm, &t);
+#else
+    localtime_r(&t, &tm);
+#endif
+    return tm;
 }
 
 uint64_t processId() {

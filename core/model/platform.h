@@ -1,8 +1,11 @@
 #pragma once
-// The one place for platform calls.
+// The one place for platform calls: nothing else in the project calls the system (or tests which
+// system it is) for memory, files, processes or clocks. Pages and file mappings are implemented
+// in platform_mapping.cpp, the rest in platform.cpp.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,6 +43,23 @@ struct FileStamp {
 };
 bool fileStamp(const std::string& path, FileStamp& out);
 
+// Whether the platform maps memory pages (anonymous blocks, ranges of files). Without mappings the
+// model's columns come from operator new and the model cache reads its files into memory.
+#if defined(_WIN32)
+inline constexpr bool kPageMappings = false;
+#else
+inline constexpr bool kPageMappings = true;
+#endif
+
+// The system's page size in bytes (4 KiB, or 16/64 KiB on some aarch64 hosts).
+uint64_t pageSize();
+
+// `bytes` (a whole number of pages) of zeroed, private, writable pages of their own, returned to
+// the system by unmapPages; null when the system refuses them or has no mappings.
+void* mapAnonymousPages(size_t bytes);
+// Unmaps pages from mapAnonymousPages or MappableFile::mapPrivate.
+void unmapPages(void* pages, size_t bytes);
+
 // A whole file mapped read-only into memory; null where the platform or the file does not allow
 // it (callers then read it another way). The file must not shrink while it is mapped.
 class MappedFile {
@@ -60,10 +80,43 @@ private:
     size_t size_;
 };
 
+// A regular file open for mapping, for the model cache: whole and read-only, or page-aligned
+// ranges as private, writable pages a column adopts (a write copies that page and never reaches
+// the file). Only where kPageMappings; elsewhere open() fails.
+class MappableFile {
+public:
+    // Null with `error` set (the system's message, "not a regular file") when it cannot be opened.
+    static std::unique_ptr<MappableFile> open(const std::string& path, std::string& error);
+    ~MappableFile(); // unmaps the whole file's view and closes it; ranges stay mapped
+    MappableFile(const MappableFile&) = delete;
+    MappableFile& operator=(const MappableFile&) = delete;
+    uint64_t size() const { return size_; }
+    // False on network and user-space file systems (NFS, SMB/CIFS, FUSE, 9P, NCP, GPFS, Lustre),
+    // where another host may rename or evict the file under a mapping.
+    bool onLocalFileSystem() const;
+    // The whole file, read-only, until this object goes; null when it cannot be mapped.
+    const uint8_t* mapWhole();
+    // [offset, offset + length) as private, writable pages (offset page aligned), which the
+    // caller unmaps with unmapPages; null when they cannot be mapped.
+    void* mapPrivate(uint64_t offset, size_t length) const;
+
+private:
+    explicit MappableFile(int fd) : fd_(fd) {}
+    int fd_ = -1;
+    uint64_t size_ = 0;
+    const uint8_t* whole_ = nullptr;
+};
+
 // Lowers the calling thread's scheduling priority a little (and that of the threads it starts
 // from then on): background work, such as a load behind a window, then yields the cores to the
 // GUI thread when both want them. Does nothing where the platform has no such call.
 void lowerThreadPriority();
+
+// CPU time the calling thread has used, in ms (0 where the platform does not say).
+double threadCpuMs();
+
+// `t` broken down in the local time zone.
+std::tm localTime(std::time_t t);
 
 // This process's id (names temporaries no other process writes).
 uint64_t processId();
