@@ -5,8 +5,11 @@
 #   model <- import <- pytorch <- costs <- reports <- views
 # and load (the entry point that imports, correlates and prices a trace) sits beside views over
 # costs and over cache (the model cache, which knows only the model); prepared (the view cache:
-# what the window shows first, kept beside the model cache) sits over views and cache; compare (two runs matched by meaning) sits over reports. widgets include core; app includes widgets and core; tests include anything.
-# Also: core never includes Qt, and only core/import touches SQLite.
+# what the window shows first, kept beside the model cache) sits over views and cache; compare (two runs matched by meaning) sits over reports.
+# present (the presentation layer: what the loader thread prepares for the views, plain data a test
+# builds without Qt) sits on top of every layer but load. widgets include core (present among it);
+# app includes widgets and core; tests include anything.
+# Also: core never includes Qt (so neither does core/present), and only core/import touches SQLite.
 cmake_minimum_required(VERSION 3.22)
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<repo> -P tools/check_layers.cmake")
@@ -23,6 +26,7 @@ set(allowed_core_load model import pytorch costs cache load)
 set(allowed_core_cache model cache)
 set(allowed_core_prepared model import pytorch costs reports views cache prepared)
 set(allowed_core_compare model import pytorch costs reports compare)
+set(allowed_core_present model import pytorch costs reports views cache prepared compare present)
 
 # The layer of a path relative to the repo: core/<folder>, widgets, app or tests.
 function(layer_of path out)

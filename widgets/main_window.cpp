@@ -22,7 +22,7 @@
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/trace_loader.h"
 #include "widgets/load_settings.h"
-#include "widgets/step_timing.h"
+#include "core/present/step_timing.h"
 #include "widgets/units.h"
 
 #include <QAction>

@@ -4,7 +4,7 @@
 // traces from the menu, recent files, drag and drop, the command line or the bundled sample;
 // loads them in the background with progress and Cancel. Layout persists in QSettings.
 #include "core/import/ncu/ncu_metrics.h"
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QMainWindow>
 

@@ -12,7 +12,7 @@
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widgets/step_timing.h"
+#include "core/present/step_timing.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 #include "core/model/platform.h"
 
 #include "widgets/load_settings.h"
-#include "widgets/step_timing.h"
+#include "core/present/step_timing.h"
 
 #include "core/cache/trace_cache.h"
 #include "core/load/session_load.h"
@@ -52,7 +52,7 @@ struct EarlyBuilds {
 } // namespace
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<std::shared_ptr<const ls::gui::TraceSession>>("std::shared_ptr<const ls::gui::TraceSession>");
+    qRegisterMetaType<std::shared_ptr<const ls::TraceSession>>("std::shared_ptr<const ls::TraceSession>");
 }
 
 TraceLoader::~TraceLoader() {

@@ -2,7 +2,7 @@
 // Loads a trace off the GUI thread. Each start() gets a job id; results of a job that was
 // cancelled or superseded are dropped (hotspot's job tracker is the model).
 #include "core/load/load.h"
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QObject>
 #include <QString>
@@ -34,8 +34,8 @@ signals:
     void progress(qint64 rowsRead, qint64 rowsTotal, const QString& table, bool inBytes = false);
     // First the table, tree and timeline (session->complete false), then the same session with
     // the other tabs' rows (completed; a superseded or cancelled load sends neither).
-    void loaded(std::shared_ptr<const ls::gui::TraceSession> session);
-    void completed(std::shared_ptr<const ls::gui::TraceSession> session);
+    void loaded(std::shared_ptr<const ls::TraceSession> session);
+    void completed(std::shared_ptr<const ls::TraceSession> session);
     void failed(const QString& path, const QString& reason);
     // Some files of a session could not be read; the others opened ("FILE: REASON" each).
     void partlyFailed(const QStringList& lines);

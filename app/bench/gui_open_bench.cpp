@@ -2,7 +2,7 @@
 
 #include "app/bench/bench_median.h"
 
-#include "widgets/step_timing.h"
+#include "core/present/step_timing.h"
 
 #include "core/cache/trace_cache.h"
 #include "core/load/load.h"
@@ -39,7 +39,7 @@ public:
         --depth_;
         if (const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6; ms >= 3)
             std::fprintf(stderr, "gui event %-24s in %-24s %5d %6.1f ms (ends at %.3f s)\n", name, ownerName, type, ms,
-                         ls::gui::StepTiming::sinceStart());
+                         ls::StepTiming::sinceStart());
         return handled;
     }
 
@@ -64,7 +64,7 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const double stall = static_cast<double>(sinceTick.nsecsElapsed()) / 1e6 - 1.0;
-        if (report && stall > 5) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, ls::gui::StepTiming::sinceStart());
+        if (report && stall > 5) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, ls::StepTiming::sinceStart());
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
     });
@@ -72,7 +72,7 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     const auto paintReady = [&] {
         if (f.readyS > 0) return;
         {
-            const ls::gui::StepTiming paint("window painted");
+            const ls::StepTiming paint("window painted");
             window.repaint(); // the table, tree and timeline drawn: what the user waits for
         }
         f.readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <vector>
 
-RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::Session> session) {
+RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> analysis) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     int argc = 1;
     char name[] = "layerscope-bench";
@@ -21,17 +21,6 @@ RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::Session> sessi
     RankTimelineFigures f;
     ls::gui::RankTimeline view;
     view.resize(1920, 1080);
-    const auto analysed = std::chrono::steady_clock::now();
-    const auto analysis = ls::gui::analyseRanks(std::move(session)); // the main timeline's rows are built here
-    f.mainBuildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - analysed).count();
-    std::vector<double> allRanks;
-    for (int r = 0; r < 3; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        const auto all = ls::gui::prepareAllRanks(*analysis);
-        allRanks.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(allRanks.begin(), allRanks.end());
-    f.allRanksBuildS = allRanks[1];
     view.setAnalysis(analysis);
     f.rows = static_cast<int>(view.shownRanks().size());
     QImage image(1920, 1080, QImage::Format_RGB32);

@@ -3,7 +3,7 @@
 // rank of a session shown (the main timeline with every rank expanded): frames at several zoom
 // levels while panning and, on the main timeline, scrolling through the ranks' rows. Only
 // built with the GUI.
-#include "core/model/session.h"
+#include "core/present/rank_analysis.h"
 
 #include <memory>
 
@@ -11,10 +11,10 @@ struct RankTimelineFigures {
     bool measured = false;
     double frameP95Ms = 0, frameMaxMs = 0;
     int frames = 0, rows = 0;
-    // The main timeline: building every trace's rows, then frames with all ranks expanded.
-    double mainBuildS = 0, mainFrameP95Ms = 0, mainFrameMaxMs = 0;
+    // The main timeline: frames with all ranks expanded.
+    double mainFrameP95Ms = 0, mainFrameMaxMs = 0;
     int mainFrames = 0, mainRanks = 0;
-    double allRanksBuildS = 0; // the kernel table and layer tree of every rank ("All ranks"), median of 3
 };
 
-RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::Session> session);
+// analysis: measureRankAnalysis's (present_bench.h), with the main timeline's rows.
+RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> analysis);

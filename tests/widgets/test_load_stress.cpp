@@ -112,7 +112,7 @@ QTextBrowser* reportView(const MainWindow& w) {
     auto* tabs = qobject_cast<QTabWidget*>(w.centralWidget());
     return tabs ? qobject_cast<QTextBrowser*>(tabs->widget(3)) : nullptr;
 }
-const ls::gui::TimelineData* timelineData(const MainWindow& w) {
+const ls::TimelineData* timelineData(const MainWindow& w) {
     auto* area = w.findChild<ls::gui::TimelineArea*>();
     return area ? area->view()->data() : nullptr;
 }

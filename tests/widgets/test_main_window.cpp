@@ -9,7 +9,7 @@
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/layer_tree_model.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/present/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/units.h"
 #include "widgets/main_window.h"
@@ -193,7 +193,7 @@ TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     EXPECT_GT(w.summaryView()->model()->rowCount(), 0);
     // The timeline's lanes, built while the load correlated the trace, are the finished trace's.
     const ls::TimelineTracks after = ls::buildTimelineTracks(*w.trace());
-    const ls::gui::TimelineData* shown = w.findChild<ls::gui::TimelineView*>()->data();
+    const ls::TimelineData* shown = w.findChild<ls::gui::TimelineView*>()->data();
     ASSERT_TRUE(shown);
     ASSERT_EQ(shown->tracks.lanes.size(), after.lanes.size());
     for (size_t l = 0; l < after.lanes.size(); ++l) {

@@ -4,7 +4,7 @@
 #include "core/cache/trace_cache.h"
 #include "widgets/load_settings.h"
 #include "widgets/trace_loader.h"
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QSettings>
 #include <QSignalSpy>
@@ -18,7 +18,7 @@
 namespace {
 
 using ls::gui::TraceLoader;
-using ls::gui::TraceSession;
+using ls::TraceSession;
 
 std::shared_ptr<const TraceSession> open(const QString& path) {
     TraceLoader loader;
@@ -30,7 +30,7 @@ std::shared_ptr<const TraceSession> open(const QString& path) {
 }
 
 // The session once its other tabs are prepared too, after which the loader keeps its views.
-std::shared_ptr<const TraceSession> openComplete(const QString& path, ls::gui::KernelOrder order = {}) {
+std::shared_ptr<const TraceSession> openComplete(const QString& path, ls::KernelOrder order = {}) {
     TraceLoader loader;
     loader.setKernelOrder(order);
     QSignalSpy completed(&loader, &TraceLoader::completed);
@@ -112,8 +112,8 @@ TEST_F(ModelCacheGui, ReopenTakesTheWindowsViewsFromTheViewCache) {
 // is sorted anew and kept in place of it.
 TEST_F(ModelCacheGui, AnotherTableOrderIsSortedAndKeptInTheViewCache) {
     QSettings().setValue(QStringLiteral("cache/enabled"), true);
-    const ls::gui::KernelOrder byDuration{static_cast<int>(ls::KernelField::Duration), true};
-    const ls::gui::KernelOrder byGrid{static_cast<int>(ls::KernelField::Grid), false};
+    const ls::KernelOrder byDuration{static_cast<int>(ls::KernelField::Duration), true};
+    const ls::KernelOrder byGrid{static_cast<int>(ls::KernelField::Grid), false};
     ASSERT_TRUE(openComplete(sample_, byDuration));
     const auto again = openComplete(sample_, byDuration);
     ASSERT_TRUE(again && again->sortedKernels);

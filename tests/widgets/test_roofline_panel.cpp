@@ -26,7 +26,7 @@
 
 namespace {
 
-using ls::gui::RooflineLevel;
+using ls::RooflineLevel;
 using ls::gui::RooflinePanel;
 
 constexpr RooflineLevel kLevels[] = {RooflineLevel::Family, RooflineLevel::Op, RooflineLevel::Layer, RooflineLevel::Kernel};
@@ -41,15 +41,15 @@ TEST(RooflinePanel, PlotsCorePointsUnderTheH200Roofs) {
     ASSERT_TRUE(trace);
     RooflinePanel panel;
     panel.resize(1200, 800);
-    panel.setData(ls::gui::buildRooflineData(trace));
+    panel.setData(ls::buildRooflineData(trace));
     const ls::KernelTable table(trace);
     std::vector<ls::KernelId> all;
     for (uint32_t k = 0; k < table.size(); ++k) all.push_back(ls::KernelId(k));
 
     for (RooflineLevel level : kLevels) {
-        SCOPED_TRACE(ls::gui::rooflineLevelTitle(level));
+        SCOPED_TRACE(ls::rooflineLevelTitle(level));
         panel.setLevel(level);
-        const auto core = ls::roofline(*trace, ls::gui::rooflineGroupOf(*trace, level));
+        const auto core = ls::roofline(*trace, ls::rooflineGroupOf(*trace, level));
         ASSERT_GT(core.size(), 3u);
         ASSERT_EQ(panel.rows().size(), core.size());
         // Markers: one per point, all in scatter series.
@@ -100,7 +100,7 @@ TEST(RooflinePanel, ClickingAMarkerEmitsItsFilter) {
     panel.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
     panel.setLevel(RooflineLevel::Family);
-    panel.setData(ls::gui::buildRooflineData(trace));
+    panel.setData(ls::buildRooflineData(trace));
     QCoreApplication::processEvents();
     QChartView* view = panel.chart();
     const auto& markers = panel.chart()->markers();
@@ -132,8 +132,8 @@ TEST(RooflinePanel, UnknownGpuShowsPointsWithoutRoofs) {
     auto trace = std::make_shared<ls::Trace>(*loaded);
     for (auto& d : trace->devices) d.name = "Mystery GPU 9000";
     RooflinePanel panel;
-    panel.setData(ls::gui::buildRooflineData(trace));
-    const auto core = ls::roofline(*trace, ls::gui::rooflineGroupOf(*trace, panel.level()));
+    panel.setData(ls::buildRooflineData(trace));
+    const auto core = ls::roofline(*trace, ls::rooflineGroupOf(*trace, panel.level()));
     EXPECT_EQ(panel.chart()->markers().size(), core.size());
     EXPECT_FALSE(panel.chart()->roof(QStringLiteral("memoryRoof")));
     EXPECT_FALSE(panel.chart()->roof(QStringLiteral("computeRoof")));

@@ -3,9 +3,9 @@
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/main_window.h"
 #include "widgets/panes/fwd_bwd_panel.h"
-#include "widgets/tables/kernel_labels.h"
+#include "core/present/kernel_labels.h"
 #include "widgets/tables/kernel_table_model.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/present/timeline_data.h"
 
 #include <QTableView>
 
@@ -28,8 +28,8 @@ TEST(ShortNames, TwoDifferentKernel2sReadDifferentlyInTableTimelineAndPanes) {
         if (t.str(t.kernels.shortName[k]) == "Kernel2") kernel2.emplace(std::string(t.str(t.kernels.name[k])), KernelId(k));
     ASSERT_GE(kernel2.size(), 2u);
 
-    const ls::gui::KernelLabels labels(t);
-    const auto timeline = ls::gui::buildTimelineData(w->trace());
+    const ls::KernelLabels labels(t);
+    const auto timeline = ls::buildTimelineData(w->trace());
     ls::gui::KernelTableModel* model = w->kernelModel();
     model->clearScope();
     std::set<std::string> seen;

@@ -32,7 +32,7 @@ protected:
     static void SetUpTestSuite() {
         auto loaded = ls::loadTrace(ls::gui::test::samplePath().toStdString());
         ASSERT_TRUE(loaded.ok());
-        data_ = ls::gui::buildTimelineData(loaded.trace);
+        data_ = ls::buildTimelineData(loaded.trace);
     }
     static void TearDownTestSuite() { data_.reset(); }
     void SetUp() override {
@@ -55,7 +55,7 @@ protected:
         view_->paintContent(p, image.size());
         return image;
     }
-    static inline std::shared_ptr<const ls::gui::TimelineData> data_;
+    static inline std::shared_ptr<const ls::TimelineData> data_;
     std::unique_ptr<TimelineView> view_;
 };
 

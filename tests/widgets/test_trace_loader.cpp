@@ -4,7 +4,7 @@
 // the load, the same way.
 #include "core/load/load.h"
 #include "widgets/trace_loader.h"
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -15,9 +15,9 @@ namespace {
 
 using ls::KernelField;
 using ls::KernelId;
-using ls::gui::KernelOrder;
+using ls::KernelOrder;
 using ls::gui::TraceLoader;
-using ls::gui::TraceSession;
+using ls::TraceSession;
 
 std::shared_ptr<const TraceSession> openVisible(const QString& path, KernelOrder order) {
     TraceLoader loader;

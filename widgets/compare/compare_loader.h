@@ -5,7 +5,7 @@
 // newer request superseded is dropped, as TraceLoader does.
 #include "core/pytorch/iterations.h"
 #include "core/compare/run_diff.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/present/timeline_data.h"
 
 #include <QObject>
 #include <QString>

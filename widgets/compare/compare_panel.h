@@ -6,7 +6,7 @@
 // jumps to any step); bars of A against B; the two timelines stacked, aligned at an iteration,
 // the selected row's kernels outlined in both. Loading B and every diff run off the GUI thread.
 #include "widgets/compare/compare_loader.h"
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QWidget>
 

@@ -20,7 +20,7 @@ public:
     static constexpr int SortRole = Qt::UserRole + 1;
 
     OpSideModel(Side side, QObject* parent = nullptr);
-    // byTime: this side's rows by GPU time, costliest first (numberOrder), when already known;
+    // byTime: this side's rows by GPU time, costliest first (opRowsByGpuTime), when already known;
     // shared, not copied (a copy of half a million rows faults in 2 MB of fresh pages).
     void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs,
                   std::shared_ptr<const std::vector<uint32_t>> byTime = nullptr);

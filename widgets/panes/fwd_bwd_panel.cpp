@@ -129,20 +129,6 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     connect(ratioKey_, &QComboBox::currentIndexChanged, this, &FwdBwdPanel::fillRatios);
 }
 
-std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs) {
-    auto d = std::make_shared<FwdBwdData>();
-    d->forwardByTime = OpSideModel::numberOrder(pairs->forward, OpSideModel::GpuTime, true);
-    d->backwardByTime = OpSideModel::numberOrder(pairs->backward, OpSideModel::GpuTime, true);
-    std::vector<uint8_t> seen(t.strings.size() + 1, 0);
-    for (uint32_t o = 0; o < t.ops.size(); ++o)
-        if (const StringId layer = t.ops.layer[o]; layer.valid() && !seen[layer.value]++) d->layers.emplace_back(t.str(layer));
-    std::sort(d->layers.begin(), d->layers.end());
-    d->byLayer = fwdBwdByLayer(t);
-    d->byOpType = fwdBwdByOpType(t, *pairs);
-    d->pairs = std::move(pairs);
-    return d;
-}
-
 void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
     for (const auto& step : sessionSteps(std::move(table), std::move(rows))) step();
 }

@@ -2,6 +2,7 @@
 // The Forward/Backward tab: forward ops and backward nodes side by side, each with its kernels
 // below it; selecting one side selects its partners on the other; a table of backward/forward
 // time ratios per layer or per op type underneath.
+#include "core/present/fwd_bwd_data.h"
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
 
@@ -19,16 +20,6 @@ namespace ls::gui {
 class FwdBwdRatioModel;
 class KernelTableModel;
 class OpSideModel;
-
-// What the tab shows of a trace, computed off the GUI thread (a million kernels' op rows and
-// ratio tables take a quarter of a second).
-struct FwdBwdData {
-    std::shared_ptr<const FwdBwdPairs> pairs;
-    std::vector<uint32_t> forwardByTime, backwardByTime; // each side's rows, costliest first
-    std::vector<std::string> layers;                     // the ops' layers, sorted
-    std::vector<FwdBwdRatioRow> byLayer, byOpType;
-};
-std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs);
 
 class FwdBwdPanel : public QWidget {
     Q_OBJECT

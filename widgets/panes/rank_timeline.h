@@ -5,7 +5,7 @@
 // communication, idle); a selected collective is marked on every rank that ran it, with its skew.
 // Per row and lane, two binary searches find the visible intervals; sub-pixel runs fold into one
 // bar per pixel, so a frame costs the same for 2 ranks or 64.
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QWidget>
 

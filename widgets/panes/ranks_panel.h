@@ -3,7 +3,7 @@
 // overlap, exposed communication and idle per rank), the same as stacked bars (Qt Charts), a
 // rank × iteration heat map of step time, and the collectives matched across ranks with their
 // skew and last-arriving rank. A one-line verdict on top says what stands out.
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include <QWidget>
 

@@ -1,9 +1,5 @@
 #include "widgets/panes/summary_charts.h"
 
-#include "core/reports/summary.h"
-#include "core/views/distinct_names.h"
-#include "core/views/time_breakdown.h"
-
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -12,13 +8,11 @@
 #include <QHorizontalBarSeries>
 #include <QValueAxis>
 
-#include <algorithm>
-#include <unordered_map>
+#include <functional>
 
 namespace ls::gui {
 namespace {
 
-constexpr size_t kMaxBars = 8;
 constexpr int kMinChartWidth = 160; // a chart narrower than this shows no readable axis
 
 QString elide(const std::string& s, int width) {
@@ -29,7 +23,7 @@ QString elide(const std::string& s, int width) {
 // One horizontal bar chart of GPU time in ms, largest share on top.
 QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObject* receiver,
                      const std::function<void(const QString&)>& onClick) {
-    if (shares.size() > kMaxBars) shares.resize(kMaxBars);
+    if (shares.size() > kChartBars) shares.resize(kChartBars);
     uint64_t total = 0;
     for (const auto& s : shares) total += s.gpuTimeNs;
     auto* set = new QBarSet(QStringLiteral("GPU time (ms)"));
@@ -79,32 +73,7 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     return view;
 }
 
-// Labelled by short name (the demangled ones are long templates), told apart where several share
-// one ("Kernel2 ·f16 128x128 tn", core/views/distinct_names.h), with a rank, which also keeps the
-// axis categories unique.
-std::vector<TimeShare> topKernels(const Trace& t, const std::vector<SummaryRow>& summary) {
-    std::unordered_map<std::string_view, StringId> shortOf;
-    for (size_t k = 0; k < t.kernels.size(); ++k) shortOf.emplace(t.str(t.kernels.name[k]), t.kernels.shortName[k]);
-    std::vector<SummaryRow> rows(summary.begin(), summary.begin() + static_cast<std::ptrdiff_t>(std::min(summary.size(), kMaxBars)));
-    std::vector<std::string_view> fulls, shorts;
-    for (const auto& row : rows) {
-        const auto it = shortOf.find(row.name);
-        fulls.push_back(row.name);
-        shorts.push_back(it != shortOf.end() ? t.str(it->second) : std::string_view(row.name));
-    }
-    const auto labels = distinctShortNames(fulls, shorts);
-    std::vector<TimeShare> out;
-    for (size_t i = 0; i < rows.size(); ++i)
-        out.push_back(TimeShare{std::to_string(i + 1) + ". " + labels[i], rows[i].stats.count, rows[i].stats.total,
-                                "name = " + quoteFilterValue(rows[i].name)});
-    return out;
-}
-
 } // namespace
-
-ChartShares chartShares(const Trace& t, const std::vector<SummaryRow>& summary) {
-    return ChartShares{topKernels(t, summary), gpuTimeByLayer(t), gpuTimeByDirection(t), gpuTimeByTensorCores(t)};
-}
 
 SummaryCharts::SummaryCharts(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
     grid_->setContentsMargins(0, 0, 0, 0);

@@ -2,7 +2,7 @@
 // The Roofline tab's chart: a log-log scatter of achieved TFLOP/s over arithmetic intensity, one
 // marker per roofline point (sized by GPU time, coloured by Tensor Core state), under the memory
 // roof and the compute roofs of the trace's GPU. Hovering names a point; clicking selects it.
-#include "widgets/roofline/roofline_data.h"
+#include "core/present/roofline_data.h"
 
 #include <QChartView>
 

@@ -2,7 +2,7 @@
 // The Roofline tab: the level selector (kernel family, op, layer, kernel), a line on the GPU and
 // its peaks (or why there are no roofs), and the chart. Clicking a point asks for the kernel
 // filter that selects its kernels.
-#include "widgets/roofline/roofline_data.h"
+#include "core/present/roofline_data.h"
 
 #include <QWidget>
 

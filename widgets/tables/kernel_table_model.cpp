@@ -2,7 +2,7 @@
 
 #include "widgets/tables/column_help.h"
 #include "widgets/tables/kernel_count.h"
-#include "widgets/tables/kernel_labels.h"
+#include "core/present/kernel_labels.h"
 #include "widgets/units.h"
 
 #include <QBrush>

@@ -18,9 +18,11 @@
 #include <memory>
 #include <vector>
 
-namespace ls::gui {
-
+namespace ls {
 class KernelLabels;
+}
+
+namespace ls::gui {
 
 class KernelTableModel : public QAbstractTableModel {
     Q_OBJECT

@@ -8,7 +8,7 @@
 // Ctrl+wheel zooms at the cursor, wheel scrolls rows, drag pans, Shift+drag measures a time
 // range, W/S/A/D zoom and pan, F zooms to the selection, 0 fits all, Alt+Left/Right go back and
 // forward through zoom history.
-#include "widgets/timeline/timeline_session.h"
+#include "core/present/timeline_session.h"
 
 #include <QAbstractScrollArea>
 

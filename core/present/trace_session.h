@@ -1,39 +1,25 @@
 #pragma once
 // What the window shows for one open trace: the trace and the structures derived from it off the
-// GUI thread (kernel table keys, layer tree), handed over whole when loading ends.
+// GUI thread (kernel table keys, layer tree, timeline rows, the other tabs' rows), handed over
+// whole when loading ends.
 #include "core/model/session.h"
 #include "core/prepared/view_file.h"
-#include "core/reports/collectives.h"
+#include "core/present/chart_shares.h"
+#include "core/present/fwd_bwd_data.h"
+#include "core/present/rank_analysis.h"
+#include "core/present/roofline_data.h"
+#include "core/present/timeline_data.h"
 #include "core/reports/iteration_summary.h"
-#include "core/reports/rank_summary.h"
+#include "core/reports/summary.h"
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
 #include "core/views/layer_tree.h"
-#include "core/views/session_kernel_table.h"
-#include "core/views/session_layer_tree.h"
-#include "widgets/panes/fwd_bwd_panel.h"
-#include "widgets/panes/summary_charts.h"
-#include "widgets/roofline/roofline_data.h"
-#include "widgets/timeline/timeline_session.h"
-#include "widgets/timeline/timeline_view.h"
 
 #include <memory>
 #include <optional>
+#include <vector>
 
-namespace ls::gui {
-
-// The ranks of the traces opened together and what the Ranks tab shows of them, computed once
-// off the GUI thread.
-struct RankAnalysis {
-    std::shared_ptr<const Session> session;
-    std::vector<RankTimeRow> ranks;
-    std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
-    CollectiveMatch collectives;
-    std::vector<RankIterationRow> iterations;
-    // The main timeline's rows of every trace under rank headers; null for a single rank.
-    std::shared_ptr<const TimelineSession> timelines;
-};
-std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
+namespace ls {
 
 // The kernel table's sort column (a KernelField) and order, to sort its rows off the GUI thread.
 struct KernelOrder {
@@ -66,15 +52,6 @@ struct TraceSession {
     uint32_t shownTrace = 0;
 };
 
-// The kernel table and layer tree of every trace of a session at once ("All ranks").
-struct AllRanksView {
-    std::shared_ptr<const SessionKernelTable> kernels;
-    std::shared_ptr<const SessionLayerTree> layers;
-    std::vector<std::shared_ptr<const Trace>> traces; // the tree's parts
-};
-// Builds each trace's table and tree in parallel.
-std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks);
-
 // Runs on the loader thread.
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace, KernelOrder order = {});
 // The same for trace `shown` of a session, with the session's rank analysis attached.
@@ -97,4 +74,4 @@ std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const 
 // What the view cache keeps of a prepared session (pointers into it).
 ViewsToStore viewsOf(const TraceSession& s);
 
-} // namespace ls::gui
+} // namespace ls

@@ -4,14 +4,14 @@
 // collectives matched across ranks so that a selected NCCL kernel is linked to its peers.
 #include "core/model/session.h"
 #include "core/reports/collectives.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/present/timeline_data.h"
 
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-namespace ls::gui {
+namespace ls {
 
 // One rank's header: the GPU work of one process on one device of one trace (Session::ranks).
 struct TimelineRankSection {
@@ -45,4 +45,4 @@ struct TimelineSession {
 // Runs on the loader thread: the parts in parallel (they are independent), then the sections.
 std::shared_ptr<const TimelineSession> buildTimelineSession(const Session& session, const CollectiveMatch& collectives);
 
-} // namespace ls::gui
+} // namespace ls

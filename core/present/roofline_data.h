@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ls::gui {
+namespace ls {
 
 enum class RooflineLevel { Family, Op, Layer, Kernel };
 inline constexpr size_t kRooflineLevels = 4;
@@ -36,4 +36,4 @@ std::vector<RooflineRow> rooflineRows(const Trace& t, RooflineLevel level);
 // An ECMAScript regex matching exactly `s` (metacharacters and the filter's `/` escaped).
 std::string escapeRegex(std::string_view s);
 
-} // namespace ls::gui
+} // namespace ls

@@ -1,10 +1,10 @@
-#include "widgets/tables/kernel_labels.h"
+#include "core/present/kernel_labels.h"
 
 #include "core/views/distinct_names.h"
 
 #include <vector>
 
-namespace ls::gui {
+namespace ls {
 
 KernelLabels::KernelLabels(const Trace& t) : trace_(&t) {
     std::unordered_map<uint32_t, StringId> shortOf; // full name id → short name id
@@ -27,4 +27,4 @@ const std::string& KernelLabels::of(uint32_t kernel) const {
     return it == byName_.end() ? empty_ : it->second;
 }
 
-} // namespace ls::gui
+} // namespace ls

@@ -1,4 +1,4 @@
-#include "widgets/roofline/roofline_data.h"
+#include "core/present/roofline_data.h"
 
 #include "core/compare/roofline_families.h"
 #include "core/pytorch/correlation.h"
@@ -11,7 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
-namespace ls::gui {
+namespace ls {
 namespace {
 
 // The point's key as core/reports/roofline.cpp forms it, with the device's name for its id.
@@ -146,4 +146,4 @@ std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trac
     return d;
 }
 
-} // namespace ls::gui
+} // namespace ls

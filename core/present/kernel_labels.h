@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace ls::gui {
+namespace ls {
 
 class KernelLabels {
 public:
@@ -22,4 +22,4 @@ private:
     std::string empty_;
 };
 
-} // namespace ls::gui
+} // namespace ls

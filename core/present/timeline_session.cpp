@@ -1,4 +1,4 @@
-#include "widgets/timeline/timeline_session.h"
+#include "core/present/timeline_session.h"
 
 #include "core/model/parallel.h"
 
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-namespace ls::gui {
+namespace ls {
 
 int TimelineSession::sectionOf(uint32_t part, const TimelineGroup& group) const {
     const std::shared_ptr<const Trace>& trace = parts[part]->trace;
@@ -56,4 +56,4 @@ std::shared_ptr<const TimelineSession> buildTimelineSession(const Session& sessi
     return s;
 }
 
-} // namespace ls::gui
+} // namespace ls

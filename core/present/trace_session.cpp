@@ -1,13 +1,15 @@
-#include "widgets/trace_session.h"
+#include "core/present/trace_session.h"
 
 #include "core/model/parallel.h"
-#include "widgets/step_timing.h"
+#include "core/present/step_timing.h"
+
+#include <algorithm>
 
 #include <chrono>
 #include <functional>
 #include <thread>
 
-namespace ls::gui {
+namespace ls {
 
 namespace {
 
@@ -105,43 +107,6 @@ std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> 
     return prepare(std::move(trace), nullptr, 0, order);
 }
 
-namespace {
-
-// The rank analysis's independent parts, to run beside each other and beside other work.
-std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a) {
-    const Session& session = *a.session;
-    std::vector<std::function<void()>> parts;
-    parts.emplace_back([&a, &session] {
-        const StepTiming step("prepare: rank times");
-        a.ranks = rankTimeSummary(session, &a.busy);
-    });
-    parts.emplace_back([&a, &session] {
-        const StepTiming step("prepare: collectives");
-        a.collectives = matchCollectives(session);
-    });
-    parts.emplace_back([&a, &session] {
-        const StepTiming step("prepare: rank iterations");
-        a.iterations = rankIterations(session);
-    });
-    return parts;
-}
-
-void fillRankAnalysis(RankAnalysis& a) {
-    const StepTiming step("prepare: rank analysis");
-    auto parts = rankAnalysisParts(a);
-    runTasks(parts, std::max(1u, std::thread::hardware_concurrency()));
-    if (a.session->ranks.size() > 1) a.timelines = buildTimelineSession(*a.session, a.collectives); // over the matched collectives
-}
-
-} // namespace
-
-std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session) {
-    auto a = std::make_shared<RankAnalysis>();
-    a->session = std::move(session);
-    fillRankAnalysis(*a);
-    return a;
-}
-
 std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order) {
     auto s = prepare(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
     s->ranks = std::move(ranks);
@@ -187,30 +152,4 @@ ViewsToStore viewsOf(const TraceSession& s) {
     return v;
 }
 
-std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks) {
-    const Session& session = *ranks.session;
-    const size_t n = session.traces.size();
-    std::vector<std::shared_ptr<const KernelTable>> tables(n);
-    std::vector<std::shared_ptr<const LayerTree>> trees(n);
-    parallelFor(n, std::max(1u, std::thread::hardware_concurrency()), [&](size_t a, size_t b, unsigned) {
-        for (size_t t = a; t < b; ++t) {
-            tables[t] = std::make_shared<const KernelTable>(session.traces[t].trace, session, static_cast<uint32_t>(t));
-            trees[t] = std::make_shared<const LayerTree>(buildLayerTree(*session.traces[t].trace));
-        }
-    });
-    auto view = std::make_shared<AllRanksView>();
-    std::vector<std::string> files;
-    std::vector<const LayerTree*> treeParts;
-    for (size_t t = 0; t < n; ++t) {
-        files.push_back(session.traces[t].file);
-        treeParts.push_back(trees[t].get());
-        view->traces.push_back(session.traces[t].trace);
-    }
-    view->kernels = std::make_shared<const SessionKernelTable>(std::move(tables), std::move(files));
-    std::vector<uint32_t> base;
-    for (uint32_t t = 0; t < n; ++t) base.push_back(view->kernels->rowOf(t, KernelId(0)).value);
-    view->layers = std::make_shared<const SessionLayerTree>(combineLayerTrees(treeParts, base));
-    return view;
-}
-
-} // namespace ls::gui
+} // namespace ls

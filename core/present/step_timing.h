@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace ls::gui {
+namespace ls {
 
 class StepTiming {
 public:
@@ -36,4 +36,4 @@ private:
     double cpuStart_;
 };
 
-} // namespace ls::gui
+} // namespace ls

@@ -1,8 +1,8 @@
-#include "widgets/timeline/timeline_data.h"
+#include "core/present/timeline_data.h"
 
 #include <algorithm>
 
-namespace ls::gui {
+namespace ls {
 namespace {
 
 constexpr size_t kBusyBuckets = 2048;
@@ -48,4 +48,4 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
     return d;
 }
 
-} // namespace ls::gui
+} // namespace ls

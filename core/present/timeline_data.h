@@ -3,12 +3,12 @@
 // kernel's class and lane, each API call's lane, and GPU busy time for the minimap.
 #include "core/costs/kernel_class.h"
 #include "core/views/timeline_tracks.h"
-#include "widgets/tables/kernel_labels.h"
+#include "core/present/kernel_labels.h"
 
 #include <memory>
 #include <vector>
 
-namespace ls::gui {
+namespace ls {
 
 struct TimelineData {
     std::shared_ptr<const Trace> trace;
@@ -23,4 +23,4 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
 // The same over the trace's lanes built before (the view cache's, core/prepared/view_file.h).
 std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace, TimelineTracks tracks);
 
-} // namespace ls::gui
+} // namespace ls

@@ -1,0 +1,41 @@
+#pragma once
+// The ranks of the traces opened together and what the Ranks tab and the "All ranks" scope show
+// of them, computed once off the GUI thread.
+#include "core/model/session.h"
+#include "core/present/timeline_session.h"
+#include "core/reports/collectives.h"
+#include "core/reports/rank_summary.h"
+#include "core/views/kernel_table.h"
+#include "core/views/session_kernel_table.h"
+#include "core/views/session_layer_tree.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ls {
+
+struct RankAnalysis {
+    std::shared_ptr<const Session> session;
+    std::vector<RankTimeRow> ranks;
+    std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
+    CollectiveMatch collectives;
+    std::vector<RankIterationRow> iterations;
+    // The main timeline's rows of every trace under rank headers; null for a single rank.
+    std::shared_ptr<const TimelineSession> timelines;
+};
+std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
+// The analysis's independent parts (rank times, collectives, iterations), to run beside each
+// other and beside other work; a's session must be set. They leave `timelines` alone.
+std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a);
+
+// The kernel table and layer tree of every trace of a session at once ("All ranks").
+struct AllRanksView {
+    std::shared_ptr<const SessionKernelTable> kernels;
+    std::shared_ptr<const SessionLayerTree> layers;
+    std::vector<std::shared_ptr<const Trace>> traces; // the tree's parts
+};
+// Builds each trace's table and tree in parallel.
+std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks);
+
+} // namespace ls
