@@ -6,7 +6,7 @@
 
 #include "core/cache/trace_cache.h"
 #include "core/load/load.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

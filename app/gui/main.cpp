@@ -3,7 +3,7 @@
 // installed: then the start page); --compare B then compares B with it in the Compare tab.
 #include "core/cache/trace_cache.h"
 #include "core/model/platform.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/start/start_page.h"
 
 #include <QApplication>

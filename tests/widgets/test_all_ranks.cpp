@@ -2,7 +2,7 @@
 // kernels in one table whose CSV equals `layerscope-cli kernels FILE FILE`, sorts across ranks
 // checked against SQL over both files, a layer tree with one row per rank whose counts and GPU
 // times are SQL's, and a row of another rank selected on the timeline in that rank's rows.
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"

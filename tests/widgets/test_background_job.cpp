@@ -1,6 +1,6 @@
 // BackgroundJob: the work runs off the GUI thread, its result on it; a run that a later run or
 // cancel() superseded never reaches the GUI, even when it finishes last; a throw is reported.
-#include "widgets/background_job.h"
+#include "widgets/session/background_job.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -2,7 +2,7 @@
 // "What's this column?" in the column chooser), and every control on the window's tool strips
 // has a tooltip.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/tables/column_help.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"

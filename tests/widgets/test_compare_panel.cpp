@@ -9,8 +9,8 @@
 #include "widgets/compare/compare_timelines.h"
 #include "widgets/compare/diff_chart.h"
 #include "widgets/compare/diff_table_model.h"
-#include "widgets/csv_export.h"
-#include "widgets/main_window.h"
+#include "widgets/export/csv_export.h"
+#include "widgets/window/main_window.h"
 #include "widget_test_support.h"
 
 #include <QAbstractItemModelTester>

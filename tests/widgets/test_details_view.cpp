@@ -2,7 +2,7 @@
 // long values wrapped at their punctuation only, selectable text that copies without the
 // invisible break opportunities.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_table_view.h"
 

@@ -6,7 +6,7 @@
 #include "widgets/panes/fwd_bwd_models.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_table_model.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>

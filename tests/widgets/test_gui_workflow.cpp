@@ -7,7 +7,7 @@
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/panes/summary_charts.h"
 
 #include <QApplication>

@@ -6,7 +6,7 @@
 #include "core/reports/iteration_summary.h"
 #include "widgets/iterations/iteration_chart.h"
 #include "widgets/iterations/iteration_navigator.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widget_test_support.h"

@@ -8,14 +8,14 @@
 #include "core/views/fwd_bwd.h"
 #include "core/views/layer_tree.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
-#include "widgets/trace_loader.h"
-#include "widgets/units.h"
+#include "widgets/session/trace_loader.h"
+#include "widgets/util/units.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -11,8 +11,8 @@
 #include "widgets/tables/layer_tree_model.h"
 #include "core/present/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widgets/units.h"
-#include "widgets/main_window.h"
+#include "widgets/util/units.h"
+#include "widgets/window/main_window.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

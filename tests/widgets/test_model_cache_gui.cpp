@@ -2,8 +2,8 @@
 // default): the second open of a file reads the cached model; with the setting off nothing is
 // written. Offscreen, with a temporary XDG_CACHE_HOME.
 #include "core/cache/trace_cache.h"
-#include "widgets/load_settings.h"
-#include "widgets/trace_loader.h"
+#include "widgets/session/load_settings.h"
+#include "widgets/session/trace_loader.h"
 #include "core/present/trace_session.h"
 
 #include <QSettings>

@@ -4,7 +4,7 @@
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include <QFile>
 #include <QSignalSpy>

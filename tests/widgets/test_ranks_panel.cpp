@@ -3,7 +3,7 @@
 // process), the heat map holds each rank's iterations, and choosing a rank shows its kernels.
 #include "core/load/session_load.h"
 #include "core/reports/rank_summary.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/panes/rank_heat_map.h"
 #include "widgets/panes/rank_timeline.h"
 #include "widgets/panes/ranks_panel.h"

@@ -5,7 +5,7 @@
 #include "core/load/load.h"
 #include "core/views/kernel_filter.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/roofline/roofline_chart.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/tables/kernel_table_view.h"

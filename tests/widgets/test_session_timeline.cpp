@@ -2,7 +2,7 @@
 // header on one clock (checked against each file's kernel starts in SQL, shifted by the session
 // start times the exports record), the rank filter, collapse and reorder, a collective kernel
 // linked to its peer with the skew SQL gives, and a click on another rank's kernel showing that rank.
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/timeline/timeline_area.h"

@@ -1,7 +1,7 @@
 // Short kernel names told apart where lists and the timeline show them: the sample (the shared
 // gpt2_2layer_fp16_h200 trace) has three different CUTLASS GEMMs whose short name is Kernel2.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "core/present/kernel_labels.h"
 #include "widgets/tables/kernel_table_model.h"

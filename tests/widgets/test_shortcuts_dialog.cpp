@@ -1,7 +1,7 @@
 // Help → Keyboard Shortcuts lists every shortcut the window really has: each QAction with a
 // shortcut appears with its keys, and the timeline's own keys are there too.
 #include "widgets/help/shortcuts_dialog.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include <QAction>
 #include <QStandardPaths>

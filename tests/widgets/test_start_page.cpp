@@ -2,7 +2,7 @@
 // start page (open, recent files, the sample, the nsys commands, the inputs understood), and
 // opening a recent file from it brings back the tabs and docks.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/start/start_page.h"
 
 #include <QDockWidget>

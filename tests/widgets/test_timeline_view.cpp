@@ -6,7 +6,7 @@
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_view.h"

@@ -3,7 +3,7 @@
 // they equal what a table of the finished trace builds and sorts. Another order is sorted after
 // the load, the same way.
 #include "core/load/load.h"
-#include "widgets/trace_loader.h"
+#include "widgets/session/trace_loader.h"
 #include "core/present/trace_session.h"
 
 #include <QSignalSpy>

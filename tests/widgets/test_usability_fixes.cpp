@@ -3,14 +3,14 @@
 // GPU time; the Summary tab's lower charts keep a readable width whatever their labels; the Ranks
 // tab's table shows the communication columns first.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/tables/kernel_count.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/window_shortcuts.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QAction>
 #include <QApplication>

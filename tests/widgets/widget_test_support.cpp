@@ -1,6 +1,6 @@
 #include "tests/widgets/widget_test_support.h"
 
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,6 +1,6 @@
 #include "widgets/compare/compare_loader.h"
 
-#include "widgets/load_settings.h"
+#include "widgets/session/load_settings.h"
 
 #include "core/load/load.h"
 
@@ -46,7 +46,7 @@ void CompareLoader::launch(std::function<void()> work) {
     Worker w;
     w.thread = std::thread([work = std::move(work), done = w.done] {
         // At the window's own priority: the user waits for the comparison, and a lower one would
-        // yield to every other process too (widgets/trace_loader.cpp says what that cost).
+        // yield to every other process too (widgets/session/trace_loader.cpp says what that cost).
         work();
         *done = true;
     });

@@ -5,7 +5,7 @@
 #include "widgets/compare/compare_timelines.h"
 #include "widgets/compare/diff_chart.h"
 #include "widgets/compare/diff_table_model.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QAction>
 #include <QCheckBox>

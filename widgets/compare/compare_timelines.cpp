@@ -1,7 +1,7 @@
 #include "widgets/compare/compare_timelines.h"
 
 #include "widgets/timeline/timeline_palette.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #include "widgets/compare/diff_table_model.h"
 
 #include "core/compare/diff_table.h"
-#include "widgets/csv_export.h"
-#include "widgets/units.h"
+#include "widgets/export/csv_export.h"
+#include "widgets/util/units.h"
 
 #include <QBrush>
 #include <QColor>

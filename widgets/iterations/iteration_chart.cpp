@@ -1,6 +1,6 @@
 #include "widgets/iterations/iteration_chart.h"
 
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -2,7 +2,7 @@
 
 #include "widgets/iterations/iteration_chart.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "widgets/panes/fwd_bwd_models.h"
 
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QColor>
 

@@ -3,7 +3,7 @@
 // and the backward/forward ratio table (by layer or by op type). Human units on display, raw
 // values on SortRole and the CSV role.
 #include "core/views/fwd_bwd.h"
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 
 #include <QAbstractTableModel>
 

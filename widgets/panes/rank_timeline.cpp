@@ -1,7 +1,7 @@
 #include "widgets/panes/rank_timeline.h"
 
-#include "widgets/rank_filter.h"
-#include "widgets/units.h"
+#include "widgets/session/rank_filter.h"
+#include "widgets/util/units.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

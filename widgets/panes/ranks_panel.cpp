@@ -2,7 +2,7 @@
 
 #include "widgets/panes/rank_heat_map.h"
 #include "widgets/panes/rank_timeline.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,6 +1,6 @@
 #include "widgets/roofline/roofline_chart.h"
 
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QChart>
 #include <QCursor>

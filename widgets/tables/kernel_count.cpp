@@ -2,7 +2,7 @@
 
 #include "core/model/trace.h"
 #include "core/views/session_kernel_table.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 
 #include "core/pytorch/correlation.h"
 #include "widgets/tables/details_view.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 namespace ls::gui {
 namespace {

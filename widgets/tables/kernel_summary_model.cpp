@@ -1,6 +1,6 @@
 #include "widgets/tables/kernel_summary_model.h"
 
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 namespace ls::gui {
 

@@ -3,7 +3,7 @@
 #include "widgets/tables/column_help.h"
 #include "widgets/tables/kernel_count.h"
 #include "core/present/kernel_labels.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QBrush>
 #include <QColor>

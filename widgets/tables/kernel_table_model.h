@@ -9,7 +9,7 @@
 #include "core/views/kernel_table.h"
 #include "core/views/session_kernel_table.h"
 #include "core/import/ncu/ncu_metrics.h"
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
 #include "widgets/tables/layer_tree_model.h"
 
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 // rank of a session at once: the session's combined tree, a row per rank on top.
 #include "core/views/layer_tree.h"
 #include "core/views/session_layer_tree.h"
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 
 #include <QAbstractItemModel>
 #include <QStringList>

@@ -3,7 +3,7 @@
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -2,7 +2,7 @@
 // its kernels as one strip) and the selected collective linked across the ranks that ran it.
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QPainter>
 #include <QScrollBar>

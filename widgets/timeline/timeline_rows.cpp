@@ -1,6 +1,6 @@
 // The timeline's rows: which lanes show where (rank sections, group order, collapsed, hidden,
 // NVTX levels), dragging headers to reorder, and the row headers' menus.
-#include "widgets/rank_filter.h"
+#include "widgets/session/rank_filter.h"
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_view.h"
 

@@ -1,7 +1,7 @@
 #include "widgets/timeline/timeline_view.h"
 
 #include "widgets/timeline/timeline_layout.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

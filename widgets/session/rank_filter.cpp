@@ -1,4 +1,4 @@
-#include "widgets/rank_filter.h"
+#include "widgets/session/rank_filter.h"
 
 #include <QRegularExpression>
 

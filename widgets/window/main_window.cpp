@@ -1,10 +1,10 @@
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
-#include "widgets/background_job.h"
+#include "widgets/session/background_job.h"
 
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 #include "widgets/help/shortcuts_dialog.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
@@ -20,10 +20,10 @@
 #include "widgets/start/start_page.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
-#include "widgets/trace_loader.h"
-#include "widgets/load_settings.h"
+#include "widgets/session/trace_loader.h"
+#include "widgets/session/load_settings.h"
 #include "core/present/step_timing.h"
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,10 +1,10 @@
 // MainWindow over a session of several ranks: the rank box, switching the shown trace, and the
 // all-ranks mode of the kernel table and layer tree (their row ids are then session row ids,
 // mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
-#include "widgets/background_job.h"
-#include "widgets/trace_loader.h"
+#include "widgets/session/background_job.h"
+#include "widgets/session/trace_loader.h"
 
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"

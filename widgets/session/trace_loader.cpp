@@ -1,8 +1,8 @@
-#include "widgets/trace_loader.h"
+#include "widgets/session/trace_loader.h"
 
 #include "core/model/platform.h"
 
-#include "widgets/load_settings.h"
+#include "widgets/session/load_settings.h"
 #include "core/present/step_timing.h"
 
 #include "core/cache/trace_cache.h"
@@ -93,7 +93,7 @@ void TraceLoader::start(const QStringList& paths) {
     busy_ = true;
     QPointer<TraceLoader> self(this);
     auto flag = cancel_;
-    // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/load_settings.h).
+    // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/session/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
     worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
         // The load and what the window shows first run at the window's own priority: a lower one

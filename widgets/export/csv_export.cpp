@@ -1,4 +1,4 @@
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 
 #include "core/reports/table_writer.h"
 

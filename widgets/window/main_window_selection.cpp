@@ -1,6 +1,6 @@
 // MainWindow's answers to a selection: a layer tree node clicked, a kernel picked in the table or
 // on the timeline (table row, details, tree and timeline follow), an op's counterpart asked for.
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include "core/pytorch/correlation.h"
 #include "widgets/panes/fwd_bwd_panel.h"

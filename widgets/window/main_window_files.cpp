@@ -1,9 +1,9 @@
 // MainWindow's file actions on the user's request: exporting a table as CSV and importing an
 // Nsight Compute CSV (kept apart from the window's construction and views).
-#include "widgets/main_window.h"
+#include "widgets/window/main_window.h"
 
 #include "core/import/ncu/ncu_metrics.h"
-#include "widgets/csv_export.h"
+#include "widgets/export/csv_export.h"
 #include "widgets/panes/load_report_text.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"

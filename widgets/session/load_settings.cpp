@@ -1,4 +1,4 @@
-#include "widgets/load_settings.h"
+#include "widgets/session/load_settings.h"
 
 #include "core/cache/trace_cache.h"
 

@@ -1,4 +1,4 @@
-#include "widgets/background_job.h"
+#include "widgets/session/background_job.h"
 
 #include <QMetaObject>
 
@@ -23,7 +23,7 @@ void BackgroundJob::run(std::function<Done()> work) {
     busy_ = true;
     Worker w;
     w.thread = std::thread([this, job, work = std::move(work), done = w.done] {
-        // At the window's own priority: the user waits for it (as for a load, widgets/trace_loader.cpp).
+        // At the window's own priority: the user waits for it (as for a load, widgets/session/trace_loader.cpp).
         Done result;
         QString error;
         try {

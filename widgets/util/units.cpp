@@ -1,4 +1,4 @@
-#include "widgets/units.h"
+#include "widgets/util/units.h"
 
 #include <algorithm>
 #include <cmath>
