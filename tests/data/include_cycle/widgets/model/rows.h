@@ -1,0 +1,2 @@
+#pragma once
+#include "widgets/panel/panel_state.h"
