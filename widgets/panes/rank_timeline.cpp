@@ -1,5 +1,6 @@
 #include "widgets/panes/rank_timeline.h"
 
+#include "core/present/time_ruler.h"
 #include "widgets/session/rank_filter.h"
 #include "widgets/util/units.h"
 
@@ -156,15 +157,13 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     p.setFont(small);
     // Ruler: session time from the first kernel of any rank.
     p.setPen(palette().color(QPalette::Text));
-    const double visible = nsPerPixel_ * w;
-    // Ticks at 1, 2 or 5 × 10^k ns, at least ~110 px apart so their labels never overlap.
-    const double minStep = std::max(1.0, nsPerPixel_ * 110);
-    const double decade = std::pow(10.0, std::floor(std::log10(minStep)));
-    const double step = minStep <= decade ? decade : minStep <= 2 * decade ? 2 * decade : minStep <= 5 * decade ? 5 * decade : 10 * decade;
-    for (double t = std::ceil((startNs_ - static_cast<double>(spanStart_)) / step) * step; t < startNs_ - static_cast<double>(spanStart_) + visible; t += step) {
-        const int x = kLabelWidth + static_cast<int>(toX(t + static_cast<double>(spanStart_)));
+    // Ticks at least ~110 px apart so their labels never overlap (core/present/time_ruler.h).
+    const auto origin = static_cast<double>(spanStart_);
+    const RulerTicks ticks = rulerTicks(startNs_, startNs_ + nsPerPixel_ * w, nsPerPixel_, origin, 110);
+    for (double t : ticks.offsets) {
+        const int x = kLabelWidth + static_cast<int>(toX(t + origin));
         p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
-        p.drawText(x + 2, kRulerHeight - 5, formatTick(t, step));
+        p.drawText(x + 2, kRulerHeight - 5, formatTick(t, ticks.stepNs));
     }
     const auto& ranks = analysis_->session->ranks;
     const int lane = split_ ? std::max(1, (rh - 2) / 2) : std::max(1, rh - 2);

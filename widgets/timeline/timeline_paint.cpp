@@ -1,5 +1,6 @@
 // Painting the timeline: lanes folded per pixel and filled in batches by colour, ruler, minimap,
 // highlights, the selected kernel with its launch arrow and counterpart links, the measured range.
+#include "core/present/time_ruler.h"
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_view.h"
@@ -98,22 +99,15 @@ void TimelineView::paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w
 }
 
 void TimelineView::paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) const {
-    // Ticks every 1, 2 or 5 × 10^k ns, at least 90 px apart, labelled from the capture start.
-    const double minStep = w.nsPerPixel * 90;
-    double step = std::pow(10.0, std::floor(std::log10(std::max(minStep, 1e-3))));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (step * m >= minStep) {
-            step *= m;
-            break;
-        }
+    // Ticks at least 90 px apart, labelled from the capture start (core/present/time_ruler.h).
     const double origin = spanStart_; // the earliest capture start of the shown traces
     p.setPen(QColor(0x44, 0x44, 0x44));
     p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
-    const double first = std::ceil((w.startNs - origin) / step) * step;
-    for (double t = first; origin + t <= w.endNs(); t += step) {
+    const RulerTicks ticks = rulerTicks(w.startNs, w.endNs(), w.nsPerPixel, origin, 90);
+    for (double t : ticks.offsets) {
         const int x = r.left() + static_cast<int>(std::lround(w.toX(origin + t)));
         p.drawLine(x, r.bottom() - 5, x, r.bottom());
-        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, step));
+        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, ticks.stepNs));
     }
 }
 
