@@ -236,7 +236,8 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
         for (size_t i : order) sorted.push_back(spans[i]);
         auto place = [&](const GpuOpColumns& c) {
             for (size_t i = 0; i < c.size(); ++i) {
-                if (t.streamOf(c, i).process != r.process) continue;
+                // The rank's own GPU (a process driving several GPUs is one rank per device).
+                if (const Stream& gpu = t.streamOf(c, i); gpu.process != r.process || gpu.device != r.device) continue;
                 const int k = iterationAt(sorted, gpuOpIterationTime(t, c, i));
                 if (k < 0) continue;
                 RankIterationRow& row = *rowOf[order[static_cast<size_t>(k)]];

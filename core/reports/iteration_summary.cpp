@@ -26,19 +26,10 @@ public:
     void add(int group, Interval iv) {
         if (group >= 0) items_[offset_[static_cast<size_t>(group) + 1]++] = iv;
     }
-    // Length of the union of group g (sorted in place by start first, if it is not).
-    TimeNs unionLength(size_t g) {
+    // Length of the union of group g.
+    TimeNs unionLength(size_t g) const {
         const auto first = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g]);
-        const auto last = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1]);
-        const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-        if (!std::is_sorted(first, last, byStart)) std::sort(first, last, byStart);
-        TimeNs total = 0, coveredTo = std::numeric_limits<TimeNs>::min();
-        for (auto it = first; it != last; ++it) {
-            const TimeNs from = std::max(it->start, coveredTo);
-            if (it->end > from) total += it->end - from;
-            coveredTo = std::max(coveredTo, it->end);
-        }
-        return total;
+        return lengthOf(unionOf({first, items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1])}));
     }
 
 private:
