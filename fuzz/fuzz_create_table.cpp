@@ -5,10 +5,9 @@
 #include "core/import/sqlite_schema.h"
 #include "fuzz/fuzz_check.h"
 
-#include <sqlite3.h>
-
 #include <cstddef>
 #include <cstdint>
+#include <sqlite3.h>
 #include <string>
 #include <vector>
 
@@ -37,18 +36,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK) {
         std::vector<std::pair<std::string, std::string>> tables; // name, stored statement
         sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL", -1, &st, nullptr);
-        while (st && sqlite3_step(st) == SQLITE_ROW) tables.emplace_back(textAt(st, 0), textAt(st, 1));
+        sqlite3_prepare_v2(
+            db, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL", -1,
+            &st, nullptr);
+        while (st && sqlite3_step(st) == SQLITE_ROW)
+            tables.emplace_back(textAt(st, 0), textAt(st, 1));
         sqlite3_finalize(st);
         for (const auto& [name, stored] : tables) {
             const auto parsed = ls::parseCreateTable(stored);
             if (!parsed) continue; // left to SQLite: allowed
             std::vector<Column> expected;
-            sqlite3_prepare_v2(db, "SELECT name, type, dflt_value IS NOT NULL, pk, hidden FROM pragma_table_xinfo(?1)", -1, &st, nullptr);
+            sqlite3_prepare_v2(
+                db,
+                "SELECT name, type, dflt_value IS NOT NULL, pk, hidden FROM pragma_table_xinfo(?1)",
+                -1, &st, nullptr);
             sqlite3_bind_text(st, 1, name.c_str(), -1, SQLITE_TRANSIENT);
             bool hidden = false;
             while (st && sqlite3_step(st) == SQLITE_ROW) {
-                expected.push_back({textAt(st, 0), textAt(st, 1), sqlite3_column_int(st, 2) != 0, sqlite3_column_int(st, 3)});
+                expected.push_back({textAt(st, 0), textAt(st, 1), sqlite3_column_int(st, 2) != 0,
+                                    sqlite3_column_int(st, 3)});
                 hidden |= sqlite3_column_int(st, 4) != 0;
             }
             sqlite3_finalize(st);

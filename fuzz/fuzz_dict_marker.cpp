@@ -15,15 +15,35 @@
 namespace {
 
 // Inner op names the mapping knows (docs/flops.md), and one it does not.
-constexpr std::string_view kInnerOps[] = {
-    "aten::addmm", "mm", "matmul", "linear", "bmm", "add", "add_", "sum", "_fused_dropout", "native_dropout",
-    "_masked_scale", "native_layer_norm", "native_layer_norm_backward", "cudnn_batch_norm", "_softmax",
-    "_log_softmax_backward_data", "nll_loss_forward", "nll_loss_backward", "embedding", "embedding_dense_backward",
-    "threshold_backward", "mul", "div", "contiguous", "softmax", "dropout", "unknown_op"};
+constexpr std::string_view kInnerOps[] = {"aten::addmm",
+                                          "mm",
+                                          "matmul",
+                                          "linear",
+                                          "bmm",
+                                          "add",
+                                          "add_",
+                                          "sum",
+                                          "_fused_dropout",
+                                          "native_dropout",
+                                          "_masked_scale",
+                                          "native_layer_norm",
+                                          "native_layer_norm_backward",
+                                          "cudnn_batch_norm",
+                                          "_softmax",
+                                          "_log_softmax_backward_data",
+                                          "nll_loss_forward",
+                                          "nll_loss_backward",
+                                          "embedding",
+                                          "embedding_dense_backward",
+                                          "threshold_backward",
+                                          "mul",
+                                          "div",
+                                          "contiguous",
+                                          "softmax",
+                                          "dropout",
+                                          "unknown_op"};
 
-void priced(const ls::InferredOp& op) {
-    (void)ls::opCost(op.name, op.shapes, op.dtype);
-}
+void priced(const ls::InferredOp& op) { (void)ls::opCost(op.name, op.shapes, op.dtype); }
 
 } // namespace
 
@@ -34,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The loader's cheap pass (no args) must agree with the full parse on everything else.
     FUZZ_CHECK(full.has_value() == lite.has_value());
     if (!full) return 0;
-    FUZZ_CHECK(full->name == lite->name && full->sizes == lite->sizes && full->dtype == lite->dtype &&
-               full->isOp == lite->isOp && lite->args.empty());
+    FUZZ_CHECK(full->name == lite->name && full->sizes == lite->sizes &&
+               full->dtype == lite->dtype && full->isOp == lite->isOp && lite->args.empty());
     if (!full->sizes.empty()) (void)ls::parseShapes(full->sizes);
     (void)ls::dtypeFromName(full->dtype);
     for (const auto& a : full->args) (void)ls::dtypeFromName(a.dtype);

@@ -29,7 +29,8 @@ const Sample& sample() {
         const std::string path = env && *env ? env : LAYERSCOPE_SAMPLE_TRACE;
         auto r = ls::loadTrace(path);
         if (!r.ok()) {
-            std::fprintf(stderr, "fuzz_kernel_filter: cannot load %s: %s\n", path.c_str(), r.error ? r.error->reason.c_str() : "");
+            std::fprintf(stderr, "fuzz_kernel_filter: cannot load %s: %s\n", path.c_str(),
+                         r.error ? r.error->reason.c_str() : "");
             std::abort();
         }
         Sample out;

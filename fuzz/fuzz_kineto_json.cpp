@@ -2,19 +2,19 @@
 // through loadTrace as the app calls it: the streaming splitter, the simdjson event parser, the
 // exact time parser, the builder, the assembler and correlation. The input is handed over as an
 // anonymous in-memory file (memfd), so nothing is written to disk. The splitter alone runs twice
-// first, with the whole input in one read block and with tiny blocks: it must cut the text the same.
+// first, with the whole input in one read block and with tiny blocks: it must cut the text the
+// same.
 #include "core/import/kineto/chrome_trace_stream.h"
 #include "core/import/kineto/json_time.h"
 #include "core/load/load.h"
 #include "fuzz/fuzz_check.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
@@ -25,7 +25,9 @@ void fuzzTimes(std::string_view text) {
         const size_t start = text.find_first_of("-0123456789", i);
         if (start == std::string_view::npos) break;
         size_t end = start + 1;
-        while (end < text.size() && std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos) ++end;
+        while (end < text.size() &&
+               std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos)
+            ++end;
         const auto ns = ls::microsTextToNs(text.substr(start, end - start));
         (void)ns;
         i = end;
@@ -37,10 +39,15 @@ std::string split(const std::string& path, size_t block) {
     ls::ChromeTraceStream stream(path, block);
     std::string out;
     std::string_view key, value;
-    for (auto item = stream.next(key, value); item != ls::ChromeTraceStream::Item::End; item = stream.next(key, value)) {
-        const volatile char* after = value.data() + value.size(); // volatile: the reads stay, ASan checks them
-        for (size_t k = 0; k < ls::ChromeTraceStream::kPadding; ++k) (void)after[k]; // the padding promised to simdjson
-        out += item == ls::ChromeTraceStream::Item::Event ? std::string("E") : "M" + std::to_string(key.size()) + ":" + std::string(key);
+    for (auto item = stream.next(key, value); item != ls::ChromeTraceStream::Item::End;
+         item = stream.next(key, value)) {
+        const volatile char* after =
+            value.data() + value.size(); // volatile: the reads stay, ASan checks them
+        for (size_t k = 0; k < ls::ChromeTraceStream::kPadding; ++k)
+            (void)after[k]; // the padding promised to simdjson
+        out += item == ls::ChromeTraceStream::Item::Event
+                   ? std::string("E")
+                   : "M" + std::to_string(key.size()) + ":" + std::string(key);
         out += std::to_string(value.size()) + ":" + std::string(value);
     }
     out += stream.problem() ? "P" + *stream.problem() : std::string("-");
@@ -87,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FUZZ_CHECK(t.rangeThread(ls::RangeId(static_cast<uint32_t>(i))).value < t.threads.size());
         FUZZ_CHECK(!t.ranges.parent[i].valid() || t.ranges.parent[i].value < i);
     }
-    FUZZ_CHECK(t.kernelLinks.layer.size() == t.kernels.size() && t.metrics.flops.size() == t.kernels.size());
+    FUZZ_CHECK(t.kernelLinks.layer.size() == t.kernels.size() &&
+               t.metrics.flops.size() == t.kernels.size());
     return 0;
 }

@@ -28,9 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const ls::NcuCsv& csv = *r.csv;
     const size_t cells = csv.kernels.size() * csv.metrics.size();
     FUZZ_CHECK(!csv.kernels.empty());
-    FUZZ_CHECK(csv.values.size() == cells && csv.texts.size() == cells && csv.decimals.size() == cells &&
-               csv.present.size() == cells);
-    for (size_t k = 1; k < csv.kernels.size(); ++k) FUZZ_CHECK(csv.kernels[k - 1].id < csv.kernels[k].id);
+    FUZZ_CHECK(csv.values.size() == cells && csv.texts.size() == cells &&
+               csv.decimals.size() == cells && csv.present.size() == cells);
+    for (size_t k = 1; k < csv.kernels.size(); ++k)
+        FUZZ_CHECK(csv.kernels[k - 1].id < csv.kernels[k].id);
     for (uint32_t t : csv.texts) FUZZ_CHECK(t < csv.textPool.size());
 
     // What the table views and the CLI read back.

@@ -14,7 +14,8 @@ namespace {
 
 // A view the parser returns must lie inside the text it was given (they are not copies).
 bool inside(std::string_view part, std::string_view whole) {
-    return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
+    return part.empty() || (part.data() >= whole.data() &&
+                            part.data() + part.size() <= whole.data() + whole.size());
 }
 
 } // namespace

@@ -18,15 +18,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <string_view>
-#include <vector>
-
-#include <fcntl.h>
 #include <unistd.h>
+#include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 // Defined when a sanitizer runtime is linked in: its report then ends in our callback.
@@ -106,7 +105,9 @@ void saveInput(const char* why) {
 void onSanitizerDeath() { saveInput("sanitizer report"); }
 
 void onSignal(int sig) {
-    saveInput(sig == SIGALRM ? "timeout" : sig == SIGABRT ? "abort (UBSan report or failed FUZZ_CHECK)" : "fatal signal");
+    saveInput(sig == SIGALRM   ? "timeout"
+              : sig == SIGABRT ? "abort (UBSan report or failed FUZZ_CHECK)"
+                               : "fatal signal");
     if (sig == SIGALRM) ::_exit(70);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
@@ -136,16 +137,35 @@ struct Rng { // splitmix64: tiny, and the same sequence everywhere
 // NUL and 0xFF.
 constexpr char kDelimiters[] = "'\"()[]{},:; =<>!~/\\|&*+-.0123456789eExX_\n\r\t\0\xff";
 constexpr std::string_view kInterestingBytes{kDelimiters, sizeof kDelimiters - 1};
-constexpr std::string_view kInterestingNumbers[] = {
-    "0", "1", "-1", "-0", "255", "65536", "2147483647", "-2147483648", "4294967295", "4294967296",
-    "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308", "1e-400", "1,234",
-    "1,23", "0.5", ".5", "nan", "inf", "99999999999999999999999999"};
+constexpr std::string_view kInterestingNumbers[] = {"0",
+                                                    "1",
+                                                    "-1",
+                                                    "-0",
+                                                    "255",
+                                                    "65536",
+                                                    "2147483647",
+                                                    "-2147483648",
+                                                    "4294967295",
+                                                    "4294967296",
+                                                    "9223372036854775807",
+                                                    "-9223372036854775808",
+                                                    "18446744073709551616",
+                                                    "1e308",
+                                                    "1e-400",
+                                                    "1,234",
+                                                    "1,23",
+                                                    "0.5",
+                                                    ".5",
+                                                    "nan",
+                                                    "inf",
+                                                    "99999999999999999999999999"};
 
 void insertText(Bytes& b, size_t pos, std::string_view s) {
     b.insert(b.begin() + static_cast<ptrdiff_t>(pos), s.begin(), s.end());
 }
 
-Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<std::string>& dict, Rng& rng, size_t maxLen) {
+Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<std::string>& dict,
+             Rng& rng, size_t maxLen) {
     const size_t steps = 1 + rng.below(4);
     for (size_t step = 0; step < steps; ++step) {
         const size_t pos = rng.below(b.size() + 1); // an insertion point
@@ -157,21 +177,28 @@ Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<std::str
             if (!b.empty()) b[rng.below(b.size())] = static_cast<uint8_t>(rng.next());
             break;
         case 2: // insert a delimiter
-            b.insert(b.begin() + static_cast<ptrdiff_t>(pos), static_cast<uint8_t>(kInterestingBytes[rng.below(kInterestingBytes.size())]));
+            b.insert(b.begin() + static_cast<ptrdiff_t>(pos),
+                     static_cast<uint8_t>(kInterestingBytes[rng.below(kInterestingBytes.size())]));
             break;
         case 3: // overwrite with a delimiter
-            if (!b.empty()) b[rng.below(b.size())] = static_cast<uint8_t>(kInterestingBytes[rng.below(kInterestingBytes.size())]);
+            if (!b.empty())
+                b[rng.below(b.size())] =
+                    static_cast<uint8_t>(kInterestingBytes[rng.below(kInterestingBytes.size())]);
             break;
         case 4: { // delete a run
             if (b.empty()) break;
-            const size_t at = rng.below(b.size()), len = 1 + rng.below(std::min<size_t>(16, b.size() - at));
-            b.erase(b.begin() + static_cast<ptrdiff_t>(at), b.begin() + static_cast<ptrdiff_t>(at + len));
+            const size_t at = rng.below(b.size()),
+                         len = 1 + rng.below(std::min<size_t>(16, b.size() - at));
+            b.erase(b.begin() + static_cast<ptrdiff_t>(at),
+                    b.begin() + static_cast<ptrdiff_t>(at + len));
             break;
         }
         case 5: { // duplicate a run elsewhere
             if (b.empty()) break;
-            const size_t at = rng.below(b.size()), len = 1 + rng.below(std::min<size_t>(32, b.size() - at));
-            const Bytes run(b.begin() + static_cast<ptrdiff_t>(at), b.begin() + static_cast<ptrdiff_t>(at + len));
+            const size_t at = rng.below(b.size()),
+                         len = 1 + rng.below(std::min<size_t>(32, b.size() - at));
+            const Bytes run(b.begin() + static_cast<ptrdiff_t>(at),
+                            b.begin() + static_cast<ptrdiff_t>(at + len));
             b.insert(b.begin() + static_cast<ptrdiff_t>(pos), run.begin(), run.end());
             break;
         }
@@ -185,7 +212,8 @@ Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<std::str
         case 7: { // a number that tests a parser's limits, replacing the digits at pos if any
             size_t end = pos;
             while (end < b.size() && b[end] >= '0' && b[end] <= '9') ++end;
-            b.erase(b.begin() + static_cast<ptrdiff_t>(pos), b.begin() + static_cast<ptrdiff_t>(end));
+            b.erase(b.begin() + static_cast<ptrdiff_t>(pos),
+                    b.begin() + static_cast<ptrdiff_t>(end));
             insertText(b, pos, kInterestingNumbers[rng.below(std::size(kInterestingNumbers))]);
             break;
         }
@@ -256,7 +284,8 @@ void run(const Bytes& input) {
 
 int usage(const char* argv0) {
     std::fprintf(stderr,
-                 "usage: %s [--runs N] [--seconds S] [--seed N|time] [--max-len N] [--timeout S] [--dict FILE]\n"
+                 "usage: %s [--runs N] [--seconds S] [--seed N|time] [--max-len N] [--timeout S] "
+                 "[--dict FILE]\n"
                  "          [--artifact-prefix P] [--reproduce] CORPUS_DIR_OR_FILE...\n",
                  argv0);
     return 2;
@@ -275,24 +304,36 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         const bool hasValue = i + 1 < argc;
-        if (a == "--reproduce") reproduce = true;
-        else if (a == "--runs" && hasValue) runs = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--seconds" && hasValue) seconds = std::strtod(argv[++i], nullptr);
-        else if (a == "--max-len" && hasValue) maxLen = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--timeout" && hasValue) timeout = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-        else if (a == "--dict" && hasValue) dictPath = argv[++i];
-        else if (a == "--artifact-prefix" && hasValue) gArtifactPrefix = argv[++i];
+        if (a == "--reproduce")
+            reproduce = true;
+        else if (a == "--runs" && hasValue)
+            runs = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--seconds" && hasValue)
+            seconds = std::strtod(argv[++i], nullptr);
+        else if (a == "--max-len" && hasValue)
+            maxLen = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--timeout" && hasValue)
+            timeout = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+        else if (a == "--dict" && hasValue)
+            dictPath = argv[++i];
+        else if (a == "--artifact-prefix" && hasValue)
+            gArtifactPrefix = argv[++i];
         else if (a == "--seed" && hasValue) {
             const std::string_view v = argv[++i];
-            gSeed = v == "time" ? static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count())
+            gSeed = v == "time" ? static_cast<uint64_t>(
+                                      std::chrono::system_clock::now().time_since_epoch().count())
                                 : std::strtoull(argv[i], nullptr, 10);
-        } else if (a.starts_with("--")) return usage(argv[0]);
-        else paths.emplace_back(a);
+        } else if (a.starts_with("--"))
+            return usage(argv[0]);
+        else
+            paths.emplace_back(a);
     }
     if (paths.empty()) return usage(argv[0]);
 
-    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(onSanitizerDeath);
-    else std::signal(SIGSEGV, onSignal); // without a sanitizer; with one, its own handler reports
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(onSanitizerDeath);
+    else
+        std::signal(SIGSEGV, onSignal); // without a sanitizer; with one, its own handler reports
     std::signal(SIGABRT, onSignal);
     std::signal(SIGALRM, onSignal);
     std::set_terminate(onTerminate);
@@ -318,8 +359,10 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    const std::vector<std::string> dict = dictPath.empty() ? std::vector<std::string>() : readDictionary(dictPath);
-    std::printf("%s: %zu corpus inputs ran; now up to %llu fresh inputs for %.1f s, seed %llu (--seed %llu repeats them)\n",
+    const std::vector<std::string> dict =
+        dictPath.empty() ? std::vector<std::string>() : readDictionary(dictPath);
+    std::printf("%s: %zu corpus inputs ran; now up to %llu fresh inputs for %.1f s, seed %llu "
+                "(--seed %llu repeats them)\n",
                 name.c_str(), pool.size(), static_cast<unsigned long long>(runs), seconds,
                 static_cast<unsigned long long>(gSeed), static_cast<unsigned long long>(gSeed));
     std::fflush(stdout);
@@ -327,7 +370,9 @@ int main(int argc, char** argv) {
     if (pool.empty()) pool.emplace_back();
     Rng rng{gSeed};
     const auto start = std::chrono::steady_clock::now();
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     for (gIteration = 0; gIteration < runs && elapsed() < seconds; ++gIteration) {
         Bytes input = mutate(pool[rng.below(pool.size())], pool, dict, rng, maxLen);
         alarm(timeout);
@@ -335,11 +380,14 @@ int main(int argc, char** argv) {
         alarm(0);
         // Keep some inputs as parents, so mutations stack up over the run (the pool stays small).
         if (rng.below(8) == 0) {
-            if (pool.size() < 2 * corpusSize + 64) pool.push_back(std::move(input));
-            else pool[corpusSize + rng.below(pool.size() - corpusSize)] = std::move(input);
+            if (pool.size() < 2 * corpusSize + 64)
+                pool.push_back(std::move(input));
+            else
+                pool[corpusSize + rng.below(pool.size() - corpusSize)] = std::move(input);
         }
     }
-    std::printf("%s: ok: %zu corpus inputs and %llu fresh inputs in %.1f s (seed %llu)\n", name.c_str(), corpusSize,
-                static_cast<unsigned long long>(gIteration), elapsed(), static_cast<unsigned long long>(gSeed));
+    std::printf("%s: ok: %zu corpus inputs and %llu fresh inputs in %.1f s (seed %llu)\n",
+                name.c_str(), corpusSize, static_cast<unsigned long long>(gIteration), elapsed(),
+                static_cast<unsigned long long>(gSeed));
     return 0;
 }

@@ -13,11 +13,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # with --no-install-recommends. tools/check_install_list.sh (a ctest) proves this list complete.
 # libqt6opengl6-dev: qt6-charts-dev's CMake files need Qt6OpenGL's but the package does not say so.
 # dpkg-dev, file: cpack's DEB generator runs dpkg-shlibdeps and file(1) (package_deb test).
-# xvfb, xauth: the README's screenshot steps (xvfb-run).
+# xvfb, xauth: the README's screenshot steps (xvfb-run). clang-format: the format test.
 PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev file libsqlite3-dev libgtest-dev libgmock-dev
           libsimdjson-dev zlib1g-dev python3
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6 libgl-dev
-          xvfb xauth)
+          xvfb xauth clang-format)
 
 install_deps() {
     local missing=()

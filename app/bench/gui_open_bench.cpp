@@ -1,11 +1,9 @@
 #include "app/bench/gui_open_bench.h"
 
 #include "app/bench/bench_median.h"
-
-#include "core/present/step_timing.h"
-
 #include "core/cache/trace_cache.h"
 #include "core/load/load.h"
+#include "core/present/step_timing.h"
 #include "widgets/window/main_window.h"
 
 #include <QApplication>
@@ -13,7 +11,6 @@
 #include <QEventLoop>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
@@ -23,7 +20,7 @@ namespace {
 // In the timing mode (LAYERSCOPE_GUI_TIMING=1), every event the event loop hands out that takes
 // 3 ms or more is named with its receiver: what fills a stall that no step accounts for.
 class TimedApplication : public QApplication {
-public:
+  public:
     using QApplication::QApplication;
     bool notify(QObject* receiver, QEvent* event) override {
         static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
@@ -33,17 +30,19 @@ public:
         clock.start();
         const int type = event->type();
         const char* name = receiver->metaObject()->className(); // the receiver may be gone after
-        const QObject* owner = receiver->parent() && receiver->parent()->parent() ? receiver->parent()->parent() : receiver->parent();
+        const QObject* owner = receiver->parent() && receiver->parent()->parent()
+                                   ? receiver->parent()->parent()
+                                   : receiver->parent();
         const char* ownerName = owner ? owner->metaObject()->className() : "";
         const bool handled = QApplication::notify(receiver, event);
         --depth_;
         if (const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6; ms >= 3)
-            std::fprintf(stderr, "gui event %-24s in %-24s %5d %6.1f ms (ends at %.3f s)\n", name, ownerName, type, ms,
-                         ls::StepTiming::sinceStart());
+            std::fprintf(stderr, "gui event %-24s in %-24s %5d %6.1f ms (ends at %.3f s)\n", name,
+                         ownerName, type, ms, ls::StepTiming::sinceStart());
         return handled;
     }
 
-private:
+  private:
     int depth_ = 0;
 };
 
@@ -64,7 +63,9 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const double stall = static_cast<double>(sinceTick.nsecsElapsed()) / 1e6 - 1.0;
-        if (report && stall > 5) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, ls::StepTiming::sinceStart());
+        if (report && stall > 5)
+            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall,
+                         ls::StepTiming::sinceStart());
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
     });
@@ -78,7 +79,8 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
         f.readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     };
     // Painted in an event of its own, as the window's paint events come after the show.
-    const auto ready = QObject::connect(&window, &ls::gui::MainWindow::windowReady, &scope, [&] { QTimer::singleShot(1, &scope, paintReady); });
+    const auto ready = QObject::connect(&window, &ls::gui::MainWindow::windowReady, &scope,
+                                        [&] { QTimer::singleShot(1, &scope, paintReady); });
     // The stalls count until the other tabs are filled too (a small trace's may come first).
     const auto loaded = QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &scope, [&] {
         paintReady();
@@ -99,7 +101,8 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
 
 } // namespace
 
-GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, int argc, char** argv) {
+GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, int argc,
+                              char** argv) {
     GuiOpenFigures figures;
     QTemporaryDir home;
     if (!home.isValid()) return figures;
@@ -124,7 +127,8 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
             }
             if (std::getenv("LAYERSCOPE_GUI_TIMING")) {
                 std::fprintf(stderr, "cli load: %.3f s:", loads.back());
-                for (const auto& [phase, s] : cli.trace->loadPhases) std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);
+                for (const auto& [phase, s] : cli.trace->loadPhases)
+                    std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);
                 std::fprintf(stderr, "\n");
             }
         } // released before the open: one trace in memory at a time, as in the app
@@ -136,10 +140,12 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         if (!cold.ok) return figures;
         ready.push_back(cold.readyS);
         ratios.push_back(cold.readyS / loads.back());
-        if (std::getenv("LAYERSCOPE_GUI_TIMING") && window.trace())
-        {
-            std::fprintf(stderr, "gui open: ready %.3f s, of which the window's load %.3f s:", cold.readyS, window.trace()->loadSeconds);
-            for (const auto& [phase, s] : window.trace()->loadPhases) std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);
+        if (std::getenv("LAYERSCOPE_GUI_TIMING") && window.trace()) {
+            std::fprintf(stderr,
+                         "gui open: ready %.3f s, of which the window's load %.3f s:", cold.readyS,
+                         window.trace()->loadSeconds);
+            for (const auto& [phase, s] : window.trace()->loadPhases)
+                std::fprintf(stderr, " %s %.3f;", phase.c_str(), s);
             std::fprintf(stderr, "\n");
         }
         figures.stallMsMax = std::max(figures.stallMsMax, cold.stallMsMax);
@@ -171,10 +177,12 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
         if (!warm.ok) return figures;
         reopens.push_back(warm.readyS);
         figures.reopenStallMsMax = std::max(figures.reopenStallMsMax, warm.stallMsMax);
-        const auto& phases = window.trace() ? window.trace()->loadPhases : decltype(window.trace()->loadPhases){};
+        const auto& phases =
+            window.trace() ? window.trace()->loadPhases : decltype(window.trace()->loadPhases){};
         figures.reopenFromCache = !phases.empty() && phases.front().first == "read model cache";
         if (std::getenv("LAYERSCOPE_GUI_TIMING"))
-            std::fprintf(stderr, "gui reopen: ready %.3f s, of which the window's load %.3f s\n", warm.readyS, window.trace()->loadSeconds);
+            std::fprintf(stderr, "gui reopen: ready %.3f s, of which the window's load %.3f s\n",
+                         warm.readyS, window.trace()->loadSeconds);
     }
     figures.reopenReadyS = benchMedian(std::move(reopens));
     figures.measured = true;

@@ -1,19 +1,19 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
-#include "core/views/kernel_filter.h"
-#include "core/cache/trace_cache.h"
 #include "app/bench/bench_median.h"
 #include "app/bench/gui_open_bench.h"
 #include "app/bench/present_bench.h"
 #include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
-#include "core/views/kernel_table.h"
-#include "core/load/load.h"
+#include "core/cache/trace_cache.h"
 #include "core/import/kineto/json_floor.h"
 #include "core/import/nsys/load_floor.h"
-#include "core/model/platform.h"
 #include "core/import/sqlite_db.h"
+#include "core/load/load.h"
+#include "core/model/platform.h"
+#include "core/views/kernel_filter.h"
+#include "core/views/kernel_table.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,19 +46,23 @@ struct ReopenFigures {
 // after a first load), then read back alternating with the floor, medians; the folder is removed.
 // The written model is dropped before the reads: a reopen holds one model, as the app and the CLI
 // do (holding two made the reads page against each other here, 0.7-1.6 s against 0.3 s).
-ReopenFigures measureReopen(const std::string& path, std::shared_ptr<const ls::Trace> trace, int runs, bool sqlite) {
+ReopenFigures measureReopen(const std::string& path, std::shared_ptr<const ls::Trace> trace,
+                            int runs, bool sqlite) {
     ReopenFigures f;
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("layerscope-bench-cache-" + std::to_string(std::random_device{}()))).string();
+    const std::string dir = (std::filesystem::temp_directory_path() /
+                             ("layerscope-bench-cache-" + std::to_string(std::random_device{}())))
+                                .string();
     const std::string identity = ls::traceFileIdentity(path);
     f.writeS = seconds([&] { (void)ls::storeTraceCache(dir, *trace, identity, UINT64_MAX); });
     trace.reset();
     f.bytes = ls::traceCacheInfo(dir).bytes;
     std::vector<double> floors, reopens;
     for (int r = 0; r < runs; ++r) {
-        floors.push_back(seconds([&] { (void)(sqlite ? ls::scanFloor(path) : ls::scanJsonFloor(path)); }));
+        floors.push_back(
+            seconds([&] { (void)(sqlite ? ls::scanFloor(path) : ls::scanJsonFloor(path)); }));
         reopens.push_back(seconds([&] {
-            if (!ls::lookupTraceCache(dir, path).trace) std::fprintf(stderr, "the model cache missed\n");
+            if (!ls::lookupTraceCache(dir, path).trace)
+                std::fprintf(stderr, "the model cache missed\n");
         }));
     }
     ls::clearTraceCache(dir);
@@ -88,14 +92,17 @@ TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
             auto rows = identity;
             ms.push_back(1e3 * seconds([&] { table->sort(rows, column.field, r % 2 == 1); }));
         }
-        if (std::getenv("LAYERSCOPE_BENCH_VERBOSE")) std::fprintf(stderr, "sort %-14s %.1f ms\n", std::string(column.name).c_str(), median(ms));
+        if (std::getenv("LAYERSCOPE_BENCH_VERBOSE"))
+            std::fprintf(stderr, "sort %-14s %.1f ms\n", std::string(column.name).c_str(),
+                         median(ms));
         if (const double m = median(ms); m > f.sortMsMax) {
             f.sortMsMax = m;
             f.slowestColumn = std::string(column.name);
         }
     }
-    for (const char* expression : {"name ~ gemm", "duration > 50us", "tc = not used", "addmm", "/elementwise|reduce/",
-                                   "nvtx_path ~ layer and direction = backward", "flops >= 1 GFLOP"}) {
+    for (const char* expression :
+         {"name ~ gemm", "duration > 50us", "tc = not used", "addmm", "/elementwise|reduce/",
+          "nvtx_path ~ layer and direction = backward", "flops >= 1 GFLOP"}) {
         const auto parsed = ls::KernelFilter::parse(expression);
         if (!parsed.filter) {
             std::fprintf(stderr, "filter %s: %s\n", expression, parsed.error.c_str());
@@ -104,9 +111,12 @@ TableFigures measureTable(const std::shared_ptr<const ls::Trace>& trace) {
         std::vector<double> ms;
         size_t matched = 0;
         ms.reserve(3);
-        for (int r = 0; r < 3; ++r) ms.push_back(1e3 * seconds([&] { matched = parsed.filter->apply(*table, identity).size(); }));
+        for (int r = 0; r < 3; ++r)
+            ms.push_back(1e3 *
+                         seconds([&] { matched = parsed.filter->apply(*table, identity).size(); }));
         if (std::getenv("LAYERSCOPE_BENCH_VERBOSE"))
-            std::fprintf(stderr, "filter %-44s %.1f ms (%zu rows)\n", expression, median(ms), matched);
+            std::fprintf(stderr, "filter %-44s %.1f ms (%zu rows)\n", expression, median(ms),
+                         matched);
         if (const double m = median(ms); m > f.filterMsMax) {
             f.filterMsMax = m;
             f.slowestFilter = expression;
@@ -128,13 +138,16 @@ bool isSqliteFile(const std::string& path) {
 // preparation.
 int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
 #ifdef LAYERSCOPE_BENCH_TIMELINE
-    const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv); // each open after a CLI load
+    const GuiOpenFigures gui =
+        measureGuiOpen(path, runs, true, argc, argv); // each open after a CLI load
     if (!gui.measured) return 3;
-    std::printf("load (median)   %.3f s over %d runs, each before an open\nGUI open        %.3f s (median), %.2f of the load just "
-                "before each open (median of the pairs), longest stall %.1f ms\nGUI reopen      %.3f s (median) from the model "
+    std::printf("load (median)   %.3f s over %d runs, each before an open\nGUI open        %.3f s "
+                "(median), %.2f of the load just "
+                "before each open (median of the pairs), longest stall %.1f ms\nGUI reopen      "
+                "%.3f s (median) from the model "
                 "cache%s, longest stall %.1f ms\n",
-                gui.loadS, runs, gui.readyS, gui.readyRatio, gui.stallMsMax, gui.reopenReadyS, gui.reopenFromCache ? "" : " (MISSED)",
-                gui.reopenStallMsMax);
+                gui.loadS, runs, gui.readyS, gui.readyRatio, gui.stallMsMax, gui.reopenReadyS,
+                gui.reopenFromCache ? "" : " (MISSED)", gui.reopenStallMsMax);
     return 0;
 #else
     (void)path, (void)runs, (void)argc, (void)argv;
@@ -144,25 +157,26 @@ int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
 }
 
 int usage(int rc) {
-    std::fprintf(rc ? stderr : stdout,
-                 "usage: layerscope-bench FILE [--runs N] [--json]\n"
-                 "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
-                 "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n"
-                 "       layerscope-bench FILE --gui-only [--runs N]\n\n"
-                 "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
-                 "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
-                 "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
-                 "Prints medians, the ratio b/a and the peak RSS; then sorts and filters the kernel table\n"
-                 "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n"
-                 "--session loads the files as one session (the ranks of a job) against the sum of their\n"
-                 "single-thread floors divided by the cores, and prints the peak RSS.\n"
-                 "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
-                 "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
-                 "--report NAME runs only the reports named.\n"
-                 "--gui-only measures N first opens in the window (when built with the GUI), each after a\n"
-                 "load as the CLI does it: the loads' and the ready times' medians, the median of each\n"
-                 "open's ready time over the load just before it, and the longest stall; then N reopens\n"
-                 "from the model cache, each in a new window: their median and longest stall.\n");
+    std::fprintf(
+        rc ? stderr : stdout,
+        "usage: layerscope-bench FILE [--runs N] [--json]\n"
+        "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
+        "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n"
+        "       layerscope-bench FILE --gui-only [--runs N]\n\n"
+        "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
+        "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
+        "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
+        "Prints medians, the ratio b/a and the peak RSS; then sorts and filters the kernel table\n"
+        "and, when built with the GUI, renders the timeline offscreen (1920x1080).\n"
+        "--session loads the files as one session (the ranks of a job) against the sum of their\n"
+        "single-thread floors divided by the cores, and prints the peak RSS.\n"
+        "--reports runs every `layerscope-cli summary --report X --no-cache` in this process\n"
+        "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
+        "--report NAME runs only the reports named.\n"
+        "--gui-only measures N first opens in the window (when built with the GUI), each after a\n"
+        "load as the CLI does it: the loads' and the ready times' medians, the median of each\n"
+        "open's ready time over the load just before it, and the longest stall; then N reopens\n"
+        "from the model cache, each in a new window: their median and longest stall.\n");
     return rc;
 }
 
@@ -177,19 +191,27 @@ int main(int argc, char** argv) {
     std::vector<std::string> onlyReports;
     bool guiOnly = false;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--json")) json = true;
-        else if (!std::strcmp(argv[i], "--session")) session = true;
-        else if (!std::strcmp(argv[i], "--reports")) reports = true;
-        else if (!std::strcmp(argv[i], "--gui-only")) guiOnly = true;
-        else if (session && argv[i][0] != '-') sessionFiles.emplace_back(argv[i]);
+        if (!std::strcmp(argv[i], "--json"))
+            json = true;
+        else if (!std::strcmp(argv[i], "--session"))
+            session = true;
+        else if (!std::strcmp(argv[i], "--reports"))
+            reports = true;
+        else if (!std::strcmp(argv[i], "--gui-only"))
+            guiOnly = true;
+        else if (session && argv[i][0] != '-')
+            sessionFiles.emplace_back(argv[i]);
         else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) { // implies --reports
             reports = true;
             onlyReports.emplace_back(argv[++i]);
-        }
-        else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-        else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) return usage(0);
-        else if (argv[i][0] == '-' || !path.empty()) return usage(2);
-        else path = argv[i];
+        } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help"))
+            return usage(0);
+        else if (argv[i][0] == '-' || !path.empty())
+            return usage(2);
+        else
+            path = argv[i];
     }
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
@@ -243,26 +265,38 @@ int main(int argc, char** argv) {
     for (const auto& [name, s] : phases)
         if (name == "correlate") correlateS = s;
     const double peakMb = static_cast<double>(ls::platform::peakRssBytes()) / (1024.0 * 1024.0);
-    const ReopenFigures reopen = measureReopen(path, std::move(last), runs, isSqliteFile(path)); // after the peaks
+    const ReopenFigures reopen =
+        measureReopen(path, std::move(last), runs, isSqliteFile(path)); // after the peaks
 #ifdef LAYERSCOPE_BENCH_TIMELINE
-    const GuiOpenFigures gui = measureGuiOpen(path, runs, true, argc, argv); // last: the app's own model in memory
+    const GuiOpenFigures gui =
+        measureGuiOpen(path, runs, true, argc, argv); // last: the app's own model in memory
 #else
     const GuiOpenFigures gui;
 #endif
     if (json) {
-        std::printf("{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": %zu, "
-                    "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, \"correlate_s\": %.4f, "
-                    "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, \"sort_ms_max_column\": \"%s\", "
-                    "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, \"peak_rss_with_table_mb\": %.1f, "
-                    "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, \"frame_max_ms\": %.2f, "
-                    "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": %.3f, \"ready_s\": %.4f, "
-                    "\"ready_ratio_to_load\": %.3f, \"ready_paired_load_s\": %.4f, \"stall_ms_max\": %.1f, \"gui_reopen_s\": %.4f, \"gui_reopen_stall_ms_max\": %.1f}\n",
-                    path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls, ranges, floorS,
-                    loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS), table.buildS, table.sortMsMax,
-                    table.slowestColumn.c_str(), table.filterMsMax, table.slowestFilter.c_str(), loadPeakMb, peakMb, timelineData.buildS,
-                    timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs, static_cast<double>(reopen.bytes) / 1e6, reopen.writeS,
-                    reopen.reopenS, reopen.reopenS / reopen.floorS, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax,
-                    gui.reopenReadyS, gui.reopenStallMsMax);
+        std::printf(
+            "{\"file\": \"%s\", \"runs\": %d, \"rows\": %llu, \"kernels\": %zu, \"api_calls\": "
+            "%zu, "
+            "\"nvtx_ranges\": %zu, \"floor_s\": %.4f, \"load_s\": %.4f, \"ratio\": %.3f, "
+            "\"correlate_s\": %.4f, "
+            "\"correlate_added\": %.3f, \"table_build_s\": %.4f, \"sort_ms_max\": %.1f, "
+            "\"sort_ms_max_column\": \"%s\", "
+            "\"filter_ms_max\": %.1f, \"filter_ms_max_expr\": \"%s\", \"peak_rss_mb\": %.1f, "
+            "\"peak_rss_with_table_mb\": %.1f, "
+            "\"timeline_build_s\": %.4f, \"first_frame_ms\": %.2f, \"frame_p95_ms\": %.2f, "
+            "\"frame_max_ms\": %.2f, "
+            "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": "
+            "%.3f, \"ready_s\": %.4f, "
+            "\"ready_ratio_to_load\": %.3f, \"ready_paired_load_s\": %.4f, \"stall_ms_max\": %.1f, "
+            "\"gui_reopen_s\": %.4f, \"gui_reopen_stall_ms_max\": %.1f}\n",
+            path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls,
+            ranges, floorS, loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS),
+            table.buildS, table.sortMsMax, table.slowestColumn.c_str(), table.filterMsMax,
+            table.slowestFilter.c_str(), loadPeakMb, peakMb, timelineData.buildS,
+            timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs,
+            static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS,
+            reopen.reopenS / reopen.floorS, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax,
+            gui.reopenReadyS, gui.reopenStallMsMax);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
@@ -270,25 +304,36 @@ int main(int argc, char** argv) {
         std::printf("floor (median)  %.3f s over %d runs\n", floorS, runs);
         std::printf("load (median)   %.3f s over %d runs\n", loadS, runs);
         std::printf("ratio           %.3f (load / floor)\n", loadS / floorS);
-        std::printf("correlate       %.3f s in the last load (adds %.1f%% to the load without it)\n", correlateS,
-                    100.0 * correlateS / (loadS - correlateS));
-        std::printf("kernel table    %.3f s to build; sorting all rows, slowest column %s: %.1f ms (median of 3)\n",
+        std::printf(
+            "correlate       %.3f s in the last load (adds %.1f%% to the load without it)\n",
+            correlateS, 100.0 * correlateS / (loadS - correlateS));
+        std::printf("kernel table    %.3f s to build; sorting all rows, slowest column %s: %.1f ms "
+                    "(median of 3)\n",
                     table.buildS, table.slowestColumn.c_str(), table.sortMsMax);
-        std::printf("kernel filter   filtering all rows, slowest `%s`: %.1f ms (median of 3)\n", table.slowestFilter.c_str(),
-                    table.filterMsMax);
+        std::printf("kernel filter   filtering all rows, slowest `%s`: %.1f ms (median of 3)\n",
+                    table.slowestFilter.c_str(), table.filterMsMax);
         std::printf("timeline        %.3f s to build lanes", timelineData.buildS);
         if (timeline.measured)
-            std::printf("; 1920x1080 offscreen: first frame %.2f ms, %d frames at 5 zoom levels while panning: p95 %.2f ms, max %.2f ms",
-                        timeline.firstFrameMs, timeline.frames, timeline.frameP95Ms, timeline.frameMaxMs);
+            std::printf("; 1920x1080 offscreen: first frame %.2f ms, %d frames at 5 zoom levels "
+                        "while panning: p95 %.2f ms, max %.2f ms",
+                        timeline.firstFrameMs, timeline.frames, timeline.frameP95Ms,
+                        timeline.frameMaxMs);
         std::printf("\n");
-        std::printf("peak RSS        %.1f MB over the loads; %.1f MB with the kernel table and its sorts\n", loadPeakMb, peakMb);
-        std::printf("model cache     %.1f MB written in %.3f s; reopen %.3f s (median), %.3f of the floor (%.3f s) in the same runs\n",
-                    static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS, reopen.reopenS / reopen.floorS, reopen.floorS);
+        std::printf(
+            "peak RSS        %.1f MB over the loads; %.1f MB with the kernel table and its sorts\n",
+            loadPeakMb, peakMb);
+        std::printf("model cache     %.1f MB written in %.3f s; reopen %.3f s (median), %.3f of "
+                    "the floor (%.3f s) in the same runs\n",
+                    static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS,
+                    reopen.reopenS / reopen.floorS, reopen.floorS);
         if (gui.measured)
-            std::printf("GUI open        File → Open to table, tree and timeline painted: %.3f s (%.2f of the load just before "
-                        "each open, median of the pairs; the loads' median %.3f s), longest GUI stall %.1f ms;\n                reopen "
+            std::printf("GUI open        File → Open to table, tree and timeline painted: %.3f s "
+                        "(%.2f of the load just before "
+                        "each open, median of the pairs; the loads' median %.3f s), longest GUI "
+                        "stall %.1f ms;\n                reopen "
                         "from the model cache%s: %.3f s, longest stall %.1f ms\n",
-                        gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax, gui.reopenFromCache ? "" : " (MISSED: read the file)", gui.reopenReadyS,
+                        gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax,
+                        gui.reopenFromCache ? "" : " (MISSED: read the file)", gui.reopenReadyS,
                         gui.reopenStallMsMax);
         std::printf("last load by phase:\n");
         for (const auto& [name, s] : phases) std::printf("  %-22s %.3f s\n", name.c_str(), s);

@@ -23,9 +23,12 @@ TimelineDataFigures measureTimelineData(const std::shared_ptr<const ls::Trace>& 
 
 RankAnalysisFigures measureRankAnalysis(std::shared_ptr<const ls::Session> session) {
     RankAnalysisFigures f;
-    f.analysisS = secondsOf([&] { f.analysis = ls::analyseRanks(std::move(session)); }); // the main timeline's rows are built here
+    f.analysisS = secondsOf([&] {
+        f.analysis = ls::analyseRanks(std::move(session));
+    }); // the main timeline's rows are built here
     std::vector<double> allRanks;
-    for (int r = 0; r < 3; ++r) allRanks.push_back(secondsOf([&] { (void)ls::prepareAllRanks(*f.analysis); }));
+    for (int r = 0; r < 3; ++r)
+        allRanks.push_back(secondsOf([&] { (void)ls::prepareAllRanks(*f.analysis); }));
     f.allRanksBuildS = benchMedian(std::move(allRanks));
     return f;
 }

@@ -15,7 +15,8 @@ struct TimelineDataFigures {
 TimelineDataFigures measureTimelineData(const std::shared_ptr<const ls::Trace>& trace);
 
 struct RankAnalysisFigures {
-    double analysisS = 0;      // analyseRanks: rank times, collectives, iterations, every trace's timeline rows
+    double analysisS =
+        0; // analyseRanks: rank times, collectives, iterations, every trace's timeline rows
     double allRanksBuildS = 0; // prepareAllRanks, median of 3
     std::shared_ptr<const ls::RankAnalysis> analysis;
 };

@@ -7,7 +7,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QScrollBar>
-
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -35,7 +34,9 @@ RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> 
             view.zoomTo(static_cast<ls::TimeNs>(from), static_cast<ls::TimeNs>(from + width));
             const auto t0 = std::chrono::steady_clock::now();
             view.render(&image);
-            times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
             from += width / 1850 * 40;
         }
     }
@@ -66,13 +67,16 @@ RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> 
             QPainter p(&image);
             main.paintContent(p, image.size());
             p.end();
-            mainTimes.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - painted).count());
+            mainTimes.push_back(std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - painted)
+                                    .count());
             main.panBy(40);
         }
     }
     std::sort(mainTimes.begin(), mainTimes.end());
     f.mainFrames = static_cast<int>(mainTimes.size());
-    f.mainFrameP95Ms = mainTimes[static_cast<size_t>(0.95 * static_cast<double>(mainTimes.size() - 1))];
+    f.mainFrameP95Ms =
+        mainTimes[static_cast<size_t>(0.95 * static_cast<double>(mainTimes.size() - 1))];
     f.mainFrameMaxMs = mainTimes.back();
     return f;
 }

@@ -1,7 +1,6 @@
 #include "app/bench/report_bench.h"
 
 #include "app/bench/bench_median.h"
-
 #include "app/cli/cli.h"
 
 #include <algorithm>
@@ -18,10 +17,10 @@ namespace {
 
 // Counts what a report writes and drops it.
 class CountingBuffer : public std::streambuf {
-public:
+  public:
     uint64_t bytes = 0;
 
-protected:
+  protected:
     int_type overflow(int_type c) override {
         if (c != traits_type::eof()) ++bytes;
         return traits_type::not_eof(c);
@@ -33,11 +32,12 @@ protected:
 };
 
 // The reports `summary` makes from a trace alone (ncu_match needs an Nsight Compute CSV).
-const std::vector<std::string> kReports = {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "nvtx_sum", "nvtx_kern_sum",
-                                           "nvtx_gpu_proj", "layer_sum", "op_sum", "tc_sum", "layer_tree", "iter_sum",
-                                           "idle_sum", "gaps", "launch_sum", "roofline", "rank_sum", "collective_sum",
-                                           "rank_iter_sum", "mem_time_sum", "mem_size_sum", "gpu_sum", "kern_exec_sum",
-                                           "gpu_trace", "api_trace"};
+const std::vector<std::string> kReports = {
+    "kern_sum",      "gpukernsum",    "api_sum",        "osrt_sum",      "nvtx_sum",
+    "nvtx_kern_sum", "nvtx_gpu_proj", "layer_sum",      "op_sum",        "tc_sum",
+    "layer_tree",    "iter_sum",      "idle_sum",       "gaps",          "launch_sum",
+    "roofline",      "rank_sum",      "collective_sum", "rank_iter_sum", "mem_time_sum",
+    "mem_size_sum",  "gpu_sum",       "kern_exec_sum",  "gpu_trace",     "api_trace"};
 
 struct Run {
     double seconds = 0;
@@ -55,7 +55,9 @@ Run runCli(const std::vector<std::string>& args) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.bytes = buffer.bytes;
     r.ok = rc == 0;
-    if (!r.ok) std::fprintf(stderr, "%s %s: %s", args[0].c_str(), args.size() > 3 ? args[3].c_str() : "", err.str().c_str());
+    if (!r.ok)
+        std::fprintf(stderr, "%s %s: %s", args[0].c_str(), args.size() > 3 ? args[3].c_str() : "",
+                     err.str().c_str());
     return r;
 }
 
@@ -63,7 +65,8 @@ double median(std::vector<double> v) { return benchMedian(std::move(v)); }
 
 } // namespace
 
-int runReportBench(const std::string& path, int runs, bool json, const std::vector<std::string>& only) {
+int runReportBench(const std::string& path, int runs, bool json,
+                   const std::vector<std::string>& only) {
     for (const auto& name : only)
         if (std::find(kReports.begin(), kReports.end(), name) == kReports.end()) {
             std::fprintf(stderr, "error: no report named %s\n", name.c_str());
@@ -89,27 +92,33 @@ int runReportBench(const std::string& path, int runs, bool json, const std::vect
     std::string slowest;
     double slowestRatio = 0;
     for (const auto& report : reports)
-        if (const double ratio = median(times[report]) / load; ratio > slowestRatio && report != "nvtx_kern_sum") {
+        if (const double ratio = median(times[report]) / load;
+            ratio > slowestRatio && report != "nvtx_kern_sum") {
             slowestRatio = ratio;
             slowest = report;
         }
     if (json) {
-        std::printf("{\"file\": \"%s\", \"runs\": %d, \"load_s\": %.4f, \"slowest_other_report\": \"%s\", "
-                    "\"slowest_other_ratio\": %.3f, \"reports\": {",
-                    path.c_str(), runs, load, slowest.c_str(), slowestRatio);
+        std::printf(
+            "{\"file\": \"%s\", \"runs\": %d, \"load_s\": %.4f, \"slowest_other_report\": \"%s\", "
+            "\"slowest_other_ratio\": %.3f, \"reports\": {",
+            path.c_str(), runs, load, slowest.c_str(), slowestRatio);
         for (size_t i = 0; i < reports.size(); ++i)
-            std::printf("%s\"%s\": {\"s\": %.4f, \"ratio\": %.3f, \"bytes\": %llu}", i ? ", " : "", reports[i].c_str(),
-                        median(times[reports[i]]), median(times[reports[i]]) / load,
+            std::printf("%s\"%s\": {\"s\": %.4f, \"ratio\": %.3f, \"bytes\": %llu}", i ? ", " : "",
+                        reports[i].c_str(), median(times[reports[i]]),
+                        median(times[reports[i]]) / load,
                         static_cast<unsigned long long>(bytes[reports[i]]));
         std::printf("}}\n");
     } else {
-        std::printf("file: %s\nruns: %d (medians; each report alternating with the load)\nfull load (info --no-cache): %.3f s\n\n",
+        std::printf("file: %s\nruns: %d (medians; each report alternating with the load)\nfull "
+                    "load (info --no-cache): %.3f s\n\n",
                     path.c_str(), runs, load);
         std::printf("%-16s %9s %7s %14s\n", "report", "seconds", "ratio", "output bytes");
         for (const auto& report : reports)
-            std::printf("%-16s %9.3f %7.2f %14llu\n", report.c_str(), median(times[report]), median(times[report]) / load,
+            std::printf("%-16s %9.3f %7.2f %14llu\n", report.c_str(), median(times[report]),
+                        median(times[report]) / load,
                         static_cast<unsigned long long>(bytes[report]));
-        std::printf("\nslowest report other than nvtx_kern_sum: %s, %.2f x the load\n", slowest.c_str(), slowestRatio);
+        std::printf("\nslowest report other than nvtx_kern_sum: %s, %.2f x the load\n",
+                    slowest.c_str(), slowestRatio);
     }
     return allOk ? 0 : 1;
 }

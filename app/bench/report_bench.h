@@ -7,4 +7,5 @@
 #include <vector>
 
 // `only`: these reports (names as `summary --report` takes them); empty: all of them.
-int runReportBench(const std::string& path, int runs, bool json, const std::vector<std::string>& only = {});
+int runReportBench(const std::string& path, int runs, bool json,
+                   const std::vector<std::string>& only = {});

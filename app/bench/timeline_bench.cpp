@@ -5,7 +5,6 @@
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
-
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -18,7 +17,8 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
-TimelineFigures measureTimeline(const std::shared_ptr<const ls::TimelineData>& data, int argc, char** argv) {
+TimelineFigures measureTimeline(const std::shared_ptr<const ls::TimelineData>& data, int argc,
+                                char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     TimelineFigures f;
@@ -38,7 +38,8 @@ TimelineFigures measureTimeline(const std::shared_ptr<const ls::TimelineData>& d
     // Whole capture, then 10 %, 1 %, 0.1 % and 0.001 % of it around its middle; at each zoom
     // 20 frames panning by 40 px (the view's own pan, as a drag does).
     std::vector<double> times;
-    const double start = static_cast<double>(trace->captureStart), span = static_cast<double>(trace->captureEnd - trace->captureStart);
+    const double start = static_cast<double>(trace->captureStart),
+                 span = static_cast<double>(trace->captureEnd - trace->captureStart);
     for (double fraction : {1.0, 0.1, 0.01, 0.001, 0.00001}) {
         const double mid = start + span * 0.5;
         view.setWindow(mid - span * fraction / 2, mid + span * fraction / 2, false);

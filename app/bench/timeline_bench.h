@@ -8,9 +8,10 @@
 
 struct TimelineFigures {
     bool measured = false;
-    double firstFrameMs = 0;  // the first paint of the whole capture
+    double firstFrameMs = 0; // the first paint of the whole capture
     double frameP95Ms = 0, frameMaxMs = 0;
     int frames = 0;
 };
 
-TimelineFigures measureTimeline(const std::shared_ptr<const ls::TimelineData>& data, int argc, char** argv);
+TimelineFigures measureTimeline(const std::shared_ptr<const ls::TimelineData>& data, int argc,
+                                char** argv);

@@ -5,11 +5,10 @@
 
 #include <cstdlib>
 #include <exception>
-#include <new>
-#include <string_view>
-
 #include <functional>
+#include <new>
 #include <ostream>
+#include <string_view>
 
 namespace ls::cli {
 namespace {
@@ -60,7 +59,10 @@ struct Command {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
-        {"info", {"ncu"}, {}, R"(usage: layerscope-cli info FILE... [--ncu CSV]
+        {"info",
+         {"ncu"},
+         {},
+         R"(usage: layerscope-cli info FILE... [--ncu CSV]
 
 Prints the export's format, exporter and schema version, capture span,
 counts per event kind, processes, threads, devices, streams and the load report.
@@ -70,7 +72,10 @@ counts per event kind, processes, threads, devices, streams and the load report.
                process pairing and the first reasons (docs/ncu.md)
 )",
          commandInfo},
-        {"kernels", {"format", "layer", "range", "filter", "sort", "columns", "ncu"}, {"desc", "pyprof"}, R"(usage: layerscope-cli kernels FILE... [--layer NAME | --range TEXT] [--filter EXPR]
+        {"kernels",
+         {"format", "layer", "range", "filter", "sort", "columns", "ncu"},
+         {"desc", "pyprof"},
+         R"(usage: layerscope-cli kernels FILE... [--layer NAME | --range TEXT] [--filter EXPR]
                               [--sort COLUMN [--desc]] [--ncu CSV] [--format csv|tsv|table]
 
 One row per kernel, by start time, with columns
@@ -118,7 +123,10 @@ warps, blocks; ties joined by +). docs/occupancy.md
                did not match (`info FILE --ncu CSV` says why). docs/ncu.md
 )",
          commandKernels},
-        {"ops", {"format"}, {}, R"(usage: layerscope-cli ops FILE... [--format csv|tsv|table]
+        {"ops",
+         {"format"},
+         {},
+         R"(usage: layerscope-cli ops FILE... [--format csv|tsv|table]
 
 One row per op instance: top-level PyTorch forward ops (nested ops belong to them) and backward
 nodes (everything the autograd engine ran for the node), with columns
@@ -128,7 +136,10 @@ A backward node with seq N pairs with the last top-level forward op of its proce
 seq N. paired_op_id: for a backward node its forward op, for a forward op its backward node.
 )",
          commandOps},
-        {"summary", {"report", "format", "ncu", "by"}, {}, R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
+        {"summary",
+         {"report", "format", "ncu", "by"},
+         {},
+         R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
 
 kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
 gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
@@ -209,7 +220,10 @@ rank_sum, collective_sum and rank_iter_sum cover the whole session.
 Times in nanoseconds.
 )",
          commandSummary},
-        {"diff", {"by", "format", "a-rank", "b-rank", "batch-a", "batch-b"}, {"per-sample"}, R"help(usage: layerscope-cli diff A B [--by direction|layer|op|family|kernel|iteration] [--per-sample]
+        {"diff",
+         {"by", "format", "a-rank", "b-rank", "batch-a", "batch-b"},
+         {"per-sample"},
+         R"help(usage: layerscope-cli diff A B [--by direction|layer|op|family|kernel|iteration] [--per-sample]
                            [--a-rank N] [--b-rank N] [--batch-a N] [--batch-b N] [--format csv|tsv|table]
 
 Compares two runs (fp16 against bf16, batch 4 against 8, before and after a fix) by meaning,
@@ -237,7 +251,10 @@ heads --format table; with csv and tsv it goes to stderr.
                dimension of the forward ops' input shapes, or --batch-a/--batch-b N
 )help",
          commandDiff},
-        {"cache", {}, {}, R"(usage: layerscope-cli cache info|clear
+        {"cache",
+         {},
+         {},
+         R"(usage: layerscope-cli cache info|clear
 
 info    the model cache's folder, its files (most recently used first: when, size, the trace
         each was made from) and the size cap (least recently used files go beyond it)
@@ -292,7 +309,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         int rc = kUnreadable;
         try {
             rc = cmd.run(o, c);
-        } catch (const std::bad_alloc&) { // one line, not std::terminate, whatever a report hits midway
+        } catch (const std::bad_alloc&) {
+            // one line, not std::terminate, whatever a report hits midway
             out.flush();
             err << "error: out of memory\n";
         } catch (const std::exception& e) {
@@ -317,7 +335,8 @@ std::optional<TableFormat> formatOption(const Options& o, Context& c) {
 LoadOptions cliLoadOptions(const Options& o) {
     LoadOptions options;
     const char* off = std::getenv("LAYERSCOPE_NO_CACHE");
-    if (!o.flags.count("no-cache") && !(off && *off && std::string_view(off) != "0")) options.cacheDir = defaultTraceCacheDir();
+    if (!o.flags.count("no-cache") && !(off && *off && std::string_view(off) != "0"))
+        options.cacheDir = defaultTraceCacheDir();
     return options;
 }
 
@@ -346,7 +365,8 @@ TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode) {
     return {std::move(t), imported.metrics};
 }
 
-std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode, uint32_t parts) {
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode,
+                                             uint32_t parts) {
     SessionLoadOptions options;
     options.load = cliLoadOptions(o);
     options.load.parts = parts;

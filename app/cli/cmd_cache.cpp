@@ -21,7 +21,9 @@ std::string megabytes(uint64_t bytes) {
 std::string localTime(int64_t ns) {
     // File times count from the file clock's epoch; to the system clock through now on both.
     using namespace std::chrono;
-    const auto fileNow = duration_cast<nanoseconds>(std::filesystem::file_time_type::clock::now().time_since_epoch()).count();
+    const auto fileNow =
+        duration_cast<nanoseconds>(std::filesystem::file_time_type::clock::now().time_since_epoch())
+            .count();
     const auto sysNow = duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
     const std::time_t t = static_cast<std::time_t>((ns - fileNow + sysNow) / 1000000000);
     char buf[32];
@@ -45,15 +47,17 @@ int commandCache(const Options& o, Context& c) {
     }
     if (action == "clear") {
         const size_t removed = clearTraceCache(dir);
-        c.out << "removed " << removed << " cache file" << (removed == 1 ? "" : "s") << " from " << dir << "\n";
+        c.out << "removed " << removed << " cache file" << (removed == 1 ? "" : "s") << " from "
+              << dir << "\n";
         return kOk;
     }
     const CacheInfo info = traceCacheInfo(dir);
     c.out << "folder: " << dir << "\n"
-          << "files: " << info.entries.size() << ", " << megabytes(info.bytes) << " (cap " << megabytes(kDefaultTraceCacheCap)
-          << "; least recently used go first)\n";
+          << "files: " << info.entries.size() << ", " << megabytes(info.bytes) << " (cap "
+          << megabytes(kDefaultTraceCacheCap) << "; least recently used go first)\n";
     for (const auto& e : info.entries)
-        c.out << "  " << localTime(e.lastUsedNs) << "  " << megabytes(e.bytes) << "  " << (e.source.empty() ? e.file : e.source) << "\n";
+        c.out << "  " << localTime(e.lastUsedNs) << "  " << megabytes(e.bytes) << "  "
+              << (e.source.empty() ? e.file : e.source) << "\n";
     return kOk;
 }
 

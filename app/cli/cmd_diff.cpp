@@ -10,8 +10,9 @@ namespace ls::cli {
 namespace {
 
 // A side's trace stays alive through the DiffSide's shared_ptr; the session only labels ranks.
-std::optional<DiffSide> loadSide(const std::string& path, const std::string& rankText, const char* which, const LoadOptions& options,
-                                 Context& c, int& exitCode) {
+std::optional<DiffSide> loadSide(const std::string& path, const std::string& rankText,
+                                 const char* which, const LoadOptions& options, Context& c,
+                                 int& exitCode) {
     std::error_code ec;
     const bool folder = std::filesystem::is_directory(path, ec);
     DiffSide side;
@@ -38,16 +39,19 @@ std::optional<DiffSide> loadSide(const std::string& path, const std::string& ran
     for (const auto& r : s.ranks) known += (known.empty() ? "" : " ") + std::to_string(r.rank);
     if (rankText.empty()) {
         if (s.ranks.size() != 1) {
-            c.err << "error: " << path << " holds ranks " << known << ": pick one with --" << (which[0] == 'A' ? "a" : "b") << "-rank N\n";
+            c.err << "error: " << path << " holds ranks " << known << ": pick one with --"
+                  << (which[0] == 'A' ? "a" : "b") << "-rank N\n";
             exitCode = kUsage;
             return std::nullopt;
         }
     }
-    const SessionRank* chosen = s.ranks.size() == 1 && rankText.empty() ? &s.ranks.front() : nullptr;
+    const SessionRank* chosen =
+        s.ranks.size() == 1 && rankText.empty() ? &s.ranks.front() : nullptr;
     for (const auto& r : s.ranks)
         if (!rankText.empty() && std::to_string(r.rank) == rankText) chosen = &r;
     if (!chosen) {
-        c.err << "error: " << path << " has no rank " << rankText << " (its ranks: " << known << ")\n";
+        c.err << "error: " << path << " has no rank " << rankText << " (its ranks: " << known
+              << ")\n";
         exitCode = kUsage;
         return std::nullopt;
     }
@@ -59,7 +63,9 @@ std::optional<DiffSide> loadSide(const std::string& path, const std::string& ran
 }
 
 std::optional<int64_t> positiveInteger(const std::string& text) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 12) return std::nullopt;
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+        text.size() > 12)
+        return std::nullopt;
     const int64_t v = std::stoll(text);
     return v > 0 ? std::optional(v) : std::nullopt;
 }
@@ -81,7 +87,8 @@ int commandDiff(const Options& o, Context& c) {
     DiffOptions options;
     options.level = *level;
     options.perSample = o.flags.count("per-sample") > 0;
-    for (const auto& [key, into] : {std::pair("batch-a", &options.batchA), std::pair("batch-b", &options.batchB)}) {
+    for (const auto& [key, into] :
+         {std::pair("batch-a", &options.batchA), std::pair("batch-b", &options.batchB)}) {
         if (!o.values.count(key)) continue;
         const auto v = positiveInteger(o.get(key, ""));
         if (!v) {
@@ -100,9 +107,12 @@ int commandDiff(const Options& o, Context& c) {
     // The verdict heads a table for people; CSV and TSV stay machine-readable (it goes to stderr).
     std::ostream& prose = *format == TableFormat::Text ? c.out : c.err;
     prose << result.verdict << "\n";
-    prose << a->label << " (" << result.iterationsA << " iteration" << (result.iterationsA == 1 ? "" : "s") << "), "
-          << b->label << " (" << result.iterationsB << " iteration" << (result.iterationsB == 1 ? "" : "s") << ")";
-    if (options.perSample) prose << "; per sample: batch " << result.batchA << " (" << result.batchSourceA << ") and " << result.batchB << " (" << result.batchSourceB << ")";
+    prose << a->label << " (" << result.iterationsA << " iteration"
+          << (result.iterationsA == 1 ? "" : "s") << "), " << b->label << " (" << result.iterationsB
+          << " iteration" << (result.iterationsB == 1 ? "" : "s") << ")";
+    if (options.perSample)
+        prose << "; per sample: batch " << result.batchA << " (" << result.batchSourceA << ") and "
+              << result.batchB << " (" << result.batchSourceB << ")";
     prose << "\n";
     for (const auto& note : result.notes) prose << "note: " << note << "\n";
     if (*format == TableFormat::Text) c.out << "\n";

@@ -26,7 +26,8 @@ void printReport(const Trace& t, std::ostream& out) {
         const auto a = static_cast<Anomaly>(i);
         if (!t.report.count(a)) continue;
         const auto& info = anomalyInfo(a);
-        out << "  " << severityName(info.severity) << " " << info.key << ": " << t.report.count(a) << " - " << info.sentence;
+        out << "  " << severityName(info.severity) << " " << info.key << ": " << t.report.count(a)
+            << " - " << info.sentence;
         const auto& details = t.report.details(a);
         for (size_t d = 0; d < details.size(); ++d) out << (d ? ", " : " [") << details[d];
         if (!details.empty()) out << "]";
@@ -42,40 +43,53 @@ void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
             if (k == key) return v;
         return {};
     };
-    if (t.info.format == "nvprof database") out << "exporter: nvprof (converted on load)\n";
+    if (t.info.format == "nvprof database")
+        out << "exporter: nvprof (converted on load)\n";
     else if (t.info.format.starts_with("PyTorch profiler")) {
         const std::string cupti = meta("cupti_version");
-        out << "exporter: PyTorch profiler (Kineto)" << (cupti.empty() ? "" : ", CUPTI " + cupti) << "\n";
+        out << "exporter: PyTorch profiler (Kineto)" << (cupti.empty() ? "" : ", CUPTI " + cupti)
+            << "\n";
     } else
-        out << "exporter: NVIDIA Nsight Systems " << (t.info.productVersion.empty() ? "(unknown version)" : t.info.productVersion) << "\n";
-    out << "schema version: " << (t.info.schemaVersion.empty() ? "(unknown)" : t.info.schemaVersion) << "\n";
+        out << "exporter: NVIDIA Nsight Systems "
+            << (t.info.productVersion.empty() ? "(unknown version)" : t.info.productVersion)
+            << "\n";
+    out << "schema version: " << (t.info.schemaVersion.empty() ? "(unknown)" : t.info.schemaVersion)
+        << "\n";
     if (!t.info.host.empty()) out << "host: " << t.info.host << "\n";
     if (const std::string rank = meta("distributedInfo.rank"); !rank.empty()) {
-        const std::string world = meta("distributedInfo.world_size"), backend = meta("distributedInfo.backend"),
+        const std::string world = meta("distributedInfo.world_size"),
+                          backend = meta("distributedInfo.backend"),
                           nccl = meta("distributedInfo.nccl_version");
-        out << "distributed: rank " << rank << (world.empty() ? "" : " of " + world) << (backend.empty() ? "" : ", backend " + backend)
+        out << "distributed: rank " << rank << (world.empty() ? "" : " of " + world)
+            << (backend.empty() ? "" : ", backend " + backend)
             << (nccl.empty() ? "" : ", NCCL " + nccl) << "\n";
     }
-    out << "capture span: " << t.captureStart << " .. " << t.captureEnd << " ns (" << milliseconds(t.captureEnd - t.captureStart) << ")\n";
+    out << "capture span: " << t.captureStart << " .. " << t.captureEnd << " ns ("
+        << milliseconds(t.captureEnd - t.captureStart) << ")\n";
 
     uint64_t runtime = 0, driver = 0, marks = 0;
-    for (auto k : t.apiCalls.kind) (k == ApiKind::Runtime ? runtime : driver) += k != ApiKind::Other;
+    for (auto k : t.apiCalls.kind)
+        (k == ApiKind::Runtime ? runtime : driver) += k != ApiKind::Other;
     for (auto k : t.ranges.kind) marks += k == RangeKind::Mark;
     out << "kernels: " << t.kernels.size() << "\n";
     out << "memcpy: " << t.memcpys.size() << "\n";
     out << "memset: " << t.memsets.size() << "\n";
-    out << "api calls: " << t.apiCalls.size() << " (runtime " << runtime << ", driver " << driver << ")\n";
+    out << "api calls: " << t.apiCalls.size() << " (runtime " << runtime << ", driver " << driver
+        << ")\n";
     out << "nvtx ranges: " << t.ranges.size() - marks << " (plus " << marks << " marks)\n";
 
     out << "processes: " << t.processes.size() << "\n";
     for (size_t p = 0; p < t.processes.size(); ++p) {
-        const auto threads = std::count_if(t.threads.begin(), t.threads.end(), [&](const Thread& th) { return th.process.value == p; });
-        out << "  pid " << t.processes[p].pid << " " << (t.processes[p].name.empty() ? "(unnamed)" : t.processes[p].name)
-            << ": " << threads << " threads\n";
+        const auto threads = std::count_if(t.threads.begin(), t.threads.end(),
+                                           [&](const Thread& th) { return th.process.value == p; });
+        out << "  pid " << t.processes[p].pid << " "
+            << (t.processes[p].name.empty() ? "(unnamed)" : t.processes[p].name) << ": " << threads
+            << " threads\n";
     }
     out << "threads: " << t.threads.size() << "\n";
     for (const auto& th : t.threads)
-        out << "  tid " << th.tid << " (pid " << t.processes[th.process.value].pid << ") " << (th.name.empty() ? "(unnamed)" : th.name) << "\n";
+        out << "  tid " << th.tid << " (pid " << t.processes[th.process.value].pid << ") "
+            << (th.name.empty() ? "(unnamed)" : th.name) << "\n";
     out << "devices: " << t.devices.size() << "\n";
     for (const auto& d : t.devices) {
         out << "  " << d.id << ": " << d.name;
@@ -86,8 +100,10 @@ void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
     }
     out << "streams: " << t.streams.size() << "\n";
     for (const auto& s : t.streams) {
-        const auto [first, last] = t.streamKernels.of(StreamId(static_cast<uint32_t>(&s - t.streams.data())));
-        out << "  device " << s.device << " context " << s.context << " stream " << s.stream << ": " << (last - first) << " kernels\n";
+        const auto [first, last] =
+            t.streamKernels.of(StreamId(static_cast<uint32_t>(&s - t.streams.data())));
+        out << "  device " << s.device << " context " << s.context << " stream " << s.stream << ": "
+            << (last - first) << " kernels\n";
     }
     printReport(t, out);
     if (ncu)
@@ -95,7 +111,8 @@ void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f s", t.loadSeconds);
     const bool cached = !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache";
-    out << "load time: " << buf << (cached ? " (from the model cache; --no-cache reads the file)" : "") << "\n";
+    out << "load time: " << buf
+        << (cached ? " (from the model cache; --no-cache reads the file)" : "") << "\n";
 }
 
 // Which rank each process's work on each GPU is, where the number came from, and how the
@@ -105,7 +122,8 @@ void printRanks(const Session& s, std::ostream& out) {
     for (const auto& r : s.ranks) {
         const Trace& t = *s.traces[r.trace].trace;
         out << "  rank " << r.rank << ": host " << (r.host.empty() ? "(unknown)" : r.host);
-        if (r.process.valid() && r.process.value < t.processes.size()) out << ", pid " << t.processes[r.process.value].pid;
+        if (r.process.valid() && r.process.value < t.processes.size())
+            out << ", pid " << t.processes[r.process.value].pid;
         out << ", device " << r.device;
         for (const auto& d : t.devices)
             if (d.id == r.device && !d.name.empty()) out << " (" << d.name << ")";
@@ -134,7 +152,9 @@ int commandInfo(const Options& o, Context& c) {
         return rc;
     }
     for (size_t i = 0; i < s->traces.size(); ++i) {
-        if (s->traces.size() > 1) c.out << (i ? "\n" : "") << "== " << s->traces[i].file << " (" << i + 1 << " of " << s->traces.size() << ")\n";
+        if (s->traces.size() > 1)
+            c.out << (i ? "\n" : "") << "== " << s->traces[i].file << " (" << i + 1 << " of "
+                  << s->traces.size() << ")\n";
         printTraceInfo(*s->traces[i].trace, ncu.get(), c.out);
     }
     if (s->traces.size() > 1) c.out << "\n== session\n";

@@ -1,13 +1,12 @@
 #include "app/cli/commands.h"
+#include "core/import/ncu/ncu_metrics.h"
 #include "core/pytorch/correlation.h"
+#include "core/reports/table_writer.h"
 #include "core/views/kernel_filter.h"
 #include "core/views/kernel_table.h"
-#include "core/import/ncu/ncu_metrics.h"
 #include "core/views/pyprof_columns.h"
 
 #include <algorithm>
-#include "core/reports/table_writer.h"
-
 #include <ostream>
 
 namespace ls::cli {
@@ -17,7 +16,8 @@ std::string orEmpty(int64_t v) { return v < 0 ? std::string() : std::to_string(v
 
 namespace {
 
-int writePyprof(const Options& o, Context& c, const KernelTable& table, const std::vector<KernelId>& rows, TableFormat format) {
+int writePyprof(const Options& o, Context& c, const KernelTable& table,
+                const std::vector<KernelId>& rows, TableFormat format) {
     std::vector<std::string_view> columns;
     if (o.values.count("columns")) {
         std::string list = o.get("columns", "");
@@ -168,8 +168,9 @@ int commandOps(const Options& o, Context& c) {
     if (!session) return rc;
     const bool several = session->traces.size() > 1;
     TableWriter w(c.out, *format);
-    std::vector<std::string> header = {"op_id", "name", "seq", "direction", "layer", "tid", "start_ns", "end_ns", "kernels",
-                                       "gpu_time_ns", "paired_op_id", "sizes", "rank"};
+    std::vector<std::string> header = {
+        "op_id",  "name",    "seq",         "direction",    "layer", "tid", "start_ns",
+        "end_ns", "kernels", "gpu_time_ns", "paired_op_id", "sizes", "rank"};
     if (several) header.emplace_back("file");
     w.header(header);
     for (uint32_t ti = 0; ti < session->traces.size(); ++ti) {
@@ -178,7 +179,8 @@ int commandOps(const Options& o, Context& c) {
         const auto& r = t.ranges;
         // Each kernel counts under its innermost op instance only, so the rows add up (as op_sum).
         std::vector<uint64_t> opKernels(ops.size()), opTime(ops.size());
-        std::vector<uint32_t> opDevice(ops.size(), UINT32_MAX); // of its first kernel: the op's rank
+        std::vector<uint32_t> opDevice(ops.size(),
+                                       UINT32_MAX); // of its first kernel: the op's rank
         for (uint32_t k = 0; k < t.kernels.size(); ++k)
             if (const OpId op = t.kernelLinks.opInstance[k]; op.valid()) {
                 if (!opKernels[op.value]) opDevice[op.value] = t.streamOf(t.kernels, k).device;
@@ -191,12 +193,20 @@ int commandOps(const Options& o, Context& c) {
             const OpId paired = ops.paired[i];
             const Thread& thread = t.threads[t.rangeThread(RangeId(extent)).value];
             std::vector<std::string> row = {
-                orEmpty(r.opId[range]), std::string(t.str(r.name[range])), orEmpty(r.seq[range]),
-                std::string(directionName(ops.direction[i])), ops.layer[i].valid() ? std::string(t.str(ops.layer[i])) : std::string(),
-                std::to_string(thread.tid), std::to_string(r.start[extent]), std::to_string(r.end[extent]),
-                std::to_string(opKernels[i]), std::to_string(opTime[i]),
-                paired.valid() ? orEmpty(r.opId[ops.range[paired.value].value]) : std::string(), std::string(t.str(r.sizes[range])),
-                opDevice[i] == UINT32_MAX ? ranks.textOfProcess(thread.process) : ranks.text(thread.process, opDevice[i])};
+                orEmpty(r.opId[range]),
+                std::string(t.str(r.name[range])),
+                orEmpty(r.seq[range]),
+                std::string(directionName(ops.direction[i])),
+                ops.layer[i].valid() ? std::string(t.str(ops.layer[i])) : std::string(),
+                std::to_string(thread.tid),
+                std::to_string(r.start[extent]),
+                std::to_string(r.end[extent]),
+                std::to_string(opKernels[i]),
+                std::to_string(opTime[i]),
+                paired.valid() ? orEmpty(r.opId[ops.range[paired.value].value]) : std::string(),
+                std::string(t.str(r.sizes[range])),
+                opDevice[i] == UINT32_MAX ? ranks.textOfProcess(thread.process)
+                                          : ranks.text(thread.process, opDevice[i])};
             if (several) row.push_back(session->traces[ti].file);
             w.row(std::move(row));
         }

@@ -1,15 +1,14 @@
 #pragma once
 #include "app/cli/cli.h"
 #include "app/cli/options.h"
-#include "core/load/load.h"
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/load/load.h"
 #include "core/load/session_load.h"
 #include "core/reports/table_writer.h"
 
-#include <optional>
-
 #include <iosfwd>
 #include <memory>
+#include <optional>
 
 namespace ls::cli {
 
@@ -45,7 +44,8 @@ TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode);
 // or LAYERSCOPE_NO_CACHE says not to.
 LoadOptions cliLoadOptions(const Options& o);
 // `parts`: what the command's output needs (LoadPart bits); the load skips the rest.
-std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode, uint32_t parts = kLoadEverything);
+std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode,
+                                             uint32_t parts = kLoadEverything);
 
 // The ranks a session's trace holds, "0" or "0 1 2 3".
 std::string rankText(const Session& s, uint32_t trace);

@@ -2,7 +2,8 @@
 
 namespace ls::cli {
 
-Options parseOptions(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
+Options parseOptions(const std::vector<std::string>& args,
+                     const std::set<std::string>& valueOptions,
                      const std::set<std::string>& flagOptions, std::string& error) {
     Options o;
     for (size_t i = 0; i < args.size(); ++i) {

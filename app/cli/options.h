@@ -21,7 +21,8 @@ struct Options {
 };
 
 // Parses args (without the command); error is set for an unknown option or a missing value.
-Options parseOptions(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
+Options parseOptions(const std::vector<std::string>& args,
+                     const std::set<std::string>& valueOptions,
                      const std::set<std::string>& flagOptions, std::string& error);
 
 } // namespace ls::cli

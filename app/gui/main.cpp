@@ -3,13 +3,12 @@
 // installed: then the start page); --compare B then compares B with it in the Compare tab.
 #include "core/cache/trace_cache.h"
 #include "core/model/platform.h"
-#include "widgets/window/main_window.h"
 #include "widgets/start/start_page.h"
+#include "widgets/window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-
 #include <cstdio>
 #include <cstring>
 
@@ -21,11 +20,16 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE] [--no-sample]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an Nsight Systems\n"
-                        "SQLite export, an nvprof database or a PyTorch profiler JSON), or the bundled sample trace when\n"
-                        "none is given (--no-sample: the start page instead). Several FILEs, or a folder of them, open as one session: the ranks of one job.\n"
+            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE] "
+                        "[--no-sample]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an "
+                        "Nsight Systems\n"
+                        "SQLite export, an nvprof database or a PyTorch profiler JSON), or the "
+                        "bundled sample trace when\n"
+                        "none is given (--no-sample: the start page instead). Several FILEs, or a "
+                        "folder of them, open as one session: the ranks of one job.\n"
                         "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n"
-                        "--compare FILE opens FILE as run B and compares it with the trace (run A) in the Compare tab.\n");
+                        "--compare FILE opens FILE as run B and compares it with the trace (run A) "
+                        "in the Compare tab.\n");
             return 0;
         }
     }
@@ -40,12 +44,25 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("GPU trace viewer for deep-learning jobs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Traces to open: Nsight Systems SQLite exports, nvprof databases or PyTorch profiler JSON; several files or a folder open as one session of ranks (default: the sample trace)"), QStringLiteral("[FILE... | DIR]"));
-    const QCommandLineOption ncu(QStringLiteral("ncu"), QStringLiteral("Nsight Compute CSV to import once the trace is open"), QStringLiteral("csv"));
+    parser.addPositionalArgument(
+        QStringLiteral("files"),
+        QStringLiteral("Traces to open: Nsight Systems SQLite exports, nvprof databases or PyTorch "
+                       "profiler JSON; several files or a folder open as one session of ranks "
+                       "(default: the sample trace)"),
+        QStringLiteral("[FILE... | DIR]"));
+    const QCommandLineOption ncu(
+        QStringLiteral("ncu"),
+        QStringLiteral("Nsight Compute CSV to import once the trace is open"),
+        QStringLiteral("csv"));
     parser.addOption(ncu);
-    const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("A second trace (run B) to compare with the one opened (run A)"), QStringLiteral("file"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("A second trace (run B) to compare with the one opened (run A)"),
+        QStringLiteral("file"));
     parser.addOption(compare);
-    const QCommandLineOption noSample(QStringLiteral("no-sample"), QStringLiteral("Without FILE, show the start page instead of opening the sample trace"));
+    const QCommandLineOption noSample(
+        QStringLiteral("no-sample"),
+        QStringLiteral("Without FILE, show the start page instead of opening the sample trace"));
     parser.addOption(noSample);
     parser.process(app);
 
@@ -53,21 +70,30 @@ int main(int argc, char** argv) {
     window.show();
     if (parser.isSet(ncu)) {
         const QString csv = parser.value(ncu);
-        QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &window, [&window, csv] {
-            const QString error = window.importNcu(csv);
-            if (!error.isEmpty()) std::fprintf(stderr, "error: %s: %s\n", qPrintable(csv), qPrintable(error));
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &ls::gui::MainWindow::traceLoaded, &window,
+            [&window, csv] {
+                const QString error = window.importNcu(csv);
+                if (!error.isEmpty())
+                    std::fprintf(stderr, "error: %s: %s\n", qPrintable(csv), qPrintable(error));
+            },
+            Qt::SingleShotConnection);
     }
     if (parser.isSet(compare)) {
         const QString other = parser.value(compare);
-        QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &window, [&window, other] { window.compareWith(other); },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &ls::gui::MainWindow::traceLoaded, &window,
+            [&window, other] { window.compareWith(other); }, Qt::SingleShotConnection);
     }
     const QStringList files = parser.positionalArguments();
     const QString sample = ls::gui::MainWindow::samplePath();
-    if (!files.isEmpty()) window.openFiles(files);
-    else if (!parser.isSet(noSample) && ls::gui::StartPage::openSampleAtStart() && QFileInfo::exists(sample)) window.openFile(sample);
-    else window.showStartPage();
+    if (!files.isEmpty())
+        window.openFiles(files);
+    else if (!parser.isSet(noSample) && ls::gui::StartPage::openSampleAtStart() &&
+             QFileInfo::exists(sample))
+        window.openFile(sample);
+    else
+        window.showStartPage();
     const int rc = QApplication::exec();
     ls::waitForCacheWrites(); // a model cache file being written when the window closed
     return rc;

@@ -43,7 +43,8 @@ void Reader::finish() {
         std::vector<std::jthread> helpers;
         const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
         try {
-            for (unsigned t = 1; t < threads && t < deferred_.size(); ++t) helpers.emplace_back(work);
+            for (unsigned t = 1; t < threads && t < deferred_.size(); ++t)
+                helpers.emplace_back(work);
         } catch (const std::system_error&) { // fewer threads, then
         }
         work();
@@ -70,14 +71,16 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 
 } // namespace
 
-std::string write(const std::string& file, const Format& format, const std::string& identity, const std::function<void(Writer&)>& body) {
+std::string write(const std::string& file, const Format& format, const std::string& identity,
+                  const std::function<void(Writer&)>& body) {
     File f(std::fopen(file.c_str(), "wb"));
     if (!f) return "cannot write " + file + ": " + std::strerror(errno);
     Header h{};
     std::memcpy(h.magic, format.magic, sizeof h.magic);
     h.version = format.version;
     h.identityBytes = static_cast<uint32_t>(identity.size());
-    bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1 && std::fwrite(identity.data(), 1, identity.size(), f.get()) == identity.size();
+    bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1 &&
+              std::fwrite(identity.data(), 1, identity.size(), f.get()) == identity.size();
     Writer w(f.get(), sizeof h + identity.size());
     body(w);
     const Trailer trailer{w.bytes(), w.checksum()};
@@ -87,20 +90,23 @@ std::string write(const std::string& file, const Format& format, const std::stri
     return {};
 }
 
-std::string read(const std::string& file, const Format& format, const std::string& identity, uint32_t wanted,
-                 const std::function<void(Reader&)>& body) {
+std::string read(const std::string& file, const Format& format, const std::string& identity,
+                 uint32_t wanted, const std::function<void(Reader&)>& body) {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) return "no cache file";
-    MappedFile mapped;
+    CacheFileMapping mapped;
     if (!mapped.open(file).empty()) return "cannot read the cache file";
     const uint64_t size = mapped.size();
     Header h{};
     if (size < sizeof h + sizeof(Trailer)) return "not a Layerscope cache file";
     std::memcpy(&h, mapped.data(), sizeof h);
-    if (std::memcmp(h.magic, format.magic, sizeof h.magic) != 0) return "not a Layerscope cache file";
+    if (std::memcmp(h.magic, format.magic, sizeof h.magic) != 0)
+        return "not a Layerscope cache file";
     if (h.version != format.version) return "made by another version of the cache format";
-    if (h.identityBytes != identity.size() || size < sizeof h + h.identityBytes + sizeof(Trailer)) return "made from another file";
-    if (std::memcmp(mapped.data() + sizeof h, identity.data(), identity.size()) != 0) return "made from another file";
+    if (h.identityBytes != identity.size() || size < sizeof h + h.identityBytes + sizeof(Trailer))
+        return "made from another file";
+    if (std::memcmp(mapped.data() + sizeof h, identity.data(), identity.size()) != 0)
+        return "made from another file";
     const uint64_t payload = size - sizeof h - h.identityBytes - sizeof(Trailer);
     Trailer trailer{};
     std::memcpy(&trailer, mapped.data() + size - sizeof trailer, sizeof trailer);
@@ -108,7 +114,8 @@ std::string read(const std::string& file, const Format& format, const std::strin
     Reader r(mapped, sizeof h + h.identityBytes, payload, wanted);
     body(r);
     r.finish();
-    if (!r.ok() || r.left() != 0) return "damaged (sections do not add up or a column's checksum differs)";
+    if (!r.ok() || r.left() != 0)
+        return "damaged (sections do not add up or a column's checksum differs)";
     if (r.checksum() != trailer.checksum) return "damaged (checksum mismatch)";
     return {};
 }

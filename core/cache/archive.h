@@ -5,7 +5,7 @@
 // payload's length and checksum. A file that is truncated, of another version, made from
 // another file or damaged is rejected with a reason, never trusted. Big columns start on 64 KiB
 // boundaries so that a reader can map them as they lie (core/model/column.h).
-#include "core/cache/mapped_file.h"
+#include "core/cache/cache_file_mapping.h"
 #include "core/model/column.h"
 #include "core/model/load_report.h"
 #include "core/model/string_pool.h"
@@ -28,11 +28,13 @@ uint64_t hashBytes(const void* data, size_t n, uint64_t seed);
 // Grace nodes) alike; the zero bytes before one are in no checksum.
 inline constexpr uint64_t kColumnAlign = uint64_t(64) << 10;
 inline uint64_t paddingBefore(uint64_t offset, size_t bytes) {
-    return bytes >= column_memory::kMappedBytes ? (kColumnAlign - offset % kColumnAlign) % kColumnAlign : 0;
+    return bytes >= column_memory::kMappedBytes
+               ? (kColumnAlign - offset % kColumnAlign) % kColumnAlign
+               : 0;
 }
 
 class Writer {
-public:
+  public:
     // `offset`: where the payload starts in the file.
     Writer(std::FILE* f, uint64_t offset) : f_(f), offset_(offset) {}
     bool ok() const { return ok_; }
@@ -81,7 +83,7 @@ public:
         }
     }
 
-private:
+  private:
     void write(const void* p, size_t n) {
         if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
         bytes_ += n;
@@ -95,10 +97,10 @@ private:
 // Reads the payload from the mapped file. A big column adopts a private mapping of its pages
 // (nothing is copied; a later write to the model copies that page only); a small one is copied.
 class Reader {
-public:
+  public:
     // The payload is [offset, offset + payload) of file. Columns of parts beyond `wanted` are
     // skipped (left empty).
-    Reader(const MappedFile& file, uint64_t offset, uint64_t payload, uint32_t wanted)
+    Reader(const CacheFileMapping& file, uint64_t offset, uint64_t payload, uint32_t wanted)
         : file_(file), pos_(offset), end_(offset + payload), wanted_(wanted) {}
     bool ok() const { return ok_; }
     uint64_t checksum() const { return sum_; }
@@ -139,7 +141,8 @@ public:
         raw(&stored, sizeof stored);
         if (skipping_ || !ok_) return;
         if constexpr (std::is_same_v<A, ColumnAllocator<T>>)
-            if (bytes >= column_memory::kMappedBytes) { // mapped and checked with the other big columns in finish()
+            if (bytes >= column_memory::kMappedBytes) { // mapped and checked with the other big
+                                                        // columns in finish()
                 deferred_.push_back([this, &v, at, n, stored] { return adopt(v, at, n, stored); });
                 return;
             }
@@ -189,14 +192,15 @@ public:
         }
     }
 
-private:
+  private:
     // Only a model column big enough to be a mapping of its own takes the file's pages.
     // The column takes a private mapping of its bytes (a copy where the file cannot be mapped).
     template <typename T> bool adopt(Column<T>& v, uint64_t at, size_t n, uint64_t stored) const {
         const size_t bytes = n * sizeof(T);
         Column<T>().swap(v); // no block of its own (a CSR's offsets start with one)
         if (void* pages = file_.mapPrivate(at, bytes)) {
-            // However assign ends, the mapping is the column's or unmapped, and nothing stays pending.
+            // However assign ends, the mapping is the column's or unmapped, and nothing stays
+            // pending.
             struct Pending {
                 void* pages;
                 size_t bytes;
@@ -215,13 +219,12 @@ private:
         ok_ = false;
         pos_ = end_;
     }
-    const MappedFile& file_;
+    const CacheFileMapping& file_;
     uint64_t pos_, end_, sum_ = 0;
     bool ok_ = true, skipping_ = false;
     uint32_t wanted_;
     std::vector<std::function<bool()>> deferred_;
 };
-
 
 // What tells one kind of cache file from another.
 struct Format {
@@ -231,10 +234,11 @@ struct Format {
 
 // Writes file (replaced): the header, what `body` writes, the trailer. An error message, empty
 // on success.
-std::string write(const std::string& file, const Format& format, const std::string& identity, const std::function<void(Writer&)>& body);
+std::string write(const std::string& file, const Format& format, const std::string& identity,
+                  const std::function<void(Writer&)>& body);
 // Reads a file `write` wrote in `format` for the same identity through `body`, skipping the
 // parts beyond `wanted`. Empty on success, else why the file was rejected.
-std::string read(const std::string& file, const Format& format, const std::string& identity, uint32_t wanted,
-                 const std::function<void(Reader&)>& body);
+std::string read(const std::string& file, const Format& format, const std::string& identity,
+                 uint32_t wanted, const std::function<void(Reader&)>& body);
 
 } // namespace ls::archive

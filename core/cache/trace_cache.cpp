@@ -1,12 +1,13 @@
 #include "core/cache/trace_cache.h"
 
 #include "core/cache/trace_file.h"
+#include "core/model/file_identity.h"
 #include "core/model/platform.h"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -34,22 +35,29 @@ std::string hex(uint64_t v) {
 
 // The cache file's name depends on the path only, so a changed trace file replaces its old
 // cache file instead of leaving it behind; the identity inside says which state it holds.
-std::string cacheStem(const std::string& identity) { return hex(fnv(identity.substr(0, identity.find('\n')))); }
+std::string cacheStem(const std::string& identity) {
+    return hex(fnv(identity.substr(0, identity.find('\n'))));
+}
 
 // "<16 hex digits>.ls…": a model cache file, a companion or a temporary of either.
 bool cacheName(const std::string& name) {
     return name.size() > 19 && name.compare(16, 3, ".ls") == 0 &&
-           std::all_of(name.begin(), name.begin() + 16, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+           std::all_of(name.begin(), name.begin() + 16,
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 bool temporaryName(const std::string& name) { return name.find(".tmp") != std::string::npos; }
 
 int64_t lastWriteNs(const fs::directory_entry& e) {
     std::error_code ec;
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(e.last_write_time(ec).time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               e.last_write_time(ec).time_since_epoch())
+        .count();
 }
 
 int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(fs::file_time_type::clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               fs::file_time_type::clock::now().time_since_epoch())
+        .count();
 }
 
 // "path\n" then the stamp: the identity's first line is the source path (shown by cache info).
@@ -90,7 +98,8 @@ std::string traceCacheFile(const std::string& dir, const std::string& identity) 
     return (fs::path(dir) / (cacheStem(identity) + kSuffix)).string();
 }
 
-std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix) {
+std::string companionCacheFile(const std::string& dir, const std::string& identity,
+                               const std::string& suffix) {
     return (fs::path(dir) / (cacheStem(identity) + suffix)).string();
 }
 
@@ -100,20 +109,20 @@ std::string defaultTraceCacheDir() {
 }
 
 std::string traceFileIdentity(const std::string& path) {
-    std::error_code ec;
-    const fs::path absolute = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    platform::FileStamp stamp;
-    if (ec || !platform::fileStamp(path, stamp)) return {};
+    const std::optional<FileIdentity> id = fileIdentity(path);
+    if (!id) return {};
     std::ifstream in(path, std::ios::binary);
     if (!in) return {};
-    std::string edges(std::min<uint64_t>(stamp.size, kEdgeBytes), '\0');
+    std::string edges(std::min<uint64_t>(id->size, kEdgeBytes), '\0');
     in.read(edges.data(), static_cast<std::streamsize>(edges.size()));
     const uint64_t head = fnv(edges);
-    if (stamp.size > kEdgeBytes) in.seekg(static_cast<std::streamoff>(stamp.size - kEdgeBytes));
+    // The last bytes (a file under 64 KiB: the same bytes again, read from its start).
+    in.seekg(static_cast<std::streamoff>(id->size > kEdgeBytes ? id->size - kEdgeBytes : 0));
     in.read(edges.data(), static_cast<std::streamsize>(edges.size()));
     if (!in) return {};
-    return absolute.string() + "\nsize " + std::to_string(stamp.size) + " mtime " + std::to_string(stamp.mtimeNs) + " dev " +
-           std::to_string(stamp.device) + " inode " + std::to_string(stamp.inode) + " head " + hex(head) + " tail " + hex(fnv(edges)) +
+    return id->absolutePath + "\nsize " + std::to_string(id->size) + " mtime " +
+           std::to_string(id->mtimeNs) + " dev " + std::to_string(id->device) + " inode " +
+           std::to_string(id->inode) + " head " + hex(head) + " tail " + hex(fnv(edges)) +
            " format " + std::to_string(kTraceCacheVersion);
 }
 
@@ -124,16 +133,19 @@ CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, ui
     TraceFileRead r;
     try {
         r = readTraceFile(file, identity, parts);
-    } catch (const std::exception& e) { // out of memory or mappings: a miss, the file is loaded instead
+    } catch (const std::exception& e) {
+        // out of memory or mappings: a miss, the file is loaded instead
         return {nullptr, std::string("cannot read the cache file: ") + e.what()};
     }
     if (!r.trace) return {nullptr, r.reason};
     std::error_code ec;
-    fs::last_write_time(file, fs::file_time_type::clock::now(), ec); // least recently used goes first
+    fs::last_write_time(file, fs::file_time_type::clock::now(),
+                        ec); // least recently used goes first
     return {std::move(r.trace), {}};
 }
 
-std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep, uint64_t cap,
+std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep,
+                           uint64_t cap,
                            const std::function<std::string(const std::string& temp)>& write) {
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -152,9 +164,12 @@ std::string storeCacheFile(const std::string& dir, const std::string& file, cons
     return {};
 }
 
-std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap) {
+std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity,
+                            uint64_t cap) {
     const std::string file = traceCacheFile(dir, identity);
-    return storeCacheFile(dir, file, file, cap, [&](const std::string& temp) { return writeTraceFile(trace, identity, temp); });
+    return storeCacheFile(dir, file, file, cap, [&](const std::string& temp) {
+        return writeTraceFile(trace, identity, temp);
+    });
 }
 
 CacheInfo traceCacheInfo(const std::string& dir) {
@@ -189,7 +204,9 @@ CacheInfo traceCacheInfo(const std::string& dir) {
     // on its own, so that it is evicted and cleared too.
     for (const auto& [file, bytes, writtenNs] : companions) {
         const std::string stem = fs::path(file).stem().string();
-        auto owner = std::find_if(info.entries.begin(), info.entries.end(), [&](const CacheEntry& e) { return fs::path(e.file).stem() == stem; });
+        auto owner =
+            std::find_if(info.entries.begin(), info.entries.end(),
+                         [&](const CacheEntry& e) { return fs::path(e.file).stem() == stem; });
         if (owner == info.entries.end()) {
             CacheEntry e;
             e.file = file;
@@ -202,7 +219,8 @@ CacheInfo traceCacheInfo(const std::string& dir) {
         owner->bytes += bytes;
         info.bytes += bytes;
     }
-    std::sort(info.entries.begin(), info.entries.end(), [](const CacheEntry& a, const CacheEntry& b) { return a.lastUsedNs > b.lastUsedNs; });
+    std::sort(info.entries.begin(), info.entries.end(),
+              [](const CacheEntry& a, const CacheEntry& b) { return a.lastUsedNs > b.lastUsedNs; });
     return info;
 }
 
@@ -214,21 +232,27 @@ size_t clearTraceCache(const std::string& dir) {
         const std::string name = it->path().filename().string();
         if (!cacheName(name)) continue;
         const bool cache = it->path().extension() == kSuffix;
-        // A temporary of a write still running elsewhere is young; one left by a killed process is not.
+        // A temporary of a write still running elsewhere is young; one left by a killed process is
+        // not.
         const bool temporary = temporaryName(name);
-        const bool staleTemp = temporary && std::chrono::duration_cast<std::chrono::nanoseconds>(it->last_write_time(ec).time_since_epoch()).count() < hourAgo;
+        const bool staleTemp = temporary && std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                it->last_write_time(ec).time_since_epoch())
+                                                    .count() < hourAgo;
         if ((!temporary || staleTemp) && fs::remove(it->path(), ec)) removed += cache;
     }
     return removed;
 }
 
-void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap,
-                               std::shared_future<void> after) {
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir,
+                               std::string identity, uint64_t cap, std::shared_future<void> after) {
     std::lock_guard lock(writesMutex);
-    writes.emplace_back([trace = std::move(trace), dir = std::move(dir), identity = std::move(identity), cap, after = std::move(after)] {
+    writes.emplace_back([trace = std::move(trace), dir = std::move(dir),
+                         identity = std::move(identity), cap, after = std::move(after)] {
         if (after.valid()) after.wait(); // ready when set or when its promise is gone
-        platform::lowerThreadPriority(); // nobody waits for it: it yields the cores to what they wait for
-        (void)storeTraceCache(dir, *trace, identity, cap); // a cache that cannot be written is only a slower reopen
+        platform::lowerThreadPriority(); // nobody waits for it: it yields the cores to what they
+                                         // wait for
+        (void)storeTraceCache(dir, *trace, identity,
+                              cap); // a cache that cannot be written is only a slower reopen
     });
 }
 

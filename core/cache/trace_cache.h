@@ -26,27 +26,31 @@ std::string traceFileIdentity(const std::string& path);
 
 struct CacheLookup {
     std::shared_ptr<Trace> trace; // null on a miss
-    std::string miss;             // why not: "no cache file", "made from another file", "damaged …"
+    std::string miss; // why not: "no cache file", "made from another file", "damaged …"
 };
 // The cached model of `path` in dir, marked as used; only the columns `parts` need are read
 // (a kernel summary reads the kernels and the strings, not the rest of a 600 MB model).
-CacheLookup lookupTraceCache(const std::string& dir, const std::string& path, uint32_t parts = kLoadEverything);
+CacheLookup lookupTraceCache(const std::string& dir, const std::string& path,
+                             uint32_t parts = kLoadEverything);
 
 // Writes trace (loaded from path, whose identity was taken before the load) into dir under a
 // temporary name, renames it into place, then evicts least recently used files beyond cap.
 // Returns an error message, empty on success.
-std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity, uint64_t cap);
+std::string storeTraceCache(const std::string& dir, const Trace& trace, const std::string& identity,
+                            uint64_t cap);
 
 // The model cache file for a trace file's identity in dir. Files beside it named like it with
 // another ".ls…" suffix (the view cache's, core/prepared/view_file.h) are its companions: they
 // count with it, and go when it is evicted or the cache cleared.
 std::string traceCacheFile(const std::string& dir, const std::string& identity);
-std::string companionCacheFile(const std::string& dir, const std::string& identity, const std::string& suffix);
+std::string companionCacheFile(const std::string& dir, const std::string& identity,
+                               const std::string& suffix);
 
 // Writes `file` in dir (created if need be): `write` fills a temporary no other writer uses,
 // which is then renamed into place; then the least recently used cache files (with their
 // companions) beyond cap go, except `keep`. An error message, empty on success.
-std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep, uint64_t cap,
+std::string storeCacheFile(const std::string& dir, const std::string& file, const std::string& keep,
+                           uint64_t cap,
                            const std::function<std::string(const std::string& temp)>& write);
 
 struct CacheEntry {
@@ -70,7 +74,8 @@ size_t clearTraceCache(const std::string& dir);
 // blocks until they have, as a process must before it exits.
 // `after`, when valid, is waited for before writing; the write runs at a lower priority
 // (platform::lowerThreadPriority): nobody waits for it.
-void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir, std::string identity, uint64_t cap,
+void startBackgroundCacheWrite(std::shared_ptr<const Trace> trace, std::string dir,
+                               std::string identity, uint64_t cap,
                                std::shared_future<void> after = {});
 void waitForCacheWrites();
 

@@ -66,7 +66,10 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.pod(d.computeMinor);
     });
     ar.vec(t.streams);
-    ar.part(kLoadOsRuntime, [&] { columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid, t.osRuntime.tid)); });
+    ar.part(kLoadOsRuntime, [&] {
+        columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid,
+                             t.osRuntime.tid));
+    });
     ar.vec(t.fwdBwdFlows);
     ar.vec(t.collectiveArgs);
 
@@ -85,13 +88,15 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.part(kLoadKernels | kLoadApiCalls, [&] { csr(ar, t.apiKernels); });
 
     ar.part(kLoadCorrelation, [&] {
-        columns(ar, std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
+        columns(ar,
+                std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
         KernelLinks& l = t.kernelLinks;
         columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
     });
     ar.part(kLoadCosts, [&] {
         KernelMetrics& m = t.metrics;
-        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule, m.tcMathOp, m.occupancy, m.occupancyLimiter));
+        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule,
+                             m.tcMathOp, m.occupancy, m.occupancyLimiter));
     });
 
     ar.list(t.iterations, [&](IterationSpan& s) {
@@ -113,7 +118,8 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 3824, "Trace changed: add the new field to core/cache/trace_fields.h");
+static_assert(sizeof(Trace) == 3824,
+              "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 
 } // namespace ls::cache_fields

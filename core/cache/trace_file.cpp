@@ -15,7 +15,11 @@ constexpr archive::Format kFormat{{'L', 'S', 'T', 'R', 'A', 'C', 'E', '\0'}, kTr
 bool consistent(Trace& t) {
     bool ok = true;
     auto same = [&](auto&& tuple) {
-        std::apply([&](auto& first, auto&... rest) { ((ok &= rest.empty() || rest.size() == first.size()), ...); }, tuple);
+        std::apply(
+            [&](auto& first, auto&... rest) {
+                ((ok &= rest.empty() || rest.size() == first.size()), ...);
+            },
+            tuple);
     };
     same(t.kernels.tie());
     same(t.memcpys.tie());
@@ -23,19 +27,24 @@ bool consistent(Trace& t) {
     same(t.apiCalls.tie());
     same(t.ranges.tie());
     ok &= t.rangeSourceRows.consistent(t.ranges.size());
-    ok &= t.threadRangeBegin.empty() || (t.threadRangeBegin.front() == 0 && t.threadRangeBegin.back() == t.ranges.size() &&
-                                         std::is_sorted(t.threadRangeBegin.begin(), t.threadRangeBegin.end()));
+    ok &= t.threadRangeBegin.empty() ||
+          (t.threadRangeBegin.front() == 0 && t.threadRangeBegin.back() == t.ranges.size() &&
+           std::is_sorted(t.threadRangeBegin.begin(), t.threadRangeBegin.end()));
     const size_t strings = t.strings.size();
-    for (const auto* names : {&t.kernels.name, &t.kernels.shortName, &t.apiCalls.name, &t.ranges.name, &t.ranges.sizes})
+    for (const auto* names :
+         {&t.kernels.name, &t.kernels.shortName, &t.apiCalls.name, &t.ranges.name, &t.ranges.sizes})
         for (StringId id : *names) ok &= id.value < strings;
     return ok;
 }
 
 } // namespace
 
-std::string writeTraceFile(const Trace& trace, const std::string& identity, const std::string& file) {
+std::string writeTraceFile(const Trace& trace, const std::string& identity,
+                           const std::string& file) {
     // The writer only reads what it visits.
-    return archive::write(file, kFormat, identity, [&](archive::Writer& w) { cache_fields::visit(w, const_cast<Trace&>(trace)); });
+    return archive::write(file, kFormat, identity, [&](archive::Writer& w) {
+        cache_fields::visit(w, const_cast<Trace&>(trace));
+    });
 }
 
 // A trace read in part, as a partial import leaves it: parts left out are empty and nothing
@@ -43,13 +52,17 @@ std::string writeTraceFile(const Trace& trace, const std::string& identity, cons
 void markParts(Trace& t, uint32_t wanted) {
     t.parts &= heldLoadParts(wanted);
     if (!(wanted & kLoadApiCalls))
-        for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch}) std::fill(launch->begin(), launch->end(), ApiCallId());
+        for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch})
+            std::fill(launch->begin(), launch->end(), ApiCallId());
 }
 
 TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts) {
     auto trace = std::make_shared<Trace>();
     const uint32_t wanted = closeLoadParts(parts);
-    if (std::string why = archive::read(file, kFormat, identity, wanted, [&](archive::Reader& r) { cache_fields::visit(r, *trace); }); !why.empty())
+    if (std::string why =
+            archive::read(file, kFormat, identity, wanted,
+                          [&](archive::Reader& r) { cache_fields::visit(r, *trace); });
+        !why.empty())
         return {nullptr, why};
     if (!consistent(*trace)) return {nullptr, "damaged (inconsistent columns)"};
     markParts(*trace, wanted);

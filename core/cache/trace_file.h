@@ -18,7 +18,8 @@ constexpr uint32_t kTraceCacheVersion = 8;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.
-std::string writeTraceFile(const Trace& trace, const std::string& identity, const std::string& file);
+std::string writeTraceFile(const Trace& trace, const std::string& identity,
+                           const std::string& file);
 
 struct TraceFileRead {
     std::shared_ptr<Trace> trace; // null when rejected
@@ -27,6 +28,7 @@ struct TraceFileRead {
 // Reads a file writeTraceFile wrote for the same identity: only the columns `parts` stand on
 // (core/model/load_parts.h), the rest skipped, as a load of those parts would leave them. Every
 // column read is checked against its checksum, and the file's structure whole.
-TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts = kLoadEverything);
+TraceFileRead readTraceFile(const std::string& file, const std::string& identity,
+                            uint32_t parts = kLoadEverything);
 
 } // namespace ls

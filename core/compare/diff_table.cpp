@@ -19,16 +19,21 @@ std::string nanoseconds(double v) {
     return std::abs(v - std::round(v)) < 1e-6 ? number(std::round(v), 0) : number(v, 1);
 }
 
-std::string share(double fraction) { return std::isnan(fraction) ? std::string() : number(100.0 * fraction, 2); }
+std::string share(double fraction) {
+    return std::isnan(fraction) ? std::string() : number(100.0 * fraction, 2);
+}
 
 } // namespace
 
 std::vector<DiffColumn> diffColumns(DiffLevel level) {
     std::vector<DiffColumn> c = {
-        {"key", "the layer, op (its name and ordinal in its layer, direction and iteration), kernel family, kernel name, direction or iteration"},
+        {"key", "the layer, op (its name and ordinal in its layer, direction and iteration), "
+                "kernel family, kernel name, direction or iteration"},
         {"direction", "forward, backward, optimizer or other"},
-        {"a_count", "kernels of A in the row over all iterations (op instances at the op level); 0: only in B"},
-        {"b_count", "kernels of B in the row over all iterations (op instances at the op level); 0: only in A"},
+        {"a_count", "kernels of A in the row over all iterations (op instances at the op level); "
+                    "0: only in B"},
+        {"b_count", "kernels of B in the row over all iterations (op instances at the op level); "
+                    "0: only in A"},
         {"a_gpu_time_ns", "A's GPU time in ns per iteration (per sample with --per-sample)"},
         {"b_gpu_time_ns", "B's GPU time in ns per iteration (per sample with --per-sample)"},
         {"delta_ns", "b_gpu_time_ns - a_gpu_time_ns"},
@@ -49,10 +54,20 @@ std::vector<DiffColumn> diffColumns(DiffLevel level) {
 
 std::vector<std::string> diffRowCells(const DiffRow& r, DiffLevel level) {
     std::vector<std::string> f = {
-        r.key, r.direction, std::to_string(r.a.count), std::to_string(r.b.count),
-        nanoseconds(r.a.gpuTimeNs), nanoseconds(r.b.gpuTimeNs), nanoseconds(r.deltaNs()), number(r.ratio(), 4),
-        number(r.a.flops, 0), number(r.b.flops, 0), number(r.a.tflopsPerSecond(), 3), number(r.b.tflopsPerSecond(), 3),
-        share(r.a.tcShare()), share(r.b.tcShare()),
+        r.key,
+        r.direction,
+        std::to_string(r.a.count),
+        std::to_string(r.b.count),
+        nanoseconds(r.a.gpuTimeNs),
+        nanoseconds(r.b.gpuTimeNs),
+        nanoseconds(r.deltaNs()),
+        number(r.ratio(), 4),
+        number(r.a.flops, 0),
+        number(r.b.flops, 0),
+        number(r.a.tflopsPerSecond(), 3),
+        number(r.b.tflopsPerSecond(), 3),
+        share(r.a.tcShare()),
+        share(r.b.tcShare()),
     };
     if (level == DiffLevel::Op) {
         f.push_back(r.a.shapes);

@@ -36,14 +36,18 @@ bool sameSign(double x, double y) { return (x > 0) == (y > 0); }
 
 } // namespace
 
-std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& rows, std::string_view per) {
+std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& rows,
+                        std::string_view per) {
     const double a = total.a.gpuTimeNs, b = total.b.gpuTimeNs, delta = b - a;
     if (a <= 0 && b <= 0) return "Neither side has kernels to compare.";
     if (a <= 0) return "Only B has kernels here.";
     if (b <= 0) return "Only A has kernels here.";
     const double ratio = b / a;
-    if (std::abs(delta) < 0.01 * a) return "B takes the same GPU time " + std::string(per) + " as A (within 1 %).";
-    std::string out = "B is " + (ratio > 1 ? fixed(ratio, 2) + "× slower " : fixed(1 / ratio, 2) + "× faster ") + std::string(per);
+    if (std::abs(delta) < 0.01 * a)
+        return "B takes the same GPU time " + std::string(per) + " as A (within 1 %).";
+    std::string out =
+        "B is " + (ratio > 1 ? fixed(ratio, 2) + "× slower " : fixed(1 / ratio, 2) + "× faster ") +
+        std::string(per);
 
     // The (direction, family) that moved most in the direction of the whole change.
     struct Group {
@@ -62,14 +66,18 @@ std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& rows, 
     }
     const std::pair<const std::pair<std::string, std::string>, Group>* best = nullptr;
     for (const auto& entry : groups)
-        if (sameSign(entry.second.delta, delta) && (!best || std::abs(entry.second.delta) > std::abs(best->second.delta))) best = &entry;
+        if (sameSign(entry.second.delta, delta) &&
+            (!best || std::abs(entry.second.delta) > std::abs(best->second.delta)))
+            best = &entry;
     if (!best) return out + ".";
     const Group& g = best->second;
     const double share = 100.0 * g.delta / delta;
 
-    // Its layers, largest share first, until they explain 80 % of the group's change (at most 3 named).
+    // Its layers, largest share first, until they explain 80 % of the group's change (at most 3
+    // named).
     std::vector<std::pair<double, std::string>> layers = g.layers;
-    std::sort(layers.begin(), layers.end(), [&](const auto& x, const auto& y) { return std::abs(x.first) > std::abs(y.first); });
+    std::sort(layers.begin(), layers.end(),
+              [&](const auto& x, const auto& y) { return std::abs(x.first) > std::abs(y.first); });
     std::vector<std::string> named;
     size_t more = 0;
     double covered = 0;
@@ -78,18 +86,23 @@ std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& rows, 
         const std::string name = isOutsideLayers(layer) ? "ops outside layers" : layer;
         covered += d;
         if (std::find(named.begin(), named.end(), name) != named.end()) continue;
-        if (named.size() == 3) ++more;
-        else named.push_back(name);
+        if (named.size() == 3)
+            ++more;
+        else
+            named.push_back(name);
     }
     const std::string& direction = best->first.first;
     const std::string& family = best->first.second;
-    out += "; " + fixed(share, 0) + " % of the difference is " + direction + " " + family + " kernels";
+    out +=
+        "; " + fixed(share, 0) + " % of the difference is " + direction + " " + family + " kernels";
     if (!named.empty()) out += " of " + joinNames(named, more);
 
     const double aTc = g.aTime > 0 ? g.aTc / g.aTime : 0, bTc = g.bTime > 0 ? g.bTc / g.bTime : 0;
     if (g.aTime > 0 && g.bTime > 0) {
-        if (aTc >= 0.5 && bTc < 0.5) out += ", which moved from Tensor Core kernels to SIMT kernels";
-        else if (aTc < 0.5 && bTc >= 0.5) out += ", which moved from SIMT kernels to Tensor Core kernels";
+        if (aTc >= 0.5 && bTc < 0.5)
+            out += ", which moved from Tensor Core kernels to SIMT kernels";
+        else if (aTc < 0.5 && bTc >= 0.5)
+            out += ", which moved from SIMT kernels to Tensor Core kernels";
     } else if (g.aTime <= 0) {
         out += ", which only B runs";
     } else {

@@ -9,8 +9,10 @@
 
 namespace ls {
 
-// total: the totals row; familyLayerRows: rows by (family, direction, layer), the layer in scope.layer, as diffRuns builds them;
-// per: what the times are normalized to ("per iteration", "per sample").
-std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& familyLayerRows, std::string_view per = "per iteration");
+// total: the totals row; familyLayerRows: rows by (family, direction, layer), the layer in
+// scope.layer, as diffRuns builds them; per: what the times are normalized to ("per iteration",
+// "per sample").
+std::string diffVerdict(const DiffRow& total, const std::vector<DiffRow>& familyLayerRows,
+                        std::string_view per = "per iteration");
 
 } // namespace ls

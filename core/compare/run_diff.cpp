@@ -1,9 +1,9 @@
 #include "core/compare/run_diff.h"
 
 #include "core/compare/diff_verdict.h"
-#include "core/pytorch/iterations.h"
 #include "core/compare/kernel_family.h"
 #include "core/model/shapes.h"
+#include "core/pytorch/iterations.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,13 +32,14 @@ bool inSide(const DiffSide& s, uint32_t k) {
 
 // What one side's kernels are, for grouping: computed once per diff.
 class SideFacts {
-public:
+  public:
     explicit SideFacts(const DiffSide& side) : side_(side), t_(*side.trace) {
         spans_ = iterationsOf(t_, side.process).spans;
         kernelIteration_.assign(t_.kernels.size(), 0);
         for (uint32_t k = 0; k < t_.kernels.size(); ++k) {
             if (!inSide(side, k)) continue;
-            if (!spans_.empty()) kernelIteration_[k] = iterationAt(spans_, kernelIterationTime(t_, KernelId(k)));
+            if (!spans_.empty())
+                kernelIteration_[k] = iterationAt(spans_, kernelIterationTime(t_, KernelId(k)));
             if (kernelIteration_[k] < 0) ++outsideIterations_;
         }
         numberOps();
@@ -60,7 +61,8 @@ public:
     const std::string& family(uint32_t k) const {
         const uint32_t id = t_.kernels.name[k].value;
         auto it = families_.find(id);
-        if (it == families_.end()) it = families_.emplace(id, kernelFamily(t_.str(t_.kernels.name[k]))).first;
+        if (it == families_.end())
+            it = families_.emplace(id, kernelFamily(t_.str(t_.kernels.name[k]))).first;
         return it->second;
     }
     // "aten::linear #2": the op's name and its ordinal among the ops of that name in its layer,
@@ -68,7 +70,8 @@ public:
     std::string opKey(uint32_t k) const {
         const OpId op = t_.kernelLinks.opInstance[k];
         if (!op.valid()) return std::string(kNoLayer);
-        return std::string(t_.str(t_.ranges.name[t_.ops.range[op.value].value])) + " #" + std::to_string(opOrdinal_[op.value]);
+        return std::string(t_.str(t_.ranges.name[t_.ops.range[op.value].value])) + " #" +
+               std::to_string(opOrdinal_[op.value]);
     }
     OpId op(uint32_t k) const { return t_.kernelLinks.opInstance[k]; }
     std::string opShapes(OpId op) const {
@@ -76,21 +79,25 @@ public:
         return s.valid() ? std::string(t_.str(s)) : std::string();
     }
 
-private:
+  private:
     void numberOps() {
         opOrdinal_.assign(t_.ops.size(), 0);
         std::vector<uint32_t> ops;
         std::vector<uint8_t> seen(t_.ops.size(), 0);
         for (uint32_t k = 0; k < t_.kernels.size(); ++k) {
             const OpId op = t_.kernelLinks.opInstance[k];
-            if (op.valid() && counts(k) && !seen[op.value]) seen[op.value] = 1, ops.push_back(op.value);
+            if (op.valid() && counts(k) && !seen[op.value])
+                seen[op.value] = 1, ops.push_back(op.value);
         }
         auto start = [&](uint32_t op) { return t_.ranges.start[t_.ops.range[op].value]; };
-        std::sort(ops.begin(), ops.end(), [&](uint32_t x, uint32_t y) { return std::pair(start(x), x) < std::pair(start(y), y); });
+        std::sort(ops.begin(), ops.end(), [&](uint32_t x, uint32_t y) {
+            return std::pair(start(x), x) < std::pair(start(y), y);
+        });
         std::map<std::tuple<int, uint32_t, Direction, uint32_t>, uint32_t> next;
         for (uint32_t op : ops) {
             const int iteration = spans_.empty() ? 0 : iterationAt(spans_, start(op));
-            const auto key = std::tuple(iteration, t_.ops.layer[op].value, t_.ops.direction[op], t_.ranges.name[t_.ops.range[op].value].value);
+            const auto key = std::tuple(iteration, t_.ops.layer[op].value, t_.ops.direction[op],
+                                        t_.ranges.name[t_.ops.range[op].value].value);
             opOrdinal_[op] = ++next[key];
         }
     }
@@ -107,7 +114,8 @@ private:
 bool inScope(const SideFacts& f, uint32_t k, const DiffScope& scope) {
     if (scope.direction && f.direction(k) != *scope.direction) return false;
     if (scope.layer) {
-        const std::string_view want = scope.layer->empty() ? kNoLayer : std::string_view(*scope.layer);
+        const std::string_view want =
+            scope.layer->empty() ? kNoLayer : std::string_view(*scope.layer);
         if (f.layer(k) != want) return false;
     }
     if (scope.family && f.family(k) != *scope.family) return false;
@@ -126,13 +134,20 @@ struct GroupKey {
 GroupKey groupKeyOf(const SideFacts& f, uint32_t k, Grouping g) {
     const std::string dir(directionName(f.direction(k)));
     switch (g) {
-    case Grouping::Direction: return {dir, dir, {}};
-    case Grouping::Layer: return {std::string(f.layer(k)), dir, {}};
-    case Grouping::Op: return {f.opKey(k), dir, std::string(f.layer(k))};
-    case Grouping::Family: return {f.family(k), dir, {}};
-    case Grouping::Kernel: return {std::string(f.name(k)), dir, {}};
-    case Grouping::Iteration: return {"iteration " + std::to_string(f.iteration(k) + 1), {}, {}};
-    case Grouping::FamilyLayer: return {f.family(k), dir, std::string(f.layer(k))};
+    case Grouping::Direction:
+        return {dir, dir, {}};
+    case Grouping::Layer:
+        return {std::string(f.layer(k)), dir, {}};
+    case Grouping::Op:
+        return {f.opKey(k), dir, std::string(f.layer(k))};
+    case Grouping::Family:
+        return {f.family(k), dir, {}};
+    case Grouping::Kernel:
+        return {std::string(f.name(k)), dir, {}};
+    case Grouping::Iteration:
+        return {"iteration " + std::to_string(f.iteration(k) + 1), {}, {}};
+    case Grouping::FamilyLayer:
+        return {f.family(k), dir, std::string(f.layer(k))};
     }
     return {};
 }
@@ -170,7 +185,8 @@ DiffSideTotals totalsOf(Accumulator& acc, Grouping g, double divisor) {
     s.count = acc.kernels;
     if (g == Grouping::Op && !acc.ops.empty()) {
         std::sort(acc.ops.begin(), acc.ops.end());
-        s.count = static_cast<uint64_t>(std::unique(acc.ops.begin(), acc.ops.end()) - acc.ops.begin());
+        s.count =
+            static_cast<uint64_t>(std::unique(acc.ops.begin(), acc.ops.end()) - acc.ops.begin());
     }
     s.gpuTimeNs = static_cast<double>(acc.timeNs) / divisor;
     s.flops = acc.anyFlops ? acc.flops / divisor : kNaN;
@@ -189,7 +205,8 @@ void addTotals(DiffSideTotals& into, const DiffSideTotals& s) {
 }
 
 std::optional<Direction> directionByName(std::string_view n) {
-    for (Direction d : {Direction::Forward, Direction::Backward, Direction::Optimizer, Direction::Other})
+    for (Direction d :
+         {Direction::Forward, Direction::Backward, Direction::Optimizer, Direction::Other})
         if (directionName(d) == n) return d;
     return std::nullopt;
 }
@@ -198,7 +215,9 @@ std::optional<Direction> directionByName(std::string_view n) {
 DiffScope drillScope(const GroupKey& g, Grouping grouping, const DiffScope& current) {
     DiffScope s = current;
     switch (grouping) {
-    case Grouping::Direction: s.direction = directionByName(g.direction); break;
+    case Grouping::Direction:
+        s.direction = directionByName(g.direction);
+        break;
     case Grouping::Layer:
         s.layer = g.key;
         s.direction = directionByName(g.direction);
@@ -215,7 +234,8 @@ DiffScope drillScope(const GroupKey& g, Grouping grouping, const DiffScope& curr
         if (grouping == Grouping::FamilyLayer) s.layer = g.layer;
         break;
     case Grouping::Kernel:
-    case Grouping::Iteration: break;
+    case Grouping::Iteration:
+        break;
     }
     return s;
 }
@@ -224,13 +244,16 @@ struct Normalization {
     double a = 1, b = 1;
 };
 
-Normalization normalization(const SideFacts& fa, const SideFacts& fb, Grouping g, const DiffOptions& o, DiffResult* result) {
+Normalization normalization(const SideFacts& fa, const SideFacts& fb, Grouping g,
+                            const DiffOptions& o, DiffResult* result) {
     Normalization n;
-    if (g != Grouping::Iteration) n = {static_cast<double>(fa.iterations()), static_cast<double>(fb.iterations())};
+    if (g != Grouping::Iteration)
+        n = {static_cast<double>(fa.iterations()), static_cast<double>(fb.iterations())};
     if (o.perSample) {
         if (result && (result->batchA <= 0 || result->batchB <= 0)) {
             result->notes.push_back("per-sample view not applied: the batch size of " +
-                                    std::string(result->batchA <= 0 ? "A" : "B") + " is unknown (give it with --batch-a/--batch-b)");
+                                    std::string(result->batchA <= 0 ? "A" : "B") +
+                                    " is unknown (give it with --batch-a/--batch-b)");
         } else if (result) {
             n.a *= static_cast<double>(result->batchA);
             n.b *= static_cast<double>(result->batchB);
@@ -239,7 +262,8 @@ Normalization normalization(const SideFacts& fa, const SideFacts& fb, Grouping g
     return n;
 }
 
-std::vector<DiffRow> groupRows(const SideFacts& fa, const SideFacts& fb, Grouping g, const DiffOptions& o, Normalization n) {
+std::vector<DiffRow> groupRows(const SideFacts& fa, const SideFacts& fb, Grouping g,
+                               const DiffOptions& o, Normalization n) {
     std::map<GroupKey, std::pair<Accumulator, Accumulator>> groups;
     for (int side = 0; side < 2; ++side) {
         const SideFacts& f = side == 0 ? fa : fb;
@@ -254,7 +278,8 @@ std::vector<DiffRow> groupRows(const SideFacts& fa, const SideFacts& fb, Groupin
     for (auto& [key, accs] : groups) {
         DiffRow row;
         row.key = key.key;
-        if (g == Grouping::Op && !o.scope.layer && key.key != kNoLayer) row.key = key.layer + std::string(kLayerSeparator) + key.key;
+        if (g == Grouping::Op && !o.scope.layer && key.key != kNoLayer)
+            row.key = key.layer + std::string(kLayerSeparator) + key.key;
         row.direction = key.direction;
         row.a = totalsOf(accs.first, g, n.a);
         row.b = totalsOf(accs.second, g, n.b);
@@ -277,30 +302,41 @@ void fillBatch(const DiffSide& side, int64_t given, int64_t& batch, std::string&
     }
     const BatchGuess g = batchSizeOf(side);
     batch = g.batch;
-    source = g.batch ? g.rule + " of " + std::to_string(g.ops) + " forward op" + (g.ops == 1 ? "" : "s") : "unknown";
+    source = g.batch
+                 ? g.rule + " of " + std::to_string(g.ops) + " forward op" + (g.ops == 1 ? "" : "s")
+                 : "unknown";
 }
 
 } // namespace
 
 std::string_view diffLevelName(DiffLevel l) {
     switch (l) {
-    case DiffLevel::Direction: return "direction";
-    case DiffLevel::Layer: return "layer";
-    case DiffLevel::Op: return "op";
-    case DiffLevel::Family: return "family";
-    case DiffLevel::Kernel: return "kernel";
-    case DiffLevel::Iteration: return "iteration";
+    case DiffLevel::Direction:
+        return "direction";
+    case DiffLevel::Layer:
+        return "layer";
+    case DiffLevel::Op:
+        return "op";
+    case DiffLevel::Family:
+        return "family";
+    case DiffLevel::Kernel:
+        return "kernel";
+    case DiffLevel::Iteration:
+        return "iteration";
     }
     return "layer";
 }
 
 std::optional<DiffLevel> diffLevelByName(std::string_view name) {
-    for (DiffLevel l : {DiffLevel::Direction, DiffLevel::Layer, DiffLevel::Op, DiffLevel::Family, DiffLevel::Kernel, DiffLevel::Iteration})
+    for (DiffLevel l : {DiffLevel::Direction, DiffLevel::Layer, DiffLevel::Op, DiffLevel::Family,
+                        DiffLevel::Kernel, DiffLevel::Iteration})
         if (diffLevelName(l) == name) return l;
     return std::nullopt;
 }
 
-double DiffSideTotals::tflopsPerSecond() const { return flopsTimeNs > 0 && !std::isnan(flops) ? flops / flopsTimeNs / 1e3 : kNaN; }
+double DiffSideTotals::tflopsPerSecond() const {
+    return flopsTimeNs > 0 && !std::isnan(flops) ? flops / flopsTimeNs / 1e3 : kNaN;
+}
 double DiffSideTotals::tcShare() const { return gpuTimeNs > 0 ? tcTimeNs / gpuTimeNs : kNaN; }
 double DiffRow::ratio() const { return a.gpuTimeNs > 0 ? b.gpuTimeNs / a.gpuTimeNs : kNaN; }
 
@@ -323,7 +359,8 @@ BatchGuess batchSizeOf(const DiffSide& side) {
         const auto shapes = parseShapes(t.str(sizes));
         if (!shapes || shapes->empty()) continue;
         const std::string_view name = t.str(t.ranges.name[r.value]);
-        if (name.find("embedding") != std::string_view::npos && shapes->size() >= 2 && !(*shapes)[1].empty()) {
+        if (name.find("embedding") != std::string_view::npos && shapes->size() >= 2 &&
+            !(*shapes)[1].empty()) {
             ++votes[Embedding][(*shapes)[1].front()];
         } else if (name.find("conv") != std::string_view::npos && (*shapes)[0].size() == 4) {
             ++votes[Convolution][(*shapes)[0].front()];
@@ -331,7 +368,8 @@ BatchGuess batchSizeOf(const DiffSide& side) {
             ++votes[Leading][(*shapes)[0].front()];
         }
     }
-    static constexpr std::string_view kRuleText[kRules] = {"embedding indices", "convolution inputs", "leading dimension of forward ops' inputs"};
+    static constexpr std::string_view kRuleText[kRules] = {
+        "embedding indices", "convolution inputs", "leading dimension of forward ops' inputs"};
     for (int rule = 0; rule < kRules; ++rule) {
         BatchGuess g;
         for (const auto& [dim, count] : votes[rule])
@@ -361,7 +399,8 @@ DiffResult diffRuns(const DiffSide& a, const DiffSide& b, const DiffOptions& opt
     r.total.scope = options.scope;
     for (const auto& [side, f] : {std::pair("A", &fa), std::pair("B", &fb)})
         if (f->outsideIterations())
-            r.notes.push_back(std::to_string(f->outsideIterations()) + " kernels of " + side + " launched outside its iteration ranges are left out");
+            r.notes.push_back(std::to_string(f->outsideIterations()) + " kernels of " + side +
+                              " launched outside its iteration ranges are left out");
     // The verdict weighs the whole comparison at the scope shown, in the same units.
     Normalization verdictNorm = normalization(fa, fb, Grouping::FamilyLayer, options, nullptr);
     if (options.perSample && r.batchA > 0 && r.batchB > 0) {
@@ -380,7 +419,8 @@ DiffResult diffRuns(const DiffSide& a, const DiffSide& b, const DiffOptions& opt
     return r;
 }
 
-std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& options, const DiffRow& row) {
+std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& options,
+                                     const DiffRow& row) {
     const SideFacts f(side);
     const Grouping g = groupingOf(options.level);
     std::vector<KernelId> out;
@@ -392,7 +432,8 @@ std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& op
         }
         GroupKey key = groupKeyOf(f, k, g);
         std::string shown = key.key;
-        if (g == Grouping::Op && !options.scope.layer && key.key != kNoLayer) shown = key.layer + std::string(kLayerSeparator) + key.key;
+        if (g == Grouping::Op && !options.scope.layer && key.key != kNoLayer)
+            shown = key.layer + std::string(kLayerSeparator) + key.key;
         if (shown == row.key && key.direction == row.direction) out.push_back(KernelId(k));
     }
     return out;

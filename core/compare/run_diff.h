@@ -30,7 +30,7 @@ std::optional<DiffLevel> diffLevelByName(std::string_view name);
 struct DiffScope {
     std::optional<std::string> layer; // "" for kernels outside any layer
     std::optional<Direction> direction;
-    std::optional<std::string> op;     // an op row's key ("aten::linear #2")
+    std::optional<std::string> op; // an op row's key ("aten::linear #2")
     std::optional<std::string> family;
     bool empty() const { return !layer && !direction && !op && !family; }
 };
@@ -66,28 +66,29 @@ struct DiffRow {
 
 struct DiffResult {
     DiffLevel level = DiffLevel::Layer;
-    std::vector<DiffRow> rows; // by |delta| descending, then key
-    DiffRow total;             // key "(total)"
+    std::vector<DiffRow> rows;            // by |delta| descending, then key
+    DiffRow total;                        // key "(total)"
     int iterationsA = 1, iterationsB = 1; // what times were divided by (1 without iteration ranges)
     int64_t batchA = 0, batchB = 0;       // samples per iteration; 0 when unknown
     std::string batchSourceA, batchSourceB; // "given", "shapes of N forward ops", "unknown"
-    std::string verdict;                  // one line (core/compare/diff_verdict.h)
-    std::vector<std::string> notes;       // why a normalization could not be applied, …
+    std::string verdict;                    // one line (core/compare/diff_verdict.h)
+    std::vector<std::string> notes;         // why a normalization could not be applied, …
 };
 
 DiffResult diffRuns(const DiffSide& a, const DiffSide& b, const DiffOptions& options);
 
 // The kernels of `side` that went into `row` of diffRuns(…, options) (its side's half of it), by
 // id: what the GUI outlines in that side's timeline.
-std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& options, const DiffRow& row);
+std::vector<KernelId> diffRowKernels(const DiffSide& side, const DiffOptions& options,
+                                     const DiffRow& row);
 
 // Samples per iteration from the forward ops' input shapes: an embedding's indices [batch,
 // sequence], else a convolution's input [N, C, H, W], else the most common leading dimension of
 // the ops' first 3-D or larger input. 0 when no op says.
 struct BatchGuess {
     int64_t batch = 0;
-    uint64_t ops = 0;  // forward ops that gave that value
-    std::string rule;  // "embedding indices", …
+    uint64_t ops = 0; // forward ops that gave that value
+    std::string rule; // "embedding indices", …
 };
 BatchGuess batchSizeOf(const DiffSide& side);
 

@@ -12,7 +12,8 @@ std::string folded(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (const char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
@@ -22,11 +23,11 @@ struct Pattern {
     Collective collective;
 };
 constexpr Pattern kPatterns[] = {
-    {"allreduce", Collective::AllReduce},   {"reducescatter", Collective::ReduceScatter},
-    {"allgather", Collective::AllGather},   {"alltoall", Collective::AllToAll},
-    {"broadcast", Collective::Broadcast},   {"bcast", Collective::Broadcast},
-    {"sendrecv", Collective::SendRecv},     {"send", Collective::SendRecv},
-    {"recv", Collective::SendRecv},         {"reduce", Collective::Reduce},
+    {"allreduce", Collective::AllReduce}, {"reducescatter", Collective::ReduceScatter},
+    {"allgather", Collective::AllGather}, {"alltoall", Collective::AllToAll},
+    {"broadcast", Collective::Broadcast}, {"bcast", Collective::Broadcast},
+    {"sendrecv", Collective::SendRecv},   {"send", Collective::SendRecv},
+    {"recv", Collective::SendRecv},       {"reduce", Collective::Reduce},
 };
 
 Collective byToken(const std::string& f) {
@@ -45,15 +46,24 @@ bool isCommunicationKernel(const std::string& f) {
 
 std::string_view collectiveName(Collective c) {
     switch (c) {
-    case Collective::None: return "none";
-    case Collective::AllReduce: return "all_reduce";
-    case Collective::AllGather: return "all_gather";
-    case Collective::ReduceScatter: return "reduce_scatter";
-    case Collective::Broadcast: return "broadcast";
-    case Collective::Reduce: return "reduce";
-    case Collective::AllToAll: return "all_to_all";
-    case Collective::SendRecv: return "send_recv";
-    case Collective::Other: return "other";
+    case Collective::None:
+        return "none";
+    case Collective::AllReduce:
+        return "all_reduce";
+    case Collective::AllGather:
+        return "all_gather";
+    case Collective::ReduceScatter:
+        return "reduce_scatter";
+    case Collective::Broadcast:
+        return "broadcast";
+    case Collective::Reduce:
+        return "reduce";
+    case Collective::AllToAll:
+        return "all_to_all";
+    case Collective::SendRecv:
+        return "send_recv";
+    case Collective::Other:
+        return "other";
     }
     return "none";
 }
@@ -68,7 +78,8 @@ Collective collectiveOfKernel(std::string_view kernelName) {
 
 Collective collectiveOfOp(std::string_view opName) {
     // PyTorch's c10d ops and NCCL-annotated ops, and NCCL's own NVTX ranges (ncclAllReduce).
-    static constexpr std::string_view kPrefixes[] = {"c10d::", "nccl:", "NCCL:", "nccl", "c10d_", "nvshmem"};
+    static constexpr std::string_view kPrefixes[] = {
+        "c10d::", "nccl:", "NCCL:", "nccl", "c10d_", "nvshmem"};
     const bool named = std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                                    [&](std::string_view p) { return opName.starts_with(p); });
     if (!named) return Collective::None;

@@ -13,33 +13,45 @@ constexpr double tflops(double t) { return t * 1e12; }
 constexpr double gbps(double g) { return g * 1e9; }
 
 // Sources (docs/roofline.md lists them with the pages the figures were checked against):
-constexpr std::string_view kV100 =
-    "NVIDIA Tesla V100 GPU Accelerator datasheet, "
-    "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf";
-constexpr std::string_view kA100 =
-    "NVIDIA A100 Tensor Core GPU datasheet, "
-    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf";
+constexpr std::string_view kV100 = "NVIDIA Tesla V100 GPU Accelerator datasheet, "
+                                   "https://images.nvidia.com/content/technologies/volta/pdf/"
+                                   "volta-v100-datasheet-update-us-1165301-r5.pdf";
+constexpr std::string_view kA100 = "NVIDIA A100 Tensor Core GPU datasheet, "
+                                   "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/"
+                                   "a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf";
 constexpr std::string_view kH100 =
-    "NVIDIA H100 Tensor Core GPU datasheet, https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet";
-constexpr std::string_view kH200 = "NVIDIA H200 Tensor Core GPU specifications, https://www.nvidia.com/en-us/data-center/h200/";
-constexpr std::string_view kL40S = "NVIDIA L40S datasheet, https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413";
+    "NVIDIA H100 Tensor Core GPU datasheet, "
+    "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet";
+constexpr std::string_view kH200 =
+    "NVIDIA H200 Tensor Core GPU specifications, https://www.nvidia.com/en-us/data-center/h200/";
+constexpr std::string_view kL40S =
+    "NVIDIA L40S datasheet, https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413";
 constexpr std::string_view kGa102 =
     "NVIDIA Ampere GA102 GPU Architecture whitepaper (GeForce RTX 3090), "
     "https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf";
 constexpr std::string_view kAda =
     "NVIDIA Ada GPU Architecture whitepaper (GeForce RTX 4090), "
     "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf";
-constexpr std::string_view kB200 = "NVIDIA HGX B200 specifications (8 GPUs; per GPU here), https://www.nvidia.com/en-us/data-center/hgx/";
+constexpr std::string_view kB200 = "NVIDIA HGX B200 specifications (8 GPUs; per GPU here), "
+                                   "https://www.nvidia.com/en-us/data-center/hgx/";
 constexpr std::string_view kRtx5090 =
-    "NVIDIA GeForce RTX 5090 specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/";
-constexpr std::string_view kMi300x = "AMD Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html";
-constexpr std::string_view kMi210 = "AMD Instinct MI210 data sheet, https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html";
-constexpr std::string_view kNano = "NVIDIA Jetson Nano module datasheet (DA-09366-001), https://developer.nvidia.com/embedded/jetson-nano";
+    "NVIDIA GeForce RTX 5090 specifications, "
+    "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/";
+constexpr std::string_view kMi300x =
+    "AMD Instinct MI300X data sheet, "
+    "https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html";
+constexpr std::string_view kMi210 =
+    "AMD Instinct MI210 data sheet, "
+    "https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html";
+constexpr std::string_view kNano = "NVIDIA Jetson Nano module datasheet (DA-09366-001), "
+                                   "https://developer.nvidia.com/embedded/jetson-nano";
 
 // Dense figures. Datasheets from Ampere on print Tensor Core rates "with sparsity" (2:4
 // structured); where a source prints only that figure it is halved here (H100, H200; the A100,
 // L40S and GeForce sources print dense and sparse side by side). GeForce Tensor Core rates are
 // those "with FP32 accumulate", which is how PyTorch's GEMMs run.
+// One row per GPU, columns aligned for reading: kept out of clang-format.
+// clang-format off
 const std::vector<DevicePeaks> kTable = {
     // model         fp64          fp32          fp64Tc       tf32Tc              fp16Tc               bf16Tc               fp8Tc                bandwidth
     {"V100 SXM2", tflops(7.8), tflops(15.7), kNone, kNone, tflops(125), kNone, kNone, gbps(900), kV100},
@@ -70,9 +82,11 @@ const std::vector<DevicePeaks> kTable = {
     // twice the FP32 rate: FP32 is 236 GFLOPS (128 cores × 2 × 921.6 MHz).
     {"Jetson Nano", kNone, 236e9, kNone, kNone, kNone, kNone, kNone, gbps(25.6), kNano},
 };
+// clang-format on
 
 const DevicePeaks& row(std::string_view model) {
-    return *std::find_if(kTable.begin(), kTable.end(), [&](const DevicePeaks& p) { return p.model == model; });
+    return *std::find_if(kTable.begin(), kTable.end(),
+                         [&](const DevicePeaks& p) { return p.model == model; });
 }
 
 std::string lower(std::string_view s) {
@@ -102,7 +116,8 @@ const DevicePeaks* devicePeaks(std::string_view deviceName, uint64_t memoryBytes
     }
     if (has(n, "a100")) {
         // "A100-SXM4-40GB", "A100-SXM4-80GB", "A100-PCIE-40GB", "A100 80GB PCIe", and board numbers
-        // such as "A100-PG509-200" (an SXM4 board): the memory size decides where the name is silent.
+        // such as "A100-PG509-200" (an SXM4 board): the memory size decides where the name is
+        // silent.
         const bool big = has(n, "80gb") || (!has(n, "40gb") && memoryBytes > 48 * kGiB);
         if (has(n, "pcie")) return &row(big ? "A100 PCIe 80GB" : "A100 PCIe 40GB");
         return &row(big ? "A100 SXM 80GB" : "A100 SXM 40GB");
@@ -112,35 +127,46 @@ const DevicePeaks* devicePeaks(std::string_view deviceName, uint64_t memoryBytes
         if (has(n, "sxm2")) return &row("V100 SXM2");
         return nullptr;
     }
-    if (has(n, "b200") && !has(n, "gb200")) return &row("B200"); // GB200 runs its B200s at other clocks
-    if (has(n, "mi300x")) return &row("MI300X");                   // "AMD Instinct MI300X VF" too: the same chip
+    if (has(n, "b200") && !has(n, "gb200"))
+        return &row("B200");                     // GB200 runs its B200s at other clocks
+    if (has(n, "mi300x")) return &row("MI300X"); // "AMD Instinct MI300X VF" too: the same chip
     if (has(n, "mi210")) return &row("MI210");
     if (has(n, "rtx 5090") && !has(n, "5090 d")) return &row("GeForce RTX 5090");
     if (has(n, "l40s")) return &row("L40S");
     if (has(n, "rtx 3090") && !has(n, "3090 ti")) return &row("GeForce RTX 3090");
     if (has(n, "rtx 4090") && !has(n, "4090 d")) return &row("GeForce RTX 4090");
-    if (has(n, "jetson nano") || has(n, "tegra x1")) return &row("Jetson Nano"); // CUDA calls its GPU "NVIDIA Tegra X1"
+    if (has(n, "jetson nano") || has(n, "tegra x1"))
+        return &row("Jetson Nano"); // CUDA calls its GPU "NVIDIA Tegra X1"
     return nullptr;
 }
 
 double computePeak(const DevicePeaks& p, DType d, TcState tc) {
     if (tc == TcState::Used) {
         switch (d) {
-        case DType::F64: return std::isnan(p.fp64Tc) ? p.fp64 : p.fp64Tc;
+        case DType::F64:
+            return std::isnan(p.fp64Tc) ? p.fp64 : p.fp64Tc;
         case DType::F32:
-        case DType::TF32: return p.tf32Tc;
-        case DType::F16: return p.fp16Tc;
-        case DType::BF16: return p.bf16Tc;
-        case DType::FP8: return p.fp8Tc;
-        default: return kNone;
+        case DType::TF32:
+            return p.tf32Tc;
+        case DType::F16:
+            return p.fp16Tc;
+        case DType::BF16:
+            return p.bf16Tc;
+        case DType::FP8:
+            return p.fp8Tc;
+        default:
+            return kNone;
         }
     }
     switch (d) {
-    case DType::F64: return p.fp64;
+    case DType::F64:
+        return p.fp64;
     case DType::I64:
     case DType::I32:
-    case DType::I8: return kNone;
-    default: return p.fp32;
+    case DType::I8:
+        return kNone;
+    default:
+        return p.fp32;
     }
 }
 

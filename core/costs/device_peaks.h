@@ -14,11 +14,11 @@ namespace ls {
 
 // All rates in FLOP/s and bytes/s; NaN where the GPU has no such unit or the source prints none.
 struct DevicePeaks {
-    std::string_view model; // "H100 SXM", as the table names it
-    double fp64 = 0, fp32 = 0;                        // CUDA cores
+    std::string_view model;    // "H100 SXM", as the table names it
+    double fp64 = 0, fp32 = 0; // CUDA cores
     double fp64Tc = 0, tf32Tc = 0, fp16Tc = 0, bf16Tc = 0, fp8Tc = 0; // Tensor Cores, dense
-    double bandwidth = 0;                             // DRAM
-    std::string_view source;                          // document the figures come from
+    double bandwidth = 0;                                             // DRAM
+    std::string_view source; // document the figures come from
 };
 
 // One row per model: V100 SXM2/PCIe, A100 SXM 40/80 GB and PCIe 40/80 GB, H100 SXM/PCIe,

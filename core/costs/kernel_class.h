@@ -8,7 +8,15 @@
 
 namespace ls {
 
-enum class KernelClass : uint8_t { GemmTensorCore, GemmNoTensorCore, Attention, Elementwise, Reduction, Communication, Other };
+enum class KernelClass : uint8_t {
+    GemmTensorCore,
+    GemmNoTensorCore,
+    Attention,
+    Elementwise,
+    Reduction,
+    Communication,
+    Other
+};
 inline constexpr int kKernelClassCount = 7;
 std::string_view kernelClassName(KernelClass c);
 

@@ -1,12 +1,12 @@
 #include "core/costs/kernel_metrics.h"
 
-#include "core/pytorch/correlation.h"
-#include "core/pytorch/dict_context.h"
 #include "core/costs/occupancy.h"
 #include "core/costs/op_costs.h"
 #include "core/import/raw_text.h"
 #include "core/model/parallel.h"
 #include "core/model/string_memo.h"
+#include "core/pytorch/correlation.h"
+#include "core/pytorch/dict_context.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,20 +32,25 @@ struct NameInfo {
 NameInfo nameInfo(std::string_view name) {
     static StringMemo<NameInfo> memo(1 << 16);
     return memo.get(name, [](std::string_view n) {
-        return NameInfo{dtypeFromKernelName(n), isMathKernelName(n), {classifyTensorCore(n, false), classifyTensorCore(n, true)}};
+        return NameInfo{dtypeFromKernelName(n),
+                        isMathKernelName(n),
+                        {classifyTensorCore(n, false), classifyTensorCore(n, true)}};
     });
 }
 
 } // namespace
 
-TcVerdict tensorCoreVerdict(const Trace& t, KernelId k) { return {t.metrics.tc[k.value], t.metrics.tcRule[k.value]}; }
+TcVerdict tensorCoreVerdict(const Trace& t, KernelId k) {
+    return {t.metrics.tc[k.value], t.metrics.tcRule[k.value]};
+}
 
 void computeKernelMetrics(Trace& t, unsigned threads) {
     // The occupancy reads only the kernels' launch shapes and devices, and writes only its two
     // columns: it runs beside the rest (a fifth of this phase on a million kernels).
     std::exception_ptr occupancyFailed;
     std::jthread occupancy;
-    if (threads > 1 && t.kernels.size() >= kParallelRows) occupancy = std::jthread([&t, &occupancyFailed] {
+    if (threads > 1 && t.kernels.size() >= kParallelRows)
+        occupancy = std::jthread([&t, &occupancyFailed] {
             try {
                 computeKernelOccupancy(t);
             } catch (...) {
@@ -92,12 +97,15 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
             it->second.cost = shapes ? opCost(t.str(r.name[op]), *shapes, dtype) : std::nullopt;
             if (it->second.cost) {
                 it->second.rule = t.strings.intern(it->second.cost->rule);
-                it->second.splitRule = t.strings.intern(std::string(it->second.cost->rule) + "; split over the op's kernels by duration");
+                it->second.splitRule =
+                    t.strings.intern(std::string(it->second.cost->rule) +
+                                     "; split over the op's kernels by duration");
             }
         }
         return it->second;
     };
-    const StringId auxiliaryRule = t.strings.intern("auxiliary kernel: its op's FLOPs are on the op's math kernel");
+    const StringId auxiliaryRule =
+        t.strings.intern("auxiliary kernel: its op's FLOPs are on the op's math kernel");
     // A nesting op (aten::linear around aten::addmm) leaves the math to the nested op's kernels.
     auto hasNestedMarker = [&](uint32_t op) {
         const uint32_t end = t.threadRangeBegin[t.rangeThread(RangeId(op)).value + 1];
@@ -114,13 +122,16 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
 
     // emit_nvtx records no stride or padding, so a forward convolution's output size comes from
     // its backward: convolution_backward's grad_output, paired through the op instances.
-    std::unordered_map<uint32_t, Shapes> convBackwardShapes; // forward op instance -> backward sizes
+    std::unordered_map<uint32_t, Shapes>
+        convBackwardShapes; // forward op instance -> backward sizes
     for (const auto& [op, i] : byOp) {
         const std::string_view name = t.str(r.name[op]);
-        if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward") continue;
+        if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward")
+            continue;
         const OpId inst = t.kernelLinks.opInstance[i];
         if (!inst.valid() || !t.ops.paired[inst.value].valid()) continue;
-        if (auto shapes = parseShapes(t.str(r.sizes[op]))) convBackwardShapes[t.ops.paired[inst.value].value] = std::move(*shapes);
+        if (auto shapes = parseShapes(t.str(r.sizes[op])))
+            convBackwardShapes[t.ops.paired[inst.value].value] = std::move(*shapes);
     }
     auto forwardConvolution = [&](uint32_t kernel, DType dtype) -> std::optional<OpCost> {
         const OpId inst = t.kernelLinks.opInstance[kernel];
@@ -132,11 +143,13 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
         double outSpatial = 1, kernelSpatial = 1;
         for (size_t d = 2; d < s[0].size(); ++d) outSpatial *= static_cast<double>(s[0][d]);
         for (size_t d = 2; d < s[2].size(); ++d) kernelSpatial *= static_cast<double>(s[2][d]);
-        const double flops = 2 * static_cast<double>(s[0][0]) * static_cast<double>(s[2][0]) * outSpatial *
-                             static_cast<double>(s[2][1]) * kernelSpatial;
+        const double flops = 2 * static_cast<double>(s[0][0]) * static_cast<double>(s[2][0]) *
+                             outSpatial * static_cast<double>(s[2][1]) * kernelSpatial;
         const int b = dtypeBytes(dtype);
-        return OpCost{flops, b ? (numel(s[1]) + numel(s[2]) + numel(s[0])) * b : NAN, OpFamily::Conv,
-                      "convolution forward: 2*N*K*P*Q*(C/g)*R*S, output size from its backward's grad_output"};
+        return OpCost{flops, b ? (numel(s[1]) + numel(s[2]) + numel(s[0])) * b : NAN,
+                      OpFamily::Conv,
+                      "convolution forward: 2*N*K*P*Q*(C/g)*R*S, output size from its backward's "
+                      "grad_output"};
     };
     // PyTorch 1.x markers carry no sizes: the apex/pyprof dict marker around the op (or around its
     // forward op, for backward kernels) gives the shapes and the dtype.
@@ -145,10 +158,13 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     auto fromDictMarker = [&](uint32_t op, uint32_t kernel) -> std::optional<CachedCost> {
         if (r.sizes[op].value != 0 && !isDictCall(t, RangeId(op))) return std::nullopt;
         if (!anyDictCall)
-            anyDictCall = std::any_of(r.flags.begin(), r.flags.end(), [](uint8_t f) { return (f & kDictCall) != 0; });
-        if (!*anyDictCall) return std::nullopt; // emit_nvtx without record_shapes: no call to look for
+            anyDictCall = std::any_of(r.flags.begin(), r.flags.end(),
+                                      [](uint8_t f) { return (f & kDictCall) != 0; });
+        if (!*anyDictCall)
+            return std::nullopt; // emit_nvtx without record_shapes: no call to look for
         std::string dictName;
-        const auto inferred = inferFromDictMarker(t, calls, RangeId(op), KernelId(kernel), dictName);
+        const auto inferred =
+            inferFromDictMarker(t, calls, RangeId(op), KernelId(kernel), dictName);
         if (!inferred) return std::nullopt;
         auto cost = opCost(inferred->name, inferred->shapes, inferred->dtype);
         if (!cost) return std::nullopt;
@@ -158,7 +174,9 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
             rule = "add/sub with a scaling factor: 2 FLOPs per output element (multiply + add)";
         }
         rule += "; shapes from the dict marker " + dictName;
-        CachedCost c{cost, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration"), inferred->dtype};
+        CachedCost c{cost, t.strings.intern(rule),
+                     t.strings.intern(rule + "; split over the op's kernels by duration"),
+                     inferred->dtype};
         return c;
     };
     // A tensor passed twice (AdamW's addcmul_(exp_avg_sq, grad, grad)) is read from memory once:
@@ -166,19 +184,27 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     // bytes this way. Same op, same shapes is taken as the same call site, so the first re-read
     // answers for all of them.
     std::map<std::tuple<uint32_t, uint32_t, DType>, CachedCost> readOnceCosts;
-    auto readingRepeatsOnce = [&](uint32_t op, DType dtype, const CachedCost& plain) -> const CachedCost* {
+    auto readingRepeatsOnce = [&](uint32_t op, DType dtype,
+                                  const CachedCost& plain) -> const CachedCost* {
         if (!(r.flags[op] & kRepeatedInput) || !plain.cost) return nullptr;
-        if (plain.cost->family != OpFamily::Elementwise && plain.cost->family != OpFamily::Optimizer) return nullptr;
-        auto [it, inserted] = readOnceCosts.try_emplace({r.name[op].value, r.sizes[op].value, dtype});
+        if (plain.cost->family != OpFamily::Elementwise &&
+            plain.cost->family != OpFamily::Optimizer)
+            return nullptr;
+        auto [it, inserted] =
+            readOnceCosts.try_emplace({r.name[op].value, r.sizes[op].value, dtype});
         if (inserted) {
             const std::vector<uint8_t> repeated = repeatedInputs(calls.reader().text(RangeId(op)));
             auto shapes = parseShapes(t.str(r.sizes[op]));
-            if (!shapes || shapes->size() != repeated.size()) return nullptr; // leaves the entry empty: plain cost
+            if (!shapes || shapes->size() != repeated.size())
+                return nullptr; // leaves the entry empty: plain cost
             for (size_t j = 0; j < repeated.size(); ++j)
                 if (repeated[j]) (*shapes)[j].clear();
-            if (auto c = opCost(t.str(r.name[op]), *shapes, dtype); c && c->family == plain.cost->family) {
-                const std::string rule = std::string(c->rule) + "; a tensor passed twice is read once";
-                it->second = {c, t.strings.intern(rule), t.strings.intern(rule + "; split over the op's kernels by duration")};
+            if (auto c = opCost(t.str(r.name[op]), *shapes, dtype);
+                c && c->family == plain.cost->family) {
+                const std::string rule =
+                    std::string(c->rule) + "; a tensor passed twice is read once";
+                it->second = {c, t.strings.intern(rule),
+                              t.strings.intern(rule + "; split over the op's kernels by duration")};
             }
         }
         return it->second.cost ? &it->second : nullptr;
@@ -206,9 +232,12 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
             cachedPtr = &dictCost;
             if (dictCost.markerDtype != DType::Unknown) dtype = dictCost.markerDtype;
         }
-        if (cachedPtr->cost && cachedPtr->cost->family == OpFamily::Conv && std::isnan(cachedPtr->cost->flops))
+        if (cachedPtr->cost && cachedPtr->cost->family == OpFamily::Conv &&
+            std::isnan(cachedPtr->cost->flops))
             if (auto c = forwardConvolution(group.front(), dtype)) {
-                convolutionCost = {c, t.strings.intern(c->rule), t.strings.intern(std::string(c->rule) + "; split over the op's kernels by duration")};
+                convolutionCost = {c, t.strings.intern(c->rule),
+                                   t.strings.intern(std::string(c->rule) +
+                                                    "; split over the op's kernels by duration")};
                 cachedPtr = &convolutionCost;
             }
         const CachedCost& cached = *cachedPtr;
@@ -221,7 +250,8 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
                 isMath[j] = 1;
                 ++mathCount;
             }
-        if (mathOp && mathCount == 0 && !hasNestedMarker(op)) { // no kernel looks like math: a leaf op's kernels do it
+        if (mathOp && mathCount == 0 &&
+            !hasNestedMarker(op)) { // no kernel looks like math: a leaf op's kernels do it
             isMath.assign(group.size(), 1);
             mathCount = group.size();
         }
@@ -237,11 +267,14 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
         for (size_t j = 0; j < group.size(); ++j) {
             const uint32_t i = group[j];
             if (!isMath[j]) {
-                m.flops[i] = 0; // an auxiliary kernel of a GEMM/attention op: the math kernel has its FLOPs
+                m.flops[i] =
+                    0; // an auxiliary kernel of a GEMM/attention op: the math kernel has its FLOPs
                 m.rule[i] = auxiliaryRule;
                 continue;
             }
-            const double share = mathCount == 1 ? 1.0 : total > 0 ? static_cast<double>(k.duration(i)) / total : 1.0 / static_cast<double>(mathCount);
+            const double share = mathCount == 1 ? 1.0
+                                 : total > 0    ? static_cast<double>(k.duration(i)) / total
+                                                : 1.0 / static_cast<double>(mathCount);
             m.flops[i] = cached.cost->flops * share;
             m.bytes[i] = cached.cost->bytes * share;
             m.rule[i] = mathCount == 1 ? cached.rule : cached.splitRule;

@@ -7,9 +7,9 @@
 
 namespace ls {
 
-// Fills t.metrics, theoretical occupancy included (core/costs/occupancy.h). Needs correlate() first.
-// With threads > 1 the occupancy of a big trace is computed beside the rest and the ops' kernels
-// sorted on them.
+// Fills t.metrics, theoretical occupancy included (core/costs/occupancy.h). Needs correlate()
+// first. With threads > 1 the occupancy of a big trace is computed beside the rest and the ops'
+// kernels sorted on them.
 void computeKernelMetrics(Trace& t, unsigned threads = 1);
 
 struct TcVerdict;

@@ -10,7 +10,9 @@ namespace {
 
 constexpr uint32_t KiB = 1024;
 
-uint32_t roundUp(uint64_t x, uint32_t unit) { return static_cast<uint32_t>(std::min<uint64_t>((x + unit - 1) / unit * unit, UINT32_MAX)); }
+uint32_t roundUp(uint64_t x, uint32_t unit) {
+    return static_cast<uint32_t>(std::min<uint64_t>((x + unit - 1) / unit * unit, UINT32_MAX));
+}
 
 // Rows from the CUDA C++ Programming Guide ("Technical Specifications per Compute Capability";
 // the carveout lists from the Compute Capability 7.x, 8.x, 9.0 and 10.0 sections on shared
@@ -18,8 +20,8 @@ uint32_t roundUp(uint64_t x, uint32_t unit) { return static_cast<uint32_t>(std::
 // 2 register sub-partitions on GP100 and 4 elsewhere, shared memory rounded to 256 bytes before
 // 8.0 and 128 bytes from 8.0, 1 KiB reserved per block from 8.0). Pascal has no carveout: its
 // shared memory is a fixed size per SM, listed as the one choice.
-DeviceLimits row(int major, int minor, uint32_t warps, uint32_t blocks, uint32_t regsPerBlock, uint32_t smemKiB,
-                 uint32_t optInKiB, std::vector<uint32_t> carveouts) {
+DeviceLimits row(int major, int minor, uint32_t warps, uint32_t blocks, uint32_t regsPerBlock,
+                 uint32_t smemKiB, uint32_t optInKiB, std::vector<uint32_t> carveouts) {
     DeviceLimits d;
     d.major = major;
     d.minor = minor;
@@ -72,7 +74,8 @@ bool fitsOneBlock(const LaunchShape& l, const DeviceLimits& d) {
 
 const std::vector<DeviceLimits>& deviceLimitTable() {
     static const std::vector<DeviceLimits> table = {
-        // major, minor, warps/SM, blocks/SM, registers/block, smem/SM KiB, smem/block KiB, carveouts KiB
+        // major, minor, warps/SM, blocks/SM, registers/block, smem/SM KiB, smem/block KiB,
+        // carveouts KiB
         row(6, 0, 64, 32, 64 * KiB, 64, 48, {64}),
         row(6, 1, 64, 32, 64 * KiB, 96, 48, {96}),
         row(6, 2, 64, 32, 32 * KiB, 64, 48, {64}),
@@ -85,7 +88,8 @@ const std::vector<DeviceLimits>& deviceLimitTable() {
         row(8, 9, 48, 24, 64 * KiB, 100, 99, {0, 8, 16, 32, 64, 100}),
         row(9, 0, 64, 32, 64 * KiB, 228, 227, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}),
         row(10, 0, 64, 32, 64 * KiB, 228, 227, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}),
-        // 12.0, consumer Blackwell (RTX 50): 1,536 threads and 32 blocks per SM, 100 KiB of shared memory.
+        // 12.0, consumer Blackwell (RTX 50): 1,536 threads and 32 blocks per SM, 100 KiB of shared
+        // memory.
         row(12, 0, 48, 32, 64 * KiB, 100, 99, {0, 8, 16, 32, 64, 100}),
     };
     return table;
@@ -99,7 +103,10 @@ const DeviceLimits* deviceLimits(int major, int minor) {
 
 std::string occupancyLimiterText(uint8_t limiters) {
     static constexpr std::pair<uint8_t, std::string_view> kNames[] = {
-        {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"}, {kLimitWarps, "warps"}, {kLimitBlocks, "blocks"},
+        {kLimitRegisters, "registers"},
+        {kLimitSharedMemory, "shared memory"},
+        {kLimitWarps, "warps"},
+        {kLimitBlocks, "blocks"},
         {kLimitNotApplicable, "n/a: AMD GPU (CUDA occupancy rules do not apply)"}};
     std::string text;
     for (const auto& [bit, name] : kNames) {
@@ -118,19 +125,23 @@ std::string occupancyLimiterText(uint8_t limiters) {
 uint32_t estimateSmemConfig(const LaunchShape& launch, const DeviceLimits& device) {
     const auto& sizes = device.carveoutsKiB;
     if (sizes.empty() || launch.threads == 0) return 0;
-    const uint32_t need = roundUp(uint64_t{launch.staticSmem} + launch.dynamicSmem + device.reservedSmemPerBlock, KiB);
+    const uint32_t need = roundUp(
+        uint64_t{launch.staticSmem} + launch.dynamicSmem + device.reservedSmemPerBlock, KiB);
     const uint32_t warpBlocks = std::min(warpLimit(launch, device), device.maxBlocksPerSm);
     const uint32_t target = std::min(warpBlocks, registerLimit(launch, device));
     const uint64_t least = std::min<uint64_t>(32 * KiB, uint64_t{4} * KiB * warpBlocks);
     for (uint32_t kib : sizes)
-        if (uint64_t{kib} * KiB >= least && uint64_t{kib} * KiB >= uint64_t{target} * need) return kib * KiB;
+        if (uint64_t{kib} * KiB >= least && uint64_t{kib} * KiB >= uint64_t{target} * need)
+            return kib * KiB;
     const auto blocksIn = [&](uint32_t kib) { return need ? uint64_t{kib} * KiB / need : 0; };
     for (uint32_t kib : sizes)
-        if (uint64_t{kib} * KiB >= least && blocksIn(kib) == blocksIn(sizes.back())) return kib * KiB;
+        if (uint64_t{kib} * KiB >= least && blocksIn(kib) == blocksIn(sizes.back()))
+            return kib * KiB;
     return sizes.back() * KiB;
 }
 
-std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const DeviceLimits& device) {
+std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch,
+                                              const DeviceLimits& device) {
     if (launch.threads == 0 || device.maxWarpsPerSm == 0) return std::nullopt;
     Occupancy o;
     o.blockLimitWarps = warpLimit(launch, device);
@@ -149,11 +160,15 @@ std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const D
         o.smemConfig = estimateSmemConfig(launch, device);
         o.smemConfigEstimated = true;
     }
-    if (!fitsOneBlock(launch, device)) o.blockLimitSharedMem = 0;
-    else if (o.smemPerBlock == 0) o.blockLimitSharedMem = Occupancy::kNoLimit;
-    else o.blockLimitSharedMem = o.smemConfig / o.smemPerBlock;
+    if (!fitsOneBlock(launch, device))
+        o.blockLimitSharedMem = 0;
+    else if (o.smemPerBlock == 0)
+        o.blockLimitSharedMem = Occupancy::kNoLimit;
+    else
+        o.blockLimitSharedMem = o.smemConfig / o.smemPerBlock;
 
-    o.blocksPerSm = std::min({o.blockLimitRegisters, o.blockLimitSharedMem, o.blockLimitWarps, o.blockLimitSm});
+    o.blocksPerSm =
+        std::min({o.blockLimitRegisters, o.blockLimitSharedMem, o.blockLimitWarps, o.blockLimitSm});
     if (o.blockLimitRegisters == o.blocksPerSm) o.limiters |= kLimitRegisters;
     if (o.blockLimitSharedMem == o.blocksPerSm) o.limiters |= kLimitSharedMemory;
     if (o.blockLimitWarps == o.blocksPerSm) o.limiters |= kLimitWarps;
@@ -165,7 +180,8 @@ std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const D
 
 bool isAmdGpu(const Device& d) {
     const std::string_view n = d.name;
-    return n.starts_with("AMD ") || n.find("Instinct") != std::string_view::npos || n.find("Radeon") != std::string_view::npos;
+    return n.starts_with("AMD ") || n.find("Instinct") != std::string_view::npos ||
+           n.find("Radeon") != std::string_view::npos;
 }
 
 void computeKernelOccupancy(Trace& t) {
@@ -177,9 +193,13 @@ void computeKernelOccupancy(Trace& t) {
     // A trace names a handful of devices: look each up once.
     std::vector<std::pair<uint32_t, const DeviceLimits*>> limitsOf;
     static const DeviceLimits kAmd{}; // a marker: such devices get no percentage, and say why
-    for (const auto& d : t.devices) limitsOf.emplace_back(d.id, isAmdGpu(d) ? &kAmd : deviceLimits(d.computeMajor, d.computeMinor));
+    for (const auto& d : t.devices)
+        limitsOf.emplace_back(d.id,
+                              isAmdGpu(d) ? &kAmd : deviceLimits(d.computeMajor, d.computeMinor));
     for (size_t i = 0; i < n; ++i) {
-        const auto it = std::find_if(limitsOf.begin(), limitsOf.end(), [&](const auto& e) { return e.first == t.streamOf(k, i).device; });
+        const auto it = std::find_if(limitsOf.begin(), limitsOf.end(), [&](const auto& e) {
+            return e.first == t.streamOf(k, i).device;
+        });
         if (it == limitsOf.end() || !it->second) continue;
         if (it->second == &kAmd) {
             m.occupancyLimiter[i] = kLimitNotApplicable;
@@ -187,8 +207,9 @@ void computeKernelOccupancy(Trace& t) {
         }
         const Dim3& b = k.block[i];
         const uint64_t threads = uint64_t{b.x} * b.y * b.z;
-        const LaunchShape launch{static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX)), k.registers[i], k.staticSmem[i],
-                                 k.dynamicSmem[i], i < k.smemConfig.size() ? k.smemConfig[i] : 0};
+        const LaunchShape launch{static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX)),
+                                 k.registers[i], k.staticSmem[i], k.dynamicSmem[i],
+                                 i < k.smemConfig.size() ? k.smemConfig[i] : 0};
         if (const auto o = theoreticalOccupancy(launch, *it->second)) {
             m.occupancy[i] = static_cast<float>(o->fraction * 100.0);
             m.occupancyLimiter[i] = o->limiters;

@@ -25,13 +25,14 @@ struct DeviceLimits {
     uint32_t registersPerSm = 0;
     uint32_t registersPerBlock = 0;
     uint32_t maxRegistersPerThread = 0;
-    uint32_t registerUnit = 0;   // registers are given to a warp in multiples of this
-    uint32_t subPartitions = 0;  // the register file is split evenly among these
-    uint32_t smemPerSm = 0;      // bytes, the largest carveout
+    uint32_t registerUnit = 0;      // registers are given to a warp in multiples of this
+    uint32_t subPartitions = 0;     // the register file is split evenly among these
+    uint32_t smemPerSm = 0;         // bytes, the largest carveout
     uint32_t smemPerBlockOptIn = 0; // bytes, the most one block may ask for (opt-in above 48 KiB)
     uint32_t reservedSmemPerBlock = 0; // bytes the driver keeps per block (1 KiB from 8.0)
-    uint32_t smemUnit = 0;       // a block's shared memory is rounded up to this
-    std::vector<uint32_t> carveoutsKiB; // shared-memory sizes per SM the driver chooses from, ascending
+    uint32_t smemUnit = 0;             // a block's shared memory is rounded up to this
+    std::vector<uint32_t>
+        carveoutsKiB; // shared-memory sizes per SM the driver chooses from, ascending
 };
 
 // The table, one row per compute capability from 6.0 to 10.0, and 12.0.
@@ -66,12 +67,12 @@ struct Occupancy {
     uint32_t blockLimitSharedMem = 0; // kNoLimit when a block needs no shared memory at all
     uint32_t blockLimitWarps = 0;
     uint32_t blockLimitSm = 0;
-    uint32_t blocksPerSm = 0;       // the smallest limit
-    uint32_t activeWarpsPerSm = 0;  // blocksPerSm * warps per block
-    double fraction = 0;            // activeWarpsPerSm / maxWarpsPerSm
-    uint8_t limiters = 0;           // OccupancyLimiter bits equal to blocksPerSm
-    uint32_t smemPerBlock = 0;      // bytes allocated per block, reserve and rounding included
-    uint32_t smemConfig = 0;        // bytes per SM the limit was computed with
+    uint32_t blocksPerSm = 0;         // the smallest limit
+    uint32_t activeWarpsPerSm = 0;    // blocksPerSm * warps per block
+    double fraction = 0;              // activeWarpsPerSm / maxWarpsPerSm
+    uint8_t limiters = 0;             // OccupancyLimiter bits equal to blocksPerSm
+    uint32_t smemPerBlock = 0;        // bytes allocated per block, reserve and rounding included
+    uint32_t smemConfig = 0;          // bytes per SM the limit was computed with
     bool smemConfigEstimated = false; // the trace did not say; estimateSmemConfig chose it
 
     static constexpr uint32_t kNoLimit = UINT32_MAX;
@@ -84,7 +85,8 @@ uint32_t estimateSmemConfig(const LaunchShape& launch, const DeviceLimits& devic
 
 // Nullopt for an empty block. A launch the SM cannot hold at all (too many registers or too much
 // shared memory for one block) has blocksPerSm 0 and its limiter set.
-std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch, const DeviceLimits& device);
+std::optional<Occupancy> theoreticalOccupancy(const LaunchShape& launch,
+                                              const DeviceLimits& device);
 
 // Per kernel of t, into t.metrics.occupancy (percent, NaN when the device is unknown) and
 // t.metrics.occupancyLimiter. AMD GPUs report a compute capability too (MI300X: 9.4, MI250X:

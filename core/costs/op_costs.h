@@ -10,7 +10,19 @@
 
 namespace ls {
 
-enum class OpFamily : uint8_t { Gemm, Conv, Attention, Norm, Softmax, Elementwise, Reduction, Embedding, Loss, Optimizer, Copy };
+enum class OpFamily : uint8_t {
+    Gemm,
+    Conv,
+    Attention,
+    Norm,
+    Softmax,
+    Elementwise,
+    Reduction,
+    Embedding,
+    Loss,
+    Optimizer,
+    Copy
+};
 
 struct OpCost {
     double flops = NAN; // NAN: not known (the op is known but its shapes do not tell)
@@ -24,7 +36,9 @@ struct OpCost {
 std::optional<OpCost> opCost(std::string_view opName, const Shapes& shapes, DType dtype);
 
 // The op families whose math could run on Tensor Cores; their FLOPs go to the math kernels.
-inline bool isMathFamily(OpFamily f) { return f == OpFamily::Gemm || f == OpFamily::Conv || f == OpFamily::Attention; }
+inline bool isMathFamily(OpFamily f) {
+    return f == OpFamily::Gemm || f == OpFamily::Conv || f == OpFamily::Attention;
+}
 // Kernels that do GEMM, convolution or attention math, by name.
 bool isMathKernelName(std::string_view kernel);
 

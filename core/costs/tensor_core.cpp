@@ -36,27 +36,54 @@ const std::vector<TcRule>& tensorCoreRules() {
         {{"gemv"}, {}, S::NotUsed, "GEMV kernel: CUDA-core math"},
         {{"winograd"}, {}, S::NotUsed, "Winograd convolution kernel (CUDA-core math)"},
         // Weak patterns (helper kernels carry them too): only for an op's math kernel.
-        {{"gemm"}, {"fbgemm", "computeoffsets"}, S::NotUsed, "GEMM kernel without a Tensor Core tile in its name", true},
-        {{"convolve"}, {}, S::NotUsed, "convolution kernel without a Tensor Core tile in its name", true},
-        {{"dgrad"}, {}, S::NotUsed, "convolution dgrad kernel without a Tensor Core tile in its name", true},
-        {{"wgrad"}, {}, S::NotUsed, "convolution wgrad kernel without a Tensor Core tile in its name", true},
-        {{"fprop"}, {}, S::NotUsed, "convolution fprop kernel without a Tensor Core tile in its name", true},
-        {{"attention"}, {"elementwise"}, S::NotUsed, "attention kernel without a Tensor Core tile in its name", true},
+        {{"gemm"},
+         {"fbgemm", "computeoffsets"},
+         S::NotUsed,
+         "GEMM kernel without a Tensor Core tile in its name",
+         true},
+        {{"convolve"},
+         {},
+         S::NotUsed,
+         "convolution kernel without a Tensor Core tile in its name",
+         true},
+        {{"dgrad"},
+         {},
+         S::NotUsed,
+         "convolution dgrad kernel without a Tensor Core tile in its name",
+         true},
+        {{"wgrad"},
+         {},
+         S::NotUsed,
+         "convolution wgrad kernel without a Tensor Core tile in its name",
+         true},
+        {{"fprop"},
+         {},
+         S::NotUsed,
+         "convolution fprop kernel without a Tensor Core tile in its name",
+         true},
+        {{"attention"},
+         {"elementwise"},
+         S::NotUsed,
+         "attention kernel without a Tensor Core tile in its name",
+         true},
     };
     return rules;
 }
 
 TcVerdict classifyTensorCore(std::string_view kernelName, bool mathOp) {
-    // CUTLASS 3 writes "TmaGmmaWarpSpecialized", CUTLASS 2 "OpClassTensorOp": match case-insensitively.
+    // CUTLASS 3 writes "TmaGmmaWarpSpecialized", CUTLASS 2 "OpClassTensorOp": match
+    // case-insensitively.
     std::string lowered(kernelName);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const std::string_view name = lowered;
     const auto& rules = tensorCoreRules();
     for (size_t i = 0; i < rules.size(); ++i) {
         const auto& r = rules[i];
         if (r.needsMathOp && !mathOp) continue;
         const auto has = [&](std::string_view p) { return name.find(p) != std::string_view::npos; };
-        if (std::all_of(r.all.begin(), r.all.end(), has) && std::none_of(r.none.begin(), r.none.end(), has))
+        if (std::all_of(r.all.begin(), r.all.end(), has) &&
+            std::none_of(r.none.begin(), r.none.end(), has))
             return {r.state, static_cast<uint8_t>(i)};
     }
     // A GEMM/conv/attention op whose kernel matched nothing above did its math elsewhere than on
@@ -66,8 +93,9 @@ TcVerdict classifyTensorCore(std::string_view kernelName, bool mathOp) {
 
 std::string_view tcReason(const TcVerdict& v) {
     if (v.rule != 0xFF) return tensorCoreRules()[v.rule].reason;
-    return v.state == TcState::NotUsed ? "math kernel of a GEMM/conv/attention op with no Tensor Core marker in its name"
-                                       : "not a GEMM, convolution or attention kernel";
+    return v.state == TcState::NotUsed
+               ? "math kernel of a GEMM/conv/attention op with no Tensor Core marker in its name"
+               : "not a GEMM, convolution or attention kernel";
 }
 
 } // namespace ls

@@ -1,7 +1,7 @@
 #pragma once
 // Tensor Core use per kernel, from its name, by one table of rules (tensor_core.cpp): the first
-// rule whose patterns all occur in the (lower-cased) name decides. Measured truth for H200 kernels is in
-// ../shared/traces/tensor_core_truth_fp16_bf16_h200.tsv and checked in the tests.
+// rule whose patterns all occur in the (lower-cased) name decides. Measured truth for H200 kernels
+// is in ../shared/traces/tensor_core_truth_fp16_bf16_h200.tsv and checked in the tests.
 #include "core/model/tensor_core_state.h"
 
 #include <cstdint>
@@ -11,11 +11,13 @@
 namespace ls {
 
 struct TcRule {
-    std::vector<std::string_view> all;  // every pattern must occur (lower-case; names are matched case-insensitively)
+    std::vector<std::string_view>
+        all; // every pattern must occur (lower-case; names are matched case-insensitively)
     std::vector<std::string_view> none; // and none of these
     TcState state;
     std::string_view reason;
-    bool needsMathOp = false; // a weak name pattern: only for the math kernel of a GEMM/conv/attention op
+    bool needsMathOp =
+        false; // a weak name pattern: only for the math kernel of a GEMM/conv/attention op
 };
 
 const std::vector<TcRule>& tensorCoreRules();

@@ -11,7 +11,7 @@ namespace ls {
 
 struct FileHead {
     uint64_t size = 0;
-    std::string bytes; // the file's first bytes (up to 4 KiB)
+    std::string bytes;     // the file's first bytes (up to 4 KiB)
     bool isSqlite() const; // starts with the SQLite 3 magic string
 };
 

@@ -6,10 +6,9 @@
 #include "core/import/nvprof/nvprof_importer.h"
 #include "core/import/sqlite_source.h"
 
-#include <sqlite3.h>
-
 #include <new>
 #include <optional>
+#include <sqlite3.h>
 
 namespace ls {
 
@@ -27,8 +26,11 @@ const std::vector<Importer>& importers() {
 
 LoadError loadErrorFrom(const SqliteError& e) {
     const int primary = e.code() & 0xFF;
-    if (primary == SQLITE_NOTADB) return {LoadErrorKind::NotSqlite, "not an SQLite database (or an encrypted one)"};
-    if (primary == SQLITE_CORRUPT) return {LoadErrorKind::Corrupt, std::string("truncated or corrupt database (") + e.what() + ")"};
+    if (primary == SQLITE_NOTADB)
+        return {LoadErrorKind::NotSqlite, "not an SQLite database (or an encrypted one)"};
+    if (primary == SQLITE_CORRUPT)
+        return {LoadErrorKind::Corrupt,
+                std::string("truncated or corrupt database (") + e.what() + ")"};
     if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM)
         return {LoadErrorKind::Unreadable, std::string("cannot read the file (") + e.what() + ")"};
     return {LoadErrorKind::Corrupt, std::string("unexpected database error (") + e.what() + ")"};
@@ -48,17 +50,20 @@ LoadResult importTrace(const std::string& path, const LoadOptions& options) {
             if (importer.accepts(probe)) return importer.read(probe, options);
         if (head.isSqlite())
             return {nullptr, LoadError{LoadErrorKind::NoGpuTables,
-                                       "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET or _RUNTIME): "
+                                       "no GPU activity tables (CUPTI_ACTIVITY_KIND_KERNEL, "
+                                       "_MEMCPY, _MEMSET or _RUNTIME): "
                                        "not an Nsight Systems export, or CUDA was not traced"}};
         return {nullptr, LoadError{LoadErrorKind::NotSqlite,
-                                   "not a trace: not an SQLite database (export Nsight Systems reports with `nsys export --type sqlite`) "
+                                   "not a trace: not an SQLite database (export Nsight Systems "
+                                   "reports with `nsys export --type sqlite`) "
                                    "nor a PyTorch profiler JSON"}};
     } catch (const SqliteError& e) {
         return {nullptr, loadErrorFrom(e)};
     } catch (const std::bad_alloc&) {
         return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
     } catch (const std::exception& e) {
-        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
+        return {nullptr, LoadError{LoadErrorKind::Corrupt,
+                                   std::string("cannot load the trace (") + e.what() + ")"}};
     }
 }
 

@@ -8,10 +8,13 @@ std::string kernelBaseName(std::string_view demangled) {
     size_t end = demangled.size();
     for (size_t i = 0; i < demangled.size(); ++i) {
         const char c = demangled[i];
-        if (c == '<') ++depth;
-        else if (c == '>') --depth;
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            --depth;
         else if (c == '(' && depth == 0) {
-            if (demangled.compare(i, 21, "(anonymous namespace)") == 0) { // a scope, not the parameter list
+            if (demangled.compare(i, 21, "(anonymous namespace)") ==
+                0) { // a scope, not the parameter list
                 i += 20;
                 continue;
             }
@@ -25,8 +28,10 @@ std::string kernelBaseName(std::string_view demangled) {
         int d = 0;
         size_t i = head.size();
         while (i-- > 0) {
-            if (head[i] == '>') ++d;
-            else if (head[i] == '<' && --d == 0) break;
+            if (head[i] == '>')
+                ++d;
+            else if (head[i] == '<' && --d == 0)
+                break;
         }
         head.resize(i == std::string::npos ? 0 : i);
     }

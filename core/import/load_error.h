@@ -59,11 +59,11 @@ struct LoadOptions {
     // the app holds it back until the window has prepared what it shows, so the 500 MB write does
     // not take a core from that preparation.
     std::shared_future<void> cacheWriteAfter;
-    // Called on each file's loading thread once its events, NVTX nesting and indexes are final, before
-    // correlation and costs, which write only the trace's links, ops, metrics, iterations, strings
-    // and report: the caller may read the other columns on a thread of its own meanwhile (the app
-    // builds its timeline lanes). What it returns is called before the load returns, on every
-    // path, so that such a reader is done while the trace is alive.
+    // Called on each file's loading thread once its events, NVTX nesting and indexes are final,
+    // before correlation and costs, which write only the trace's links, ops, metrics, iterations,
+    // strings and report: the caller may read the other columns on a thread of its own meanwhile
+    // (the app builds its timeline lanes). What it returns is called before the load returns, on
+    // every path, so that such a reader is done while the trace is alive.
     std::function<std::function<void()>(const Trace&)> imported;
     // The same once the correlation is done (when the load correlates): the costs and iterations
     // after it write only the trace's metrics, iterations, report and strings, so a reader of
@@ -80,6 +80,8 @@ struct LoadResult {
 };
 
 // "error: FILE: REASON" as the CLI prints it.
-inline std::string formatLoadError(const std::string& path, const LoadError& e) { return "error: " + path + ": " + e.reason; }
+inline std::string formatLoadError(const std::string& path, const LoadError& e) {
+    return "error: " + path + ": " + e.reason;
+}
 
 } // namespace ls

@@ -23,10 +23,16 @@ Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
     };
     if (rest.size() < 2) return Field::None;
     switch (rest[0]) {
-    case 's': return rest[1] == 'e' ? is("seq = ", Field::Seq) : rest[1] == 'i' ? is("sizes = ", Field::Sizes) : is("stashed seq = ", Field::StashedSeq);
-    case 'o': return is("op_id = ", Field::OpId);
-    case 'i': return is("input_op_ids = ", Field::InputOpIds);
-    default: return Field::None;
+    case 's':
+        return rest[1] == 'e'   ? is("seq = ", Field::Seq)
+               : rest[1] == 'i' ? is("sizes = ", Field::Sizes)
+                                : is("stashed seq = ", Field::StashedSeq);
+    case 'o':
+        return is("op_id = ", Field::OpId);
+    case 'i':
+        return is("input_op_ids = ", Field::InputOpIds);
+    default:
+        return Field::None;
     }
 }
 
@@ -34,8 +40,10 @@ Field fieldAt(std::string_view s, size_t pos, size_t& keyLength) {
 size_t bracketEnd(std::string_view s, size_t pos) {
     int depth = 0;
     for (size_t i = pos; i < s.size(); ++i) {
-        if (s[i] == '[') ++depth;
-        else if (s[i] == ']' && --depth == 0) return i + 1;
+        if (s[i] == '[')
+            ++depth;
+        else if (s[i] == ']' && --depth == 0)
+            return i + 1;
     }
     return std::string_view::npos;
 }
@@ -44,15 +52,15 @@ size_t bracketEnd(std::string_view s, size_t pos) {
 size_t parseNumber(std::string_view s, size_t pos, int64_t& out) {
     const auto [ptr, ec] = std::from_chars(s.data() + pos, s.data() + s.size(), out);
     const auto end = static_cast<size_t>(ptr - s.data());
-    if (ec != std::errc() || (end != s.size() && s.substr(end, 2) != ", ")) return std::string_view::npos;
+    if (ec != std::errc() || (end != s.size() && s.substr(end, 2) != ", "))
+        return std::string_view::npos;
     return end;
 }
 
 // Calls fn(entry, isTensor) for each "(op,output)" entry of the input_op_ids list that starts the
 // text, as text: "(3944,0)" twice is the same tensor. "(0,-1)" is a non-tensor or a tensor with no
 // recorded producer (a parameter): isTensor false, never matched. Stops when fn returns false.
-template <class Fn>
-void forEachInputId(std::string_view list, Fn&& fn) {
+template <class Fn> void forEachInputId(std::string_view list, Fn&& fn) {
     if (list.empty() || list[0] != '[') return;
     const size_t listEnd = std::min(list.find(']'), list.size());
     for (size_t pos = list.find('('); pos < listEnd; pos = list.find('(', pos + 1)) {
@@ -71,12 +79,15 @@ bool anyRepeatedInput(std::string_view list) {
     struct Entry {
         uint64_t packed;
         std::string_view text;
-        bool operator==(const Entry& o) const { return packed == o.packed && (packed != 0 || text == o.text); }
+        bool operator==(const Entry& o) const {
+            return packed == o.packed && (packed != 0 || text == o.text);
+        }
     };
     const auto entry = [](std::string_view id) {
         const std::string_view inner = id.substr(1, id.size() - 2);
         uint64_t packed = 0;
-        if (inner.size() <= 8 && !inner.empty()) std::memcpy(&packed, inner.data(), inner.size()); // no NUL in a number pair
+        if (inner.size() <= 8 && !inner.empty())
+            std::memcpy(&packed, inner.data(), inner.size()); // no NUL in a number pair
         return Entry{packed, id};
     };
     std::array<Entry, 16> small;
@@ -87,7 +98,8 @@ bool anyRepeatedInput(std::string_view list) {
         if (!tensor) return true;
         if (count < small.size()) {
             const Entry e = entry(id);
-            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), e) != small.begin() + static_cast<ptrdiff_t>(count);
+            repeated = std::find(small.begin(), small.begin() + static_cast<ptrdiff_t>(count), e) !=
+                       small.begin() + static_cast<ptrdiff_t>(count);
             small[count++] = e;
             return !repeated;
         }
@@ -157,10 +169,12 @@ MarkerFields parseMarker(std::string_view text) {
             pos = end;
             break;
         }
-        case Field::InputOpIds: // only whether a tensor repeats; the raw text can be re-read for the rest
+        case Field::InputOpIds: // only whether a tensor repeats; the raw text can be re-read for
+                                // the rest
             f.repeatedInput = anyRepeatedInput(text.substr(pos));
             return f;
-        case Field::None: return parsedAny ? f : plain;
+        case Field::None:
+            return parsedAny ? f : plain;
         }
         parsedAny = true;
         if (text.substr(pos, 2) != ", ") return f;
@@ -215,7 +229,8 @@ std::optional<std::string_view> rawValue(std::string_view arg, std::string_view 
 }
 
 std::string_view unquoted(std::string_view v) {
-    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) return v.substr(1, v.size() - 2);
+    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front())
+        return v.substr(1, v.size() - 2);
     return v;
 }
 
@@ -229,7 +244,8 @@ std::optional<std::vector<int64_t>> tupleOfInts(std::string_view v) {
         if (pos >= v.size() - 1) break;
         int64_t d = 0;
         const auto [ptr, ec] = std::from_chars(v.data() + pos, v.data() + v.size() - 1, d);
-        if (ec != std::errc() || d < 0 || d > (int64_t(1) << 40)) return std::nullopt; // no shape, not a wrong one
+        if (ec != std::errc() || d < 0 || d > (int64_t(1) << 40))
+            return std::nullopt; // no shape, not a wrong one
         dims.push_back(d);
         pos = static_cast<size_t>(ptr - v.data());
     }
@@ -254,8 +270,10 @@ std::vector<DictArg> parseArgs(std::string_view text) {
         if (auto v = rawValue(element, "type")) a.type = std::string(unquoted(*v));
         if (auto v = rawValue(element, "dtype")) a.dtype = std::string(unquoted(*v));
         if (auto v = rawValue(element, "shape")) {
-            if (auto dims = tupleOfInts(*v)) a.shape = std::move(*dims);
-            else a.badShape = true;
+            if (auto dims = tupleOfInts(*v))
+                a.shape = std::move(*dims);
+            else
+                a.badShape = true;
         }
         if (auto v = rawValue(element, "value")) a.value = std::string(*v);
         args.push_back(std::move(a));
@@ -281,7 +299,8 @@ std::optional<DictMarker> parseDictMarker(std::string_view text, bool withArgs) 
     // Every "'shape': (a, b)" becomes "[a, b]"; a one-element tuple "(a,)" becomes "[a]".
     constexpr std::string_view kShape = "'shape': (";
     std::string sizes;
-    for (size_t at = text.find(kShape); at != std::string_view::npos; at = text.find(kShape, at + 1)) {
+    for (size_t at = text.find(kShape); at != std::string_view::npos;
+         at = text.find(kShape, at + 1)) {
         const size_t begin = at + kShape.size();
         const size_t end = text.find(')', begin);
         if (end == std::string_view::npos) break;

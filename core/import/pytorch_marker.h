@@ -33,18 +33,18 @@ std::vector<uint8_t> repeatedInputs(std::string_view text);
 //    'shape': (32, 1024), 'dtype': 'float16'}, ...]}     -> name "torch.nn.functional.linear"
 //   {'traceMarker': [...call stack...]}                  -> name "traceMarker"
 struct DictArg {
-    std::string name;  // keyword name; empty for a positional argument
-    std::string type;  // "tensor", "float", "int", "bool", "NoneType", "tuple", "str", ...
+    std::string name;           // keyword name; empty for a positional argument
+    std::string type;           // "tensor", "float", "int", "bool", "NoneType", "tuple", "str", ...
     std::vector<int64_t> shape; // tensors only
-    bool badShape = false; // a shape was written but is not a tuple of sane sizes
-    std::string dtype; // tensors only, e.g. "float32"
-    std::string value; // non-tensors: the value's Python text, e.g. "-20", "2.0", "(200,)"
+    bool badShape = false;      // a shape was written but is not a tuple of sane sizes
+    std::string dtype;          // tensors only, e.g. "float32"
+    std::string value;          // non-tensors: the value's Python text, e.g. "-20", "2.0", "(200,)"
 };
 struct DictMarker {
-    std::string name;  // "mod.op", or "traceMarker"
-    std::string sizes; // tensor shapes as emit_nvtx writes them: "[[32, 1024], [1024]]"
-    std::string dtype; // of the first tensor argument, e.g. "float16"
-    bool isOp = false; // a mod/op marker (traceMarker is not an op)
+    std::string name;          // "mod.op", or "traceMarker"
+    std::string sizes;         // tensor shapes as emit_nvtx writes them: "[[32, 1024], [1024]]"
+    std::string dtype;         // of the first tensor argument, e.g. "float16"
+    bool isOp = false;         // a mod/op marker (traceMarker is not an op)
     std::vector<DictArg> args; // every argument in order, tensors and scalars
 };
 // withArgs = false skips `args` (the loader keeps only name, sizes and dtype).

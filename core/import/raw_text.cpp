@@ -42,8 +42,10 @@ RawTextReader::RawTextReader(const Trace& t) : t_(t) {
         const auto cols = source_->columns("NVTX_EVENTS");
         const bool strings = cols.count("textId") && source_->hasTable("StringIds");
         if (source_->pages() && source_->pages()->keepsPagesMapped()) {
-            const auto nvtx = source_->layout("NVTX_EVENTS", {cols.count("text") ? "text" : "", strings ? "textId" : ""});
-            const auto byId = strings ? source_->layout("StringIds", {"id", "value"}) : std::nullopt;
+            const auto nvtx = source_->layout(
+                "NVTX_EVENTS", {cols.count("text") ? "text" : "", strings ? "textId" : ""});
+            const auto byId =
+                strings ? source_->layout("StringIds", {"id", "value"}) : std::nullopt;
             if (nvtx && (!strings || (byId && byId->fields[0] == TableLayout::kRowid))) {
                 nvtxByRow_ = std::make_unique<TableScan>(source_->pages(), *nvtx);
                 if (byId) stringById_ = std::make_unique<TableScan>(source_->pages(), *byId);
@@ -84,7 +86,8 @@ bool RawTextReader::readFromPages(int64_t row, std::string& raw) {
 std::string RawTextReader::text(RangeId r, bool always) {
     const auto& ranges = t_.ranges;
     std::string normalized(t_.str(ranges.name[r.value])); // not const: returned by move
-    if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || (!byRow_ && !nvtxByRow_)) return normalized;
+    if ((!always && !(ranges.flags[r.value] & kPytorchMarker)) || (!byRow_ && !nvtxByRow_))
+        return normalized;
     try {
         const int64_t row = t_.rangeSourceRows.at(r.value);
         std::string raw;
@@ -112,7 +115,7 @@ namespace {
 // Appends texts to blocks of a fixed size instead of one growing string, which holds its old and
 // new buffers at once while it grows (hundreds of MB more at the peak on 1M kernels).
 class TextBlocks {
-public:
+  public:
     std::string_view keep(std::string_view text) {
         constexpr size_t kBlock = size_t(4) << 20;
         if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < text.size()) {
@@ -125,7 +128,7 @@ public:
     }
     std::vector<std::string> take() { return std::move(blocks_); }
 
-private:
+  private:
     std::vector<std::string> blocks_;
 };
 
@@ -207,7 +210,9 @@ struct TextSource {
         try {
             const SqliteSource db(t.path);
             const auto cols = db.columns("NVTX_EVENTS");
-            layout = db.layout("NVTX_EVENTS", {"rowid", cols.count("text") ? "text" : "", cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
+            layout = db.layout("NVTX_EVENTS",
+                               {"rowid", cols.count("text") ? "text" : "",
+                                cols.count("textId") && db.hasTable("StringIds") ? "textId" : ""});
             if (layout) pages = db.pages();
         } catch (const SqliteError&) {
             // read through SQLite, or not at all
@@ -220,8 +225,8 @@ struct TextSource {
 // row or the file cannot be read any more.
 // `raw` may be changed by got.
 template <typename Got, typename Missing>
-void readRows(const Trace& t, const TextSource& source, const std::vector<int64_t>& rows, size_t from, size_t to, Got&& got,
-              Missing&& missing) {
+void readRows(const Trace& t, const TextSource& source, const std::vector<int64_t>& rows,
+              size_t from, size_t to, Got&& got, Missing&& missing) {
     if (from == to) return;
     size_t m = from; // rows before m are done
     std::string raw;
@@ -229,7 +234,8 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
         Database db(t.path);
         const std::string columns = textColumns(db);
         std::optional<Statement> interned; // exports without StringIds have inline texts only
-        if (db.hasTable("StringIds")) interned.emplace(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
+        if (db.hasTable("StringIds"))
+            interned.emplace(db.handle(), "SELECT value FROM StringIds WHERE id = ?1");
         auto take = [&](const auto& s, int textCol) {
             if (s.isNull(textCol) && s.isNull(textCol + 1)) return missing(m, false);
             if (!s.isNull(textCol)) {
@@ -238,7 +244,8 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
                 if (!interned) return missing(m, false);
                 interned->reset();
                 interned->bind(1, s.int64(textCol + 1));
-                if (!interned->step() || interned->isNull(0)) return missing(m, false); // an unknown id, as the load found it
+                if (!interned->step() || interned->isNull(0))
+                    return missing(m, false); // an unknown id, as the load found it
                 raw.assign(interned->text(0));
             }
             got(m, raw);
@@ -250,22 +257,27 @@ void readRows(const Trace& t, const TextSource& source, const std::vector<int64_
         if (dense && source.pages && source.layout) {
             TableScan scan(source.pages, *source.layout);
             scan.range(first, last);
-            while (m < to && scan.stepKey()) { // rows nobody asked for are passed without being read
+            while (m < to &&
+                   scan.stepKey()) { // rows nobody asked for are passed without being read
                 const int64_t id = scan.rowid();
                 if (rows[m] > id) continue;
                 scan.load();
-                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m, true);
+                for (; m < to && rows[m] <= id; ++m)
+                    rows[m] == id ? take(scan, 1) : missing(m, true);
             }
         } else if (dense) {
-            Statement scan(db.handle(), "SELECT rowid, " + columns + " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
+            Statement scan(db.handle(), "SELECT rowid, " + columns +
+                                            " FROM NVTX_EVENTS WHERE rowid BETWEEN ?1 AND ?2");
             scan.bind(1, first);
             scan.bind(2, last);
             while (m < to && scan.step()) {
                 const int64_t id = scan.int64(0);
-                for (; m < to && rows[m] <= id; ++m) rows[m] == id ? take(scan, 1) : missing(m, true);
+                for (; m < to && rows[m] <= id; ++m)
+                    rows[m] == id ? take(scan, 1) : missing(m, true);
             }
         } else {
-            Statement byRow(db.handle(), "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
+            Statement byRow(db.handle(),
+                            "SELECT " + columns + " FROM NVTX_EVENTS WHERE rowid = ?1");
             for (; m < to; ++m) {
                 byRow.reset();
                 byRow.bind(1, rows[m]);
@@ -284,12 +296,17 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
     : t_(t), ranges_(ranges), kept_(ranges.size()), rebuilt_(ranges.size()) {
     const auto& r = t.ranges;
     // Source rows are packed in runs (core/model/row_runs.h): unpacked once when most are read.
-    const std::vector<uint32_t> unpacked = ranges.size() * 8 > r.size() ? t.rangeSourceRows.expand() : std::vector<uint32_t>();
-    auto sourceRow = [&](RangeId id) { return unpacked.empty() ? t.rangeSourceRows.at(id.value) : unpacked[id.value]; };
+    const std::vector<uint32_t> unpacked =
+        ranges.size() * 8 > r.size() ? t.rangeSourceRows.expand() : std::vector<uint32_t>();
+    auto sourceRow = [&](RangeId id) {
+        return unpacked.empty() ? t.rangeSourceRows.at(id.value) : unpacked[id.value];
+    };
     std::vector<uint64_t> keyed; // (source row << 32) | index into ranges
     for (uint32_t i = 0; i < ranges.size(); ++i) {
-        if (always || (r.flags[ranges[i].value] & kPytorchMarker)) keyed.push_back(uint64_t(sourceRow(ranges[i])) << 32 | i);
-        else kept_[i] = t.str(r.name[ranges[i].value]);
+        if (always || (r.flags[ranges[i].value] & kPytorchMarker))
+            keyed.push_back(uint64_t(sourceRow(ranges[i])) << 32 | i);
+        else
+            kept_[i] = t.str(r.name[ranges[i].value]);
     }
     parallelSort(keyed.begin(), keyed.end(), std::max(1u, threads), std::less<>());
     std::vector<uint32_t> toRead(keyed.size()); // indexes into ranges, in the export's row order
@@ -307,40 +324,47 @@ RawTexts::RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned thr
     std::vector<TextBlocks> blocks(parts);
     parallelFor(toRead.size(), parts, [&](size_t from, size_t to, unsigned part) {
         std::string fields;
-        readRows(t, source, rows, from, to,
-                 [&](size_t m, std::string& raw) {
-                     const uint32_t i = toRead[m];
-                     keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
-                     fields.clear();
-                     if (r.flags[ranges[i].value] & kPytorchMarker) appendMarkerFields(t, ranges[i], fields);
-                     rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
-                     kept_[i] = blocks[part].keep(std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
-                 },
-                 [&](size_t m, bool) { kept_[toRead[m]] = t.str(r.name[ranges[toRead[m]].value]); });
+        readRows(
+            t, source, rows, from, to,
+            [&](size_t m, std::string& raw) {
+                const uint32_t i = toRead[m];
+                keepDomainPrefix(t.str(r.name[ranges[i].value]), raw);
+                fields.clear();
+                if (r.flags[ranges[i].value] & kPytorchMarker)
+                    appendMarkerFields(t, ranges[i], fields);
+                rebuilt_[i] = !fields.empty() && raw.starts_with(fields);
+                kept_[i] = blocks[part].keep(
+                    std::string_view(raw).substr(rebuilt_[i] ? fields.size() : 0));
+            },
+            [&](size_t m, bool) { kept_[toRead[m]] = t.str(r.name[ranges[toRead[m]].value]); });
     });
     for (auto& part : blocks)
         for (auto& block : part.take()) blocks_.push_back(std::move(block));
 }
 
-void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::function<void(size_t, std::string_view)>& each) {
+void forEachRawText(const Trace& t, std::span<const RangeId> byRow,
+                    const std::function<void(size_t, std::string_view)>& each) {
     const auto& r = t.ranges;
     std::vector<int64_t> rows(byRow.size());
     for (size_t i = 0; i < byRow.size(); ++i) {
         rows[i] = t.rangeSourceRows.at(byRow[i].value);
-        if (i && rows[i] < rows[i - 1]) throw std::invalid_argument("forEachRawText: ranges not in the export's row order");
+        if (i && rows[i] < rows[i - 1])
+            throw std::invalid_argument("forEachRawText: ranges not in the export's row order");
     }
-    readRows(t, TextSource(t), rows, 0, rows.size(),
-             [&](size_t i, std::string& raw) {
-                 keepDomainPrefix(t.str(r.name[byRow[i].value]), raw);
-                 each(i, raw);
-             },
-             [&](size_t i, bool unreadable) {
-                 // Loaded without names, a text that cannot be read again has nothing to stand in
-                 // for it; a row without text has the empty name a full load gives it.
-                 if (unreadable && !(t.parts & kLoadNvtxNames))
-                     throw std::runtime_error("the NVTX texts of " + t.displayPath() + " could not be read again");
-                 each(i, t.str(r.name[byRow[i].value]));
-             });
+    readRows(
+        t, TextSource(t), rows, 0, rows.size(),
+        [&](size_t i, std::string& raw) {
+            keepDomainPrefix(t.str(r.name[byRow[i].value]), raw);
+            each(i, raw);
+        },
+        [&](size_t i, bool unreadable) {
+            // Loaded without names, a text that cannot be read again has nothing to stand in
+            // for it; a row without text has the empty name a full load gives it.
+            if (unreadable && !(t.parts & kLoadNvtxNames))
+                throw std::runtime_error("the NVTX texts of " + t.displayPath() +
+                                         " could not be read again");
+            each(i, t.str(r.name[byRow[i].value]));
+        });
 }
 
 } // namespace ls

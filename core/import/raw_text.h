@@ -19,14 +19,14 @@ class Statement;
 class TableScan;
 
 class RawTextReader {
-public:
+  public:
     explicit RawTextReader(const Trace& t);
     ~RawTextReader();
     // Falls back to the normalized name when the file cannot be read any more. Only PyTorch
     // markers are re-read unless always is set (their normalized name is their text otherwise).
     std::string text(RangeId r, bool always = false);
 
-private:
+  private:
     bool readFromPages(int64_t row, std::string& raw);
 
     const Trace& t_;
@@ -44,10 +44,11 @@ private:
 // Of a marker text only what its parsed fields do not say is kept (input_op_ids, mostly): the
 // rest is rebuilt from them when asked, and kept whole where rebuilding would not give it back.
 class RawTexts {
-public:
+  public:
     // `ranges` must outlive this object. Like RawTextReader::text, only PyTorch markers are
     // read unless `always` is set.
-    RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1, bool always = false);
+    RawTexts(const Trace& t, std::span<const RangeId> ranges, unsigned threads = 1,
+             bool always = false);
     // The text of ranges[i]. The view is into this object or into `buffer`.
     std::string_view text(size_t i, std::string& buffer) const;
     // Up to n bytes of that text from byte `from` on, copied to out, without building the whole
@@ -62,7 +63,7 @@ public:
     size_t size() const { return kept_.size(); }
     size_t keptBytes() const; // of the texts read, what is held
 
-private:
+  private:
     const Trace& t_;
     std::span<const RangeId> ranges_;
     std::vector<std::string> blocks_; // never grown past their reserve: views into them stay valid
@@ -76,7 +77,8 @@ private:
 // RawTextReader::text with `always` set, except in a trace loaded without NVTX names, which has no
 // names to fall back on: a text that cannot be read then throws std::runtime_error. Throws
 // std::invalid_argument if not in row order.
-void forEachRawText(const Trace& t, std::span<const RangeId> byRow, const std::function<void(size_t, std::string_view)>& each);
+void forEachRawText(const Trace& t, std::span<const RangeId> byRow,
+                    const std::function<void(size_t, std::string_view)>& each);
 
 // A PyTorch marker's text up to its input_op_ids as emit_nvtx writes it, from the parsed
 // fields: "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]]".
@@ -91,11 +93,17 @@ template <typename Piece> bool forEachMarkerPiece(const Trace& t, RangeId id, Pi
     if (!piece(t.str(r.name[i]))) return false;
     auto number = [&](std::string_view key, int64_t v) {
         char digits[24];
-        return piece(key) && piece(std::string_view(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)));
+        return piece(key) &&
+               piece(std::string_view(
+                   digits, static_cast<size_t>(
+                               std::to_chars(digits, digits + sizeof digits, v).ptr - digits)));
     };
-    if (r.seq[i] >= 0 && !number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i])) return false;
+    if (r.seq[i] >= 0 &&
+        !number(r.flags[i] & kSeqIsStashed ? ", stashed seq = " : ", seq = ", r.seq[i]))
+        return false;
     if (r.opId[i] >= 0 && !number(", op_id = ", r.opId[i])) return false;
-    if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty()) return piece(", sizes = ") && piece(t.str(r.sizes[i]));
+    if (r.sizes[i].valid() && !t.str(r.sizes[i]).empty())
+        return piece(", sizes = ") && piece(t.str(r.sizes[i]));
     return true;
 }
 

@@ -43,7 +43,8 @@ std::string immutableUri(const std::string& path) {
 }
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
-    const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
+    const int rc =
+        sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
     if (rc != SQLITE_OK) fail(db, rc, "prepare");
 }
 
@@ -74,7 +75,8 @@ int Statement::columnCount() const { return sqlite3_column_count(stmt_); }
 std::string_view Statement::blob(int col) const {
     const void* p = sqlite3_column_blob(stmt_, col);
     const int n = sqlite3_column_bytes(stmt_, col);
-    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string_view();
+    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n))
+             : std::string_view();
 }
 
 std::string_view Statement::text(int col) const {

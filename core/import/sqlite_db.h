@@ -14,16 +14,16 @@ struct sqlite3_stmt;
 namespace ls {
 
 class SqliteError : public std::runtime_error {
-public:
+  public:
     SqliteError(int code, const std::string& what) : std::runtime_error(what), code_(code) {}
     int code() const { return code_; }
 
-private:
+  private:
     int code_;
 };
 
 class Statement {
-public:
+  public:
     Statement(sqlite3* db, std::string_view sql);
     ~Statement();
     Statement(const Statement&) = delete;
@@ -41,13 +41,13 @@ public:
     std::string_view blob(int col) const;
     int columnCount() const;
 
-private:
+  private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
 };
 
 class Database {
-public:
+  public:
     // Opens path read-only and immutable. Throws SqliteError.
     explicit Database(const std::string& path);
     ~Database();
@@ -62,7 +62,7 @@ public:
     // Runs a query expected to return one integer (or nothing).
     std::optional<int64_t> scalar(std::string_view sql) const;
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 

@@ -3,8 +3,6 @@
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_schema.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -12,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <sqlite3.h>
 
 namespace ls {
 namespace {
@@ -19,10 +18,15 @@ namespace {
 constexpr uint8_t kInteriorTable = 0x05, kLeafTable = 0x0D;
 constexpr size_t kMaxDepth = 40; // a b-tree of 4 KiB pages holding 2^63 rows is 20 deep
 
-[[noreturn]] void corrupt(const char* what) { throw SqliteError(SQLITE_CORRUPT, std::string("database disk image is malformed (") + what + ")"); }
+[[noreturn]] void corrupt(const char* what) {
+    throw SqliteError(SQLITE_CORRUPT,
+                      std::string("database disk image is malformed (") + what + ")");
+}
 
 uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
-uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+uint32_t be32(const uint8_t* p) {
+    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
 
 // A SQLite varint at p, not reading at or past end.
 uint64_t varintNearEnd(const uint8_t*& p, const uint8_t* end) {
@@ -73,15 +77,19 @@ double bigEndianReal(const uint8_t* p) {
 // sqlite3_column_int64 of a REAL: saturating, NaN as 0.
 int64_t realToInt(double r) {
     if (std::isnan(r)) return 0;
-    if (r <= static_cast<double>(std::numeric_limits<int64_t>::min())) return std::numeric_limits<int64_t>::min();
-    if (r >= static_cast<double>(std::numeric_limits<int64_t>::max())) return std::numeric_limits<int64_t>::max();
+    if (r <= static_cast<double>(std::numeric_limits<int64_t>::min()))
+        return std::numeric_limits<int64_t>::min();
+    if (r >= static_cast<double>(std::numeric_limits<int64_t>::max()))
+        return std::numeric_limits<int64_t>::max();
     return static_cast<int64_t>(r);
 }
 
 // sqlite3_column_int64 of a TEXT or BLOB: the leading integer, 0 when there is none.
 int64_t textToInt(std::string_view s) {
     size_t i = 0;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f' || s[i] == '\v')) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
+                            s[i] == '\f' || s[i] == '\v'))
+        ++i;
     bool negative = false;
     if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
     uint64_t v = 0;
@@ -91,13 +99,18 @@ int64_t textToInt(std::string_view s) {
         v = v * 10 + static_cast<uint64_t>(s[i] - '0');
     }
     constexpr uint64_t kMaxPositive = uint64_t(std::numeric_limits<int64_t>::max());
-    if (negative) return overflow || v > kMaxPositive + 1 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(0 - v);
-    return overflow || v > kMaxPositive ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(v);
+    if (negative)
+        return overflow || v > kMaxPositive + 1 ? std::numeric_limits<int64_t>::min()
+                                                : static_cast<int64_t>(0 - v);
+    return overflow || v > kMaxPositive ? std::numeric_limits<int64_t>::max()
+                                        : static_cast<int64_t>(v);
 }
 
 bool containsNoCase(std::string_view hay, std::string_view needle) {
-    return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
-                       [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b)); }) != hay.end();
+    return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+               return std::toupper(static_cast<unsigned char>(a)) ==
+                      std::toupper(static_cast<unsigned char>(b));
+           }) != hay.end();
 }
 
 } // namespace
@@ -111,12 +124,14 @@ std::shared_ptr<const SqlitePages> SqlitePages::open(const std::string& path) {
     if (pageSize == 1) pageSize = 65536;
     if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) return nullptr;
     const uint32_t reserved = h[20];
-    if (h[19] > 2 || pageSize - reserved < 480) return nullptr; // a read version SQLite 3 does not know
-    if (be32(h + 56) != SQLITE_UTF8) return nullptr;          // UTF-16 texts: SQLite converts them
+    if (h[19] > 2 || pageSize - reserved < 480)
+        return nullptr;                              // a read version SQLite 3 does not know
+    if (be32(h + 56) != SQLITE_UTF8) return nullptr; // UTF-16 texts: SQLite converts them
     auto pages = std::shared_ptr<SqlitePages>(new SqlitePages);
     pages->pageSize_ = pageSize;
     pages->usable_ = pageSize - reserved;
-    pages->pageCount_ = static_cast<uint32_t>(std::min<uint64_t>(file->size() / pageSize, UINT32_MAX));
+    pages->pageCount_ =
+        static_cast<uint32_t>(std::min<uint64_t>(file->size() / pageSize, UINT32_MAX));
     pages->file_ = std::move(file);
     return pages;
 }
@@ -135,21 +150,27 @@ bool SqlitePages::keepsPagesMapped() const {
 
 void SqlitePages::release(uint32_t first, uint32_t count) const {
     if (first == 0 || count == 0 || keepsPagesMapped()) return;
-    // Out to 2 MiB boundaries: a fault maps a page's whole folio (up to 2 MiB), neighbours included.
+    // Out to 2 MiB boundaries: a fault maps a page's whole folio (up to 2 MiB), neighbours
+    // included.
     constexpr size_t kWindow = 2 << 20;
     const size_t begin = static_cast<size_t>(first - 1) * pageSize_ / kWindow * kWindow;
-    const size_t end = (static_cast<size_t>(first - 1 + count) * pageSize_ + kWindow - 1) / kWindow * kWindow;
+    const size_t end =
+        (static_cast<size_t>(first - 1 + count) * pageSize_ + kWindow - 1) / kWindow * kWindow;
     file_->release(begin, end - begin);
 }
 
-std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed, const std::vector<std::string_view>& wanted) {
-    if (entry.type != "table" || entry.rootPage <= 0 || entry.rootPage > UINT32_MAX || parsed.withoutRowid) return std::nullopt;
+std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed,
+                                       const std::vector<std::string_view>& wanted) {
+    if (entry.type != "table" || entry.rootPage <= 0 || entry.rootPage > UINT32_MAX ||
+        parsed.withoutRowid)
+        return std::nullopt;
     TableLayout layout;
     layout.rootPage = static_cast<uint32_t>(entry.rootPage);
     const int alias = parsed.rowidAlias();
     const auto& columns = parsed.columns;
     for (std::string_view w : wanted) {
-        const auto it = std::find_if(columns.begin(), columns.end(), [&](const SchemaColumn& c) { return c.name == w; });
+        const auto it = std::find_if(columns.begin(), columns.end(),
+                                     [&](const SchemaColumn& c) { return c.name == w; });
         if (it == columns.end()) {
             layout.fields.push_back(w == "rowid" ? TableLayout::kRowid : TableLayout::kAbsent);
             continue;
@@ -161,13 +182,16 @@ std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const Par
         }
         // A default applies to rows written before the column was added (their records are
         // short); REAL columns hold whole numbers as integers that SQLite turns back into REALs.
-        if (it->hasDefault || containsNoCase(it->type, "REAL") || containsNoCase(it->type, "FLOA") || containsNoCase(it->type, "DOUB")) return std::nullopt;
+        if (it->hasDefault || containsNoCase(it->type, "REAL") ||
+            containsNoCase(it->type, "FLOA") || containsNoCase(it->type, "DOUB"))
+            return std::nullopt;
         layout.fields.push_back(static_cast<int>(it - columns.begin()));
     }
     return layout;
 }
 
-std::optional<std::pair<int64_t, int64_t>> rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root) {
+std::optional<std::pair<int64_t, int64_t>>
+rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root) {
     TableScan first(pages, TableLayout{root, {}});
     first.range(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
     if (!first.stepKey()) return std::nullopt;
@@ -199,7 +223,8 @@ std::optional<std::pair<int64_t, int64_t>> rowidRange(const std::shared_ptr<cons
     return std::make_pair(lo, hi);
 }
 
-TableScan::TableScan(std::shared_ptr<const SqlitePages> pages, TableLayout layout) : pages_(std::move(pages)), layout_(std::move(layout)) {
+TableScan::TableScan(std::shared_ptr<const SqlitePages> pages, TableLayout layout)
+    : pages_(std::move(pages)), layout_(std::move(layout)) {
     for (int f : layout_.fields) maxField_ = std::max(maxField_, f);
     values_.resize(static_cast<size_t>(maxField_ + 1));
 }
@@ -213,7 +238,8 @@ void TableScan::done(uint32_t page) {
     // Runs of nearby pages, gaps included: tables written side by side interleave their pages,
     // and the system maps a faulting page's neighbours too, which this scan never visits.
     constexpr uint32_t kRun = 256, kGap = 32;
-    if (releaseCount_ && page >= releaseFirst_ && page < releaseFirst_ + releaseCount_ + kGap && releaseCount_ < kRun) {
+    if (releaseCount_ && page >= releaseFirst_ && page < releaseFirst_ + releaseCount_ + kGap &&
+        releaseCount_ < kRun) {
         releaseCount_ = std::max(releaseCount_, page - releaseFirst_ + 1);
         return;
     }
@@ -250,7 +276,8 @@ void TableScan::descend(uint32_t pageNo, int64_t atLeast) {
         const uint8_t type = page[head];
         const uint32_t cells = be16(page + head + 3);
         const uint32_t pointers = head + (type == kInteriorTable ? 12 : 8);
-        if ((type != kInteriorTable && type != kLeafTable) || pointers + 2 * cells > usable) corrupt("not a table b-tree page");
+        if ((type != kInteriorTable && type != kLeafTable) || pointers + 2 * cells > usable)
+            corrupt("not a table b-tree page");
         const auto cellAt = [&](uint32_t i) {
             const uint32_t at = be16(page + pointers + 2 * i);
             if (at < pointers + 2 * cells || at >= usable) corrupt("cell outside its page");
@@ -258,14 +285,17 @@ void TableScan::descend(uint32_t pageNo, int64_t atLeast) {
         };
         const uint8_t* end = page + usable;
         if (type == kLeafTable) {
-            // The first cell whose rowid is >= atLeast (the first cell when going on to the next leaf).
+            // The first cell whose rowid is >= atLeast (the first cell when going on to the next
+            // leaf).
             uint32_t lo = 0, hi = atLeast == std::numeric_limits<int64_t>::min() ? 0 : cells;
             while (lo < hi) {
                 const uint32_t mid = (lo + hi) / 2;
                 const uint8_t* p = cellAt(mid);
                 varint(p, end); // payload size
-                if (static_cast<int64_t>(varint(p, end)) < atLeast) lo = mid + 1;
-                else hi = mid;
+                if (static_cast<int64_t>(varint(p, end)) < atLeast)
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
             leaf_ = pageNo;
             leafCell_ = lo;
@@ -280,8 +310,10 @@ void TableScan::descend(uint32_t pageNo, int64_t atLeast) {
             const uint32_t mid = (lo + hi) / 2;
             const uint8_t* p = cellAt(mid) + 4;
             if (p >= end) corrupt("cell outside its page");
-            if (static_cast<int64_t>(varint(p, end)) < atLeast) lo = mid + 1;
-            else hi = mid;
+            if (static_cast<int64_t>(varint(p, end)) < atLeast)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         const uint8_t* cell = lo < cells ? cellAt(lo) : nullptr;
         if (cell && cell + 4 > end) corrupt("cell outside its page");
@@ -347,7 +379,8 @@ bool TableScan::stepKey() {
     const uint8_t* p = leafPage_ + at;
     const uint64_t payload = varint(p, end);
     const auto rowid = static_cast<int64_t>(varint(p, end));
-    if (rowid <= rowid_ && rowid_ != std::numeric_limits<int64_t>::min()) corrupt("rowids out of order");
+    if (rowid <= rowid_ && rowid_ != std::numeric_limits<int64_t>::min())
+        corrupt("rowids out of order");
     rowid_ = rowid;
     if (rowid > last_) {
         done_ = true;
@@ -371,12 +404,14 @@ void TableScan::load() {
         const uint64_t k = minLocal + (payload - minLocal) % (usable - 4);
         local = k <= maxLocal ? k : minLocal;
     }
-    if (static_cast<uint64_t>(end - p) < local + (local < payload ? 4 : 0)) corrupt("record past its page");
+    if (static_cast<uint64_t>(end - p) < local + (local < payload ? 4 : 0))
+        corrupt("record past its page");
     const uint8_t* record = local == payload ? p : assemble(p, local, payload, p + local);
     decodeRecord(record, payload);
 }
 
-const uint8_t* TableScan::assemble(const uint8_t* local, uint64_t localSize, uint64_t payload, const uint8_t* overflowAt) {
+const uint8_t* TableScan::assemble(const uint8_t* local, uint64_t localSize, uint64_t payload,
+                                   const uint8_t* overflowAt) {
     const uint32_t usable = pages_->usableSize();
     if (payload > uint64_t(pages_->pageCount()) * usable) corrupt("record larger than the file");
     spilled_.resize(payload);
@@ -416,14 +451,30 @@ void TableScan::decodeRecord(const uint8_t* record, uint64_t size) {
         body += n;
         // Integers decoded once here: the readers ask for most values as integers.
         switch (v.type) {
-        case 1: v.i = bigEndianInt(v.data, 1); break;
-        case 2: v.i = bigEndianInt(v.data, 2); break;
-        case 3: v.i = bigEndianInt(v.data, 3); break;
-        case 4: v.i = bigEndianInt(v.data, 4); break;
-        case 5: v.i = bigEndianInt(v.data, 6); break;
-        case 6: v.i = bigEndianInt(v.data, 8); break;
-        case 9: v.i = 1; break;
-        default: v.i = 0; break; // NULL, 0; reals and texts convert on request
+        case 1:
+            v.i = bigEndianInt(v.data, 1);
+            break;
+        case 2:
+            v.i = bigEndianInt(v.data, 2);
+            break;
+        case 3:
+            v.i = bigEndianInt(v.data, 3);
+            break;
+        case 4:
+            v.i = bigEndianInt(v.data, 4);
+            break;
+        case 5:
+            v.i = bigEndianInt(v.data, 6);
+            break;
+        case 6:
+            v.i = bigEndianInt(v.data, 8);
+            break;
+        case 9:
+            v.i = 1;
+            break;
+        default:
+            v.i = 0;
+            break; // NULL, 0; reals and texts convert on request
         }
     }
 }
@@ -438,16 +489,23 @@ std::string_view TableScan::text(int col) const {
     if (f == TableLayout::kAbsent) return {};
     const uint64_t type = f == TableLayout::kRowid ? 6 : values_[static_cast<size_t>(f)].type;
     if (type == 0) return {};
-    if (type >= 12) return {reinterpret_cast<const char*>(values_[static_cast<size_t>(f)].data), serialSize(type)};
+    if (type >= 12)
+        return {reinterpret_cast<const char*>(values_[static_cast<size_t>(f)].data),
+                serialSize(type)};
     scratch_.resize(32);
     if (type == 7) { // SQLite's "%!.15g": a whole number keeps a ".0"
         const double r = bigEndianReal(values_[static_cast<size_t>(f)].data);
-        scratch_.resize(static_cast<size_t>(std::snprintf(scratch_.data(), scratch_.size(), "%.15g", r)));
-        if (std::isfinite(r) && scratch_.find_first_of(".e") == std::string::npos) scratch_ += ".0";
-        else if (const size_t e = scratch_.find('e'); e != std::string::npos && scratch_.find('.') == std::string::npos) scratch_.insert(e, ".0");
+        scratch_.resize(
+            static_cast<size_t>(std::snprintf(scratch_.data(), scratch_.size(), "%.15g", r)));
+        if (std::isfinite(r) && scratch_.find_first_of(".e") == std::string::npos)
+            scratch_ += ".0";
+        else if (const size_t e = scratch_.find('e');
+                 e != std::string::npos && scratch_.find('.') == std::string::npos)
+            scratch_.insert(e, ".0");
         return scratch_;
     }
-    const auto [ptr, ec] = std::to_chars(scratch_.data(), scratch_.data() + scratch_.size(), int64(col));
+    const auto [ptr, ec] =
+        std::to_chars(scratch_.data(), scratch_.data() + scratch_.size(), int64(col));
     scratch_.resize(static_cast<size_t>(ptr - scratch_.data()));
     return scratch_;
 }

@@ -21,7 +21,7 @@ struct ParsedTable;
 struct SqliteSchemaEntry;
 
 class SqlitePages {
-public:
+  public:
     // Null when the file cannot be mapped or its header is not one this reader handles.
     static std::shared_ptr<const SqlitePages> open(const std::string& path);
 
@@ -37,7 +37,7 @@ public:
     // True for a file small enough to stay mapped whole (release does nothing).
     bool keepsPagesMapped() const;
 
-private:
+  private:
     std::unique_ptr<platform::MappedFile> file_;
     uint32_t pageSize_ = 0, usable_ = 0, pageCount_ = 0;
 };
@@ -53,15 +53,17 @@ struct TableLayout {
 // is not a plain rowid table of this file (a view, WITHOUT ROWID, a wanted column with a default
 // that old rows would take, a statement the schema parser does not follow) and must be read
 // through SQLite.
-std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed, const std::vector<std::string_view>& wanted);
+std::optional<TableLayout> tableLayout(const SqliteSchemaEntry& entry, const ParsedTable& parsed,
+                                       const std::vector<std::string_view>& wanted);
 
 // The first and last rowid of the table whose b-tree is rooted at `root`; nullopt when it is empty.
-std::optional<std::pair<int64_t, int64_t>> rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root);
+std::optional<std::pair<int64_t, int64_t>>
+rowidRange(const std::shared_ptr<const SqlitePages>& pages, uint32_t root);
 
 // A cursor over the rows of one table with rowids in [first, last], in rowid order. Its accessors
 // mirror Statement's and convert values as sqlite3_column_* does.
 class TableScan {
-public:
+  public:
     TableScan(std::shared_ptr<const SqlitePages> pages, TableLayout layout);
     ~TableScan();
     TableScan(const TableScan&) = delete;
@@ -87,10 +89,11 @@ public:
     std::string_view text(int col) const; // valid until the next step()
     int64_t rowid() const { return rowid_; }
 
-private:
+  private:
     struct Level {
         uint32_t page;
-        uint32_t cell; // the child to visit next: cell's, the right-most one at the cell count, none past it
+        uint32_t cell; // the child to visit next: cell's, the right-most one at the cell count,
+                       // none past it
     };
     struct Value {
         uint64_t type = 0; // SQLite serial type; 0 NULL
@@ -103,13 +106,14 @@ private:
     void decodeRecord(const uint8_t* record, uint64_t size);
     void done(uint32_t page); // a leaf or overflow page read: released in runs of consecutive pages
     void flushReleased();
-    const uint8_t* assemble(const uint8_t* local, uint64_t localSize, uint64_t payload, const uint8_t* overflowAt);
+    const uint8_t* assemble(const uint8_t* local, uint64_t localSize, uint64_t payload,
+                            const uint8_t* overflowAt);
 
     std::shared_ptr<const SqlitePages> pages_;
     TableLayout layout_;
     int maxField_ = -1;
     int64_t last_ = 0, rowid_ = 0;
-    std::vector<Level> stack_; // interior pages above the current leaf
+    std::vector<Level> stack_;                 // interior pages above the current leaf
     std::vector<std::vector<uint8_t>> copies_; // copies_[i]: stack_[i]'s page
     uint32_t leaf_ = 0, leafCell_ = 0, leafCells_ = 0, leafPointers_ = 0;
     const uint8_t* leafPage_ = nullptr;
@@ -118,7 +122,7 @@ private:
     uint64_t visited_ = 0; // pages entered since range(): more than the file has means a loop
     uint32_t releaseFirst_ = 0, releaseCount_ = 0;
     bool done_ = true;
-    std::vector<Value> values_;   // by record field, up to maxField_
+    std::vector<Value> values_;    // by record field, up to maxField_
     std::vector<uint8_t> spilled_; // a record that continues on overflow pages, put together
     mutable std::string scratch_;  // a number read as text
 };

@@ -20,10 +20,11 @@ class SqlitePages;
 // One column as PRAGMA table_xinfo describes it.
 struct SchemaColumn {
     std::string name;
-    std::string type;        // the declared type as written
+    std::string type; // the declared type as written
     bool hasDefault = false;
-    int primaryKey = 0;      // 1-based position in the primary key, 0 when not in it
-    bool descendingKey = false; // a column-level PRIMARY KEY DESC, which SQLite never makes a rowid alias
+    int primaryKey = 0; // 1-based position in the primary key, 0 when not in it
+    bool descendingKey =
+        false; // a column-level PRIMARY KEY DESC, which SQLite never makes a rowid alias
 };
 
 struct ParsedTable {
@@ -44,7 +45,7 @@ struct SqliteSchemaEntry {
 };
 
 class SqliteSchema {
-public:
+  public:
     using Entry = SqliteSchemaEntry;
     // The schema table read straight from the file's pages; throws SqliteError on a corrupt page.
     static SqliteSchema fromPages(const std::shared_ptr<const SqlitePages>& pages);
@@ -55,7 +56,7 @@ public:
     const std::set<std::string>& tables() const { return tables_; }
     const Entry* find(std::string_view name) const;
 
-private:
+  private:
     void index();
 
     std::vector<Entry> entries_; // sorted by name

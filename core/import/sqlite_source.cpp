@@ -18,7 +18,8 @@ bool pagesAllowed() {
 
 } // namespace
 
-SqliteSource::SqliteSource(std::string path) : path_(std::move(path)), pages_(pagesAllowed() ? SqlitePages::open(path_) : nullptr) {
+SqliteSource::SqliteSource(std::string path)
+    : path_(std::move(path)), pages_(pagesAllowed() ? SqlitePages::open(path_) : nullptr) {
     if (pages_) {
         try {
             schema_ = SqliteSchema::fromPages(pages_);
@@ -41,7 +42,11 @@ const ParsedTable* SqliteSource::parsed(std::string_view table) const {
         const auto* entry = schema_.find(table);
         // Exports of one Nsight Systems version share their statements: parsed once a process.
         static StringMemo<std::optional<ParsedTable>> memo(4096);
-        it = parsed_.emplace(std::string(table), entry && entry->type == "table" ? memo.get(entry->sql, parseCreateTable) : std::nullopt).first;
+        it = parsed_
+                 .emplace(std::string(table), entry && entry->type == "table"
+                                                  ? memo.get(entry->sql, parseCreateTable)
+                                                  : std::nullopt)
+                 .first;
     }
     return it->second ? &*it->second : nullptr;
 }
@@ -57,11 +62,13 @@ std::set<std::string> SqliteSource::columns(std::string_view table) const {
 
 bool SqliteSource::hasColumn(std::string_view table, std::string_view column) const {
     if (const ParsedTable* p = parsed(table))
-        return std::any_of(p->columns.begin(), p->columns.end(), [&](const SchemaColumn& c) { return c.name == column; });
+        return std::any_of(p->columns.begin(), p->columns.end(),
+                           [&](const SchemaColumn& c) { return c.name == column; });
     return database().columns(table).count(std::string(column)) > 0;
 }
 
-std::optional<TableLayout> SqliteSource::layout(std::string_view table, const std::vector<std::string_view>& wanted) const {
+std::optional<TableLayout> SqliteSource::layout(std::string_view table,
+                                                const std::vector<std::string_view>& wanted) const {
     const ParsedTable* p = pages_ ? parsed(table) : nullptr;
     if (!p) return std::nullopt;
     return tableLayout(*schema_.find(table), *p, wanted);
@@ -87,10 +94,12 @@ uint64_t SqliteSource::rowCount(std::string_view table) const {
         while (scan.stepKey()) ++n;
         return n;
     }
-    return static_cast<uint64_t>(database().scalar("SELECT count(*) FROM \"" + std::string(table) + "\"").value_or(0));
+    return static_cast<uint64_t>(
+        database().scalar("SELECT count(*) FROM \"" + std::string(table) + "\"").value_or(0));
 }
 
-TableRows::TableRows(const SqliteSource& source, std::string_view table, const std::vector<std::string_view>& columns) {
+TableRows::TableRows(const SqliteSource& source, std::string_view table,
+                     const std::vector<std::string_view>& columns) {
     if (auto layout = source.layout(table, columns)) {
         scan_.emplace(source.pages(), std::move(*layout));
         scan_->range(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());

@@ -21,11 +21,11 @@ void PhaseTimer::mark(const char* phase) {
 namespace {
 
 class Assembler {
-public:
+  public:
     Assembler(Trace& t, AssemblyInput& in, unsigned threads) : t_(t), in_(in), threads_(threads) {}
     void run();
 
-private:
+  private:
     void dedupeApiCalls();
     template <typename Cols> void sortByStart(Cols& c);
     void assignStreams(GpuOpColumns& c);
@@ -44,12 +44,17 @@ private:
     // run of correlation << 32 | row, sorted (8 bytes a call, not a 16-byte pair: 2.4M calls of a
     // 1M-kernel trace are part of the load's peak).
     struct CorrelationIndex {
-        std::vector<uint32_t> begin; // per process bucket, where its run starts; one more at the end
+        std::vector<uint32_t>
+            begin; // per process bucket, where its run starts; one more at the end
         std::vector<uint64_t> entries;
     } apiByCorrelation_;
     void indexApiCalls(const std::vector<uint8_t>* backtrace);
     void sortRuns(); // each process's run of the index, by id then row
-    uint32_t bucketOf(ProcessId p) const { return p.valid() && p.value < t_.processes.size() ? p.value : static_cast<uint32_t>(t_.processes.size()); }
+    uint32_t bucketOf(ProcessId p) const {
+        return p.valid() && p.value < t_.processes.size()
+                   ? p.value
+                   : static_cast<uint32_t>(t_.processes.size());
+    }
 };
 
 // Entries of the correlation index: the id above the row, so a run sorts by id, then by row; the
@@ -63,27 +68,32 @@ void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
     auto& index = apiByCorrelation_;
     const size_t buckets = t_.processes.size() + 1; // the last for calls of no known process
     index.begin.assign(buckets + 1, 0);
-    for (uint32_t i = 0; i < a.size(); ++i) ++index.begin[bucketOf(t_.threads[a.thread[i].value].process) + 1];
+    for (uint32_t i = 0; i < a.size(); ++i)
+        ++index.begin[bucketOf(t_.threads[a.thread[i].value].process) + 1];
     for (size_t b = 0; b < buckets; ++b) index.begin[b + 1] += index.begin[b];
     std::vector<uint32_t> next(index.begin.begin(), index.begin.end() - 1);
     index.entries.resize(a.size());
     for (uint32_t i = 0; i < a.size(); ++i) {
         const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
-        index.entries[next[bucketOf(t_.threads[a.thread[i].value].process)]++] = uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
+        index.entries[next[bucketOf(t_.threads[a.thread[i].value].process)]++] =
+            uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
     }
     sortRuns();
 }
 
 void Assembler::sortRuns() {
     auto& index = apiByCorrelation_;
-    for (size_t b = 0; b + 1 < index.begin.size(); ++b) std::sort(index.entries.begin() + index.begin[b], index.entries.begin() + index.begin[b + 1]);
+    for (size_t b = 0; b + 1 < index.begin.size(); ++b)
+        std::sort(index.entries.begin() + index.begin[b],
+                  index.entries.begin() + index.begin[b + 1]);
 }
 
 template <typename Cols> void Assembler::sortByStart(Cols& c) {
     if (std::is_sorted(c.start.begin(), c.start.end())) return;
     std::vector<uint32_t> perm(c.size());
     std::iota(perm.begin(), perm.end(), 0u);
-    std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return c.start[a] < c.start[b]; });
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](uint32_t a, uint32_t b) { return c.start[a] < c.start[b]; });
     columns::permute(c, perm);
 }
 
@@ -124,9 +134,13 @@ void Assembler::dedupeApiCalls() {
 
 void Assembler::assignStreams(GpuOpColumns& c) {
     for (size_t i = 0; i < c.size(); ++i) {
-        const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i], c.importContext[i], c.importStream[i]);
-        auto [it, inserted] = streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
-        if (inserted) t_.streams.push_back({c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
+        const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i],
+                                         c.importContext[i], c.importStream[i]);
+        auto [it, inserted] =
+            streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
+        if (inserted)
+            t_.streams.push_back(
+                {c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
         c.streamIndex[i] = it->second;
     }
     // The stream says them from here on (Trace::streamOf).
@@ -146,11 +160,15 @@ void Assembler::correlate(GpuOpColumns& c) {
             const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b],
                        last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
             const auto it = std::lower_bound(first, last, uint64_t(c.correlation[i]) << 32);
-            if (it != last && correlationOf(*it) == c.correlation[i]) c.launch[i] = ApiCallId(rowOf(*it));
-            else ++orphansPerPart[part];
+            if (it != last && correlationOf(*it) == c.correlation[i])
+                c.launch[i] = ApiCallId(rowOf(*it));
+            else
+                ++orphansPerPart[part];
         }
     });
-    if (const uint64_t orphans = std::accumulate(orphansPerPart.begin(), orphansPerPart.end(), uint64_t(0))) t_.report.add(Anomaly::OrphanGpuOp, orphans);
+    if (const uint64_t orphans =
+            std::accumulate(orphansPerPart.begin(), orphansPerPart.end(), uint64_t(0)))
+        t_.report.add(Anomaly::OrphanGpuOp, orphans);
 }
 
 template <typename GroupId, typename ItemId, typename KeyFn>
@@ -162,15 +180,25 @@ void buildCsr(Csr<GroupId, ItemId>& csr, size_t groups, size_t items, KeyFn grou
     csr.ids.resize(csr.offsets.back());
     std::vector<uint32_t> fill(csr.offsets.begin(), csr.offsets.end() - 1);
     for (size_t i = 0; i < items; ++i)
-        if (auto g = groupOf(i); g.valid()) csr.ids[fill[g.value]++] = ItemId(static_cast<uint32_t>(i));
+        if (auto g = groupOf(i); g.valid())
+            csr.ids[fill[g.value]++] = ItemId(static_cast<uint32_t>(i));
 }
 
 void Assembler::buildIndexes() {
     const auto& k = t_.kernels;
     std::vector<std::function<void()>> indexes; // each writes its own index: at once
-    indexes.emplace_back([&] { buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(), [&](size_t i) { return t_.apiCalls.thread[i]; }); });
-    indexes.emplace_back([&] { buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(), [&](size_t i) { return k.launch[i]; }); });
-    indexes.emplace_back([&] { buildCsr(t_.streamKernels, t_.streams.size(), k.size(), [&](size_t i) { return k.streamIndex[i]; }); });
+    indexes.emplace_back([&] {
+        buildCsr(t_.threadApiCalls, t_.threads.size(), t_.apiCalls.size(),
+                 [&](size_t i) { return t_.apiCalls.thread[i]; });
+    });
+    indexes.emplace_back([&] {
+        buildCsr(t_.apiKernels, t_.apiCalls.size(), k.size(),
+                 [&](size_t i) { return k.launch[i]; });
+    });
+    indexes.emplace_back([&] {
+        buildCsr(t_.streamKernels, t_.streams.size(), k.size(),
+                 [&](size_t i) { return k.streamIndex[i]; });
+    });
     runTasks(indexes, k.size() + t_.apiCalls.size() >= kParallelRows ? std::max(1u, threads_) : 1);
 }
 
@@ -206,16 +234,20 @@ void Assembler::indexRanges() {
     const size_t threads = t_.threads.size();
     t_.threadRangeBegin.assign(threads + 1, 0);
     for (auto th : r.importThread) ++t_.threadRangeBegin[th.value + 1];
-    std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(), t_.threadRangeBegin.begin());
+    std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(),
+                     t_.threadRangeBegin.begin());
     std::vector<uint32_t> perm(r.size());
     {
         std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
         for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.importThread[i].value]++] = i;
     }
     columns::release(r.importThread); // threadRangeBegin says it from here on
-    auto before = [&](uint32_t a, uint32_t b) { return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b]; };
+    auto before = [&](uint32_t a, uint32_t b) {
+        return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b];
+    };
     for (size_t th = 0; th < threads; ++th) {
-        auto first = perm.begin() + t_.threadRangeBegin[th], last = perm.begin() + t_.threadRangeBegin[th + 1];
+        auto first = perm.begin() + t_.threadRangeBegin[th],
+             last = perm.begin() + t_.threadRangeBegin[th + 1];
         if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
     }
     // Source rows are packed straight from the permutation, so their column is not permuted
@@ -239,7 +271,8 @@ void Assembler::indexRanges() {
                 // by interval, Trace::threadStartEnd) and marks have no extent. Those hang under
                 // the innermost push/pop range still open at their start.
                 const bool pushPop = r.kind[i] == RangeKind::PushPop;
-                while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] && r.end[i] <= r.end[stack.back()])
+                while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] &&
+                                                      r.end[i] <= r.end[stack.back()])
                                                   : r.end[stack.back()] < r.start[i])) {
                     if (pushPop && r.end[stack.back()] > r.start[i]) ++improperPerPart[part];
                     stack.pop_back();
@@ -250,7 +283,8 @@ void Assembler::indexRanges() {
             }
         }
     });
-    const uint64_t improper = std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
+    const uint64_t improper =
+        std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
     if (improper) t_.report.add(Anomaly::ImproperNesting, improper);
     indexStartEndRanges();
 }
@@ -274,7 +308,8 @@ void Assembler::indexStartEndRanges() {
         const size_t leaves = Trace::startEndTreeLeaves(count);
         std::vector<TimeNs> tree(2 * leaves, std::numeric_limits<TimeNs>::min());
         for (size_t j = 0; j < count; ++j) tree[leaves + j] = r.end[csr.ids[begin + j].value];
-        for (size_t node = leaves - 1; node >= 1; --node) tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+        for (size_t node = leaves - 1; node >= 1; --node)
+            tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
         t_.startEndTree.insert(t_.startEndTree.end(), tree.begin(), tree.end());
     }
     t_.startEndTreeBegin[threads] = static_cast<uint32_t>(t_.startEndTree.size());
@@ -283,13 +318,16 @@ void Assembler::indexStartEndRanges() {
 void Assembler::finishDevices() {
     t_.devices = std::move(in_.devices);
     for (const auto& s : t_.streams) {
-        if (std::any_of(t_.devices.begin(), t_.devices.end(), [&](const Device& d) { return d.id == s.device; })) continue;
+        if (std::any_of(t_.devices.begin(), t_.devices.end(),
+                        [&](const Device& d) { return d.id == s.device; }))
+            continue;
         Device d;
         d.id = s.device;
         d.name = "GPU " + std::to_string(s.device);
         t_.devices.push_back(d);
     }
-    std::sort(t_.devices.begin(), t_.devices.end(), [](const Device& a, const Device& b) { return a.id < b.id; });
+    std::sort(t_.devices.begin(), t_.devices.end(),
+              [](const Device& a, const Device& b) { return a.id < b.id; });
 }
 
 void Assembler::run() {
@@ -317,6 +355,8 @@ void Assembler::run() {
 
 } // namespace
 
-void assembleTrace(Trace& t, AssemblyInput input, unsigned threads) { Assembler(t, input, threads).run(); }
+void assembleTrace(Trace& t, AssemblyInput input, unsigned threads) {
+    Assembler(t, input, threads).run();
+}
 
 } // namespace ls

@@ -23,11 +23,11 @@ void assembleTrace(Trace& t, AssemblyInput input, unsigned threads);
 
 // Appends (phase, seconds since the previous mark) to Trace::loadPhases.
 class PhaseTimer {
-public:
+  public:
     explicit PhaseTimer(Trace& t) : t_(t) {}
     void mark(const char* phase);
 
-private:
+  private:
     Trace& t_;
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };

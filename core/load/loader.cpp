@@ -1,10 +1,9 @@
 // loadTrace: import the file (core/import picks the importer), then correlate it and price its
 // kernels, the same for every format.
-#include "core/load/load.h"
-
 #include "core/cache/trace_cache.h"
 #include "core/costs/kernel_metrics.h"
 #include "core/import/importer.h"
+#include "core/load/load.h"
 #include "core/pytorch/correlation.h"
 #include "core/pytorch/iterations.h"
 
@@ -49,27 +48,35 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
     } early{options.imported ? options.imported(*r.trace) : std::function<void()>()};
     try {
         auto trace = std::const_pointer_cast<Trace>(r.trace);
-        const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);
+        const unsigned threads = std::clamp(
+            options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()),
+            1u, 16u);
         const uint32_t parts = closeLoadParts(options.parts);
         trace->parts &= heldLoadParts(parts); // an importer that left names out cleared their bit
         auto phase = [&](uint32_t part, const char* name, auto&& run) {
             if (!(parts & part)) return;
             const auto begin = std::chrono::steady_clock::now();
             run();
-            trace->loadPhases.emplace_back(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+            trace->loadPhases.emplace_back(
+                name,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
         };
         phase(kLoadCorrelation, "correlate", [&] { correlate(*trace, threads); });
         Joined correlatedReader; // joined before `early`'s, on every path
-        if (options.correlated && (parts & kLoadCorrelation)) correlatedReader.join = options.correlated(*trace);
-        phase(kLoadCosts, "flops, bytes, tensor cores", [&] { computeKernelMetrics(*trace, threads); });
+        if (options.correlated && (parts & kLoadCorrelation))
+            correlatedReader.join = options.correlated(*trace);
+        phase(kLoadCosts, "flops, bytes, tensor cores",
+              [&] { computeKernelMetrics(*trace, threads); });
         phase(kLoadIterations, "iterations", [&] { findTraceIterations(*trace); });
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-        trace->loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        trace->loadSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {std::move(trace), std::nullopt};
     } catch (const std::bad_alloc&) {
         return {nullptr, LoadError{LoadErrorKind::Unreadable, "out of memory"}};
     } catch (const std::exception& e) {
-        return {nullptr, LoadError{LoadErrorKind::Corrupt, std::string("cannot load the trace (") + e.what() + ")"}};
+        return {nullptr, LoadError{LoadErrorKind::Corrupt,
+                                   std::string("cannot load the trace (") + e.what() + ")"}};
     }
 }
 
@@ -82,21 +89,25 @@ LoadResult loadImported(const std::string& path, const LoadOptions& options) {
 LoadResult loadCached(const std::string& path, const LoadOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     if (CacheLookup hit = lookupTraceCache(options.cacheDir, path, options.parts); hit.trace) {
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         hit.trace->loadPhases = {{"read model cache", s}};
         hit.trace->loadSeconds = s;
         return {std::move(hit.trace), std::nullopt};
     }
     const std::string identity = traceFileIdentity(path);
     LoadResult r = loadImported(path, options);
-    const bool cacheable = r.ok() && closeLoadParts(options.parts) == kLoadEverything && !r.trace->ownedFiles && r.trace->sourcePath.empty();
+    const bool cacheable = r.ok() && closeLoadParts(options.parts) == kLoadEverything &&
+                           !r.trace->ownedFiles && r.trace->sourcePath.empty();
     if (cacheable && !identity.empty() && traceFileIdentity(path) == identity)
-        startBackgroundCacheWrite(r.trace, options.cacheDir, identity, options.cacheCapBytes, options.cacheWriteAfter);
+        startBackgroundCacheWrite(r.trace, options.cacheDir, identity, options.cacheCapBytes,
+                                  options.cacheWriteAfter);
     return r;
 }
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
-    return oneLineReason(options.cacheDir.empty() ? loadImported(path, options) : loadCached(path, options));
+    return oneLineReason(options.cacheDir.empty() ? loadImported(path, options)
+                                                  : loadCached(path, options));
 }
 
 } // namespace ls

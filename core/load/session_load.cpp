@@ -1,9 +1,9 @@
 #include "core/load/session_load.h"
 
 #include "core/load/load.h"
-#include "core/model/rank_labels.h"
 #include "core/model/natural_order.h"
 #include "core/model/platform.h"
+#include "core/model/rank_labels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -21,8 +21,10 @@ namespace fs = std::filesystem;
 bool looksLikeTrace(const std::string& name) {
     std::string lower(name);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    static constexpr std::string_view kExtensions[] = {".sqlite", ".sqlite3", ".db", ".sql", ".nvvp", ".json", ".json.gz", ".nsys-rep", ".qdrep"};
-    return std::any_of(std::begin(kExtensions), std::end(kExtensions), [&](std::string_view e) { return lower.ends_with(e); });
+    static constexpr std::string_view kExtensions[] = {
+        ".sqlite", ".sqlite3", ".db", ".sql", ".nvvp", ".json", ".json.gz", ".nsys-rep", ".qdrep"};
+    return std::any_of(std::begin(kExtensions), std::end(kExtensions),
+                       [&](std::string_view e) { return lower.ends_with(e); });
 }
 
 // A conservative bound on a load's peak against its file's size: the README's figures are
@@ -32,7 +34,8 @@ uint64_t estimatedLoadBytes(uint64_t fileSize) { return fileSize * 2 + (64u << 2
 
 } // namespace
 
-std::vector<std::string> expandSessionInputs(const std::vector<std::string>& inputs, std::vector<SessionFailure>& failed) {
+std::vector<std::string> expandSessionInputs(const std::vector<std::string>& inputs,
+                                             std::vector<SessionFailure>& failed) {
     std::vector<std::string> files;
     for (const auto& input : inputs) {
         std::error_code ec;
@@ -43,14 +46,17 @@ std::vector<std::string> expandSessionInputs(const std::vector<std::string>& inp
         std::vector<std::string> found;
         for (fs::directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
             std::error_code fe;
-            if (it->is_regular_file(fe) && looksLikeTrace(it->path().filename().string())) found.push_back(it->path().string());
+            if (it->is_regular_file(fe) && looksLikeTrace(it->path().filename().string()))
+                found.push_back(it->path().string());
         }
         if (ec) {
             failed.push_back({input, "cannot list the folder (" + ec.message() + ")"});
             continue;
         }
         if (found.empty()) {
-            failed.push_back({input, "the folder holds no trace files (.sqlite, .nvvp, .json, .json.gz, .nsys-rep …)"});
+            failed.push_back(
+                {input,
+                 "the folder holds no trace files (.sqlite, .nvvp, .json, .json.gz, .nsys-rep …)"});
             continue;
         }
         std::sort(found.begin(), found.end(), naturalLess);
@@ -59,7 +65,8 @@ std::vector<std::string> expandSessionInputs(const std::vector<std::string>& inp
     return files;
 }
 
-unsigned parallelFileLoads(const std::vector<uint64_t>& fileSizes, unsigned cores, uint64_t memoryBytes) {
+unsigned parallelFileLoads(const std::vector<uint64_t>& fileSizes, unsigned cores,
+                           uint64_t memoryBytes) {
     unsigned n = std::max(1u, std::min<unsigned>(cores, static_cast<unsigned>(fileSizes.size())));
     if (memoryBytes == 0 || fileSizes.empty()) return n;
     // The n largest files loading at once must fit in half of the memory.
@@ -83,9 +90,12 @@ Session loadSession(const std::vector<std::string>& inputs, const SessionLoadOpt
         const auto size = fs::file_size(f, ec);
         sizes.push_back(ec ? 0 : size);
     }
-    const unsigned cores = options.load.threads ? options.load.threads : std::max(2u, std::thread::hardware_concurrency());
-    const unsigned concurrent = options.files ? std::min<unsigned>(options.files, static_cast<unsigned>(std::max<size_t>(1, files.size())))
-                                              : parallelFileLoads(sizes, cores, platform::physicalMemoryBytes());
+    const unsigned cores = options.load.threads ? options.load.threads
+                                                : std::max(2u, std::thread::hardware_concurrency());
+    const unsigned concurrent =
+        options.files ? std::min<unsigned>(options.files,
+                                           static_cast<unsigned>(std::max<size_t>(1, files.size())))
+                      : parallelFileLoads(sizes, cores, platform::physicalMemoryBytes());
     LoadOptions perFile = options.load;
     perFile.threads = std::max(1u, cores / concurrent);
 
@@ -103,7 +113,8 @@ Session loadSession(const std::vector<std::string>& inputs, const SessionLoadOpt
     // Largest first: a big file taken last would leave the other threads idle while it loads.
     std::vector<size_t> order(files.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
     auto worker = [&] {
         for (size_t k; (k = nextFile.fetch_add(1)) < files.size();) {
             const size_t i = order[k];
@@ -119,8 +130,10 @@ Session loadSession(const std::vector<std::string>& inputs, const SessionLoadOpt
         worker();
     }
     for (size_t i = 0; i < files.size(); ++i) {
-        if (results[i].ok()) session.traces.push_back({files[i], std::move(results[i].trace), 0});
-        else if (results[i].error->kind != LoadErrorKind::Cancelled) session.failed.push_back({files[i], results[i].error->reason});
+        if (results[i].ok())
+            session.traces.push_back({files[i], std::move(results[i].trace), 0});
+        else if (results[i].error->kind != LoadErrorKind::Cancelled)
+            session.failed.push_back({files[i], results[i].error->reason});
     }
     labelRanks(session);
     alignClocks(session);

@@ -28,8 +28,10 @@ void* allocate(size_t bytes) {
 
 void deallocate(void* p, size_t bytes) noexcept {
     if (!p) return;
-    if (!mapped(bytes)) ::operator delete(p);
-    else platform::unmapPages(p, pagesFor(bytes));
+    if (!mapped(bytes))
+        ::operator delete(p);
+    else
+        platform::unmapPages(p, pagesFor(bytes));
 }
 
 void adoptNext(void* pages, size_t bytes) noexcept { pending = {pages, bytes}; }

@@ -34,7 +34,7 @@ void* takeAdopted(size_t bytes) noexcept;
 struct AsTheyAre {};
 // Positions 0..n as iterators over AsTheyAre values, so that a column made of them has n elements.
 class AsTheyAreIterator {
-public:
+  public:
     using iterator_category = std::random_access_iterator_tag;
     using value_type = AsTheyAre;
     using difference_type = std::ptrdiff_t;
@@ -47,10 +47,12 @@ public:
         return *this;
     }
     AsTheyAreIterator operator++(int) { return AsTheyAreIterator(at_++); }
-    difference_type operator-(const AsTheyAreIterator& o) const { return static_cast<difference_type>(at_ - o.at_); }
+    difference_type operator-(const AsTheyAreIterator& o) const {
+        return static_cast<difference_type>(at_ - o.at_);
+    }
     bool operator==(const AsTheyAreIterator& o) const { return at_ == o.at_; }
 
-private:
+  private:
     size_t at_;
 };
 
@@ -59,7 +61,8 @@ private:
 template <typename T> struct ColumnAllocator {
     using value_type = T;
     ColumnAllocator() noexcept = default;
-    template <typename U> ColumnAllocator(const ColumnAllocator<U>&) noexcept {} // NOLINT(google-explicit-constructor)
+    template <typename U>
+    ColumnAllocator(const ColumnAllocator<U>&) noexcept {} // NOLINT(google-explicit-constructor)
 
     T* allocate(size_t n) {
         const size_t bytes = n * sizeof(T);
@@ -84,7 +87,8 @@ template <typename T> using Column = std::vector<T, ColumnAllocator<T>>;
 // kMappedBytes or more, page aligned; the column owns it from now on).
 template <typename T> void adoptColumn(Column<T>& c, void* pages, size_t n) {
     column_memory::adoptNext(pages, n * sizeof(T));
-    Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n)).swap(c); // the old block goes
+    Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n))
+        .swap(c); // the old block goes
 }
 
 // A column equals a plain vector holding the same values (tests compare them).

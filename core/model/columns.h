@@ -20,7 +20,9 @@ template <typename Cols, typename F> void forEach(Cols& c, F&& f) {
     std::apply([&](auto&... v) { (f(v), ...); }, c.tie());
 }
 
-template <typename T, typename A> void release(std::vector<T, A>& v) { std::vector<T, A>().swap(v); }
+template <typename T, typename A> void release(std::vector<T, A>& v) {
+    std::vector<T, A>().swap(v);
+}
 
 // Runs f on every column, spread over `threads` threads: passes over big columns are bound by
 // memory and page faults, which a second core halves.
@@ -56,7 +58,8 @@ template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
                 }
             }(),
             ...);
-    }(std::make_index_sequence<n>{});
+    }
+    (std::make_index_sequence<n>{});
 }
 
 // Reorders every column so that new row i is old row perm[i] (perm is a permutation of the rows;
@@ -65,18 +68,21 @@ template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
 // column's memory is allocated and faulted in (zeroed by the kernel) a second time, which made
 // the permutation of 8.1M NVTX ranges take 0.8 s. Both passes run on `threads` threads over
 // disjoint parts; the peak is one extra widest column, as before.
-template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
+template <typename Cols>
+void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
     const size_t n = perm.size();
     size_t widest = 0;
     forEach(c, [&](auto& v) {
         if (!v.empty()) widest = std::max(widest, sizeof(v[0]));
     });
     if (!widest || !n) return;
-    const std::unique_ptr<std::byte[]> scratch(new std::byte[widest * n]); // left uninitialised: every byte used is written
+    const std::unique_ptr<std::byte[]> scratch(
+        new std::byte[widest * n]); // left uninitialised: every byte used is written
     const size_t parts = std::max(1u, threads);
     auto inParts = [&](auto&& f) {
         std::vector<std::jthread> pool;
-        for (size_t p = 1; p < parts; ++p) pool.emplace_back([&, p] { f(n * p / parts, n * (p + 1) / parts); });
+        for (size_t p = 1; p < parts; ++p)
+            pool.emplace_back([&, p] { f(n * p / parts, n * (p + 1) / parts); });
         f(0, n / parts);
     };
     forEach(c, [&](auto& v) {
@@ -87,19 +93,25 @@ template <typename Cols> void permute(Cols& c, const std::vector<uint32_t>& perm
         inParts([&](size_t from, size_t to) {
             for (size_t i = from; i < to; ++i) out[i] = v[perm[i]];
         });
-        inParts([&](size_t from, size_t to) { std::memcpy(v.data() + from, out + from, (to - from) * sizeof(T)); });
+        inParts([&](size_t from, size_t to) {
+            std::memcpy(v.data() + from, out + from, (to - from) * sizeof(T));
+        });
     });
 }
 
 // Keeps rows whose keep flag is set, in order.
-template <typename Cols> void compact(Cols& c, const std::vector<uint8_t>& keep, unsigned threads = 1) {
-    forEachParallel(c, [&](auto& v) {
-        if (v.empty()) return;
-        size_t w = 0;
-        for (size_t r = 0; r < v.size(); ++r)
-            if (keep[r]) v[w++] = v[r];
-        v.resize(w); // no shrink_to_fit: it would copy the column to save the few skipped rows
-    }, threads);
+template <typename Cols>
+void compact(Cols& c, const std::vector<uint8_t>& keep, unsigned threads = 1) {
+    forEachParallel(
+        c,
+        [&](auto& v) {
+            if (v.empty()) return;
+            size_t w = 0;
+            for (size_t r = 0; r < v.size(); ++r)
+                if (keep[r]) v[w++] = v[r];
+            v.resize(w); // no shrink_to_fit: it would copy the column to save the few skipped rows
+        },
+        threads);
 }
 
 } // namespace ls::columns

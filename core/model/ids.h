@@ -15,7 +15,8 @@ template <typename Tag> struct Id {
     constexpr explicit Id(uint32_t v) : value(v) {}
     constexpr bool valid() const { return value != kInvalid; }
     constexpr explicit operator bool() const { return valid(); }
-    constexpr auto operator<=>(const Id&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
+    constexpr auto operator<=>(const Id&) const =
+        default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
 };
 
 using KernelId = Id<struct KernelTag>;

@@ -33,7 +33,9 @@ void makeInOrder(size_t n, unsigned threads, size_t window, Make&& make, Use&& u
             size_t i;
             {
                 std::unique_lock lock(mutex);
-                changed.wait(lock, [&] { return stop || nextToMake >= n || nextToMake < nextToUse + window; });
+                changed.wait(lock, [&] {
+                    return stop || nextToMake >= n || nextToMake < nextToUse + window;
+                });
                 if (stop || nextToMake >= n) return;
                 i = nextToMake++;
                 if (!spare.empty()) {

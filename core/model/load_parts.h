@@ -25,13 +25,16 @@ enum LoadPart : uint32_t {
 // which stands on kernels, API calls and NVTX with names; names come with their ranges.
 constexpr uint32_t closeLoadParts(uint32_t wanted) {
     if (wanted & (kLoadCosts | kLoadIterations)) wanted |= kLoadCorrelation;
-    if (wanted & kLoadCorrelation) wanted |= kLoadKernels | kLoadApiCalls | kLoadNvtx | kLoadNvtxNames;
+    if (wanted & kLoadCorrelation)
+        wanted |= kLoadKernels | kLoadApiCalls | kLoadNvtx | kLoadNvtxNames;
     if (wanted & kLoadNvtxNames) wanted |= kLoadNvtx;
     return wanted;
 }
 
 // What a trace loaded or read for `wanted` (closed) holds: names come with their ranges unless an
 // importer left them out on purpose (the nsys reader, clearing kLoadNvtxNames itself).
-constexpr uint32_t heldLoadParts(uint32_t wanted) { return (wanted & kLoadNvtx) ? wanted | kLoadNvtxNames : wanted; }
+constexpr uint32_t heldLoadParts(uint32_t wanted) {
+    return (wanted & kLoadNvtx) ? wanted | kLoadNvtxNames : wanted;
+}
 
 } // namespace ls

@@ -48,15 +48,17 @@ const AnomalyInfo& anomalyInfo(Anomaly a);
 std::string_view severityName(Severity s);
 
 class LoadReport {
-public:
+  public:
     void add(Anomaly a, uint64_t n = 1, std::string_view detail = {});
     uint64_t count(Anomaly a) const { return counts_[static_cast<size_t>(a)]; }
     // Details name the table or column; a few per kind are kept for the report.
-    const std::vector<std::string>& details(Anomaly a) const { return details_[static_cast<size_t>(a)]; }
+    const std::vector<std::string>& details(Anomaly a) const {
+        return details_[static_cast<size_t>(a)];
+    }
     void merge(const LoadReport& other);
     bool empty() const;
 
-private:
+  private:
     uint64_t counts_[static_cast<size_t>(Anomaly::Count_)] = {};
     std::vector<std::string> details_[static_cast<size_t>(Anomaly::Count_)];
 };

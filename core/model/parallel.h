@@ -15,7 +15,8 @@ inline constexpr size_t kParallelRows = 65536;
 template <typename F> void parallelFor(size_t n, unsigned parts, F&& f) {
     parts = static_cast<unsigned>(std::clamp<size_t>(n, 1, std::max(1u, parts)));
     std::vector<std::jthread> pool; // joins even if starting a later thread throws
-    for (unsigned p = 1; p < parts; ++p) pool.emplace_back([&, p] { f(n * p / parts, n * (p + 1) / parts, p); });
+    for (unsigned p = 1; p < parts; ++p)
+        pool.emplace_back([&, p] { f(n * p / parts, n * (p + 1) / parts, p); });
     f(0, n / parts, 0u);
 }
 
@@ -27,12 +28,14 @@ template <typename Task> void runTasks(std::vector<Task>& tasks, unsigned thread
         for (size_t i; (i = next.fetch_add(1)) < tasks.size();) tasks[i]();
     };
     std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min<size_t>(std::max(1u, threads), tasks.size()); ++t) pool.emplace_back(work);
+    for (unsigned t = 1; t < std::min<size_t>(std::max(1u, threads), tasks.size()); ++t)
+        pool.emplace_back(work);
     work();
 }
 
 // Sorts [first, last) on up to `parts` threads: halves sorted at once, then merged.
-template <typename It, typename Less> void parallelSort(It first, It last, unsigned parts, Less less) {
+template <typename It, typename Less>
+void parallelSort(It first, It last, unsigned parts, Less less) {
     const auto n = last - first;
     if (parts < 2 || static_cast<size_t>(n) < kParallelRows) {
         std::sort(first, last, less);

@@ -5,26 +5,26 @@
 #endif
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <limits>
 
 #if defined(_WIN32)
-#include <windows.h>
-#include <psapi.h>
 #include <mutex>
+#include <psapi.h>
 #include <thread>
+#include <windows.h>
 #else
 #include <cerrno>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #endif
 #if defined(__GLIBC__)
@@ -96,16 +96,19 @@ std::string envVar(const char* name) {
 
 // Keeps the last kTailBytes of a stream and cuts it into lines at '\n' or '\r'.
 class OutputSink {
-public:
+  public:
     static constexpr size_t kTailBytes = 4096;
-    OutputSink(std::string& tail, const std::function<void(std::string_view)>& onLine) : tail_(tail), onLine_(onLine) {}
+    OutputSink(std::string& tail, const std::function<void(std::string_view)>& onLine)
+        : tail_(tail), onLine_(onLine) {}
     void feed(const char* data, size_t n) {
         tail_.append(data, n);
         if (tail_.size() > 2 * kTailBytes) tail_.erase(0, tail_.size() - kTailBytes);
         if (!onLine_) return;
         for (size_t i = 0; i < n; ++i) {
-            if (data[i] == '\n' || data[i] == '\r') flush();
-            else if (line_.size() < kTailBytes) line_ += data[i];
+            if (data[i] == '\n' || data[i] == '\r')
+                flush();
+            else if (line_.size() < kTailBytes)
+                line_ += data[i];
         }
     }
     void finish() {
@@ -113,7 +116,7 @@ public:
         if (tail_.size() > kTailBytes) tail_.erase(0, tail_.size() - kTailBytes);
     }
 
-private:
+  private:
     void flush() {
         if (!line_.empty() && onLine_) onLine_(line_);
         line_.clear();
@@ -159,7 +162,9 @@ bool fileStamp(const std::string& path, FileStamp& out) {
     if (ec) return false;
     const auto mtime = std::filesystem::last_write_time(path, ec);
     if (ec) return false;
-    out = {0, 0, std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count(), size};
+    out = {0, 0,
+           std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count(),
+           size};
     return true;
 #else
     struct stat st {};
@@ -169,7 +174,8 @@ bool fileStamp(const std::string& path, FileStamp& out) {
 #else
     const int64_t ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 #endif
-    out = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), ns, static_cast<uint64_t>(st.st_size)};
+    out = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), ns,
+           static_cast<uint64_t>(st.st_size)};
     return true;
 #endif
 }
@@ -177,7 +183,8 @@ bool fileStamp(const std::string& path, FileStamp& out) {
 double threadCpuMs() {
 #if defined(CLOCK_THREAD_CPUTIME_ID)
     timespec now{};
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0)
+        return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
 #endif
     return 0;
 }
@@ -221,7 +228,8 @@ bool isExecutableFile(const std::string& path) {
     return attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY);
 #else
     struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
 #endif
 }
 
@@ -268,8 +276,10 @@ void appendQuoted(std::wstring& line, const std::wstring& arg) {
             line.append(backslashes * 2, L'\\');
             break;
         }
-        if (arg[i] == L'"') line.append(backslashes * 2 + 1, L'\\');
-        else line.append(backslashes, L'\\');
+        if (arg[i] == L'"')
+            line.append(backslashes * 2 + 1, L'\\');
+        else
+            line.append(backslashes, L'\\');
         line += arg[i];
     }
     line += L'"';
@@ -286,13 +296,15 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic
     }
     SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
     HANDLE outRead = nullptr, outWrite = nullptr, errRead = nullptr, errWrite = nullptr;
-    if (!CreatePipe(&outRead, &outWrite, &inherit, 0) || !CreatePipe(&errRead, &errWrite, &inherit, 0)) {
+    if (!CreatePipe(&outRead, &outWrite, &inherit, 0) ||
+        !CreatePipe(&errRead, &errWrite, &inherit, 0)) {
         r.startError = "cannot create a pipe";
         return r;
     }
     SetHandleInformation(outRead, HANDLE_FLAG_INHERIT, 0);
     SetHandleInformation(errRead, HANDLE_FLAG_INHERIT, 0);
-    HANDLE nul = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr);
+    HANDLE nul = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
+                             OPEN_EXISTING, 0, nullptr);
     STARTUPINFOW si{};
     si.cb = sizeof si;
     si.dwFlags = STARTF_USESTDHANDLES;
@@ -303,7 +315,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic
     for (const auto& a : argv) appendQuoted(line, widen(a));
     PROCESS_INFORMATION pi{};
     const std::wstring program = widen(argv[0]);
-    const BOOL ok = CreateProcessW(program.c_str(), line.data(), nullptr, nullptr, TRUE, CREATE_NO_WINDOW, nullptr, nullptr, &si, &pi);
+    const BOOL ok = CreateProcessW(program.c_str(), line.data(), nullptr, nullptr, TRUE,
+                                   CREATE_NO_WINDOW, nullptr, nullptr, &si, &pi);
     CloseHandle(outWrite);
     CloseHandle(errWrite);
     if (nul != INVALID_HANDLE_VALUE) CloseHandle(nul);
@@ -315,7 +328,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic
     }
     r.started = true;
     CloseHandle(pi.hThread);
-    // Anonymous pipes cannot be polled: one reader thread per stream, the lines passed on under a lock.
+    // Anonymous pipes cannot be polled: one reader thread per stream, the lines passed on under a
+    // lock.
     std::mutex lineLock;
     const std::function<void(std::string_view)> locked = [&](std::string_view l) {
         std::lock_guard lock(lineLock);
@@ -423,7 +437,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic
             terminatedAt = Clock::now();
             if (!reaped) ::kill(pid, SIGTERM);
         }
-        if (r.cancelled && !killed && !reaped && Clock::now() - terminatedAt > std::chrono::seconds(3)) {
+        if (r.cancelled && !killed && !reaped &&
+            Clock::now() - terminatedAt > std::chrono::seconds(3)) {
             killed = true;
             ::kill(pid, SIGKILL);
         }
@@ -452,8 +467,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::atomic
     outSink.finish();
     errSink.finish();
     reap(0);
-    if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    if (WIFEXITED(status))
+        r.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        r.signal = WTERMSIG(status);
     return r;
 }
 

@@ -63,7 +63,7 @@ void unmapPages(void* pages, size_t bytes);
 // A whole file mapped read-only into memory; null where the platform or the file does not allow
 // it (callers then read it another way). The file must not shrink while it is mapped.
 class MappedFile {
-public:
+  public:
     static std::unique_ptr<MappedFile> open(const std::string& path);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
@@ -74,7 +74,7 @@ public:
     // inside it only); the file's pages stay cached by the system and read back on next use.
     void release(size_t offset, size_t length) const;
 
-private:
+  private:
     MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
     const uint8_t* data_;
     size_t size_;
@@ -84,7 +84,7 @@ private:
 // ranges as private, writable pages a column adopts (a write copies that page and never reaches
 // the file). Only where kPageMappings; elsewhere open() fails.
 class MappableFile {
-public:
+  public:
     // Null with `error` set (the system's message, "not a regular file") when it cannot be opened.
     static std::unique_ptr<MappableFile> open(const std::string& path, std::string& error);
     ~MappableFile(); // unmaps the whole file's view and closes it; ranges stay mapped
@@ -100,7 +100,7 @@ public:
     // caller unmaps with unmapPages; null when they cannot be mapped.
     void* mapPrivate(uint64_t offset, size_t length) const;
 
-private:
+  private:
     explicit MappableFile(int fd) : fd_(fd) {}
     int fd_ = -1;
     uint64_t size_ = 0;
@@ -133,7 +133,7 @@ std::string_view executableSuffix();
 
 // What runProcess saw of a program it ran.
 struct ProcessResult {
-    bool started = false;   // false: it could not be started (startError says why)
+    bool started = false; // false: it could not be started (startError says why)
     std::string startError;
     bool cancelled = false; // killed because the cancel flag was set
     int exitCode = -1;      // its exit status; -1 when a signal ended it

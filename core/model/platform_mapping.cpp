@@ -25,7 +25,9 @@ void* mapAnonymousPages(size_t) { return nullptr; }
 void unmapPages(void*, size_t) {}
 uint64_t pageSize() { return 4096; }
 
-std::unique_ptr<MappedFile> MappedFile::open(const std::string&) { return nullptr; } // read through SQLite instead
+std::unique_ptr<MappedFile> MappedFile::open(const std::string&) {
+    return nullptr;
+} // read through SQLite instead
 MappedFile::~MappedFile() = default;
 void MappedFile::release(size_t, size_t) const {}
 
@@ -48,7 +50,8 @@ void* mapAnonymousPages(size_t bytes) {
 void unmapPages(void* pages, size_t bytes) { ::munmap(pages, bytes); }
 
 uint64_t pageSize() {
-    static const uint64_t size = static_cast<uint64_t>(std::max(1L, ::sysconf(_SC_PAGESIZE))); // 4 KiB, or 16/64 KiB
+    static const uint64_t size =
+        static_cast<uint64_t>(std::max(1L, ::sysconf(_SC_PAGESIZE))); // 4 KiB, or 16/64 KiB
     return size;
 }
 
@@ -61,15 +64,19 @@ std::unique_ptr<MappedFile> MappedFile::open(const std::string& path) {
         p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
     ::close(fd); // the mapping keeps the file
     if (p == MAP_FAILED) return nullptr;
-    return std::unique_ptr<MappedFile>(new MappedFile(static_cast<const uint8_t*>(p), static_cast<size_t>(st.st_size)));
+    return std::unique_ptr<MappedFile>(
+        new MappedFile(static_cast<const uint8_t*>(p), static_cast<size_t>(st.st_size)));
 }
 
 MappedFile::~MappedFile() { ::munmap(const_cast<uint8_t*>(data_), size_); }
 
 void MappedFile::release(size_t offset, size_t length) const {
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t begin = (offset + page - 1) / page * page, end = std::min(offset + length, size_) / page * page;
-    if (end > begin) ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED); // advice: failure is harmless
+    const size_t begin = (offset + page - 1) / page * page,
+                 end = std::min(offset + length, size_) / page * page;
+    if (end > begin)
+        ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin,
+                  MADV_DONTNEED); // advice: failure is harmless
 }
 
 std::unique_ptr<MappableFile> MappableFile::open(const std::string& path, std::string& error) {
@@ -112,7 +119,8 @@ bool MappableFile::onLocalFileSystem() const {
     case 0x47504653: // GPFS
     case 0x0BD00BD0: // Lustre
         return false;
-    default: return true;
+    default:
+        return true;
     }
 #else
     return true;
@@ -128,7 +136,8 @@ const uint8_t* MappableFile::mapWhole() {
 }
 
 void* MappableFile::mapPrivate(uint64_t offset, size_t length) const {
-    void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd_, static_cast<off_t>(offset));
+    void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd_,
+                     static_cast<off_t>(offset));
     return p == MAP_FAILED ? nullptr : p;
 }
 

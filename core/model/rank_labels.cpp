@@ -31,8 +31,10 @@ std::string_view baseName(std::string_view path) {
 // The environment variables that give a process its global rank, most specific launcher first;
 // LOCAL_RANK (node-local) only when none of them is there.
 std::optional<int> rankFromEnvironment(const ExportInfo& info) {
-    static constexpr std::string_view kGlobal[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                                   "MV2_COMM_WORLD_RANK", "SLURM_PROCID", "LOCAL_RANK"};
+    static constexpr std::string_view kGlobal[] = {
+        "RANK",      "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+        "PMI_RANK",  "MV2_COMM_WORLD_RANK",  "SLURM_PROCID",
+        "LOCAL_RANK"};
     for (const auto name : kGlobal)
         for (const auto& [n, v] : info.environment)
             if (n == name)
@@ -49,9 +51,12 @@ std::optional<int> rankFromDistributedInfo(const ExportInfo& info) {
 // The (process, device) pairs that have GPU work, in pid then device order.
 std::vector<std::pair<ProcessId, uint32_t>> gpuUnits(const Trace& t) {
     std::set<std::pair<ProcessId, uint32_t>> units;
-    for (const Stream& s : t.streams) units.emplace(s.process, s.device); // every stream has GPU work: made from it
+    for (const Stream& s : t.streams)
+        units.emplace(s.process, s.device); // every stream has GPU work: made from it
     std::vector<std::pair<ProcessId, uint32_t>> out(units.begin(), units.end());
-    auto pid = [&](ProcessId p) { return p.valid() && p.value < t.processes.size() ? t.processes[p.value].pid : 0u; };
+    auto pid = [&](ProcessId p) {
+        return p.valid() && p.value < t.processes.size() ? t.processes[p.value].pid : 0u;
+    };
     std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
         return std::pair(pid(a.first), a.second) < std::pair(pid(b.first), b.second);
     });
@@ -68,7 +73,8 @@ std::optional<int> rankFromFileName(std::string_view path) {
     for (size_t at = lower.find("rank"); at != std::string::npos; at = lower.find("rank", at + 1)) {
         size_t i = at + 4;
         if (i < lower.size() && (lower[i] == '_' || lower[i] == '-')) ++i;
-        if (const size_t n = digitsAt(lower, i)) return number(std::string_view(lower).substr(i, n));
+        if (const size_t n = digitsAt(lower, i))
+            return number(std::string_view(lower).substr(i, n));
     }
     // "_3." or "-3.": a number alone before the first extension
     const size_t dot = lower.find('.');
@@ -90,10 +96,14 @@ void labelRanks(Session& session) {
         std::optional<int> explicitRank;
         RankSource source = RankSource::Order;
         if (units.size() == 1) {
-            if ((explicitRank = rankFromEnvironment(t.info))) source = RankSource::Environment;
-            else if ((explicitRank = rankFromDistributedInfo(t.info))) source = RankSource::DistributedInfo;
-            else if ((explicitRank = rankFromFileName(st.file))) source = RankSource::FileName;
-            if (explicitRank && !taken.insert(*explicitRank).second) explicitRank.reset(); // two files claim one rank
+            if ((explicitRank = rankFromEnvironment(t.info)))
+                source = RankSource::Environment;
+            else if ((explicitRank = rankFromDistributedInfo(t.info)))
+                source = RankSource::DistributedInfo;
+            else if ((explicitRank = rankFromFileName(st.file)))
+                source = RankSource::FileName;
+            if (explicitRank && !taken.insert(*explicitRank).second)
+                explicitRank.reset(); // two files claim one rank
         }
         for (const auto& [process, device] : units) {
             SessionRank r;
@@ -117,7 +127,8 @@ void labelRanks(Session& session) {
         session.ranks[i].rank = next;
         taken.insert(next);
     }
-    std::stable_sort(session.ranks.begin(), session.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    std::stable_sort(session.ranks.begin(), session.ranks.end(),
+                     [](const auto& a, const auto& b) { return a.rank < b.rank; });
 }
 
 void alignClocks(Session& session) {
@@ -143,13 +154,17 @@ void alignClocks(Session& session) {
     for (auto& t : traces)
         if (t.trace->info.epochKnown) t.offsetNs = t.trace->info.epochNs - first;
     std::string s;
-    if (!any) s = "no trace records its start time: times are used as recorded";
+    if (!any)
+        s = "no trace records its start time: times are used as recorded";
     else if (hosts.size() == 1 && !hosts.begin()->empty())
-        s = "one host (" + *hosts.begin() + "): aligned on the session start times the exports record, from one clock";
+        s = "one host (" + *hosts.begin() +
+            "): aligned on the session start times the exports record, from one clock";
     else if (hosts.size() == 1)
-        s = "aligned on the session start times the exports record (host not recorded: clocks of different hosts may be skewed)";
+        s = "aligned on the session start times the exports record (host not recorded: clocks of "
+            "different hosts may be skewed)";
     else
-        s = std::to_string(hosts.size()) + " hosts: aligned on the session start times the exports record; clocks of different hosts may be skewed";
+        s = std::to_string(hosts.size()) + " hosts: aligned on the session start times the exports "
+                                           "record; clocks of different hosts may be skewed";
     if (!noEpoch.empty()) {
         s += "; no start time recorded in";
         for (const auto& f : noEpoch) s += " " + f;

@@ -16,7 +16,8 @@ std::optional<int> rankFromFileName(std::string_view path);
 // Fills session.ranks from session.traces (which must be loaded).
 void labelRanks(Session& session);
 
-// Sets each trace's offsetNs and session.clockAlignment from the UTC start times the exports record.
+// Sets each trace's offsetNs and session.clockAlignment from the UTC start times the exports
+// record.
 void alignClocks(Session& session);
 
 } // namespace ls

@@ -38,7 +38,10 @@ RowRuns RowRuns::of(std::span<const uint32_t> rows, const std::vector<uint32_t>&
 
 uint32_t RowRuns::at(size_t i) const {
     if (!plain.empty()) return plain[i];
-    const size_t k = static_cast<size_t>(std::upper_bound(runStart.begin(), runStart.end(), static_cast<uint32_t>(i)) - runStart.begin()) - 1;
+    const size_t k = static_cast<size_t>(std::upper_bound(runStart.begin(), runStart.end(),
+                                                          static_cast<uint32_t>(i)) -
+                                         runStart.begin()) -
+                     1;
     return runValue[k] + static_cast<uint32_t>(i - runStart[k]);
 }
 
@@ -47,7 +50,8 @@ std::vector<uint32_t> RowRuns::expand() const {
     std::vector<uint32_t> out(size());
     for (size_t k = 0; k < runStart.size(); ++k) {
         const size_t end = k + 1 < runStart.size() ? runStart[k + 1] : out.size();
-        for (size_t i = runStart[k]; i < end; ++i) out[i] = runValue[k] + static_cast<uint32_t>(i - runStart[k]);
+        for (size_t i = runStart[k]; i < end; ++i)
+            out[i] = runValue[k] + static_cast<uint32_t>(i - runStart[k]);
     }
     return out;
 }
@@ -58,7 +62,8 @@ bool RowRuns::consistent(size_t n) const {
     if (runStart.size() != runValue.size()) return false;
     if (n == 0) return runStart.empty();
     if (runStart.empty() || runStart[0] != 0 || runStart.back() >= n) return false;
-    return std::adjacent_find(runStart.begin(), runStart.end(), [](uint32_t a, uint32_t b) { return a >= b; }) == runStart.end();
+    return std::adjacent_find(runStart.begin(), runStart.end(),
+                              [](uint32_t a, uint32_t b) { return a >= b; }) == runStart.end();
 }
 
 } // namespace ls

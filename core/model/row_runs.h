@@ -15,7 +15,7 @@ namespace ls {
 struct RowRuns {
     Column<uint32_t> plain;              // every value, when runs would not be smaller
     Column<uint32_t> runStart, runValue; // else the runs, runStart ascending from 0
-    uint64_t count = 0;                        // values held
+    uint64_t count = 0;                  // values held
 
     static RowRuns of(std::span<const uint32_t> rows);
     // rows taken in `order` (value i is rows[order[i]]), without gathering them first.

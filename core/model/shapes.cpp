@@ -17,7 +17,9 @@ std::optional<Shapes> parseShapes(std::string_view text) {
     for (;;) {
         skipSpaces();
         if (i < text.size() && text[i] == ']') // end of the outer list; nothing may follow it
-            return text.find_first_not_of(' ', i + 1) == std::string_view::npos ? std::optional<Shapes>(std::move(out)) : std::nullopt;
+            return text.find_first_not_of(' ', i + 1) == std::string_view::npos
+                       ? std::optional<Shapes>(std::move(out))
+                       : std::nullopt;
         if (i >= text.size() || text[i] != '[') return std::nullopt;
         ++i;
         Shape shape;
@@ -56,8 +58,10 @@ std::optional<Shape> broadcastShape(const Shapes& shapes) {
         for (size_t k = 0; k < s.size(); ++k) {
             int64_t& o = out[out.size() - s.size() + k];
             const int64_t d = s[k];
-            if (o == 1) o = d;
-            else if (d != 1 && d != o) return std::nullopt;
+            if (o == 1)
+                o = d;
+            else if (d != 1 && d != o)
+                return std::nullopt;
         }
     }
     return out;

@@ -14,7 +14,7 @@
 namespace ls {
 
 template <typename Value> class StringMemo {
-public:
+  public:
     explicit StringMemo(size_t limit) : limit_(limit) {}
 
     // compute(text) the first time, its copy after.
@@ -30,10 +30,12 @@ public:
         return v;
     }
 
-private:
+  private:
     struct Hash {
         using is_transparent = void;
-        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+        size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
     };
     const size_t limit_;
     std::shared_mutex mutex_;

@@ -1,7 +1,6 @@
 #include "core/model/string_pool.h"
 
 #include <algorithm>
-
 #include <stdexcept>
 
 namespace ls {
@@ -12,13 +11,16 @@ StringPool::StringPool() {
 }
 
 bool StringPool::assign(std::string arena, std::vector<uint32_t> offsets) {
-    if (offsets.size() < 2 || offsets.front() != 0 || offsets[1] != 0 || offsets.back() != arena.size()) return false;
+    if (offsets.size() < 2 || offsets.front() != 0 || offsets[1] != 0 ||
+        offsets.back() != arena.size())
+        return false;
     if (!std::is_sorted(offsets.begin(), offsets.end())) return false;
     arena_ = std::move(arena);
     offsets_ = std::move(offsets);
     index_.clear();
     index_.reserve(offsets_.size());
-    for (uint32_t i = 0; i + 1 < offsets_.size(); ++i) index_.emplace(std::string(view(StringId(i))), i);
+    for (uint32_t i = 0; i + 1 < offsets_.size(); ++i)
+        index_.emplace(std::string(view(StringId(i))), i);
     return index_.size() + 1 == offsets_.size(); // interned strings are distinct
 }
 
@@ -40,7 +42,8 @@ StringId StringPool::find(std::string_view s) const {
 
 std::string_view StringPool::view(StringId id) const {
     if (!id.valid() || id.value + 1 >= offsets_.size()) return {};
-    return std::string_view(arena_).substr(offsets_[id.value], offsets_[id.value + 1] - offsets_[id.value]);
+    return std::string_view(arena_).substr(offsets_[id.value],
+                                           offsets_[id.value + 1] - offsets_[id.value]);
 }
 
 } // namespace ls

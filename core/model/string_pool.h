@@ -10,7 +10,7 @@
 namespace ls {
 
 class StringPool {
-public:
+  public:
     StringPool();
     // The empty string is always id 0.
     StringId intern(std::string_view s);
@@ -26,10 +26,12 @@ public:
     const std::vector<uint32_t>& offsets() const { return offsets_; }
     bool assign(std::string arena, std::vector<uint32_t> offsets);
 
-private:
+  private:
     struct Hash {
         using is_transparent = void;
-        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+        size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
     };
     std::string arena_;
     std::vector<uint32_t> offsets_; // string i spans [offsets_[i], offsets_[i+1])

@@ -11,9 +11,12 @@ enum class TcState : uint8_t { NotApplicable, Used, NotUsed };
 // "used", "not used", "n/a"
 inline std::string_view tcStateName(TcState s) {
     switch (s) {
-    case TcState::Used: return "used";
-    case TcState::NotUsed: return "not used";
-    case TcState::NotApplicable: break;
+    case TcState::Used:
+        return "used";
+    case TcState::NotUsed:
+        return "not used";
+    case TcState::NotApplicable:
+        break;
     }
     return "n/a";
 }

@@ -5,12 +5,12 @@
 #include "core/model/column.h"
 #include "core/model/direction.h"
 #include "core/model/dtype.h"
-#include "core/model/tensor_core_state.h"
 #include "core/model/ids.h"
 #include "core/model/load_parts.h"
 #include "core/model/load_report.h"
 #include "core/model/row_runs.h"
 #include "core/model/string_pool.h"
+#include "core/model/tensor_core_state.h"
 
 #include <array>
 #include <cstdint>
@@ -26,7 +26,8 @@ using TimeNs = int64_t;
 
 struct Dim3 {
     uint32_t x = 0, y = 0, z = 0;
-    auto operator<=>(const Dim3&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
+    auto operator<=>(const Dim3&) const =
+        default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
 };
 
 // Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start. Its process,
@@ -43,7 +44,10 @@ struct GpuOpColumns {
 
     size_t size() const { return start.size(); }
     TimeNs duration(size_t i) const { return end[i] - start[i]; }
-    auto tie() { return std::tie(start, end, importDevice, importContext, importStream, streamIndex, correlation, importProcess, launch); }
+    auto tie() {
+        return std::tie(start, end, importDevice, importContext, importStream, streamIndex,
+                        correlation, importProcess, launch);
+    }
 };
 
 struct KernelColumns : GpuOpColumns {
@@ -52,10 +56,11 @@ struct KernelColumns : GpuOpColumns {
     Column<Dim3> grid, block;
     Column<uint16_t> registers;
     Column<uint32_t> staticSmem, dynamicSmem;
-    Column<uint32_t> smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
+    Column<uint32_t>
+        smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
     auto tie() {
-        return std::tuple_cat(GpuOpColumns::tie(),
-                              std::tie(name, shortName, grid, block, registers, staticSmem, dynamicSmem, smemConfig));
+        return std::tuple_cat(GpuOpColumns::tie(), std::tie(name, shortName, grid, block, registers,
+                                                            staticSmem, dynamicSmem, smemConfig));
     }
 };
 
@@ -69,9 +74,12 @@ inline constexpr uint8_t kNoCuptiValue = 0xFF;
 struct MemcpyColumns : GpuOpColumns {
     Column<uint64_t> bytes;
     Column<CopyKind> kind;
-    Column<uint8_t> cuptiCopyKind;      // 1 HtoD, 2 DtoH, 3 HtoA … 13 unified DtoD: finer than kind
-    Column<uint8_t> srcKind, dstKind;   // CUPTI memory kinds: 0 pageable, 1 pinned, 2 device, …
-    auto tie() { return std::tuple_cat(GpuOpColumns::tie(), std::tie(bytes, kind, cuptiCopyKind, srcKind, dstKind)); }
+    Column<uint8_t> cuptiCopyKind;    // 1 HtoD, 2 DtoH, 3 HtoA … 13 unified DtoD: finer than kind
+    Column<uint8_t> srcKind, dstKind; // CUPTI memory kinds: 0 pageable, 1 pinned, 2 device, …
+    auto tie() {
+        return std::tuple_cat(GpuOpColumns::tie(),
+                              std::tie(bytes, kind, cuptiCopyKind, srcKind, dstKind));
+    }
 };
 
 struct MemsetColumns : GpuOpColumns {
@@ -107,29 +115,35 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 struct RangeColumns {
     Column<TimeNs> start, end;
     // Filled by importers and released at assembly, once the rows are grouped by thread
-    // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M ranges.
+    // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M
+    // ranges.
     Column<ThreadId> importThread;
     Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
     Column<int32_t> seq;    // -1 when absent
     Column<int32_t> opId;   // -1 when absent
     Column<RangeKind> kind;
-    Column<uint8_t> depth;  // 0 for outermost; capped at 255
+    Column<uint8_t> depth; // 0 for outermost; capped at 255
     Column<RangeId> parent;
-    Column<uint8_t> flags;     // RangeFlag bits
+    Column<uint8_t> flags;            // RangeFlag bits
     Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     size_t size() const { return start.size(); }
-    auto tie() { return std::tie(start, end, importThread, name, sizes, seq, opId, kind, depth, parent, flags, importSourceRow); }
+    auto tie() {
+        return std::tie(start, end, importThread, name, sizes, seq, opId, kind, depth, parent,
+                        flags, importSourceRow);
+    }
 };
 
 enum RangeFlag : uint8_t {
-    kSeqIsStashed = 1,    // older PyTorch: "stashed seq = N"
-    kUnended = 2,         // no end in the export; ends at the capture end
+    kSeqIsStashed = 1, // older PyTorch: "stashed seq = N"
+    kUnended = 2,      // no end in the export; ends at the capture end
     kEndsOnOtherThread = 4,
     kPytorchMarker = 8,
-    kRepeatedInput = 16, // input_op_ids lists one tensor twice: read once (core/costs/kernel_metrics.cpp)
-    kDictCall = 32,      // an apex/pyprof dict marker of a call ({'mod', 'op', 'args'})
-    kModuleScope = 64,   // a PyTorch profiler nn.Module scope (with_stack): a layer only as a fallback
+    kRepeatedInput =
+        16, // input_op_ids lists one tensor twice: read once (core/costs/kernel_metrics.cpp)
+    kDictCall = 32, // an apex/pyprof dict marker of a call ({'mod', 'op', 'args'})
+    kModuleScope =
+        64, // a PyTorch profiler nn.Module scope (with_stack): a layer only as a fallback
 };
 
 // One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a
@@ -150,7 +164,7 @@ struct KernelLinks {
     Column<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
     Column<OpId> opInstance; // the op instance it belongs to
     Column<Direction> direction;
-    Column<StringId> layer;  // nearest user range; backward kernels take their forward op's
+    Column<StringId> layer; // nearest user range; backward kernels take their forward op's
 };
 
 // Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/costs/kernel_metrics.h).
@@ -160,9 +174,10 @@ struct KernelMetrics {
     Column<DTypeSource> dtypeSource;
     Column<StringId> rule; // the formula that gave flops/bytes (empty id: none)
     Column<TcState> tc;
-    Column<uint8_t> tcRule; // index into tensorCoreRules(); 0xFF none fired
+    Column<uint8_t> tcRule;   // index into tensorCoreRules(); 0xFF none fired
     Column<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel
-    Column<float> occupancy;         // theoretical, percent; NAN when the device is unknown (core/costs/occupancy.h)
+    Column<float>
+        occupancy; // theoretical, percent; NAN when the device is unknown (core/costs/occupancy.h)
     Column<uint8_t> occupancyLimiter; // OccupancyLimiter bits
 };
 
@@ -247,8 +262,8 @@ struct ExportInfo {
     std::string schemaVersion;  // e.g. 3.20.3
     std::vector<std::pair<std::string, std::string>> metadata;
     // Where and when it was recorded, for sessions of several traces (core/model/session.h).
-    std::string host;       // the recording machine's host name; empty when the export has none
-    int64_t epochNs = 0;    // UTC ns of the trace's time 0 (0 when the times are UTC already)
+    std::string host;    // the recording machine's host name; empty when the export has none
+    int64_t epochNs = 0; // UTC ns of the trace's time 0 (0 when the times are UTC already)
     bool epochKnown = false;
     // The rank-related variables of the profiled process's environment (RANK, LOCAL_RANK,
     // OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, WORLD_SIZE …), as the export recorded them.
@@ -256,7 +271,8 @@ struct ExportInfo {
 };
 
 struct Trace {
-    std::string path;       // the file the trace's rows are read from (raw NVTX texts are re-read from it)
+    std::string
+        path; // the file the trace's rows are read from (raw NVTX texts are re-read from it)
     std::string sourcePath; // the user's file when path is a converted copy (nvprof), else empty
     std::shared_ptr<const void> ownedFiles; // keeps a converted copy alive as long as the trace
     ExportInfo info;
@@ -273,15 +289,15 @@ struct Trace {
     std::vector<Device> devices;
     std::vector<Stream> streams;
     OsRuntimeColumns osRuntime;
-    std::vector<FwdBwdFlow> fwdBwdFlows; // PyTorch profiler traces only, by fromTs
+    std::vector<FwdBwdFlow> fwdBwdFlows;        // PyTorch profiler traces only, by fromTs
     std::vector<CollectiveArgs> collectiveArgs; // PyTorch profiler traces only, by key()
 
     // Indexes built once at load.
     Csr<StreamId, KernelId> streamKernels;   // per stream, by start
     Csr<ThreadId, ApiCallId> threadApiCalls; // per thread, by start
-    Column<uint32_t> threadRangeBegin;  // ranges of thread t are [begin[t], begin[t+1])
-    RowRuns rangeSourceRows;                 // per range: its rowid in the export's NVTX table (JSON: event index)
-    Csr<ApiCallId, KernelId> apiKernels;     // a graph launch has many kernels
+    Column<uint32_t> threadRangeBegin;       // ranges of thread t are [begin[t], begin[t+1])
+    RowRuns rangeSourceRows; // per range: its rowid in the export's NVTX table (JSON: event index)
+    Csr<ApiCallId, KernelId> apiKernels; // a graph launch has many kernels
 
     // Correlation (core/pytorch/correlation.h), built once at load.
     OpColumns ops;
@@ -313,7 +329,9 @@ struct Trace {
 
     std::string_view str(StringId id) const { return strings.view(id); }
     ThreadId rangeThread(RangeId r) const; // by threadRangeBegin
-    const Stream& streamOf(const GpuOpColumns& c, size_t i) const { return streams[c.streamIndex[i].value]; }
+    const Stream& streamOf(const GpuOpColumns& c, size_t i) const {
+        return streams[c.streamIndex[i].value];
+    }
     const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
 };
 

@@ -54,8 +54,8 @@ struct ViewsToStore {
 // Writes the views of trace, whose file had `identity` (traceFileIdentity) when it was loaded,
 // beside its model cache file in dir (a temporary renamed into place), then keeps the folder
 // within cap as the model cache does. An error message, empty on success.
-std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace, const ViewsToStore& views,
-                           uint64_t cap = kDefaultTraceCacheCap);
+std::string storeViewCache(const std::string& dir, const std::string& identity, const Trace& trace,
+                           const ViewsToStore& views, uint64_t cap = kDefaultTraceCacheCap);
 
 // The views of trace (loaded whole from a file with `identity`) when dir has them; null and why
 // not otherwise.

@@ -14,13 +14,15 @@ std::vector<uint32_t> opRowsByGpuTime(const std::vector<OpSideRow>& rows) {
     return order;
 }
 
-std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs) {
+std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t,
+                                                  std::shared_ptr<const FwdBwdPairs> pairs) {
     auto d = std::make_shared<FwdBwdData>();
     d->forwardByTime = opRowsByGpuTime(pairs->forward);
     d->backwardByTime = opRowsByGpuTime(pairs->backward);
     std::vector<uint8_t> seen(t.strings.size() + 1, 0);
     for (uint32_t o = 0; o < t.ops.size(); ++o)
-        if (const StringId layer = t.ops.layer[o]; layer.valid() && !seen[layer.value]++) d->layers.emplace_back(t.str(layer));
+        if (const StringId layer = t.ops.layer[o]; layer.valid() && !seen[layer.value]++)
+            d->layers.emplace_back(t.str(layer));
     std::sort(d->layers.begin(), d->layers.end());
     d->byLayer = fwdBwdByLayer(t);
     d->byOpType = fwdBwdByOpType(t, *pairs);

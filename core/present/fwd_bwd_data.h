@@ -16,7 +16,8 @@ struct FwdBwdData {
     std::vector<std::string> layers;                     // the ops' layers, sorted
     std::vector<FwdBwdRatioRow> byLayer, byOpType;
 };
-std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t, std::shared_ptr<const FwdBwdPairs> pairs);
+std::shared_ptr<const FwdBwdData> buildFwdBwdData(const Trace& t,
+                                                  std::shared_ptr<const FwdBwdPairs> pairs);
 
 // Rows by GPU time, costliest first, ties in their order: the order the tab's op tables start in.
 std::vector<uint32_t> opRowsByGpuTime(const std::vector<OpSideRow>& rows);

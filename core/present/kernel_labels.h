@@ -11,12 +11,12 @@
 namespace ls {
 
 class KernelLabels {
-public:
+  public:
     explicit KernelLabels(const Trace& t);
     // The kernel's label: its short name, or more of its name where the short name is shared.
     const std::string& of(uint32_t kernel) const;
 
-private:
+  private:
     const Trace* trace_;
     std::unordered_map<uint32_t, std::string> byName_; // full name id → label
     std::string empty_;

@@ -34,7 +34,9 @@ std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> 
     const StepTiming step("prepare: rank analysis");
     auto parts = rankAnalysisParts(*a);
     runTasks(parts, std::max(1u, std::thread::hardware_concurrency()));
-    if (a->session->ranks.size() > 1) a->timelines = buildTimelineSession(*a->session, a->collectives); // over the matched collectives
+    if (a->session->ranks.size() > 1)
+        a->timelines =
+            buildSessionTimeline(*a->session, a->collectives); // over the matched collectives
     return a;
 }
 
@@ -43,12 +45,15 @@ std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks) {
     const size_t n = session.traces.size();
     std::vector<std::shared_ptr<const KernelTable>> tables(n);
     std::vector<std::shared_ptr<const LayerTree>> trees(n);
-    parallelFor(n, std::max(1u, std::thread::hardware_concurrency()), [&](size_t a, size_t b, unsigned) {
-        for (size_t t = a; t < b; ++t) {
-            tables[t] = std::make_shared<const KernelTable>(session.traces[t].trace, session, static_cast<uint32_t>(t));
-            trees[t] = std::make_shared<const LayerTree>(buildLayerTree(*session.traces[t].trace));
-        }
-    });
+    parallelFor(
+        n, std::max(1u, std::thread::hardware_concurrency()), [&](size_t a, size_t b, unsigned) {
+            for (size_t t = a; t < b; ++t) {
+                tables[t] = std::make_shared<const KernelTable>(session.traces[t].trace, session,
+                                                                static_cast<uint32_t>(t));
+                trees[t] =
+                    std::make_shared<const LayerTree>(buildLayerTree(*session.traces[t].trace));
+            }
+        });
     auto view = std::make_shared<AllRanksView>();
     std::vector<std::string> files;
     std::vector<const LayerTree*> treeParts;

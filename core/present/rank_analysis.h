@@ -2,7 +2,7 @@
 // The ranks of the traces opened together and what the Ranks tab and the "All ranks" scope show
 // of them, computed once off the GUI thread.
 #include "core/model/session.h"
-#include "core/present/timeline_session.h"
+#include "core/present/session_timeline.h"
 #include "core/reports/collectives.h"
 #include "core/reports/rank_summary.h"
 #include "core/views/kernel_table.h"
@@ -22,7 +22,7 @@ struct RankAnalysis {
     CollectiveMatch collectives;
     std::vector<RankIterationRow> iterations;
     // The main timeline's rows of every trace under rank headers; null for a single rank.
-    std::shared_ptr<const TimelineSession> timelines;
+    std::shared_ptr<const SessionTimeline> timelines;
 };
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
 // The analysis's independent parts (rank times, collectives, iterations), to run beside each

@@ -22,8 +22,8 @@ using Key = std::tuple<std::string, Direction, DType, TcState, std::string>;
 // Packed into one integer: the name's string id, direction, type and Tensor Core state (a
 // million kernels' stacks made this map's string-keyed form the Roofline tab's longest step).
 uint64_t pathKey(StringId name, Direction dir, DType dtype, TcState tc) {
-    return (static_cast<uint64_t>(name.value) << 24) | (static_cast<uint64_t>(dir) << 16) | (static_cast<uint64_t>(dtype) << 8) |
-           static_cast<uint64_t>(tc);
+    return (static_cast<uint64_t>(name.value) << 24) | (static_cast<uint64_t>(dir) << 16) |
+           (static_cast<uint64_t>(dtype) << 8) | static_cast<uint64_t>(tc);
 }
 
 // Above this many kernels a point's filter stays the readable one even where it is not exact.
@@ -46,20 +46,25 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
     std::vector<uint32_t> stackNames; // the launch's NVTX stack's distinct name ids
     const auto& m = t.metrics;
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-        if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
+        if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k]))
+            continue;
         RooflineGroup g = groupOf(k);
         const auto d = deviceName.find(t.streamOf(t.kernels, k).device);
         if (level == RooflineLevel::Op) {
             const ApiCallId call = t.kernels.launch[k];
             if (call.valid()) {
                 stackNames.clear();
-                for (RangeId r : rangesContaining(t, call)) stackNames.push_back(t.ranges.name[r.value].value);
+                for (RangeId r : rangesContaining(t, call))
+                    stackNames.push_back(t.ranges.name[r.value].value);
                 std::sort(stackNames.begin(), stackNames.end());
-                stackNames.erase(std::unique(stackNames.begin(), stackNames.end()), stackNames.end());
-                for (uint32_t name : stackNames) ++onPath[pathKey(StringId(name), g.direction, m.dtype[k], m.tc[k])];
+                stackNames.erase(std::unique(stackNames.begin(), stackNames.end()),
+                                 stackNames.end());
+                for (uint32_t name : stackNames)
+                    ++onPath[pathKey(StringId(name), g.direction, m.dtype[k], m.tc[k])];
             }
         }
-        const Key key{std::move(g.name), g.direction, m.dtype[k], m.tc[k], d != deviceName.end() ? d->second : std::string()};
+        const Key key{std::move(g.name), g.direction, m.dtype[k], m.tc[k],
+                      d != deviceName.end() ? d->second : std::string()};
         names[key].insert(t.kernels.name[k].value);
         if (level == RooflineLevel::Op) kernels[key].push_back(k);
     }
@@ -83,23 +88,26 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
             // The op instance's marker on the kernel's NVTX path; its kernel ids where that
             // would also select kernels of other op instances (a nested op of the same name).
             const StringId nameId = t.strings.find(p.group.name);
-            const auto count = nameId.valid() ? onPath.find(pathKey(nameId, p.group.direction, p.dtype, p.tc)) : onPath.end();
+            const auto count = nameId.valid()
+                                   ? onPath.find(pathKey(nameId, p.group.direction, p.dtype, p.tc))
+                                   : onPath.end();
             const bool exact = !none && count != onPath.end() && count->second == p.kernels;
             const auto& ids = kernels[Key{p.group.name, p.group.direction, p.dtype, p.tc, p.gpu}];
             if (!exact && ids.size() <= kMaxIdFilter) {
                 out.push_back(RooflineRow{std::move(p), idFilter(ids)});
                 continue;
             }
-            f = "path ~ /(?:^| > )" + escapeRegex(p.group.name) + "(?: > |$)/ and direction = " + std::string(directionName(p.group.direction));
+            f = "path ~ /(?:^| > )" + escapeRegex(p.group.name) +
+                "(?: > |$)/ and direction = " + std::string(directionName(p.group.direction));
             break;
         }
         case RooflineLevel::Layer:
-            f = "layer = " + (none ? std::string("\"\"") : quoteFilterValue(p.group.name)) + " and direction = " +
-                std::string(directionName(p.group.direction));
+            f = "layer = " + (none ? std::string("\"\"") : quoteFilterValue(p.group.name)) +
+                " and direction = " + std::string(directionName(p.group.direction));
             break;
         }
-        f += " and dtype = " + quoteFilterValue(dtypeName(p.dtype)) + " and tc = " + quoteFilterValue(tcStateName(p.tc)) +
-             " and flops >= 0 and bytes >= 0";
+        f += " and dtype = " + quoteFilterValue(dtypeName(p.dtype)) +
+             " and tc = " + quoteFilterValue(tcStateName(p.tc)) + " and flops >= 0 and bytes >= 0";
         out.push_back(RooflineRow{std::move(p), std::move(f)});
     }
     return out;
@@ -109,20 +117,28 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
 
 const char* rooflineLevelTitle(RooflineLevel level) {
     switch (level) {
-    case RooflineLevel::Family: return "Kernel family";
-    case RooflineLevel::Op: return "Op";
-    case RooflineLevel::Layer: return "Layer";
-    case RooflineLevel::Kernel: return "Kernel";
+    case RooflineLevel::Family:
+        return "Kernel family";
+    case RooflineLevel::Op:
+        return "Op";
+    case RooflineLevel::Layer:
+        return "Layer";
+    case RooflineLevel::Kernel:
+        return "Kernel";
     }
     return "";
 }
 
 RooflineGroupOf rooflineGroupOf(const Trace& t, RooflineLevel level) {
     switch (level) {
-    case RooflineLevel::Family: return rooflineFamilyGroups(t);
-    case RooflineLevel::Op: return ls::rooflineGroupOf(t, RooflineGrouping::Op);
-    case RooflineLevel::Layer: return ls::rooflineGroupOf(t, RooflineGrouping::Layer);
-    case RooflineLevel::Kernel: return ls::rooflineGroupOf(t, RooflineGrouping::Kernel);
+    case RooflineLevel::Family:
+        return rooflineFamilyGroups(t);
+    case RooflineLevel::Op:
+        return ls::rooflineGroupOf(t, RooflineGrouping::Op);
+    case RooflineLevel::Layer:
+        return ls::rooflineGroupOf(t, RooflineGrouping::Layer);
+    case RooflineLevel::Kernel:
+        return ls::rooflineGroupOf(t, RooflineGrouping::Kernel);
     }
     return {};
 }
@@ -136,12 +152,15 @@ std::string escapeRegex(std::string_view s) {
     return out;
 }
 
-std::vector<RooflineRow> rooflineRows(const Trace& t, RooflineLevel level) { return rowsOf(t, level); }
+std::vector<RooflineRow> rooflineRows(const Trace& t, RooflineLevel level) {
+    return rowsOf(t, level);
+}
 
 std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trace> trace) {
     auto d = std::make_shared<RooflineData>();
     if (trace)
-        for (size_t l = 0; l < kRooflineLevels; ++l) d->levels[l] = rowsOf(*trace, static_cast<RooflineLevel>(l));
+        for (size_t l = 0; l < kRooflineLevels; ++l)
+            d->levels[l] = rowsOf(*trace, static_cast<RooflineLevel>(l));
     d->trace = std::move(trace);
     return d;
 }

@@ -20,13 +20,16 @@ RooflineGroupOf rooflineGroupOf(const Trace& t, RooflineLevel level);
 
 struct RooflineRow {
     RooflinePoint point;
-    std::string filter; // kernel filter expression (core/views/kernel_filter.h) selecting its kernels
+    std::string
+        filter; // kernel filter expression (core/views/kernel_filter.h) selecting its kernels
 };
 
 struct RooflineData {
     std::shared_ptr<const Trace> trace;
     std::array<std::vector<RooflineRow>, kRooflineLevels> levels; // core's order: by GPU time
-    const std::vector<RooflineRow>& rows(RooflineLevel l) const { return levels[static_cast<size_t>(l)]; }
+    const std::vector<RooflineRow>& rows(RooflineLevel l) const {
+        return levels[static_cast<size_t>(l)];
+    }
 };
 
 std::shared_ptr<const RooflineData> buildRooflineData(std::shared_ptr<const Trace> trace);

@@ -13,14 +13,21 @@
 namespace ls {
 
 class StepTiming {
-public:
-    explicit StepTiming(const char* what) : what_(what), start_(std::chrono::steady_clock::now()), cpuStart_(platform::threadCpuMs()) { sinceStart(); }
+  public:
+    explicit StepTiming(const char* what)
+        : what_(what), start_(std::chrono::steady_clock::now()),
+          cpuStart_(platform::threadCpuMs()) {
+        sinceStart();
+    }
     ~StepTiming() {
         static const bool on = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
         if (on)
-            std::fprintf(stderr, "gui step %-28s %8.1f ms (ends at %.3f s), on its thread's CPU %.1f ms\n", what_,
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(), sinceStart(),
-                         platform::threadCpuMs() - cpuStart_);
+            std::fprintf(
+                stderr, "gui step %-28s %8.1f ms (ends at %.3f s), on its thread's CPU %.1f ms\n",
+                what_,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                    .count(),
+                sinceStart(), platform::threadCpuMs() - cpuStart_);
     }
     // Seconds since the first step began: lines up steps with stalls a bench reports.
     static double sinceStart() {
@@ -30,7 +37,7 @@ public:
     StepTiming(const StepTiming&) = delete;
     StepTiming& operator=(const StepTiming&) = delete;
 
-private:
+  private:
     const char* what_;
     std::chrono::steady_clock::time_point start_;
     double cpuStart_;

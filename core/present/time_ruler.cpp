@@ -13,9 +13,11 @@ double rulerStep(double minStepNs) {
     return decade * 10;
 }
 
-RulerTicks rulerTicks(double startNs, double endNs, double nsPerPixel, double originNs, double minSpacingPx) {
+RulerTicks rulerTicks(double startNs, double endNs, double nsPerPixel, double originNs,
+                      double minSpacingPx) {
     RulerTicks r;
-    if (!(endNs > startNs) || !(nsPerPixel > 0) || !std::isfinite(startNs) || !std::isfinite(endNs)) return r;
+    if (!(endNs > startNs) || !(nsPerPixel > 0) || !std::isfinite(startNs) || !std::isfinite(endNs))
+        return r;
     r.stepNs = rulerStep(nsPerPixel * minSpacingPx);
     // Counted in whole steps from the first one at or after the window's start: no error piles up
     // over many additions, and a tick exactly at an edge is kept.

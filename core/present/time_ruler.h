@@ -8,13 +8,14 @@
 namespace ls {
 
 struct RulerTicks {
-    double stepNs = 0;            // the distance between two ticks
-    std::vector<double> offsets;  // each tick's time since the origin, ascending
+    double stepNs = 0;           // the distance between two ticks
+    std::vector<double> offsets; // each tick's time since the origin, ascending
 };
 
 // Ticks inside [startNs, endNs] (absolute times) at nsPerPixel; none for an empty or inverted
 // window or a non-positive scale.
-RulerTicks rulerTicks(double startNs, double endNs, double nsPerPixel, double originNs, double minSpacingPx);
+RulerTicks rulerTicks(double startNs, double endNs, double nsPerPixel, double originNs,
+                      double minSpacingPx);
 
 // The step alone: the smallest 1, 2 or 5 x 10^k ns (at least 1 ns) not below minStepNs.
 double rulerStep(double minStepNs);

@@ -14,7 +14,8 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
     return buildTimelineData(std::move(trace), std::move(tracks));
 }
 
-std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace, TimelineTracks tracks) {
+std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace,
+                                                      TimelineTracks tracks) {
     auto d = std::make_shared<TimelineData>();
     const Trace& t = *trace;
     d->tracks = std::move(tracks);
@@ -34,7 +35,8 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
     const double span = std::max<double>(1, static_cast<double>(t.captureEnd - t.captureStart));
     const double bucket = span / kBusyBuckets;
     for (size_t k = 0; k < t.kernels.size(); ++k) {
-        double s = static_cast<double>(t.kernels.start[k] - t.captureStart), e = static_cast<double>(t.kernels.end[k] - t.captureStart);
+        double s = static_cast<double>(t.kernels.start[k] - t.captureStart),
+               e = static_cast<double>(t.kernels.end[k] - t.captureStart);
         while (s < e) {
             const auto b = std::min<size_t>(kBusyBuckets - 1, static_cast<size_t>(s / bucket));
             const double bucketEnd = (static_cast<double>(b) + 1) * bucket;

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -21,10 +21,13 @@ RangeId innermostPushPop(const Trace& t, ApiCallId call) {
     const auto& r = t.ranges;
     const TimeNs cs = t.apiCalls.start[call.value], ce = t.apiCalls.end[call.value];
     const uint32_t th = t.apiCalls.thread[call.value].value;
-    const auto first = r.start.begin() + t.threadRangeBegin[th], last = r.start.begin() + t.threadRangeBegin[th + 1];
+    const auto first = r.start.begin() + t.threadRangeBegin[th],
+               last = r.start.begin() + t.threadRangeBegin[th + 1];
     auto it = std::upper_bound(first, last, cs);
-    RangeId cand = it == first ? RangeId() : RangeId(static_cast<uint32_t>(it - r.start.begin() - 1));
-    while (cand.valid() && (r.kind[cand.value] != RangeKind::PushPop || r.end[cand.value] < ce)) cand = r.parent[cand.value];
+    RangeId cand =
+        it == first ? RangeId() : RangeId(static_cast<uint32_t>(it - r.start.begin() - 1));
+    while (cand.valid() && (r.kind[cand.value] != RangeKind::PushPop || r.end[cand.value] < ce))
+        cand = r.parent[cand.value];
     return cand;
 }
 
@@ -39,7 +42,9 @@ std::vector<RangeId> containingStartEnd(const Trace& t, ApiCallId call) {
     if (first == last) return out;
     const size_t count = static_cast<size_t>(last - first);
     const size_t limit = static_cast<size_t>(
-        std::upper_bound(first, last, cs, [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; }) - first);
+        std::upper_bound(first, last, cs,
+                         [&](TimeNs v, RangeId r) { return v < t.ranges.start[r.value]; }) -
+        first);
     if (limit == 0) return out;
     const TimeNs* tree = t.startEndTree.data() + t.startEndTreeBegin[th.value];
     const size_t leaves = Trace::startEndTreeLeaves(count);
@@ -69,13 +74,15 @@ RangeId innermostOf(const Trace& t, RangeId pushPop, const std::vector<RangeId>&
         }
         const auto& s = t.ranges.start;
         const auto& e = t.ranges.end;
-        if (s[r.value] > s[best.value] || (s[r.value] == s[best.value] && e[r.value] < e[best.value])) best = r;
+        if (s[r.value] > s[best.value] ||
+            (s[r.value] == s[best.value] && e[r.value] < e[best.value]))
+            best = r;
     }
     return best;
 }
 
 class Correlator {
-public:
+  public:
     Correlator(Trace& t, unsigned threads) : t_(t), r_(t.ranges), threads_(threads) {}
     void run() {
         classifyRanges();
@@ -87,7 +94,7 @@ public:
         linkKernels();
     }
 
-private:
+  private:
     bool isMarker(uint32_t i) const { return r_.flags[i] & kPytorchMarker; }
     std::string_view name(uint32_t i) const { return t_.str(r_.name[i]); }
     // Layer and phase from the nearest user ranges at or above range i.
@@ -95,7 +102,8 @@ private:
 
     void classifyRanges();
     void findOps();
-    void findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::vector<RangeId>& ranges, std::vector<RangeId>& extents);
+    void findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::vector<RangeId>& ranges,
+                         std::vector<RangeId>& extents);
     void placeForwardOps();
     void pairBySeq();
     void checkFwdBwdFlows();
@@ -133,13 +141,16 @@ void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool&
             outermostModule = r_.name[i.value];
             continue;
         }
-        if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark) continue;
+        if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark)
+            continue;
         const bool isPhase = userRangePhase(name(i.value), phase);
         // Phase and iteration ranges are never layers (DESIGN.md): ops outside every layer
         // range have none, whatever phase or step encloses them.
         const bool notLayer = isPhase || iterationNumber(name(i.value)).has_value();
-        if (!layer.valid() && isPhase && moduleLayer().valid()) layer = moduleLayer();
-        else if (!layer.valid() && !notLayer) layer = r_.name[i.value];
+        if (!layer.valid() && isPhase && moduleLayer().valid())
+            layer = moduleLayer();
+        else if (!layer.valid() && !notLayer)
+            layer = r_.name[i.value];
         if (!hasPhase) hasPhase = isPhase;
         if (hasPhase) return;
     }
@@ -161,7 +172,9 @@ void Correlator::findOps() {
     std::vector<Found> found(threads);
     std::vector<std::function<void()>> tasks;
     for (uint32_t th : threadsWithRangesBusiestFirst(t_))
-        tasks.emplace_back([this, th, &found] { findOpsOfThread(th, found[th].node, found[th].range, found[th].extent); });
+        tasks.emplace_back([this, th, &found] {
+            findOpsOfThread(th, found[th].node, found[th].range, found[th].extent);
+        });
     runTasks(tasks, threads_);
     auto& ops = t_.ops;
     size_t total = 0;
@@ -175,12 +188,14 @@ void Correlator::findOps() {
         ops.extent.insert(ops.extent.end(), f.extent.begin(), f.extent.end());
     }
     ops.direction.resize(total);
-    for (size_t o = 0; o < total; ++o) ops.direction[o] = node_[o] ? Direction::Backward : Direction::Forward;
+    for (size_t o = 0; o < total; ++o)
+        ops.direction[o] = node_[o] ? Direction::Backward : Direction::Forward;
     ops.layer.assign(total, StringId());
     ops.paired.assign(total, OpId());
 }
 
-void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::vector<RangeId>& ranges, std::vector<RangeId>& extents) {
+void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes,
+                                 std::vector<RangeId>& ranges, std::vector<RangeId>& extents) {
     struct Ancestor {
         bool marker;
         int32_t seq;
@@ -211,7 +226,8 @@ void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes, std::
             bool markerAbove = false, seqAbove = false;
             for (int a = 0; a < d; ++a) {
                 markerAbove |= path[static_cast<size_t>(a)].marker;
-                seqAbove |= path[static_cast<size_t>(a)].marker && path[static_cast<size_t>(a)].seq == seq;
+                seqAbove |=
+                    path[static_cast<size_t>(a)].marker && path[static_cast<size_t>(a)].seq == seq;
             }
             if (markerAbove && (seq < 0 || seqAbove)) continue;
         }
@@ -232,16 +248,19 @@ void Correlator::placeForwardOps() {
     std::vector<uint32_t> forward; // split these, not all ops: the backward nodes come in a block
     for (uint32_t o = 0; o < ops.size(); ++o)
         if (!node_[o]) forward.push_back(o);
-    parallelFor(forward.size(), threads_, [&](size_t first, size_t last, unsigned) { // each op walks its own parents
-        for (size_t k = first; k < last; ++k) {
-            const uint32_t o = forward[k];
-            Direction phase = Direction::Forward;
-            bool hasPhase = false;
-            userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
-            if (isOptimizerOp(name(ops.range[o].value))) ops.direction[o] = Direction::Optimizer;
-            else if (hasPhase && phase != Direction::Other) ops.direction[o] = phase;
-        }
-    });
+    parallelFor(forward.size(), threads_,
+                [&](size_t first, size_t last, unsigned) { // each op walks its own parents
+                    for (size_t k = first; k < last; ++k) {
+                        const uint32_t o = forward[k];
+                        Direction phase = Direction::Forward;
+                        bool hasPhase = false;
+                        userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
+                        if (isOptimizerOp(name(ops.range[o].value)))
+                            ops.direction[o] = Direction::Optimizer;
+                        else if (hasPhase && phase != Direction::Other)
+                            ops.direction[o] = phase;
+                    }
+                });
 }
 
 // A backward node with seq N pairs with the last forward op instance of its process that
@@ -254,7 +273,8 @@ void Correlator::pairBySeq() {
     std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
     for (uint32_t o = 0; o < ops.size(); ++o)
         if (!node_[o] && r_.seq[ops.range[o].value] >= 0 && !autogradThread_[threadOf(o)])
-            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value], r_.start[ops.range[o].value], o);
+            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value],
+                                 r_.start[ops.range[o].value], o);
     parallelSort(forward.begin(), forward.end(), threads_, std::less<>());
     // Each node's forward op is looked up in parallel; the pairs are then made in node order,
     // as the first node of a forward op takes it.
@@ -266,11 +286,13 @@ void Correlator::pairBySeq() {
             if (seq < 0) continue;
             // The last forward op with this seq that started before the node (int64: no overflow).
             const uint32_t process = t_.threads[threadOf(static_cast<uint32_t>(o))].process.value;
-            const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value], std::numeric_limits<uint32_t>::max());
+            const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value],
+                                             std::numeric_limits<uint32_t>::max());
             auto it = std::upper_bound(forward.begin(), forward.end(), key);
             if (it == forward.begin()) continue;
             --it;
-            if (std::get<0>(*it) == process && std::get<1>(*it) == seq) match[o] = OpId(std::get<3>(*it));
+            if (std::get<0>(*it) == process && std::get<1>(*it) == seq)
+                match[o] = OpId(std::get<3>(*it));
         }
     });
     for (uint32_t o = 0; o < ops.size(); ++o) {
@@ -285,14 +307,17 @@ void Correlator::pairBySeq() {
 // The op instance holding a marker that starts at ts on th (a flow binds to its enclosing slice).
 OpId Correlator::opStartingAt(ThreadId th, TimeNs ts) const {
     if (!th.valid() || th.value + 1 >= t_.threadRangeBegin.size()) return {};
-    const auto first = r_.start.begin() + t_.threadRangeBegin[th.value], last = r_.start.begin() + t_.threadRangeBegin[th.value + 1];
+    const auto first = r_.start.begin() + t_.threadRangeBegin[th.value],
+               last = r_.start.begin() + t_.threadRangeBegin[th.value + 1];
     auto it = std::lower_bound(first, last, ts);
     if (it == last || *it != ts) return {};
     // Ranges starting together come outermost first: the last of them is the innermost.
     auto at = std::upper_bound(it, last, ts) - 1;
-    for (RangeId j(static_cast<uint32_t>(at - r_.start.begin())); j.valid(); j = r_.parent[j.value]) {
+    for (RangeId j(static_cast<uint32_t>(at - r_.start.begin())); j.valid();
+         j = r_.parent[j.value]) {
         auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
-        if (op != t_.ops.extent.end() && *op == j) return OpId(static_cast<uint32_t>(op - t_.ops.extent.begin()));
+        if (op != t_.ops.extent.end() && *op == j)
+            return OpId(static_cast<uint32_t>(op - t_.ops.extent.begin()));
     }
     return {};
 }
@@ -302,10 +327,15 @@ OpId Correlator::opStartingAt(ThreadId th, TimeNs ts) const {
 void Correlator::checkFwdBwdFlows() {
     uint64_t disagree = 0;
     for (const FwdBwdFlow& f : t_.fwdBwdFlows) {
-        const OpId forward = opStartingAt(f.fromThread, f.fromTs), backward = opStartingAt(f.toThread, f.toTs);
-        if (!forward.valid() || !backward.valid() || t_.ops.paired[backward.value] != forward) ++disagree;
+        const OpId forward = opStartingAt(f.fromThread, f.fromTs),
+                   backward = opStartingAt(f.toThread, f.toTs);
+        if (!forward.valid() || !backward.valid() || t_.ops.paired[backward.value] != forward)
+            ++disagree;
     }
-    if (disagree) t_.report.add(Anomaly::FlowDisagreement, disagree, std::to_string(disagree) + " of " + std::to_string(t_.fwdBwdFlows.size()) + " fwdbwd flows");
+    if (disagree)
+        t_.report.add(Anomaly::FlowDisagreement, disagree,
+                      std::to_string(disagree) + " of " + std::to_string(t_.fwdBwdFlows.size()) +
+                          " fwdbwd flows");
 }
 
 void Correlator::linkKernels() {
@@ -322,31 +352,33 @@ void Correlator::linkKernels() {
     for (RangeId e : t_.ops.extent) isExtent[e.value] = 1;
     // Kernels are independent: halves on two threads, each writing its own rows.
     parallelFor(n, threads_, [&](size_t firstKernel, size_t lastKernel, unsigned) {
-    for (size_t i = firstKernel; i < lastKernel; ++i) {
-        const ApiCallId call = k.launch[i];
-        if (!call.valid()) continue;
-        const uint32_t th = a.thread[call.value].value;
-        const RangeId cand = innermostPushPop(t_, call);
-        links.range[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
-        // The innermost op instance on the stack; ops.extent is sorted (built in range order).
-        for (RangeId j = cand; j.valid(); j = r_.parent[j.value]) {
-            if (!isMarker(j.value)) continue;
-            if (!links.op[i].valid()) links.op[i] = j;
-            if (!isExtent[j.value]) continue;
-            auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
-            if (op == t_.ops.extent.end() || *op != j) continue;
-            const auto o = static_cast<uint32_t>(op - t_.ops.extent.begin());
-            links.opInstance[i] = OpId(o);
-            links.direction[i] = t_.ops.direction[o];
-            links.layer[i] = t_.ops.layer[o];
-            break;
+        for (size_t i = firstKernel; i < lastKernel; ++i) {
+            const ApiCallId call = k.launch[i];
+            if (!call.valid()) continue;
+            const uint32_t th = a.thread[call.value].value;
+            const RangeId cand = innermostPushPop(t_, call);
+            links.range[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
+            // The innermost op instance on the stack; ops.extent is sorted (built in range order).
+            for (RangeId j = cand; j.valid(); j = r_.parent[j.value]) {
+                if (!isMarker(j.value)) continue;
+                if (!links.op[i].valid()) links.op[i] = j;
+                if (!isExtent[j.value]) continue;
+                auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
+                if (op == t_.ops.extent.end() || *op != j) continue;
+                const auto o = static_cast<uint32_t>(op - t_.ops.extent.begin());
+                links.opInstance[i] = OpId(o);
+                links.direction[i] = t_.ops.direction[o];
+                links.layer[i] = t_.ops.layer[o];
+                break;
+            }
+            if (links.opInstance[i].valid()) continue;
+            Direction phase = Direction::Other;
+            bool hasPhase = false;
+            userContext(cand, links.layer[i], phase, hasPhase);
+            links.direction[i] = hasPhase              ? phase
+                                 : autogradThread_[th] ? Direction::Backward
+                                                       : Direction::Other;
         }
-        if (links.opInstance[i].valid()) continue;
-        Direction phase = Direction::Other;
-        bool hasPhase = false;
-        userContext(cand, links.layer[i], phase, hasPhase);
-        links.direction[i] = hasPhase ? phase : autogradThread_[th] ? Direction::Backward : Direction::Other;
-    }
     });
 }
 
@@ -354,13 +386,13 @@ void Correlator::linkKernels() {
 
 void correlate(Trace& t, unsigned threads) { Correlator(t, threads).run(); }
 
-
 std::vector<KernelId> kernelsUnder(const Trace& t, RangeId r) {
     std::vector<KernelId> out;
     if (!r.valid() || r.value >= t.ranges.size()) return out;
     const TimeNs rs = t.ranges.start[r.value], re = t.ranges.end[r.value];
     const auto [first, last] = t.threadApiCalls.of(t.rangeThread(r));
-    auto it = std::lower_bound(first, last, rs, [&](ApiCallId c, TimeNs v) { return t.apiCalls.start[c.value] < v; });
+    auto it = std::lower_bound(
+        first, last, rs, [&](ApiCallId c, TimeNs v) { return t.apiCalls.start[c.value] < v; });
     for (; it != last && t.apiCalls.start[it->value] <= re; ++it) {
         if (t.apiCalls.end[it->value] > re) continue;
         const auto [k0, k1] = t.apiKernels.of(*it);
@@ -389,7 +421,8 @@ std::vector<KernelId> kernelsOfLayer(const Trace& t, StringId layer) {
 std::vector<RangeId> rangesContaining(const Trace& t, ApiCallId call) {
     std::vector<RangeId> out;
     if (!call.valid()) return out;
-    for (RangeId j = innermostPushPop(t, call); j.valid(); j = t.ranges.parent[j.value]) out.push_back(j);
+    for (RangeId j = innermostPushPop(t, call); j.valid(); j = t.ranges.parent[j.value])
+        out.push_back(j);
     const auto startEnd = containingStartEnd(t, call);
     if (startEnd.empty()) return out;
     out.insert(out.end(), startEnd.begin(), startEnd.end());
@@ -401,7 +434,9 @@ std::vector<RangeId> rangesContaining(const Trace& t, ApiCallId call) {
     return out;
 }
 
-std::vector<RangeId> rangeStack(const Trace& t, KernelId k) { return rangesContaining(t, t.kernels.launch[k.value]); }
+std::vector<RangeId> rangeStack(const Trace& t, KernelId k) {
+    return rangesContaining(t, t.kernels.launch[k.value]);
+}
 
 std::vector<KernelId> kernelsUnderRangesNamed(const Trace& t, std::string_view name) {
     std::vector<KernelId> out;

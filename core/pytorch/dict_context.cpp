@@ -1,15 +1,18 @@
 #include "core/pytorch/dict_context.h"
 
-#include "core/pytorch/correlation.h"
 #include "core/import/raw_text.h"
+#include "core/pytorch/correlation.h"
 
 namespace ls {
 
 std::vector<RangeId> pyprofMarkerStack(const Trace& t, KernelId k) {
     const OpId op = t.kernelLinks.opInstance[k.value];
-    if (op.valid() && t.ops.direction[op.value] == Direction::Backward && t.ops.paired[op.value].valid()) {
+    if (op.valid() && t.ops.direction[op.value] == Direction::Backward &&
+        t.ops.paired[op.value].valid()) {
         std::vector<RangeId> stack;
-        for (RangeId r = t.ops.extent[t.ops.paired[op.value].value]; r.valid(); r = t.ranges.parent[r.value]) stack.push_back(r);
+        for (RangeId r = t.ops.extent[t.ops.paired[op.value].value]; r.valid();
+             r = t.ranges.parent[r.value])
+            stack.push_back(r);
         return stack;
     }
     return rangeStack(t, k);
@@ -38,12 +41,14 @@ std::optional<InnerSite> siteInCall(const Trace& t, RangeId call, RangeId op, Ke
     const auto& r = t.ranges;
     uint32_t forward = op.value;
     const OpId inst = t.kernelLinks.opInstance[k.value];
-    if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward && t.ops.paired[inst.value].valid())
+    if (inst.valid() && t.ops.direction[inst.value] == Direction::Backward &&
+        t.ops.paired[inst.value].valid())
         forward = t.ops.range[t.ops.paired[inst.value].value].value;
     InnerSite site{t.str(r.name[forward]), 0, 0};
     const uint32_t end = t.threadRangeBegin[t.rangeThread(call).value + 1];
     bool inside = false;
-    for (uint32_t j = call.value + 1; j < end && r.depth[j] > r.depth[call.value]; ++j) { // the call's subtree
+    for (uint32_t j = call.value + 1; j < end && r.depth[j] > r.depth[call.value];
+         ++j) { // the call's subtree
         inside = inside || j == forward;
         if (r.name[j] != r.name[forward] || !(r.flags[j] & kPytorchMarker)) continue;
         if (j < forward) ++site.ordinal;
@@ -53,11 +58,14 @@ std::optional<InnerSite> siteInCall(const Trace& t, RangeId call, RangeId op, Ke
     return site;
 }
 
-bool endsWith(std::string_view s, std::string_view tail) { return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail; }
+bool endsWith(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
 
 } // namespace
 
-std::optional<InferredOp> inferFromDictMarker(const Trace& t, DictCalls& calls, RangeId op, KernelId k, std::string& dictName) {
+std::optional<InferredOp> inferFromDictMarker(const Trace& t, DictCalls& calls, RangeId op,
+                                              KernelId k, std::string& dictName) {
     RangeId call;
     for (RangeId s : pyprofMarkerStack(t, k))
         if (isDictCall(t, s)) call = s; // the outermost, as PyProf takes it

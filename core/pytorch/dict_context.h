@@ -2,8 +2,8 @@
 // Where PyProf looks for a kernel's apex/pyprof markers: the NVTX stack around its launch or, for
 // a backward kernel, the stack around the forward op it pairs with (autograd's thread carries
 // none of the user's markers).
-#include "core/pytorch/dict_op_shapes.h"
 #include "core/model/trace.h"
+#include "core/pytorch/dict_op_shapes.h"
 
 #include <memory>
 #include <optional>
@@ -21,13 +21,13 @@ inline bool isDictCall(const Trace& t, RangeId r) { return t.ranges.flags[r.valu
 class RawTextReader;
 // Dict call texts re-read from the file and parsed once each, for all kernels under them.
 class DictCalls {
-public:
+  public:
     explicit DictCalls(const Trace& t);
     ~DictCalls();
     RawTextReader& reader(); // opened on first use
     const DictMarker* parsed(RangeId call);
 
-private:
+  private:
     const Trace& t_;
     std::unique_ptr<RawTextReader> raw_;
     std::unordered_map<uint32_t, std::optional<DictMarker>> parsed_;
@@ -35,6 +35,7 @@ private:
 
 // The aten op that kernel k's innermost op marker `op` ran, with shapes from the outermost dict
 // call around it (core/pytorch/dict_op_shapes.h); dictName gets that call's "mod.op".
-std::optional<InferredOp> inferFromDictMarker(const Trace& t, DictCalls& calls, RangeId op, KernelId k, std::string& dictName);
+std::optional<InferredOp> inferFromDictMarker(const Trace& t, DictCalls& calls, RangeId op,
+                                              KernelId k, std::string& dictName);
 
 } // namespace ls

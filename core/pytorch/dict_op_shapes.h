@@ -4,8 +4,8 @@
 // functional call ({'mod': 'torch.nn.functional', 'op': 'linear', 'args': [...]}) has every
 // argument; this maps the call's arguments onto the inner op (the GEMM of linear gets
 // [[M, K], [K, N]], its bias add [[..., N], [N]]) so op_costs prices it like an emit_nvtx op.
-#include "core/model/dtype.h"
 #include "core/import/pytorch_marker.h"
+#include "core/model/dtype.h"
 #include "core/model/shapes.h"
 
 #include <optional>
@@ -18,7 +18,7 @@ struct InferredOp {
     std::string name; // an op_costs name, e.g. "mm", "add_", "native_dropout"
     Shapes shapes;
     DType dtype = DType::Unknown; // of the call's first floating-point tensor
-    bool alpha = false;           // add/sub with a scaling factor: a + alpha*b is 2 FLOPs per element
+    bool alpha = false; // add/sub with a scaling factor: a + alpha*b is 2 FLOPs per element
 };
 
 // Where the kernel's forward op sits inside the dict call: its marker name, its index among the
@@ -33,6 +33,7 @@ struct InnerSite {
 // innerOp: the innermost emit_nvtx op name under the dict marker ("mm", "aten::add_",
 // "_fused_dropout", "threshold_backward"), or the dict's own op name when the kernel has no
 // inner marker. nullopt when the pair is not one we can map.
-std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view innerOp, const InnerSite* site = nullptr);
+std::optional<InferredOp> inferInnerOp(const DictMarker& dict, std::string_view innerOp,
+                                       const InnerSite* site = nullptr);
 
 } // namespace ls

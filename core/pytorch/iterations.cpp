@@ -20,7 +20,8 @@ std::string stemOf(std::string_view name) {
 }
 
 bool ofProcess(const Trace& t, ThreadId th, std::optional<ProcessId> process) {
-    return !process || (th.valid() && th.value < t.threads.size() && t.threads[th.value].process == *process);
+    return !process ||
+           (th.valid() && th.value < t.threads.size() && t.threads[th.value].process == *process);
 }
 
 // Top-level op instances of the process, by start: (start, end, op id).
@@ -35,7 +36,9 @@ std::vector<OpSpan> opSpans(const Trace& t, std::optional<ProcessId> process) {
         if (!ofProcess(t, t.rangeThread(r), process)) continue;
         out.push_back({t.ranges.start[r.value], t.ranges.end[r.value], o});
     }
-    std::sort(out.begin(), out.end(), [](const OpSpan& a, const OpSpan& b) { return std::pair(a.start, a.op) < std::pair(b.start, b.op); });
+    std::sort(out.begin(), out.end(), [](const OpSpan& a, const OpSpan& b) {
+        return std::pair(a.start, a.op) < std::pair(b.start, b.op);
+    });
     return out;
 }
 
@@ -63,7 +66,8 @@ IterationSet byOptimizerSteps(const Trace& t, const std::vector<OpSpan>& ops) {
     for (size_t i = 0; i < ops.size(); ++i) {
         ++opsInStep;
         const bool optimizer = t.ops.direction[ops[i].op] == Direction::Optimizer;
-        const bool runEnds = optimizer && (i + 1 == ops.size() || t.ops.direction[ops[i + 1].op] != Direction::Optimizer);
+        const bool runEnds = optimizer && (i + 1 == ops.size() ||
+                                           t.ops.direction[ops[i + 1].op] != Direction::Optimizer);
         if (!runEnds) continue;
         const int n = static_cast<int>(set.spans.size());
         set.spans.push_back({n, "step " + std::to_string(n), stepStart, ops[i].end});
@@ -74,8 +78,10 @@ IterationSet byOptimizerSteps(const Trace& t, const std::vector<OpSpan>& ops) {
     if (set.spans.empty()) return set;
     set.rule = IterationRule::OptimizerSteps;
     set.confidence = set.spans.size() == 1 ? 0.5 : alike(opsPerStep);
-    set.explanation = std::to_string(set.spans.size()) + " training steps, each ending with a run of optimizer ops; their op counts agree within " +
-                      percent(1 - set.confidence);
+    set.explanation =
+        std::to_string(set.spans.size()) +
+        " training steps, each ending with a run of optimizer ops; their op counts agree within " +
+        percent(1 - set.confidence);
     return set;
 }
 
@@ -86,22 +92,27 @@ IterationSet byRepeatingOps(const Trace& t, const std::vector<OpSpan>& ops) {
     const size_t n = ops.size();
     std::vector<uint32_t> names(n);
     for (size_t i = 0; i < n; ++i) names[i] = t.ranges.name[t.ops.range[ops[i].op].value].value;
-    const size_t maxPeriod = std::min<size_t>(n / 2, 4096); // long enough for a large model's forward
+    const size_t maxPeriod =
+        std::min<size_t>(n / 2, 4096); // long enough for a large model's forward
     for (size_t p = 2; p <= maxPeriod; ++p) {
         const size_t compared = n - p, allowed = compared / 20;
         size_t mismatches = 0;
-        for (size_t i = 0; i < compared && mismatches <= allowed; ++i) mismatches += names[i] != names[i + p];
+        for (size_t i = 0; i < compared && mismatches <= allowed; ++i)
+            mismatches += names[i] != names[i + p];
         if (mismatches > allowed) continue;
         for (size_t s = 0; s + p <= n; s += p) {
             const int k = static_cast<int>(set.spans.size());
             set.spans.push_back({k, "pass " + std::to_string(k), ops[s].start, ops[s + p - 1].end});
         }
         if (set.spans.size() < 2) return {};
-        for (size_t k = 1; k < set.spans.size(); ++k) set.spans[k - 1].end = std::min(set.spans[k - 1].end, set.spans[k].start - 1);
+        for (size_t k = 1; k < set.spans.size(); ++k)
+            set.spans[k - 1].end = std::min(set.spans[k - 1].end, set.spans[k].start - 1);
         set.rule = IterationRule::RepeatingOps;
-        set.confidence = 1.0 - static_cast<double>(mismatches) / static_cast<double>(std::max<size_t>(1, compared));
-        set.explanation = std::to_string(set.spans.size()) + " passes of a repeating sequence of " + std::to_string(p) +
-                          " top-level ops (" + percent(set.confidence) + " of positions repeat)";
+        set.confidence = 1.0 - static_cast<double>(mismatches) /
+                                   static_cast<double>(std::max<size_t>(1, compared));
+        set.explanation = std::to_string(set.spans.size()) + " passes of a repeating sequence of " +
+                          std::to_string(p) + " top-level ops (" + percent(set.confidence) +
+                          " of positions repeat)";
         return set;
     }
     return set;
@@ -139,7 +150,8 @@ std::vector<IterationSpan> findIterations(const Trace& t, std::optional<ProcessI
     std::vector<IterationSpan> out;
     if (best)
         for (const auto& [n, s] : *best) out.push_back(s);
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.start < b.start; });
     return out;
 }
 
@@ -153,7 +165,9 @@ IterationSet iterationsOf(const Trace& t, std::optional<ProcessId> process) {
         return set;
     }
     const auto ops = opSpans(t, process);
-    const bool training = std::any_of(ops.begin(), ops.end(), [&](const OpSpan& o) { return t.ops.direction[o.op] == Direction::Optimizer; });
+    const bool training = std::any_of(ops.begin(), ops.end(), [&](const OpSpan& o) {
+        return t.ops.direction[o.op] == Direction::Optimizer;
+    });
     if (training) return byOptimizerSteps(t, ops);
     std::vector<OpSpan> forward;
     for (const OpSpan& o : ops)
@@ -175,14 +189,18 @@ void findTraceIterations(Trace& trace) {
 
 TimeNs gpuOpIterationTime(const Trace& t, const GpuOpColumns& c, size_t i) {
     const ApiCallId call = c.launch[i];
-    return call.valid() && call.value < t.apiCalls.size() ? t.apiCalls.start[call.value] : c.start[i];
+    return call.valid() && call.value < t.apiCalls.size() ? t.apiCalls.start[call.value]
+                                                          : c.start[i];
 }
 
-TimeNs kernelIterationTime(const Trace& t, KernelId k) { return gpuOpIterationTime(t, t.kernels, k.value); }
+TimeNs kernelIterationTime(const Trace& t, KernelId k) {
+    return gpuOpIterationTime(t, t.kernels, k.value);
+}
 
 int iterationAt(const std::vector<IterationSpan>& spans, TimeNs at) {
     // Spans do not overlap; the last one starting at or before `at` is the candidate.
-    auto it = std::upper_bound(spans.begin(), spans.end(), at, [](TimeNs v, const IterationSpan& s) { return v < s.start; });
+    auto it = std::upper_bound(spans.begin(), spans.end(), at,
+                               [](TimeNs v, const IterationSpan& s) { return v < s.start; });
     if (it == spans.begin()) return -1;
     --it;
     return at <= it->end ? static_cast<int>(it - spans.begin()) : -1;

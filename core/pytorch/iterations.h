@@ -16,12 +16,13 @@ namespace ls {
 struct IterationSet {
     std::vector<IterationSpan> spans; // by start, not overlapping
     IterationRule rule = IterationRule::None;
-    double confidence = 0; // 1 for ranges; for detection, how alike the iterations are (0..1)
+    double confidence = 0;   // 1 for ranges; for detection, how alike the iterations are (0..1)
     std::string explanation; // one sentence for the load report
 };
 
 // Ranges only. Empty when the trace names no iterations.
-std::vector<IterationSpan> findIterations(const Trace& t, std::optional<ProcessId> process = std::nullopt);
+std::vector<IterationSpan> findIterations(const Trace& t,
+                                          std::optional<ProcessId> process = std::nullopt);
 // Ranges, else detection (optimizer steps, else a repeating op sequence).
 IterationSet iterationsOf(const Trace& t, std::optional<ProcessId> process = std::nullopt);
 

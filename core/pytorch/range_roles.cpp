@@ -8,20 +8,35 @@ namespace ls {
 namespace {
 
 constexpr std::string_view kFrameworkPrefixes[] = {
-    "aten::", "autograd::", "torch::", "c10d::", "nccl:", "NCCL:", "cuBLAS:", "cuDNN:", "Optimizer.", "ProfilerStep#",
-    "record_param_comms", "DistributedDataParallel.", "cudaMemcpy", "cudaLaunch", "traceMarker",
+    "aten::",
+    "autograd::",
+    "torch::",
+    "c10d::",
+    "nccl:",
+    "NCCL:",
+    "cuBLAS:",
+    "cuDNN:",
+    "Optimizer.",
+    "ProfilerStep#",
+    "record_param_comms",
+    "DistributedDataParallel.",
+    "cudaMemcpy",
+    "cudaLaunch",
+    "traceMarker",
 };
 constexpr std::string_view kBackwardWrapper = "autograd::engine::evaluate_function: ";
 // GradScaler's ops are optimizer work wherever they run: unscale_ (the _amp_foreach_ check) inside
 // Optimizer.step, update() after it and often outside any range.
-constexpr std::string_view kOptimizerOps[] = {"Optimizer.step", "Optimizer.zero_grad", "_foreach_", "_fused_adam", "_fused_sgd",
-                                              "_amp_update_scale_"};
+constexpr std::string_view kOptimizerOps[] = {"Optimizer.step", "Optimizer.zero_grad",
+                                              "_foreach_",      "_fused_adam",
+                                              "_fused_sgd",     "_amp_update_scale_"};
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -29,17 +44,22 @@ std::string lower(std::string_view s) {
 
 std::string_view directionName(Direction d) {
     switch (d) {
-    case Direction::Forward: return "forward";
-    case Direction::Backward: return "backward";
-    case Direction::Optimizer: return "optimizer";
-    case Direction::Other: break;
+    case Direction::Forward:
+        return "forward";
+    case Direction::Backward:
+        return "backward";
+    case Direction::Optimizer:
+        return "optimizer";
+    case Direction::Other:
+        break;
     }
     return "other";
 }
 
 bool isFrameworkRange(std::string_view name, bool isPytorchMarker) {
     if (isPytorchMarker) return true;
-    return std::any_of(std::begin(kFrameworkPrefixes), std::end(kFrameworkPrefixes), [&](std::string_view p) { return startsWith(name, p); }) ||
+    return std::any_of(std::begin(kFrameworkPrefixes), std::end(kFrameworkPrefixes),
+                       [&](std::string_view p) { return startsWith(name, p); }) ||
            isBackwardNode(name);
 }
 
@@ -55,7 +75,8 @@ bool isBackwardNode(std::string_view name) {
 }
 
 bool isOptimizerOp(std::string_view name) {
-    return std::any_of(std::begin(kOptimizerOps), std::end(kOptimizerOps), [&](std::string_view p) { return name.find(p) != std::string_view::npos; });
+    return std::any_of(std::begin(kOptimizerOps), std::end(kOptimizerOps),
+                       [&](std::string_view p) { return name.find(p) != std::string_view::npos; });
 }
 
 bool userRangePhase(std::string_view name, Direction& phase) {
@@ -67,9 +88,12 @@ bool userRangePhase(std::string_view name, Direction& phase) {
         size_t j = i;
         while (j < n.size() && std::isalpha(static_cast<unsigned char>(n[j]))) ++j;
         const std::string_view word = std::string_view(n).substr(i, j - i);
-        if (word == "optimizer" || word == "optim" || word == "optimiser") phase = Direction::Optimizer;
-        else if (word == "backward") phase = Direction::Backward;
-        else if (word == "forward") phase = Direction::Forward;
+        if (word == "optimizer" || word == "optim" || word == "optimiser")
+            phase = Direction::Optimizer;
+        else if (word == "backward")
+            phase = Direction::Backward;
+        else if (word == "forward")
+            phase = Direction::Forward;
         else {
             i = j;
             continue;
@@ -81,14 +105,19 @@ bool userRangePhase(std::string_view name, Direction& phase) {
 
 std::optional<int> iterationNumber(std::string_view name) {
     const std::string l = lower(name);
-    static constexpr std::string_view kWords[] = {"profilerstep#", "train_step", "iteration", "iter", "step"};
+    static constexpr std::string_view kWords[] = {"profilerstep#", "train_step", "iteration",
+                                                  "iter", "step"};
     for (const auto word : kWords) {
         if (!startsWith(l, word)) continue;
         size_t i = word.size();
-        while (i < l.size() && (l[i] == ' ' || l[i] == '_' || l[i] == '#' || l[i] == '-' || l[i] == '=')) ++i;
+        while (i < l.size() &&
+               (l[i] == ' ' || l[i] == '_' || l[i] == '#' || l[i] == '-' || l[i] == '='))
+            ++i;
         size_t end = i;
-        while (end < l.size() && std::isdigit(static_cast<unsigned char>(l[end])) && end - i < 9) ++end;
-        if (end == i || (end < l.size() && std::isalnum(static_cast<unsigned char>(l[end])))) return std::nullopt;
+        while (end < l.size() && std::isdigit(static_cast<unsigned char>(l[end])) && end - i < 9)
+            ++end;
+        if (end == i || (end < l.size() && std::isalnum(static_cast<unsigned char>(l[end]))))
+            return std::nullopt;
         return std::stoi(l.substr(i, end - i));
     }
     return std::nullopt;

@@ -28,28 +28,36 @@ struct CommKernel {
 // The PyTorch profiler's args of the kernel starting at `start` with this correlation id.
 const CollectiveArgs* argsOf(const Trace& t, TimeNs start, uint32_t correlation) {
     const auto key = std::pair(start, correlation);
-    const auto it = std::lower_bound(t.collectiveArgs.begin(), t.collectiveArgs.end(), key,
-                                     [](const CollectiveArgs& a, const auto& k) { return a.key() < k; });
+    const auto it =
+        std::lower_bound(t.collectiveArgs.begin(), t.collectiveArgs.end(), key,
+                         [](const CollectiveArgs& a, const auto& k) { return a.key() < k; });
     return it != t.collectiveArgs.end() && it->key() == key ? &*it : nullptr;
 }
 
 // The communication kernels of one rank, by start. A generic kernel (ncclDevKernel_Generic)
 // takes its collective from the op that launched it (c10d::allreduce_, nccl:all_reduce).
-std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r, const KernelCollectives& kc) {
+std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r,
+                                      const KernelCollectives& kc) {
     const SessionTrace& st = s.traces[r.trace];
     const Trace& t = *st.trace;
     std::vector<CommKernel> out;
     for (uint32_t i = 0; i < t.kernels.size(); ++i) {
-        if (const Stream& on = t.streamOf(t.kernels, i); on.process != r.process || on.device != r.device) continue;
+        if (const Stream& on = t.streamOf(t.kernels, i);
+            on.process != r.process || on.device != r.device)
+            continue;
         Collective c = kc.of(KernelId(i));
         if (c == Collective::None) continue;
         if (c == Collective::Other && i < t.kernelLinks.op.size())
             if (const RangeId op = t.kernelLinks.op[i]; op.valid())
-                if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value])); named != Collective::None) c = named;
+                if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value]));
+                    named != Collective::None)
+                    c = named;
         const CollectiveArgs* args = argsOf(t, t.kernels.start[i], t.kernels.correlation[i]);
-        out.push_back({c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i), t.kernels.start[i] + st.offsetNs,
-                       t.kernels.end[i] + st.offsetNs, args ? args->bytes : 0,
-                       args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
+        out.push_back(
+            {c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i),
+             t.kernels.start[i] + st.offsetNs, t.kernels.end[i] + st.offsetNs,
+             args ? args->bytes : 0,
+             args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
     }
     return out; // kernels are sorted by start already
 }
@@ -58,7 +66,8 @@ void finish(MatchedCollective& m, const Session& s) {
     auto& x = m.members;
     std::sort(x.begin(), x.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     auto byStart = [](const auto& a, const auto& b) { return a.start < b.start; };
-    const auto last = std::max_element(x.begin(), x.end(), byStart); // the first of equals: lowest rank
+    const auto last =
+        std::max_element(x.begin(), x.end(), byStart); // the first of equals: lowest rank
     m.firstStart = std::min_element(x.begin(), x.end(), byStart)->start;
     m.lastStart = last->start;
     m.lastRank = s.ranks[last->rank].rank;
@@ -80,7 +89,8 @@ CollectiveMatch matchCollectives(const Session& s) {
     std::map<std::pair<uint32_t, ProcessId>, std::vector<uint32_t>> ranksOfProcess;
     for (uint32_t r = 0; r < s.ranks.size(); ++r) {
         const SessionRank& rank = s.ranks[r];
-        if (!kc[rank.trace]) kc[rank.trace] = std::make_unique<KernelCollectives>(*s.traces[rank.trace].trace);
+        if (!kc[rank.trace])
+            kc[rank.trace] = std::make_unique<KernelCollectives>(*s.traces[rank.trace].trace);
         perRank[r] = commKernelsOf(s, rank, *kc[rank.trace]);
         match.commKernels += perRank[r].size();
         ranksOfProcess[{rank.trace, rank.process}].push_back(r);
@@ -102,7 +112,8 @@ CollectiveMatch matchCollectives(const Session& s) {
                 auto& m = byLaunch[{k.correlation, k.type}];
                 m.type = k.type;
                 m.comm = "launch " + std::to_string(k.correlation);
-                if (std::none_of(m.members.begin(), m.members.end(), [&](const auto& x) { return x.rank == r; }))
+                if (std::none_of(m.members.begin(), m.members.end(),
+                                 [&](const auto& x) { return x.rank == r; }))
                     m.members.push_back({r, k.kernel, k.start, k.end, k.bytes});
             }
         std::map<Collective, uint32_t> sequence;
@@ -144,7 +155,8 @@ CollectiveMatch matchCollectives(const Session& s) {
         for (const CommKernel& k : perRank[r]) {
             uint32_t comm = 0;
             if (byGroup) {
-                auto [it, added] = groupIds.try_emplace(k.group, static_cast<uint32_t>(groupNames.size()));
+                auto [it, added] =
+                    groupIds.try_emplace(k.group, static_cast<uint32_t>(groupNames.size()));
                 if (added) groupNames.push_back(k.group);
                 comm = it->second;
             } else if (withStream) {
@@ -175,7 +187,9 @@ CollectiveMatch matchCollectives(const Session& s) {
             const uint32_t k = seen[keys[i]]++;
             auto& m = bySequence[{type, comm, k}];
             m.type = type;
-            m.comm = byGroup ? "group " + groupNames[comm] : byStream ? "stream #" + std::to_string(comm) : "";
+            m.comm = byGroup    ? "group " + groupNames[comm]
+                     : byStream ? "stream #" + std::to_string(comm)
+                                : "";
             m.sequence = k;
             const CommKernel& kernel = perRank[r][i];
             m.members.push_back({r, kernel.kernel, kernel.start, kernel.end, kernel.bytes});
@@ -190,12 +204,17 @@ CollectiveMatch matchCollectives(const Session& s) {
                      [](const auto& a, const auto& b) { return a.firstStart < b.firstStart; });
 
     std::string rule;
-    if (grouped) rule = "ranks of one process: the kernels of one launch call (same correlation id) are one collective";
+    if (grouped)
+        rule = "ranks of one process: the kernels of one launch call (same correlation id) are one "
+               "collective";
     if (separate.size() > 1) {
         if (!rule.empty()) rule += "; ";
-        rule += byGroup    ? "one rank per process: the k-th collective of a type on each process group the trace names"
-                : byStream ? "one rank per process: the k-th collective of a type on the k-th communication stream of each rank"
-                           : "one rank per process: the k-th collective of a type on each rank (the ranks' streams differ)";
+        rule += byGroup    ? "one rank per process: the k-th collective of a type on each process "
+                             "group the trace names"
+                : byStream ? "one rank per process: the k-th collective of a type on the k-th "
+                             "communication stream of each rank"
+                           : "one rank per process: the k-th collective of a type on each rank "
+                             "(the ranks' streams differ)";
     }
     match.rule = rule.empty() ? "one rank: nothing to match" : rule;
     return match;
@@ -208,15 +227,20 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
         const Trace& t = *st.trace;
         std::map<int, RankIterationRow> mine;
         for (uint32_t i = 0; i < t.ranges.size(); ++i) {
-            if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker)) continue;
+            if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker))
+                continue;
             const ThreadId th = t.rangeThread(RangeId(i));
-            if (!th.valid() || th.value >= t.threads.size() || t.threads[th.value].process != r.process) continue;
+            if (!th.valid() || th.value >= t.threads.size() ||
+                t.threads[th.value].process != r.process)
+                continue;
             const auto n = iterationNumber(t.str(t.ranges.name[i]));
             if (!n) continue;
             auto [it, inserted] = mine.try_emplace(*n);
             RankIterationRow& row = it->second;
-            const TimeNs start = t.ranges.start[i] + st.offsetNs, end = t.ranges.end[i] + st.offsetNs;
-            if (inserted) row = {*n, r.rank, std::string(t.str(t.ranges.name[i])), start, end, false};
+            const TimeNs start = t.ranges.start[i] + st.offsetNs,
+                         end = t.ranges.end[i] + st.offsetNs;
+            if (inserted)
+                row = {*n, r.rank, std::string(t.str(t.ranges.name[i])), start, end, false};
             row.start = std::min(row.start, start);
             row.end = std::max(row.end, end);
         }
@@ -231,13 +255,16 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
         }
         std::vector<size_t> order(spans.size());
         std::iota(order.begin(), order.end(), size_t(0));
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return spans[a].start < spans[b].start; });
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return spans[a].start < spans[b].start; });
         std::vector<IterationSpan> sorted;
         for (size_t i : order) sorted.push_back(spans[i]);
         auto place = [&](const GpuOpColumns& c) {
             for (size_t i = 0; i < c.size(); ++i) {
                 // The rank's own GPU (a process driving several GPUs is one rank per device).
-                if (const Stream& gpu = t.streamOf(c, i); gpu.process != r.process || gpu.device != r.device) continue;
+                if (const Stream& gpu = t.streamOf(c, i);
+                    gpu.process != r.process || gpu.device != r.device)
+                    continue;
                 const int k = iterationAt(sorted, gpuOpIterationTime(t, c, i));
                 if (k < 0) continue;
                 RankIterationRow& row = *rowOf[order[static_cast<size_t>(k)]];
@@ -253,7 +280,9 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
             rows.push_back(std::move(row));
         }
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::pair(a.iteration, a.rank) < std::pair(b.iteration, b.rank); });
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return std::pair(a.iteration, a.rank) < std::pair(b.iteration, b.rank);
+    });
     for (size_t b = 0; b < rows.size();) {
         size_t e = b, slowest = b;
         for (; e < rows.size() && rows[e].iteration == rows[b].iteration; ++e)

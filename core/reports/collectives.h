@@ -15,27 +15,28 @@ struct CollectiveMember {
     uint32_t rank = 0; // index into Session::ranks
     KernelId kernel;
     TimeNs start = 0, end = 0; // session time
-    uint64_t bytes = 0;        // message size where the trace says it (PyTorch profiler args), else 0
+    uint64_t bytes = 0; // message size where the trace says it (PyTorch profiler args), else 0
 };
 
 struct MatchedCollective {
     Collective type = Collective::Other;
-    std::string comm;      // the communicator as far as the trace tells it (process group, launch, stream)
+    std::string
+        comm; // the communicator as far as the trace tells it (process group, launch, stream)
     uint64_t bytes = 0;    // the largest message size of its kernels; 0 when unknown
     uint32_t sequence = 0; // the k-th collective of its type on that communicator (from 0)
     std::vector<CollectiveMember> members; // one per rank that ran it, by rank
     TimeNs firstStart = 0, lastStart = 0, end = 0;
     TimeNs skew() const { return lastStart - firstStart; }
-    TimeNs waited = 0;     // sum over ranks of (lastStart - their start)
+    TimeNs waited = 0; // sum over ranks of (lastStart - their start)
     TimeNs maxDuration = 0;
-    int lastRank = -1;     // the rank that started last (the straggler)
+    int lastRank = -1; // the rank that started last (the straggler)
 };
 
 struct CollectiveMatch {
     std::vector<MatchedCollective> collectives; // by first start
-    std::string rule;         // how kernels were matched, one sentence
-    uint64_t commKernels = 0; // communication kernels seen over all ranks
-    uint64_t unmatched = 0;   // collectives that some ranks of the session did not run
+    std::string rule;                           // how kernels were matched, one sentence
+    uint64_t commKernels = 0;                   // communication kernels seen over all ranks
+    uint64_t unmatched = 0; // collectives that some ranks of the session did not run
 };
 
 CollectiveMatch matchCollectives(const Session& session);
@@ -43,10 +44,11 @@ CollectiveMatch matchCollectives(const Session& session);
 struct RankIterationRow {
     int iteration = 0; // the number the range names ("step 3" -> 3)
     int rank = 0;
-    std::string name;  // the range's name on that rank
-    TimeNs start = 0, end = 0;       // the range, in session time
-    TimeNs gpuStart = 0, gpuEnd = 0; // the GPU work launched inside it (the range when none), session time
-    bool slowest = false;            // the longest of this iteration over the ranks, on the GPU
+    std::string name;          // the range's name on that rank
+    TimeNs start = 0, end = 0; // the range, in session time
+    TimeNs gpuStart = 0,
+           gpuEnd = 0;    // the GPU work launched inside it (the range when none), session time
+    bool slowest = false; // the longest of this iteration over the ranks, on the GPU
     TimeNs duration() const { return gpuEnd - gpuStart; }
 };
 

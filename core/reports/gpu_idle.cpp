@@ -21,16 +21,20 @@ struct GpuOp {
 bool isSynchronizing(std::string_view call) {
     if (call.find("Synchronize") != std::string_view::npos) return true;
     // Blocking copies (cudaMemcpy, cuMemcpyDtoH …); the Async forms return at once.
-    return call.find("emcpy") != std::string_view::npos && call.find("Async") == std::string_view::npos;
+    return call.find("emcpy") != std::string_view::npos &&
+           call.find("Async") == std::string_view::npos;
 }
 
-bool isScalarRead(std::string_view op) { return op == "aten::_local_scalar_dense" || op == "aten::item"; }
+bool isScalarRead(std::string_view op) {
+    return op == "aten::_local_scalar_dense" || op == "aten::item";
+}
 
 // The API call of `thread` that is running at `at`, if any.
 ApiCallId callAt(const Trace& t, ThreadId thread, TimeNs at) {
     const auto [first, last] = t.threadApiCalls.of(thread);
     if (!first) return {};
-    const ApiCallId* it = std::upper_bound(first, last, at, [&](TimeNs v, ApiCallId c) { return v < t.apiCalls.start[c.value]; });
+    const ApiCallId* it = std::upper_bound(
+        first, last, at, [&](TimeNs v, ApiCallId c) { return v < t.apiCalls.start[c.value]; });
     // Runtime calls wrap driver calls: look back a few calls for one still running.
     for (int back = 0; it != first && back < 4; ++back) {
         --it;
@@ -42,7 +46,8 @@ ApiCallId callAt(const Trace& t, ThreadId thread, TimeNs at) {
 // The innermost push/pop range of `thread` around `at`, if any.
 RangeId rangeAt(const Trace& t, ThreadId thread, TimeNs at) {
     if (!thread.valid() || thread.value + 1 >= t.threadRangeBegin.size()) return {};
-    const uint32_t begin = t.threadRangeBegin[thread.value], end = t.threadRangeBegin[thread.value + 1];
+    const uint32_t begin = t.threadRangeBegin[thread.value],
+                   end = t.threadRangeBegin[thread.value + 1];
     const auto* s = t.ranges.start.data();
     uint32_t i = static_cast<uint32_t>(std::upper_bound(s + begin, s + end, at) - s);
     for (int back = 0; i > begin && back < 64; ++back) {
@@ -56,7 +61,9 @@ RangeId rangeAt(const Trace& t, ThreadId thread, TimeNs at) {
 }
 
 void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
-    gap.next = next.kind == 0 ? t.str(next.name) : next.kind == 1 ? std::string_view("memcpy") : std::string_view("memset");
+    gap.next = next.kind == 0   ? t.str(next.name)
+               : next.kind == 1 ? std::string_view("memcpy")
+                                : std::string_view("memset");
     if (!next.launch.valid()) return;
     const ThreadId thread = t.apiCalls.thread[next.launch.value];
     if (thread.valid() && thread.value < t.threads.size()) gap.tid = t.threads[thread.value].tid;
@@ -65,7 +72,8 @@ void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
         gap.detail = t.str(t.apiCalls.name[next.launch.value]);
         return;
     }
-    if (const ApiCallId call = callAt(t, thread, gap.start); call.valid() && isSynchronizing(t.str(t.apiCalls.name[call.value]))) {
+    if (const ApiCallId call = callAt(t, thread, gap.start);
+        call.valid() && isSynchronizing(t.str(t.apiCalls.name[call.value]))) {
         gap.cause = IdleCause::Synchronization;
         gap.detail = t.str(t.apiCalls.name[call.value]);
         return;
@@ -94,47 +102,63 @@ void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
 
 std::string_view idleCauseName(IdleCause c) {
     switch (c) {
-    case IdleCause::Synchronization: return "synchronization";
-    case IdleCause::Launch: return "launch";
-    case IdleCause::HostRange: return "host range";
-    case IdleCause::HostOps: return "host ops";
-    case IdleCause::NothingTraced: return "nothing traced";
+    case IdleCause::Synchronization:
+        return "synchronization";
+    case IdleCause::Launch:
+        return "launch";
+    case IdleCause::HostRange:
+        return "host range";
+    case IdleCause::HostOps:
+        return "host ops";
+    case IdleCause::NothingTraced:
+        return "nothing traced";
     }
     return "nothing traced";
 }
 
 std::string_view idleCauseHtaName(IdleCause c) {
     switch (c) {
-    case IdleCause::Launch: return "kernel wait";
-    case IdleCause::NothingTraced: return "other";
-    default: return "host wait";
+    case IdleCause::Launch:
+        return "kernel wait";
+    case IdleCause::NothingTraced:
+        return "other";
+    default:
+        return "host wait";
     }
 }
 
 GpuIdle gpuIdle(const Trace& t) {
     std::map<uint32_t, std::vector<GpuOp>> byDevice;
-    { // each device's list sized first: grown an op at a time, a million ops are copied again and again
+    { // each device's list sized first: grown an op at a time, a million ops are copied again and
+      // again
         std::map<uint32_t, size_t> ops;
-        for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.kernels), static_cast<const GpuOpColumns*>(&t.memcpys),
+        for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.kernels),
+                                      static_cast<const GpuOpColumns*>(&t.memcpys),
                                       static_cast<const GpuOpColumns*>(&t.memsets)})
             for (size_t i = 0; i < c->size(); ++i) ++ops[t.streamOf(*c, i).device];
         for (const auto& [device, n] : ops) byDevice[device].reserve(n);
     }
     for (size_t i = 0; i < t.kernels.size(); ++i)
-        byDevice[t.streamOf(t.kernels, i).device].push_back({t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
+        byDevice[t.streamOf(t.kernels, i).device].push_back(
+            {t.kernels.start[i], t.kernels.end[i], t.kernels.launch[i], t.kernels.name[i], 0});
     for (size_t i = 0; i < t.memcpys.size(); ++i)
-        byDevice[t.streamOf(t.memcpys, i).device].push_back({t.memcpys.start[i], t.memcpys.end[i], t.memcpys.launch[i], StringId(), 1});
+        byDevice[t.streamOf(t.memcpys, i).device].push_back(
+            {t.memcpys.start[i], t.memcpys.end[i], t.memcpys.launch[i], StringId(), 1});
     for (size_t i = 0; i < t.memsets.size(); ++i)
-        byDevice[t.streamOf(t.memsets, i).device].push_back({t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
+        byDevice[t.streamOf(t.memsets, i).device].push_back(
+            {t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
     GpuIdle out;
     std::vector<const GpuOp*> nextOp; // per gap: the op that ended it
     for (auto& [device, ops] : byDevice) {
-        std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });
+        std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) {
+            return std::tie(a.start, a.end) < std::tie(b.start, b.end);
+        });
         DeviceBusy d{device, ops.front().start, ops.front().end, 0};
         TimeNs coveredTo = ops.front().start;
         for (const GpuOp& op : ops) {
             if (op.start > coveredTo) { // a gap before this op
-                out.gaps.push_back({device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0});
+                out.gaps.push_back(
+                    {device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0});
                 nextOp.push_back(&op);
             }
             d.busy += std::max<TimeNs>(0, op.end - std::max(op.start, coveredTo));
@@ -144,9 +168,10 @@ GpuIdle gpuIdle(const Trace& t) {
         out.devices.push_back(d);
     }
     // Each gap's cause on its own: a million of them on a million-kernel trace, on every core.
-    parallelFor(out.gaps.size(), std::max(1u, std::thread::hardware_concurrency()), [&](size_t from, size_t to, unsigned) {
-        for (size_t g = from; g < to; ++g) classify(t, out.gaps[g], *nextOp[g]);
-    });
+    parallelFor(out.gaps.size(), std::max(1u, std::thread::hardware_concurrency()),
+                [&](size_t from, size_t to, unsigned) {
+                    for (size_t g = from; g < to; ++g) classify(t, out.gaps[g], *nextOp[g]);
+                });
     return out;
 }
 

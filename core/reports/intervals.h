@@ -9,10 +9,12 @@ namespace ls {
 
 struct Interval {
     TimeNs start = 0, end = 0;
-    auto operator<=>(const Interval&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
+    auto operator<=>(const Interval&) const =
+        default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
 };
 
-// Sorted, disjoint, non-touching intervals covering the same time as `intervals` (empty ones dropped).
+// Sorted, disjoint, non-touching intervals covering the same time as `intervals` (empty ones
+// dropped).
 std::vector<Interval> unionOf(std::vector<Interval> intervals);
 
 // Total length of a union (disjoint intervals).

@@ -14,7 +14,7 @@ namespace {
 // Intervals grouped by iteration, in one array (offsets per group, as a CSR index): a count
 // pass, then a fill pass; group g is items[offset[g], offset[g + 1]).
 class GroupedIntervals {
-public:
+  public:
     explicit GroupedIntervals(size_t groups) : offset_(groups + 2, 0) {}
     void count(int group) {
         if (group >= 0) ++offset_[static_cast<size_t>(group) + 2];
@@ -29,10 +29,11 @@ public:
     // Length of the union of group g.
     TimeNs unionLength(size_t g) const {
         const auto first = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g]);
-        return lengthOf(unionOf({first, items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1])}));
+        return lengthOf(
+            unionOf({first, items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1])}));
     }
 
-private:
+  private:
     std::vector<size_t> offset_;
     std::vector<Interval> items_;
 };
@@ -73,15 +74,18 @@ IterationSummary iterationSummary(const Trace& t) {
 
     // Each GPU operation's iteration, by where its launch call started.
     const auto& kernels = t.kernels;
-    std::vector<int> kernelIteration(kernels.size()), copyIteration(t.memcpys.size()), setIteration(t.memsets.size());
+    std::vector<int> kernelIteration(kernels.size()), copyIteration(t.memcpys.size()),
+        setIteration(t.memsets.size());
     std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
     for (uint32_t k = 0; k < kernels.size(); ++k) {
         kernelIteration[k] = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
         int8_t& known = isComm[kernels.name[k].value];
         if (known < 0) known = collectiveOfKernel(t.str(kernels.name[k])) != Collective::None;
     }
-    for (size_t i = 0; i < t.memcpys.size(); ++i) copyIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memcpys, i));
-    for (size_t i = 0; i < t.memsets.size(); ++i) setIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memsets, i));
+    for (size_t i = 0; i < t.memcpys.size(); ++i)
+        copyIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memcpys, i));
+    for (size_t i = 0; i < t.memsets.size(); ++i)
+        setIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memsets, i));
 
     GroupedIntervals all(spans.size()), comm(spans.size());
     std::vector<GroupedIntervals> byDirection(4, GroupedIntervals(spans.size()));
@@ -118,8 +122,10 @@ IterationSummary iterationSummary(const Trace& t) {
         byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].add(i, iv);
         if (isComm[kernels.name[k].value]) comm.add(i, iv);
     }
-    for (size_t c = 0; c < t.memcpys.size(); ++c) place(copyIteration[c], t.memcpys.start[c], t.memcpys.end[c]);
-    for (size_t c = 0; c < t.memsets.size(); ++c) place(setIteration[c], t.memsets.start[c], t.memsets.end[c]);
+    for (size_t c = 0; c < t.memcpys.size(); ++c)
+        place(copyIteration[c], t.memcpys.start[c], t.memcpys.end[c]);
+    for (size_t c = 0; c < t.memsets.size(); ++c)
+        place(setIteration[c], t.memsets.start[c], t.memsets.end[c]);
 
     std::vector<double> durations;
     for (size_t i = 0; i < spans.size(); ++i) {
@@ -148,7 +154,8 @@ IterationSummary iterationSummary(const Trace& t) {
     m.end = m.start + medianOf(s.rows, [](const IterationRow& r) { return r.cpuDuration(); });
     m.gpuStart = medianOf(s.rows, [](const IterationRow& r) { return r.gpuStart; });
     m.gpuEnd = m.gpuStart + medianOf(s.rows, [](const IterationRow& r) { return r.duration(); });
-    m.kernels = static_cast<uint64_t>(medianOf(s.rows, [](const IterationRow& r) { return static_cast<TimeNs>(r.kernels); }));
+    m.kernels = static_cast<uint64_t>(
+        medianOf(s.rows, [](const IterationRow& r) { return static_cast<TimeNs>(r.kernels); }));
     m.busy = medianOf(s.rows, [](const IterationRow& r) { return r.busy; });
     m.forward = medianOf(s.rows, [](const IterationRow& r) { return r.forward; });
     m.backward = medianOf(s.rows, [](const IterationRow& r) { return r.backward; });

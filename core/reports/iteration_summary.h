@@ -28,7 +28,10 @@ struct IterationRow {
     // What a timeline shows of it: the CPU range and the GPU work it launched.
     TimeNs windowStart() const { return std::min(start, gpuStart); }
     TimeNs windowEnd() const { return std::max(end, gpuEnd); }
-    double busyPercent() const { return duration() > 0 ? 100.0 * static_cast<double>(busy) / static_cast<double>(duration()) : 0; }
+    double busyPercent() const {
+        return duration() > 0 ? 100.0 * static_cast<double>(busy) / static_cast<double>(duration())
+                              : 0;
+    }
 };
 
 struct IterationSummary {

@@ -13,8 +13,8 @@ namespace ls {
 
 struct KernelExecRow {
     uint32_t pid = 0, tid = 0, device = 0;
-    std::string api;    // as nsys 2022.4 prints it (stripApiVersion)
-    StringId kernel;    // demangled name
+    std::string api; // as nsys 2022.4 prints it (stripApiVersion)
+    StringId kernel; // demangled name
     DurationStats total, call, queue, kernelTime;
     uint64_t queued = 0; // launches with a queue time (QCount)
 };

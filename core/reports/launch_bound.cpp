@@ -13,11 +13,13 @@ bool isLaunchBound(const Trace& t, KernelId k) {
 }
 
 std::vector<LaunchBoundRow> launchBoundSummary(const Trace& t) {
-    std::map<std::tuple<uint32_t, Direction, uint32_t>, LaunchBoundRow> groups; // layer, direction, op name ids
+    std::map<std::tuple<uint32_t, Direction, uint32_t>, LaunchBoundRow>
+        groups; // layer, direction, op name ids
     const auto& links = t.kernelLinks;
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const OpId op = links.opInstance[k];
-        const StringId opName = op.valid() ? t.ranges.name[t.ops.range[op.value].value] : StringId();
+        const StringId opName =
+            op.valid() ? t.ranges.name[t.ops.range[op.value].value] : StringId();
         auto& row = groups[{links.layer[k].value, links.direction[k], opName.value}];
         if (row.kernels == 0) {
             row.layer = links.layer[k].valid() ? std::string(t.str(links.layer[k])) : std::string();

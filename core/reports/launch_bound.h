@@ -12,7 +12,7 @@ namespace ls {
 struct LaunchBoundRow {
     std::string layer; // empty outside layers
     Direction direction = Direction::Other;
-    std::string op;    // the kernel's op instance name; empty outside ops
+    std::string op; // the kernel's op instance name; empty outside ops
     uint64_t kernels = 0, launchBound = 0;
     TimeNs kernelTime = 0; // GPU time of the launch-bound kernels
     TimeNs launchTime = 0; // CPU time of their launch calls

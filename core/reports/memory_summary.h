@@ -20,8 +20,8 @@ struct MemorySizeRow {
 std::vector<MemorySizeRow> memorySizeSummary(const Trace& t);
 
 struct GpuSumRow {
-    SummaryRow row;       // percent of all kernel and memory time
-    bool kernel = false;  // CUDA_KERNEL, else MEMORY_OPER
+    SummaryRow row;      // percent of all kernel and memory time
+    bool kernel = false; // CUDA_KERNEL, else MEMORY_OPER
 };
 // Kernels by (demangled) name and memory operations, by total time descending.
 std::vector<GpuSumRow> gpuSummary(const Trace& t);

@@ -1,13 +1,12 @@
 #include "core/reports/nvtx_gpu_projection.h"
 
+#include "core/import/raw_text.h"
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
 
-#include "core/import/raw_text.h"
-
 #include <algorithm>
-#include <functional>
 #include <charconv>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -20,15 +19,18 @@ namespace nvtx_projection_detail {
 constexpr uint32_t kNoRange = std::numeric_limits<uint32_t>::max();
 
 class Projector {
-public:
-    explicit Projector(const Trace& t) : t_(t), r_(t.ranges), sourceRow_(t.rangeSourceRows.expand()) {}
+  public:
+    explicit Projector(const Trace& t)
+        : t_(t), r_(t.ranges), sourceRow_(t.rangeSourceRows.expand()) {}
     void run();
     // The ranges with GPU operations, by rowid, and the row of the i-th.
     const std::vector<RangeId>& ranges() const { return withOps_; }
     NvtxProjectionRow row(size_t i, std::string& stack) const;
 
-private:
-    bool counts(uint32_t i) const { return r_.kind[i] != RangeKind::Mark && !(r_.flags[i] & kEndsOnOtherThread); }
+  private:
+    bool counts(uint32_t i) const {
+        return r_.kind[i] != RangeKind::Mark && !(r_.flags[i] & kEndsOnOtherThread);
+    }
     TimeNs end(uint32_t i) const { return (r_.flags[i] & kUnended) ? lastNvtx_ : r_.end[i]; }
     void collectLaunches();
     std::vector<uint32_t> threadRanges(uint32_t thread) const;
@@ -63,7 +65,8 @@ void Projector::collectLaunches() {
     auto add = [&](const GpuOpColumns& g) {
         for (size_t i = 0; i < g.size(); ++i) {
             const ApiCallId c = g.launch[i];
-            if (!c.valid() || c.value >= opStart_.size()) continue; // no runtime row: nsys's join drops it too
+            if (!c.valid() || c.value >= opStart_.size())
+                continue; // no runtime row: nsys's join drops it too
             opStart_[c.value] = std::min(opStart_[c.value], g.start[i]);
             opEnd_[c.value] = std::max(opEnd_[c.value], g.end[i]);
         }
@@ -80,7 +83,8 @@ std::vector<uint32_t> Projector::threadRanges(uint32_t thread) const {
     for (uint32_t i = t_.threadRangeBegin[thread]; i < t_.threadRangeBegin[thread + 1]; ++i)
         if (counts(i)) out.push_back(i);
     auto before = [&](uint32_t a, uint32_t b) {
-        return std::make_tuple(r_.start[a], -end(a), sourceRow_[a]) < std::make_tuple(r_.start[b], -end(b), sourceRow_[b]);
+        return std::make_tuple(r_.start[a], -end(a), sourceRow_[a]) <
+               std::make_tuple(r_.start[b], -end(b), sourceRow_[b]);
     };
     if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
     return out;
@@ -103,12 +107,16 @@ void Projector::findParents(const std::vector<uint32_t>& order) {
                 return;
             }
             // Ties are SQLite's pick in nsys; ours: the later start, then the lower rowid.
-            const auto key = [&](uint32_t y) { return std::make_tuple(end(y) - r_.start[y], -r_.start[y], sourceRow_[y]); };
+            const auto key = [&](uint32_t y) {
+                return std::make_tuple(end(y) - r_.start[y], -r_.start[y], sourceRow_[y]);
+            };
             if (key(x) < key(best)) best = x;
         };
         for (uint32_t x : open) consider(x);
         // Identical ranges later in the order contain c as well.
-        for (size_t m = n + 1; m < order.size() && r_.start[order[m]] == cs && end(order[m]) == ce; ++m) consider(order[m]);
+        for (size_t m = n + 1; m < order.size() && r_.start[order[m]] == cs && end(order[m]) == ce;
+             ++m)
+            consider(order[m]);
         parent_[c] = best;
         open.push_back(c);
     }
@@ -145,7 +153,8 @@ void Projector::findLevels(uint32_t from, uint32_t to) {
         if (!counts(i) || level_[i] != kUnknownLevel) continue;
         path.clear();
         bool reachable = true;
-        int32_t above = -1; // the level of the range above the path's outermost one (-1: it is a root)
+        int32_t above =
+            -1; // the level of the range above the path's outermost one (-1: it is a root)
         for (uint32_t x = i;;) {
             if (level_[x] != kUnknownLevel || onPath[x]) { // known, or a loop
                 reachable = !onPath[x] && level_[x] != kCycle;
@@ -184,7 +193,8 @@ void Projector::stackOf(uint32_t i, std::string& out) const {
     out.clear();
     char digits[16];
     for (uint32_t x = i; x != kNoRange; x = parent_[x]) {
-        const size_t n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, sourceRow_[x]).ptr - digits);
+        const size_t n = static_cast<size_t>(
+            std::to_chars(digits, digits + sizeof digits, sourceRow_[x]).ptr - digits);
         out.insert(0, digits, n);
         out.insert(out.begin(), ':');
     }
@@ -232,7 +242,8 @@ void Projector::run() {
     std::vector<uint64_t> keys;
     for (uint32_t i = 0; i < n; ++i)
         if (ops_[i]) keys.push_back(uint64_t(sourceRow_[i]) << 32 | i);
-    parallelSort(keys.begin(), keys.end(), std::max(1u, std::thread::hardware_concurrency()), std::less<>());
+    parallelSort(keys.begin(), keys.end(), std::max(1u, std::thread::hardware_concurrency()),
+                 std::less<>());
     withOps_.reserve(keys.size());
     for (uint64_t k : keys) withOps_.emplace_back(static_cast<uint32_t>(k));
 }
@@ -246,7 +257,9 @@ NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
     row.start = r_.start[i];
     row.end = end(i);
     const Thread& th = t_.threads[t_.rangeThread(RangeId(i)).value];
-    row.pid = th.process.valid() && th.process.value < t_.processes.size() ? t_.processes[th.process.value].pid : 0;
+    row.pid = th.process.valid() && th.process.value < t_.processes.size()
+                  ? t_.processes[th.process.value].pid
+                  : 0;
     row.tid = th.tid;
     row.gpuOps = ops_[i];
     row.children = children_[i];
@@ -263,14 +276,20 @@ NvtxProjectionRow Projector::row(size_t k, std::string& stack) const {
 
 } // namespace nvtx_projection_detail
 
-NvtxGpuProjection::NvtxGpuProjection(const Trace& t) : p_(std::make_unique<nvtx_projection_detail::Projector>(t)) { p_->run(); }
+NvtxGpuProjection::NvtxGpuProjection(const Trace& t)
+    : p_(std::make_unique<nvtx_projection_detail::Projector>(t)) {
+    p_->run();
+}
 NvtxGpuProjection::~NvtxGpuProjection() = default;
 const std::vector<RangeId>& NvtxGpuProjection::ranges() const { return p_->ranges(); }
-NvtxProjectionRow NvtxGpuProjection::row(size_t i, std::string& stack) const { return p_->row(i, stack); }
+NvtxProjectionRow NvtxGpuProjection::row(size_t i, std::string& stack) const {
+    return p_->row(i, stack);
+}
 
 void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows) {
-    w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
-              "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
+    w.header({"Name", "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)",
+              "Orig Duration (ns)", "Style", "PID", "TID", "NumGPUOps", "Lvl", "NumChild",
+              "RangeId", "ParentId", "RangeStack"});
     const NvtxGpuProjection projection(t);
     const auto& ranges = projection.ranges();
     // In chunks of rows on every core: each reads its rows' raw texts in one pass over their part
@@ -280,25 +299,44 @@ void writeNvtxGpuProjection(TableWriter& w, const Trace& t, size_t chunkRows) {
     // 64K rows (about 16 MB of CSV) a chunk on two cores, fewer on more: 2 × threads + 2 chunks
     // are in memory at a time.
     if (!chunkRows) chunkRows = std::max<size_t>(8192, (size_t(1) << 17) / threads);
-    w.rowsInChunks(ranges.size(), chunkRows, threads,
-                   [&](size_t from, size_t to, TableWriter& out) {
-        std::string stack;
-        const std::string_view none = "None";
-        forEachRawText(t, std::span(ranges).subspan(from, to - from), [&](size_t k, std::string_view text) {
-            const NvtxProjectionRow r = projection.row(from + k, stack);
-            const std::string numbers[] = {std::to_string(r.projectedStart), std::to_string(r.projectedEnd - r.projectedStart),
-                                           std::to_string(r.start), std::to_string(r.end - r.start), std::to_string(r.pid),
-                                           std::to_string(r.tid), std::to_string(r.gpuOps), r.level ? std::to_string(*r.level) : "",
-                                           std::to_string(r.children), std::to_string(r.rangeId),
-                                           r.parentId ? std::to_string(*r.parentId) : ""};
-            const std::string_view fields[] = {text, numbers[0], numbers[1], numbers[2], numbers[3],
-                                               t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd" : "PushPop",
-                                               numbers[4], numbers[5], numbers[6], r.level ? std::string_view(numbers[7]) : none,
-                                               numbers[8], numbers[9], r.parentId ? std::string_view(numbers[10]) : none,
-                                               r.level ? r.stack : none};
-            out.row(fields);
+    w.rowsInChunks(
+        ranges.size(), chunkRows, threads, [&](size_t from, size_t to, TableWriter& out) {
+            std::string stack;
+            const std::string_view none = "None";
+            forEachRawText(t, std::span(ranges).subspan(from, to - from),
+                           [&](size_t k, std::string_view text) {
+                               const NvtxProjectionRow r = projection.row(from + k, stack);
+                               const std::string numbers[] = {
+                                   std::to_string(r.projectedStart),
+                                   std::to_string(r.projectedEnd - r.projectedStart),
+                                   std::to_string(r.start),
+                                   std::to_string(r.end - r.start),
+                                   std::to_string(r.pid),
+                                   std::to_string(r.tid),
+                                   std::to_string(r.gpuOps),
+                                   r.level ? std::to_string(*r.level) : "",
+                                   std::to_string(r.children),
+                                   std::to_string(r.rangeId),
+                                   r.parentId ? std::to_string(*r.parentId) : ""};
+                               const std::string_view fields[] = {
+                                   text,
+                                   numbers[0],
+                                   numbers[1],
+                                   numbers[2],
+                                   numbers[3],
+                                   t.ranges.kind[r.range.value] == RangeKind::StartEnd ? "StartEnd"
+                                                                                       : "PushPop",
+                                   numbers[4],
+                                   numbers[5],
+                                   numbers[6],
+                                   r.level ? std::string_view(numbers[7]) : none,
+                                   numbers[8],
+                                   numbers[9],
+                                   r.parentId ? std::string_view(numbers[10]) : none,
+                                   r.level ? r.stack : none};
+                               out.row(fields);
+                           });
         });
-    });
 }
 
 } // namespace ls

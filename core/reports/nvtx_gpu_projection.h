@@ -37,7 +37,7 @@ struct NvtxProjectionRow {
     uint32_t children = 0;            // child ranges that have GPU operations themselves
     uint32_t rangeId = 0;             // the export's NVTX_EVENTS rowid
     std::optional<uint32_t> parentId; // rowid of the parent, where it has a level
-    std::string_view stack;           // ":2:3:4", rowids from the outermost range; empty without a level
+    std::string_view stack; // ":2:3:4", rowids from the outermost range; empty without a level
 };
 
 namespace nvtx_projection_detail {
@@ -47,14 +47,14 @@ class Projector;
 // The projection, computed once; its rows are made one at a time (a 1M-kernel trace has
 // millions), by rowid.
 class NvtxGpuProjection {
-public:
+  public:
     explicit NvtxGpuProjection(const Trace& t);
     ~NvtxGpuProjection();
     const std::vector<RangeId>& ranges() const; // the ranges with GPU operations, by rowid
     // The row of ranges()[i]; its stack is written into `stack`, which it views.
     NvtxProjectionRow row(size_t i, std::string& stack) const;
 
-private:
+  private:
     std::unique_ptr<nvtx_projection_detail::Projector> p_;
 };
 

@@ -15,7 +15,9 @@
 
 namespace ls {
 
-std::string_view rangeStyleName(RangeKind k) { return k == RangeKind::StartEnd ? "StartEnd" : "PushPop"; }
+std::string_view rangeStyleName(RangeKind k) {
+    return k == RangeKind::StartEnd ? "StartEnd" : "PushPop";
+}
 
 namespace {
 
@@ -24,8 +26,11 @@ struct ThreadOrder {
     std::vector<uint32_t> byRank, rankOf;
     explicit ThreadOrder(const Trace& t) : byRank(t.threads.size()), rankOf(t.threads.size()) {
         std::iota(byRank.begin(), byRank.end(), 0u);
-        auto key = [&](uint32_t i) { return std::make_pair(t.processes[t.threads[i].process.value].pid, t.threads[i].tid); };
-        std::stable_sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+        auto key = [&](uint32_t i) {
+            return std::make_pair(t.processes[t.threads[i].process.value].pid, t.threads[i].tid);
+        };
+        std::stable_sort(byRank.begin(), byRank.end(),
+                         [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
         for (uint32_t i = 0; i < byRank.size(); ++i) rankOf[byRank[i]] = i;
     }
 };
@@ -46,7 +51,8 @@ struct TextOrder {
     std::vector<uint8_t> same;
 };
 
-// One group's durations and kernels become a row (a kernel under two ranges of one text counts once).
+// One group's durations and kernels become a row (a kernel under two ranges of one text counts
+// once).
 struct RowBuilder {
     std::vector<int64_t> durations;
     std::vector<uint32_t> kernels;
@@ -56,7 +62,8 @@ struct RowBuilder {
     }
     void finish(NvtxKernRow& row) {
         std::sort(kernels.begin(), kernels.end());
-        row.kernelInstances = static_cast<uint64_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
+        row.kernelInstances =
+            static_cast<uint64_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
         row.stats = durationStats(durations);
         durations.clear();
         kernels.clear();
@@ -87,16 +94,19 @@ bool byTotalThenName(const Trace& t, const NvtxKernRow& a, const NvtxKernRow& b)
 }
 
 // Kernels outside every range: one "None" row per launching thread and kernel name, first.
-void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, const ThreadOrder& threads,
+void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside,
+                              const ThreadOrder& threads,
                               const std::function<void(const NvtxKernRow&)>& emit) {
     const auto& k = t.kernels;
     auto key = [&](uint32_t i) {
         const ApiCallId call = k.launch[i];
         // Kernels without a launch call (no pid, no tid) come before every thread.
         const uint32_t thread = call.valid() ? t.apiCalls.thread[call.value].value : UINT32_MAX;
-        return std::make_tuple(thread == UINT32_MAX ? 0u : threads.rankOf[thread] + 1, thread, k.name[i].value);
+        return std::make_tuple(thread == UINT32_MAX ? 0u : threads.rankOf[thread] + 1, thread,
+                               k.name[i].value);
     };
-    std::sort(outside.begin(), outside.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    std::sort(outside.begin(), outside.end(),
+              [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
     std::vector<NvtxKernRow> rows;
     RowBuilder group;
     for (size_t g = 0; g < outside.size();) {
@@ -105,7 +115,8 @@ void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, co
         row.noRange = true;
         if (std::get<1>(groupKey) != UINT32_MAX) setThread(t, row, std::get<1>(groupKey));
         row.kernel = StringId(std::get<2>(groupKey));
-        for (; g < outside.size() && key(outside[g]) == groupKey; ++g) group.add(k.duration(outside[g]), outside[g]);
+        for (; g < outside.size() && key(outside[g]) == groupKey; ++g)
+            group.add(k.duration(outside[g]), outside[g]);
         group.finish(row);
         rows.push_back(std::move(row));
     }
@@ -119,8 +130,9 @@ void emitKernelsOutsideRanges(const Trace& t, std::vector<uint32_t>& outside, co
 
 // One text's kernels by thread, style and kernel name; then its rows by thread, total time
 // descending and kernel name.
-void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, const TextOrder& byText, const ThreadOrder& threads,
-              size_t from, size_t to, const NvtxKernRowSink& keep) {
+void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts,
+              const TextOrder& byText, const ThreadOrder& threads, size_t from, size_t to,
+              const NvtxKernRowSink& keep) {
     struct Entry {
         uint32_t thread, name, range, kernel;
         RangeKind kind;
@@ -161,9 +173,11 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
             const uint32_t h = order[b], range = held.ranges[h].value;
             const RangeKind kind = t.ranges.kind[range];
             for (uint32_t p = held.begin[h]; p < held.begin[h + 1]; ++p)
-                entries.push_back({held.threadRank[p], held.name[p], range, held.kernels[p], kind, held.duration[p]});
+                entries.push_back({held.threadRank[p], held.name[p], range, held.kernels[p], kind,
+                                   held.duration[p]});
         }
-        std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.key() < y.key(); });
+        std::sort(entries.begin(), entries.end(),
+                  [](const Entry& x, const Entry& y) { return x.key() < y.key(); });
         rows.clear();
         for (size_t e = 0; e < entries.size();) {
             const Entry& first = entries[e];
@@ -173,9 +187,11 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts, con
             row.style = rangeStyleName(first.kind);
             row.kernel = StringId(first.name);
             uint32_t lastRange = UINT32_MAX;
-            for (; e < entries.size() && entries[e].thread == first.thread && entries[e].kind == first.kind && entries[e].name == first.name;
+            for (; e < entries.size() && entries[e].thread == first.thread &&
+                   entries[e].kind == first.kind && entries[e].name == first.name;
                  ++e) {
-                if (entries[e].range != lastRange) ++row.rangeInstances; // sorted by range within the group
+                if (entries[e].range != lastRange)
+                    ++row.rangeInstances; // sorted by range within the group
                 lastRange = entries[e].range;
                 group.add(entries[e].duration, entries[e].kernel);
             }
@@ -204,12 +220,15 @@ std::vector<size_t> partBounds(const TextOrder& byText, size_t partTexts) {
 
 } // namespace
 
-void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) { nvtxKernelSummary(t, emit, kNvtxKernPartTexts); }
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit) {
+    nvtxKernelSummary(t, emit, kNvtxKernPartTexts);
+}
 
 // Rows made in parts on every core while the calling thread hands them to `emit`, in order:
 // making them costs twice what writing them does, and a 1M-kernel trace gives millions. A few
 // parts wait at a time.
-void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit, size_t partTexts) {
+void nvtxKernelSummary(const Trace& t, const std::function<void(const NvtxKernRow&)>& emit,
+                       size_t partTexts) {
     struct Part {
         std::vector<NvtxKernRow> rows;
         std::string texts; // the rows' range texts, one after another
@@ -283,7 +302,8 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
         parallelFor(n, cores, [&](size_t from, size_t to, unsigned) {
             for (size_t p = from; p < to; ++p) {
                 const uint32_t kernel = held.kernels[p];
-                held.threadRank[p] = threads.rankOf[t.apiCalls.thread[k.launch[kernel].value].value];
+                held.threadRank[p] =
+                    threads.rankOf[t.apiCalls.thread[k.launch[kernel].value].value];
                 held.name[p] = k.name[kernel].value;
                 held.duration[p] = k.duration(kernel);
             }
@@ -294,18 +314,20 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
     // text form one group, as in nsys.
     const RawTexts texts(t, held.ranges, cores);
 
-
     TextOrder byText;
     byText.order.resize(held.ranges.size());
     std::iota(byText.order.begin(), byText.order.end(), 0u);
     // Keyed 16 bytes at a time from the texts' pieces: a marker's text is not rebuilt whole
     // each time the sort looks further into it.
-    byText.same = sortBySlices(byText.order, [&](uint32_t i, size_t from, char* out) {
-        size_t size = 0;
-        const size_t got = texts.slice(i, from, out, kTextSortSlice, size);
+    byText.same = sortBySlices(
+        byText.order,
+        [&](uint32_t i, size_t from, char* out) {
+            size_t size = 0;
+            const size_t got = texts.slice(i, from, out, kTextSortSlice, size);
 
-        return std::pair(got, size);
-    }, cores);
+            return std::pair(got, size);
+        },
+        cores);
 
     // Part 0 is the kernels outside every range, which come first.
     const std::vector<size_t> bounds = partBounds(byText, partTexts);
@@ -313,7 +335,6 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
         if (p == 0) return emitKernelsOutsideRanges(t, outside, threads, row);
         makeRows(t, held, texts, byText, threads, bounds[p - 1], bounds[p], row);
     });
-
 }
 
 } // namespace ls

@@ -13,7 +13,8 @@ namespace {
 
 uint64_t totalKernelTime(const Trace& t) {
     uint64_t total = 0;
-    for (size_t i = 0; i < t.kernels.size(); ++i) total += static_cast<uint64_t>(t.kernels.duration(i));
+    for (size_t i = 0; i < t.kernels.size(); ++i)
+        total += static_cast<uint64_t>(t.kernels.duration(i));
     return total;
 }
 
@@ -30,9 +31,12 @@ void addKernel(const Trace& t, GpuTimeRow& row, uint32_t i) {
 }
 
 void setShares(std::vector<GpuTimeRow>& rows, uint64_t total) {
-    for (auto& r : rows) r.percent = total ? 100.0 * static_cast<double>(r.gpuTimeNs) / static_cast<double>(total) : 0.0;
+    for (auto& r : rows)
+        r.percent =
+            total ? 100.0 * static_cast<double>(r.gpuTimeNs) / static_cast<double>(total) : 0.0;
     std::sort(rows.begin(), rows.end(), [](const GpuTimeRow& a, const GpuTimeRow& b) {
-        return std::tie(b.gpuTimeNs, a.name, a.direction) < std::tie(a.gpuTimeNs, b.name, b.direction);
+        return std::tie(b.gpuTimeNs, a.name, a.direction) <
+               std::tie(a.gpuTimeNs, b.name, b.direction);
     });
 }
 
@@ -42,7 +46,8 @@ std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t) {
     const auto& r = t.ranges;
     std::map<std::pair<uint32_t, RangeKind>, std::vector<int64_t>> groups;
     for (uint32_t i = 0; i < r.size(); ++i)
-        if (r.kind[i] != RangeKind::Mark) groups[{r.name[i].value, r.kind[i]}].push_back(r.end[i] - r.start[i]);
+        if (r.kind[i] != RangeKind::Mark)
+            groups[{r.name[i].value, r.kind[i]}].push_back(r.end[i] - r.start[i]);
     std::vector<NvtxRangeRow> rows;
     long double all = 0;
     for (auto& [key, d] : groups) {
@@ -53,7 +58,8 @@ std::vector<NvtxRangeRow> nvtxRangeSummary(const Trace& t) {
         all += row.stats.total;
         rows.push_back(std::move(row));
     }
-    for (auto& row : rows) row.percent = all > 0 ? static_cast<double>(100.0L * row.stats.total / all) : 0.0;
+    for (auto& row : rows)
+        row.percent = all > 0 ? static_cast<double>(100.0L * row.stats.total / all) : 0.0;
     std::sort(rows.begin(), rows.end(), [](const NvtxRangeRow& a, const NvtxRangeRow& b) {
         return std::tie(b.stats.total, a.name, a.style) < std::tie(a.stats.total, b.name, b.style);
     });
@@ -82,7 +88,8 @@ std::vector<GpuTimeRow> opSummary(const Trace& t) {
     const auto& links = t.kernelLinks;
     for (uint32_t i = 0; i < t.kernels.size(); ++i) {
         const OpId op = links.opInstance[i];
-        const uint32_t name = op.valid() ? t.ranges.name[t.ops.range[op.value].value].value : UINT32_MAX;
+        const uint32_t name =
+            op.valid() ? t.ranges.name[t.ops.range[op.value].value].value : UINT32_MAX;
         const auto key = std::make_pair(name, links.direction[i]);
         auto& row = groups[key];
         row.direction = links.direction[i];
@@ -116,7 +123,8 @@ std::vector<TcRow> tensorCoreSummary(const Trace& t) {
     std::vector<TcRow> rows;
     for (auto& [key, row] : groups) {
         const uint64_t all = deviceTime[row.device];
-        row.percent = all ? 100.0 * static_cast<double>(row.gpuTimeNs) / static_cast<double>(all) : 0;
+        row.percent =
+            all ? 100.0 * static_cast<double>(row.gpuTimeNs) / static_cast<double>(all) : 0;
         rows.push_back(row);
     }
     return rows;

@@ -1,8 +1,8 @@
 #pragma once
 // Summaries over the correlation: NVTX ranges by normalized name, GPU time per layer and
 // direction and per op, Tensor Core use (the kernels under each range: nvtx_kern_summary.h).
-#include "core/reports/summary.h"
 #include "core/model/trace.h"
+#include "core/reports/summary.h"
 
 #include <string>
 #include <vector>
@@ -23,13 +23,18 @@ struct GpuTimeRow {
     uint64_t instances = 0; // op instances (op_sum only)
     uint64_t kernels = 0;
     uint64_t gpuTimeNs = 0;
-    double percent = 0;       // of all kernel time
-    double flops = 0;         // sum over the kernels with a known FLOP count
+    double percent = 0; // of all kernel time
+    double flops = 0;   // sum over the kernels with a known FLOP count
     uint64_t kernelsWithFlops = 0;
     uint64_t flopsTimeNs = 0; // GPU time of those kernels: the rate is theirs, as in the layer tree
     uint64_t tcTimeNs = 0;    // GPU time of kernels that used Tensor Cores
-    double tflopsPerSecond() const { return flopsTimeNs ? flops / static_cast<double>(flopsTimeNs) / 1e3 : 0; }
-    double tcShare() const { return gpuTimeNs ? 100.0 * static_cast<double>(tcTimeNs) / static_cast<double>(gpuTimeNs) : 0; }
+    double tflopsPerSecond() const {
+        return flopsTimeNs ? flops / static_cast<double>(flopsTimeNs) / 1e3 : 0;
+    }
+    double tcShare() const {
+        return gpuTimeNs ? 100.0 * static_cast<double>(tcTimeNs) / static_cast<double>(gpuTimeNs)
+                         : 0;
+    }
 };
 // Per layer and direction; the rows add up to the total kernel time.
 std::vector<GpuTimeRow> layerSummary(const Trace& t);

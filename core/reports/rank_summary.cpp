@@ -7,7 +7,8 @@
 
 namespace ls {
 
-KernelCollectives::KernelCollectives(const Trace& t) : t_(t), byName_(t.strings.size(), Collective::None) {
+KernelCollectives::KernelCollectives(const Trace& t)
+    : t_(t), byName_(t.strings.size(), Collective::None) {
     std::vector<uint8_t> seen(byName_.size(), 0);
     for (const StringId name : t.kernels.name) {
         if (!name.valid() || name.value >= byName_.size() || seen[name.value]) continue;
@@ -32,7 +33,8 @@ RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelColl
     RankKernels out;
     std::vector<Interval> compute, comm, copies;
     const auto ofRank = [&](const GpuOpColumns& c, uint32_t i) {
-        if (const Stream& st = t.streamOf(c, i); st.process != r.process || st.device != r.device) return false;
+        if (const Stream& st = t.streamOf(c, i); st.process != r.process || st.device != r.device)
+            return false;
         out.first = out.any ? std::min(out.first, c.start[i]) : c.start[i];
         out.last = out.any ? std::max(out.last, c.end[i]) : c.end[i];
         return out.any = true;
@@ -49,7 +51,8 @@ RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelColl
             compute.push_back({k.start[i], k.end[i]});
         }
     }
-    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.memcpys), static_cast<const GpuOpColumns*>(&t.memsets)})
+    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t.memcpys),
+                                  static_cast<const GpuOpColumns*>(&t.memsets)})
         for (uint32_t i = 0; i < c->size(); ++i)
             if (ofRank(*c, i)) copies.push_back({c->start[i], c->end[i]});
     out.busy = {unionOf(std::move(compute)), unionOf(std::move(comm))};
@@ -77,7 +80,9 @@ std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<Ran
         RankTimeRow row;
         row.rank = r.rank;
         row.host = r.host;
-        row.pid = r.process.valid() && r.process.value < t.processes.size() ? t.processes[r.process.value].pid : 0;
+        row.pid = r.process.valid() && r.process.value < t.processes.size()
+                      ? t.processes[r.process.value].pid
+                      : 0;
         row.device = r.device;
         row.kernels = k.kernels;
         row.commKernels = k.commKernels;

@@ -34,7 +34,8 @@ struct RankBusy {
 std::vector<RankBusy> rankBusyIntervals(const Session& session);
 
 // The rows; with `busy`, also the intervals of rankBusyIntervals from the same pass.
-std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<RankBusy>* busy = nullptr);
+std::vector<RankTimeRow> rankTimeSummary(const Session& session,
+                                         std::vector<RankBusy>* busy = nullptr);
 
 // Per trace, the collective of each kernel name (None for compute), looked up once per name.
 class KernelCollectives {

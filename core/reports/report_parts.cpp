@@ -13,7 +13,8 @@ uint32_t reportLoadParts(std::string_view report) {
         {"api_sum", kLoadApiCalls},
         {"osrt_sum", kLoadOsRuntime},
         {"nvtx_sum", kLoadNvtxNames},
-        {"nvtx_kern_sum", kLoadKernels | kLoadApiCalls | kLoadNvtxNames}, // ranges around each launch: no correlation
+        {"nvtx_kern_sum", kLoadKernels | kLoadApiCalls |
+                              kLoadNvtxNames}, // ranges around each launch: no correlation
         {"mem_time_sum", kLoadMemory},
         {"mem_size_sum", kLoadMemory},
         {"gpu_sum", kLoadKernels | kLoadMemory},

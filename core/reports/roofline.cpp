@@ -10,9 +10,12 @@ namespace ls {
 
 std::string_view rooflineBoundName(RooflineBound b) {
     switch (b) {
-    case RooflineBound::Memory: return "memory";
-    case RooflineBound::Compute: return "compute";
-    case RooflineBound::Unknown: break;
+    case RooflineBound::Memory:
+        return "memory";
+    case RooflineBound::Compute:
+        return "compute";
+    case RooflineBound::Unknown:
+        break;
     }
     return "";
 }
@@ -30,7 +33,8 @@ double RooflinePoint::computeRoof() const { return peaks ? computePeak(*peaks, d
 double RooflinePoint::bandwidth() const { return peaks ? peaks->bandwidth : NAN; }
 
 double RooflinePoint::roof() const {
-    const double compute = computeRoof(), memory = intensity() * bandwidth(); // memory is +inf without bytes
+    const double compute = computeRoof(),
+                 memory = intensity() * bandwidth(); // memory is +inf without bytes
     if (std::isnan(compute) || std::isnan(memory)) return NAN;
     return std::min(compute, memory);
 }
@@ -47,20 +51,24 @@ RooflineGroupOf rooflineGroupOf(const Trace& t, RooflineGrouping g) {
     switch (g) {
     case RooflineGrouping::Kernel:
         return [&t](uint32_t k) {
-            const StringId id = t.kernels.shortName[k].valid() ? t.kernels.shortName[k] : t.kernels.name[k];
+            const StringId id =
+                t.kernels.shortName[k].valid() ? t.kernels.shortName[k] : t.kernels.name[k];
             return RooflineGroup{std::string(t.str(id)), Direction::Other};
         };
     case RooflineGrouping::Op:
         // As op_sum groups: the op instance's marker name and the kernel's direction.
         return [&t](uint32_t k) {
             const OpId op = t.kernelLinks.opInstance[k];
-            std::string name = op.valid() ? std::string(t.str(t.ranges.name[t.ops.range[op.value].value])) : "(none)";
+            std::string name = op.valid()
+                                   ? std::string(t.str(t.ranges.name[t.ops.range[op.value].value]))
+                                   : "(none)";
             return RooflineGroup{std::move(name), t.kernelLinks.direction[k]};
         };
     case RooflineGrouping::Layer:
         return [&t](uint32_t k) {
             const StringId layer = t.kernelLinks.layer[k];
-            return RooflineGroup{layer.valid() ? std::string(t.str(layer)) : "(none)", t.kernelLinks.direction[k]};
+            return RooflineGroup{layer.valid() ? std::string(t.str(layer)) : "(none)",
+                                 t.kernelLinks.direction[k]};
         };
     }
     return {};
@@ -75,7 +83,8 @@ std::vector<RooflinePoint> roofline(const Trace& t, const RooflineGroupOf& group
     std::map<Key, RooflinePoint> points;
     const auto& m = t.metrics;
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-        if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k])) continue;
+        if (k >= m.flops.size() || !std::isfinite(m.flops[k]) || !std::isfinite(m.bytes[k]))
+            continue;
         RooflineGroup group = groupOf(k);
         const uint32_t device = t.streamOf(t.kernels, k).device;
         const Key key{group.name, group.direction, m.dtype[k], m.tc[k], device};
@@ -99,7 +108,9 @@ std::vector<RooflinePoint> roofline(const Trace& t, const RooflineGroupOf& group
     std::vector<RooflinePoint> out;
     out.reserve(points.size());
     for (auto& [key, p] : points) out.push_back(std::move(p));
-    std::stable_sort(out.begin(), out.end(), [](const RooflinePoint& a, const RooflinePoint& b) { return a.gpuTimeNs > b.gpuTimeNs; });
+    std::stable_sort(out.begin(), out.end(), [](const RooflinePoint& a, const RooflinePoint& b) {
+        return a.gpuTimeNs > b.gpuTimeNs;
+    });
     return out;
 }
 

@@ -32,23 +32,25 @@ struct RooflinePoint {
     RooflineGroup group;
     DType dtype = DType::Unknown;
     TcState tc = TcState::NotApplicable;
-    std::string gpu;                   // the device name the trace records
+    std::string gpu;                    // the device name the trace records
     const DevicePeaks* peaks = nullptr; // nullptr: a GPU the peak table does not know
     uint64_t kernels = 0, gpuTimeNs = 0;
-    double flops = 0, bytes = 0;       // sums over the point's kernels
+    double flops = 0, bytes = 0; // sums over the point's kernels
 
-    double intensity() const;         // flops / bytes (FLOP per byte); +inf when bytes are 0
-    double achieved() const;          // FLOP/s: flops / GPU time
-    double computeRoof() const;       // computePeak(peaks, dtype, tc); NaN unknown
-    double bandwidth() const;         // bytes/s; NaN unknown
-    double roof() const;              // min(computeRoof, intensity × bandwidth); NaN unknown
-    double percentOfRoof() const;     // 100 × achieved / roof
-    RooflineBound bound() const;      // which of the two terms of roof() is the smaller
+    double intensity() const;     // flops / bytes (FLOP per byte); +inf when bytes are 0
+    double achieved() const;      // FLOP/s: flops / GPU time
+    double computeRoof() const;   // computePeak(peaks, dtype, tc); NaN unknown
+    double bandwidth() const;     // bytes/s; NaN unknown
+    double roof() const;          // min(computeRoof, intensity × bandwidth); NaN unknown
+    double percentOfRoof() const; // 100 × achieved / roof
+    RooflineBound bound() const;  // which of the two terms of roof() is the smaller
 };
 
 // Points by GPU time, largest first. A kernel counts when its FLOPs and bytes are both known
 // (finite); groups without such kernels give no point.
 std::vector<RooflinePoint> roofline(const Trace& t, const RooflineGroupOf& groupOf);
-inline std::vector<RooflinePoint> roofline(const Trace& t, RooflineGrouping g) { return roofline(t, rooflineGroupOf(t, g)); }
+inline std::vector<RooflinePoint> roofline(const Trace& t, RooflineGrouping g) {
+    return roofline(t, rooflineGroupOf(t, g));
+}
 
 } // namespace ls

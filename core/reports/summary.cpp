@@ -13,7 +13,8 @@ DurationStats durationStats(std::vector<int64_t>& d) {
     DurationStats s;
     s.count = d.size();
     if (d.empty()) return s;
-    if (d.size() == 1) { // most groups of a per-call report: the same figures without the long double work
+    if (d.size() ==
+        1) { // most groups of a per-call report: the same figures without the long double work
         s.total = static_cast<uint64_t>(d[0]);
         s.min = s.max = d[0];
         s.avg = s.median = static_cast<double>(d[0]);
@@ -50,7 +51,8 @@ DurationStats durationStats(std::vector<int64_t>& d) {
 std::vector<SummaryRow> osRuntimeSummary(const Trace& t) {
     std::map<uint32_t, std::vector<int64_t>> byName;
     const auto& os = t.osRuntime;
-    for (size_t i = 0; i < os.size(); ++i) byName[os.name[i].value].push_back(os.end[i] - os.start[i]);
+    for (size_t i = 0; i < os.size(); ++i)
+        byName[os.name[i].value].push_back(os.end[i] - os.start[i]);
     std::vector<SummaryRow> rows;
     uint64_t all = 0;
     for (auto& [name, d] : byName) {
@@ -60,7 +62,8 @@ std::vector<SummaryRow> osRuntimeSummary(const Trace& t) {
         all += r.stats.total;
         rows.push_back(std::move(r));
     }
-    for (auto& r : rows) r.percent = all ? 100.0 * static_cast<double>(r.stats.total) / static_cast<double>(all) : 0;
+    for (auto& r : rows)
+        r.percent = all ? 100.0 * static_cast<double>(r.stats.total) / static_cast<double>(all) : 0;
     std::sort(rows.begin(), rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
         return a.stats.total != b.stats.total ? a.stats.total > b.stats.total : a.name < b.name;
     });
@@ -70,7 +73,8 @@ std::vector<SummaryRow> osRuntimeSummary(const Trace& t) {
 std::string_view stripApiVersion(std::string_view name) {
     // nsys 2022.4 drops the last six characters when they start with "_v" ("_v3020"); longer
     // suffixes ("_v11060") stay, and we print what it prints.
-    if (name.size() > 6 && name.compare(name.size() - 6, 2, "_v") == 0) return name.substr(0, name.size() - 6);
+    if (name.size() > 6 && name.compare(name.size() - 6, 2, "_v") == 0)
+        return name.substr(0, name.size() - 6);
     return name;
 }
 
@@ -84,7 +88,8 @@ std::string formatOneDecimal(double v) {
     // SQLite's ROUND (which nsys uses) rounds halves away from zero; printf would round to even.
     const double r = std::round(v * 10.0) / 10.0;
     char buf[64];
-    const auto end = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1).ptr; // printf's "%.1f", faster
+    const auto end = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 1)
+                         .ptr; // printf's "%.1f", faster
     return std::string(buf, end);
 }
 
@@ -93,22 +98,26 @@ namespace {
 void finish(std::vector<SummaryRow>& rows) {
     long double all = 0;
     for (const auto& r : rows) all += r.stats.total;
-    for (auto& r : rows) r.percent = all > 0 ? static_cast<double>(100.0L * r.stats.total / all) : 0.0;
+    for (auto& r : rows)
+        r.percent = all > 0 ? static_cast<double>(100.0L * r.stats.total / all) : 0.0;
     std::sort(rows.begin(), rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
-        return std::tie(b.stats.total, a.name, a.grid, a.block) < std::tie(a.stats.total, b.name, b.grid, b.block);
+        return std::tie(b.stats.total, a.name, a.grid, a.block) <
+               std::tie(a.stats.total, b.name, b.grid, b.block);
     });
 }
 
 } // namespace
 
-std::vector<SummaryRow> kernelSummary(const Trace& t, KernelGrouping grouping, KernelNaming naming) {
+std::vector<SummaryRow> kernelSummary(const Trace& t, KernelGrouping grouping,
+                                      KernelNaming naming) {
     const auto& k = t.kernels;
     const auto& names = naming == KernelNaming::Demangled ? k.name : k.shortName;
     using Key = std::tuple<uint32_t, Dim3, Dim3>;
     std::map<Key, std::vector<int64_t>> groups;
     for (size_t i = 0; i < k.size(); ++i) {
         Key key{names[i].value, {}, {}};
-        if (grouping == KernelGrouping::NameGridBlock) key = {names[i].value, k.grid[i], k.block[i]};
+        if (grouping == KernelGrouping::NameGridBlock)
+            key = {names[i].value, k.grid[i], k.block[i]};
         groups[key].push_back(k.duration(i));
     }
     std::vector<SummaryRow> rows;

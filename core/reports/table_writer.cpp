@@ -40,7 +40,8 @@ bool needsQuotes(std::string_view f) {
         std::memcpy(&w, f.data() + i, 8);
         if (hasByte(w, ',') || hasByte(w, '"') || hasByte(w, '\r') || hasByte(w, '\n')) return true;
     }
-    return std::any_of(f.begin() + static_cast<std::ptrdiff_t>(i), f.end(), [](char c) { return kCsvSpecial[static_cast<unsigned char>(c)]; });
+    return std::any_of(f.begin() + static_cast<std::ptrdiff_t>(i), f.end(),
+                       [](char c) { return kCsvSpecial[static_cast<unsigned char>(c)]; });
 }
 
 // Appends f quoted, each quote doubled.
@@ -48,7 +49,8 @@ template <typename Out> void appendQuoted(Out& out, std::string_view f) {
     out += '"';
     for (size_t from = 0;;) {
         const size_t quote = f.find('"', from);
-        out += f.substr(from, quote == std::string_view::npos ? std::string_view::npos : quote + 1 - from);
+        out += f.substr(from, quote == std::string_view::npos ? std::string_view::npos
+                                                              : quote + 1 - from);
         if (quote == std::string_view::npos) break;
         out += '"';
         from = quote + 1;
@@ -70,14 +72,16 @@ namespace {
 // TSV has no quoting; tabs and line breaks inside a field become spaces.
 std::string tsvField(std::string_view f) {
     std::string out(f);
-    std::replace_if(out.begin(), out.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+    std::replace_if(
+        out.begin(), out.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
     return out;
 }
 } // namespace
 
 TableWriter::~TableWriter() { finish(); }
 
-void TableWriter::setLeadingColumns(std::vector<std::string> names, std::vector<std::string> values) {
+void TableWriter::setLeadingColumns(std::vector<std::string> names,
+                                    std::vector<std::string> values) {
     leadingNames_ = std::move(names);
     leadingValues_ = std::move(values);
 }
@@ -86,24 +90,31 @@ void TableWriter::header(std::vector<std::string> columns) {
     if (headerWritten_) return;
     headerWritten_ = true;
     columns.insert(columns.begin(), leadingNames_.begin(), leadingNames_.end());
-    if (format_ == TableFormat::Text) buffered_.push_back(std::move(columns));
-    else writeLine(columns);
+    if (format_ == TableFormat::Text)
+        buffered_.push_back(std::move(columns));
+    else
+        writeLine(columns);
 }
 
 void TableWriter::row(std::vector<std::string> fields) {
-    if (!leadingValues_.empty()) fields.insert(fields.begin(), leadingValues_.begin(), leadingValues_.end());
-    if (format_ == TableFormat::Text) buffered_.push_back(std::move(fields));
-    else writeLine(fields);
+    if (!leadingValues_.empty())
+        fields.insert(fields.begin(), leadingValues_.begin(), leadingValues_.end());
+    if (format_ == TableFormat::Text)
+        buffered_.push_back(std::move(fields));
+    else
+        writeLine(fields);
 }
 
 void TableWriter::row(std::span<const std::string_view> fields) {
-    if (format_ == TableFormat::Text || !leadingValues_.empty()) return row(std::vector<std::string>(fields.begin(), fields.end()));
+    if (format_ == TableFormat::Text || !leadingValues_.empty())
+        return row(std::vector<std::string>(fields.begin(), fields.end()));
     if (!sink_) line_.clear();
     for (size_t i = 0; i < fields.size(); ++i) appendField(i, fields[i]);
     flushLine();
 }
 
-void TableWriter::rowsInChunks(size_t rows, size_t chunk, unsigned threads, const std::function<void(size_t, size_t, TableWriter&)>& make) {
+void TableWriter::rowsInChunks(size_t rows, size_t chunk, unsigned threads,
+                               const std::function<void(size_t, size_t, TableWriter&)>& make) {
     chunk = std::max<size_t>(chunk, 1);
     const size_t chunks = (rows + chunk - 1) / chunk;
     if (format_ == TableFormat::Text || threads < 2 || chunks < 2) return make(0, rows, *this);
@@ -116,7 +127,9 @@ void TableWriter::rowsInChunks(size_t rows, size_t chunk, unsigned threads, cons
             into.leadingValues_ = leadingValues_;
             make(c * chunk, std::min(rows, (c + 1) * chunk), into);
         },
-        [&](const std::string& lines) { out_->write(lines.data(), static_cast<std::streamsize>(lines.size())); });
+        [&](const std::string& lines) {
+            out_->write(lines.data(), static_cast<std::streamsize>(lines.size()));
+        });
 }
 
 void TableWriter::writeLine(const std::vector<std::string>& fields) {
@@ -128,9 +141,12 @@ void TableWriter::writeLine(const std::vector<std::string>& fields) {
 void TableWriter::appendField(size_t column, std::string_view f) {
     std::string& out = line();
     if (column) out += format_ == TableFormat::Tsv ? '\t' : ',';
-    if (format_ == TableFormat::Tsv) out += tsvField(f);
-    else if (!needsQuotes(f)) out += f;
-    else appendQuoted(out, f);
+    if (format_ == TableFormat::Tsv)
+        out += tsvField(f);
+    else if (!needsQuotes(f))
+        out += f;
+    else
+        appendQuoted(out, f);
 }
 
 void TableWriter::flushLine() {

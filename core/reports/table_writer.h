@@ -18,7 +18,7 @@ std::optional<TableFormat> parseTableFormat(std::string_view s);
 std::string csvField(std::string_view field);
 
 class TableWriter {
-public:
+  public:
     TableWriter(std::ostream& out, TableFormat format) : out_(&out), format_(format) {}
     ~TableWriter();
     void header(std::vector<std::string> columns);
@@ -30,14 +30,15 @@ public:
     // rows whose making (texts read back, numbers formatted) would otherwise hold one core. At
     // most 2 × threads + 2 chunks are in memory at a time. Text tables make theirs here, on the
     // calling thread.
-    void rowsInChunks(size_t rows, size_t chunk, unsigned threads, const std::function<void(size_t, size_t, TableWriter&)>& make);
+    void rowsInChunks(size_t rows, size_t chunk, unsigned threads,
+                      const std::function<void(size_t, size_t, TableWriter&)>& make);
     // Text tables are aligned, so they are buffered until finish() (or destruction).
     void finish();
     // Several traces in one table: rows from now on start with `values`, the header with
     // `names`; a header after the first is dropped.
     void setLeadingColumns(std::vector<std::string> names, std::vector<std::string> values);
 
-private:
+  private:
     // A chunk's writer (rowsInChunks): lines are appended to `lines`.
     TableWriter(std::string& lines, TableFormat format) : sink_(&lines), format_(format) {}
     std::string& line() { return sink_ ? *sink_ : line_; }

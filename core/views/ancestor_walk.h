@@ -14,12 +14,14 @@
 namespace ls {
 
 template <typename Value> class AncestorWalk {
-public:
-    explicit AncestorWalk(const Trace& t) : t_(t), last_(t.threads.size() + 1) {} // the last for a range of no known thread
+  public:
+    explicit AncestorWalk(const Trace& t)
+        : t_(t), last_(t.threads.size() + 1) {} // the last for a range of no known thread
 
     // The value of range r (valid); make(const Value* parentValue or null at the top, RangeId).
     template <typename Make> const Value& of(RangeId r, Make&& make) {
-        auto& last = last_[std::min<size_t>(t_.rangeThread(r).value, last_.size() - 1)]; // outermost first
+        auto& last =
+            last_[std::min<size_t>(t_.rangeThread(r).value, last_.size() - 1)]; // outermost first
         const size_t common = shared(r, last);
         last.resize(common);
         for (size_t i = path_.size(); i-- > 0;) {
@@ -29,7 +31,7 @@ public:
         return last.back().second;
     }
 
-private:
+  private:
     using Chain = std::vector<std::pair<RangeId, Value>>;
 
     // How many of the last chain's outermost ranges r's chain shares; path_ gets r's other

@@ -17,8 +17,10 @@ std::string_view argumentsOf(std::string_view full, std::string_view shortName) 
     if (!rest.empty() && rest.front() == '<') {
         int depth = 0;
         for (size_t i = 0; i < rest.size(); ++i) {
-            if (rest[i] == '<') ++depth;
-            else if (rest[i] == '>' && --depth == 0) return rest.substr(1, i - 1);
+            if (rest[i] == '<')
+                ++depth;
+            else if (rest[i] == '>' && --depth == 0)
+                return rest.substr(1, i - 1);
         }
     }
     return rest;
@@ -41,8 +43,9 @@ std::vector<std::string> wordsOf(std::string_view text) {
 
 // Words a GEMM name carries its configuration in, most telling first.
 bool isElementType(const std::string& w) {
-    static const std::set<std::string> types = {"f16", "bf16", "f32", "tf32", "fp16", "fp32", "fp8", "e4m3", "e5m2", "hsh", "tst",
-                                                "Half", "BFloat16", "float", "double", "half", "int8", "s8"};
+    static const std::set<std::string> types = {
+        "f16", "bf16", "f32",  "tf32",     "fp16",  "fp32",   "fp8",  "e4m3", "e5m2",
+        "hsh", "tst",  "Half", "BFloat16", "float", "double", "half", "int8", "s8"};
     return types.count(w) > 0;
 }
 // [0-9]+x[0-9]+(x[0-9]+)?, by hand: a std::regex built per word cost seconds on a 64-rank session.
@@ -61,7 +64,10 @@ bool isTile(const std::string& w) {
     }
     return numbers == 2 || numbers == 3;
 }
-bool isLayout(const std::string& w) { return w == "nn" || w == "nt" || w == "tn" || w == "tt" || w == "NN" || w == "NT" || w == "TN" || w == "TT"; }
+bool isLayout(const std::string& w) {
+    return w == "nn" || w == "nt" || w == "tn" || w == "tt" || w == "NN" || w == "NT" ||
+           w == "TN" || w == "TT";
+}
 
 // "cutlass_75_tensorop_f16_s1688gemm_f16_128x128_tn_align1" splits on '_' too.
 std::vector<std::string> partsOf(std::string_view args) {
@@ -83,9 +89,12 @@ std::string describe(std::string_view args, const std::set<std::string>& common)
     const std::vector<std::string> parts = partsOf(args);
     std::vector<std::string> config;
     for (const auto& p : parts)
-        if ((isElementType(p) || isTile(p) || isLayout(p)) && std::find(config.begin(), config.end(), p) == config.end()) config.push_back(p);
+        if ((isElementType(p) || isTile(p) || isLayout(p)) &&
+            std::find(config.begin(), config.end(), p) == config.end())
+            config.push_back(p);
     // A GEMM-like name: its element type, tile and layout say it all.
-    if (std::any_of(config.begin(), config.end(), [](const std::string& p) { return isTile(p) || isLayout(p); })) {
+    if (std::any_of(config.begin(), config.end(),
+                    [](const std::string& p) { return isTile(p) || isLayout(p); })) {
         std::string out;
         for (const auto& p : config) out += (out.empty() ? "" : " ") + p;
         return out;
@@ -96,8 +105,10 @@ std::string describe(std::string_view args, const std::set<std::string>& common)
     std::set<std::string> seen;
     for (const std::string& w : wordsOf(args)) {
         if (taken == 3) break;
-        if (common.count(w) || seen.count(w) || std::isdigit(static_cast<unsigned char>(w.front())) || w == "native" || w == "at" || w == "c10" ||
-            w == "std" || w == "lambda" || w == "instance" || w == "int" || w == "unsigned" || w == "long" || w == "const")
+        if (common.count(w) || seen.count(w) ||
+            std::isdigit(static_cast<unsigned char>(w.front())) || w == "native" || w == "at" ||
+            w == "c10" || w == "std" || w == "lambda" || w == "instance" || w == "int" ||
+            w == "unsigned" || w == "long" || w == "const")
             continue;
         seen.insert(w);
         out += (out.empty() ? "" : " ") + w;
@@ -108,7 +119,8 @@ std::string describe(std::string_view args, const std::set<std::string>& common)
 
 } // namespace
 
-std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& fullNames, const std::vector<std::string_view>& shortNames) {
+std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& fullNames,
+                                            const std::vector<std::string_view>& shortNames) {
     std::vector<std::string> out(shortNames.begin(), shortNames.end());
     std::map<std::string_view, std::set<std::string_view>> fullsOfShort;
     for (size_t i = 0; i < fullNames.size(); ++i) fullsOfShort[shortNames[i]].insert(fullNames[i]);
@@ -120,10 +132,12 @@ std::vector<std::string> distinctShortNames(const std::vector<std::string_view>&
         for (std::string_view f : fulls) {
             const auto words = wordsOf(argumentsOf(f, shortName));
             std::set<std::string> mine(words.begin(), words.end());
-            if (first) common = mine;
+            if (first)
+                common = mine;
             else {
                 std::set<std::string> both;
-                std::set_intersection(common.begin(), common.end(), mine.begin(), mine.end(), std::inserter(both, both.begin()));
+                std::set_intersection(common.begin(), common.end(), mine.begin(), mine.end(),
+                                      std::inserter(both, both.begin()));
                 common = both;
             }
             first = false;

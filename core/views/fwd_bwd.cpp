@@ -1,7 +1,7 @@
 #include "core/views/fwd_bwd.h"
 
-#include "core/reports/nvtx_summary.h"
 #include "core/pytorch/range_roles.h"
+#include "core/reports/nvtx_summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,7 +32,9 @@ std::vector<FwdBwdRatioRow> finish(RatioRows& rows, bool dropWithoutForward) {
     std::vector<FwdBwdRatioRow> out;
     for (auto& [key, row] : rows) {
         if (dropWithoutForward && !row.forwardKernels) continue;
-        row.ratio = row.forwardNs ? static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs) : NAN;
+        row.ratio = row.forwardNs
+                        ? static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs)
+                        : NAN;
         out.push_back(row);
     }
     return out;
@@ -58,7 +60,8 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
     FwdBwdPairs p;
     const auto& ops = t.ops;
     const auto isNode = [&](uint32_t o) {
-        return isBackwardWrapper(t.str(t.ranges.name[ops.extent[o].value])) || isBackwardNode(t.str(t.ranges.name[ops.range[o].value]));
+        return isBackwardWrapper(t.str(t.ranges.name[ops.extent[o].value])) ||
+               isBackwardNode(t.str(t.ranges.name[ops.range[o].value]));
     };
     p.forwardRowOfOp.assign(ops.size(), kNone);
     p.backwardRowOfOp.assign(ops.size(), kNone);
@@ -83,9 +86,10 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const OpId op = t.kernelLinks.opInstance[k];
         if (!op.valid()) continue;
-        OpSideRow* row = p.forwardRowOfOp[op.value] != kNone    ? &p.forward[p.forwardRowOfOp[op.value]]
-                         : p.backwardRowOfOp[op.value] != kNone ? &p.backward[p.backwardRowOfOp[op.value]]
-                                                                : nullptr;
+        OpSideRow* row =
+            p.forwardRowOfOp[op.value] != kNone    ? &p.forward[p.forwardRowOfOp[op.value]]
+            : p.backwardRowOfOp[op.value] != kNone ? &p.backward[p.backwardRowOfOp[op.value]]
+                                                   : nullptr;
         if (!row) continue;
         const auto ns = static_cast<uint64_t>(t.kernels.duration(k));
         ++row->kernels;
@@ -108,9 +112,10 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
     const auto lowest = lowestForwardSeq(t);
     for (auto& row : p.forward) {
         if (!row.partners.empty()) continue;
-        row.unpairedReason = t.ranges.seq[ops.range[row.op.value].value] < 0
-                                 ? "no seq: the op recorded no autograd node (no gradient flows through it)"
-                                 : "seq without partner: no backward node with this seq in the capture";
+        row.unpairedReason =
+            t.ranges.seq[ops.range[row.op.value].value] < 0
+                ? "no seq: the op recorded no autograd node (no gradient flows through it)"
+                : "seq without partner: no backward node with this seq in the capture";
     }
     for (auto& row : p.backward) {
         if (!row.partners.empty()) continue;
@@ -122,9 +127,10 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
         }
         const uint32_t process = t.threads[t.rangeThread(r).value].process.value;
         const auto it = lowest.find(process);
-        row.unpairedReason = it == lowest.end() || seq < it->second
-                                 ? "outside the capture: its forward op ran before the capture started"
-                                 : "seq without partner: no forward op with this seq started before it";
+        row.unpairedReason =
+            it == lowest.end() || seq < it->second
+                ? "outside the capture: its forward op ran before the capture started"
+                : "seq without partner: no forward op with this seq started before it";
     }
     return p;
 }
@@ -133,20 +139,24 @@ FwdBwdPairs buildFwdBwdPairs(const Trace& t) {
 std::vector<FwdBwdRatioRow> fwdBwdByLayer(const Trace& t) {
     RatioRows rows;
     for (const GpuTimeRow& g : layerSummary(t)) {
-        if ((g.direction != Direction::Forward && g.direction != Direction::Backward) || g.name == "(none)") continue;
+        if ((g.direction != Direction::Forward && g.direction != Direction::Backward) ||
+            g.name == "(none)")
+            continue;
         auto& row = ratioRow(rows, g.name);
         const bool forward = g.direction == Direction::Forward;
         (forward ? row.forwardNs : row.backwardNs) += g.gpuTimeNs;
         (forward ? row.forwardKernels : row.backwardKernels) += g.kernels;
         if (g.kernelsWithFlops) addFlops(forward ? row.forwardFlops : row.backwardFlops, g.flops);
     }
-    return finish(rows, true); // a layer without forward kernels: the seed ops in a "backward" range
+    return finish(rows,
+                  true); // a layer without forward kernels: the seed ops in a "backward" range
 }
 
 std::vector<FwdBwdRatioRow> fwdBwdByOpType(const Trace& t, const FwdBwdPairs& pairs) {
     RatioRows rows;
     for (const auto& f : pairs.forward) {
-        auto& row = ratioRow(rows, std::string(t.str(t.ranges.name[t.ops.range[f.op.value].value])));
+        auto& row =
+            ratioRow(rows, std::string(t.str(t.ranges.name[t.ops.range[f.op.value].value])));
         row.forwardNs += f.gpuTimeNs;
         row.forwardKernels += f.kernels;
         if (std::isfinite(f.flops)) addFlops(row.forwardFlops, f.flops);

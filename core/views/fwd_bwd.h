@@ -13,17 +13,18 @@ namespace ls {
 struct OpSideRow {
     OpId op;
     uint64_t kernels = 0, gpuTimeNs = 0;
-    double flops = 0;          // NaN when no kernel of the op has known FLOPs
-    uint64_t flopsTimeNs = 0;  // time of the kernels with known FLOPs (for TFLOP/s)
-    uint64_t tcTimeNs = 0;     // time of kernels that used Tensor Cores
+    double flops = 0;         // NaN when no kernel of the op has known FLOPs
+    uint64_t flopsTimeNs = 0; // time of the kernels with known FLOPs (for TFLOP/s)
+    uint64_t tcTimeNs = 0;    // time of kernels that used Tensor Cores
     DType dtype = DType::Unknown;
     std::vector<uint32_t> partners; // rows on the other side
     std::string unpairedReason;     // empty when paired
 };
 
 struct FwdBwdPairs {
-    std::vector<OpSideRow> forward;  // forward ops, and other ops a backward node pairs with, by start
-    std::vector<OpSideRow> backward; // backward nodes, by start
+    std::vector<OpSideRow>
+        forward; // forward ops, and other ops a backward node pairs with, by start
+    std::vector<OpSideRow> backward;                       // backward nodes, by start
     std::vector<uint32_t> forwardRowOfOp, backwardRowOfOp; // per op instance, UINT32_MAX if none
 };
 

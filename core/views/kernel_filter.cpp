@@ -43,20 +43,13 @@ namespace {
 using Term = KernelFilter::Term;
 using Op = KernelFilter::Op;
 
-bool isSpace(char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-bool isIdentStart(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-bool isIdentChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
@@ -78,10 +71,8 @@ bool containsIgnoringCase(std::string_view cell, std::string_view lowered) {
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
+    while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
     return s;
 }
 
@@ -165,12 +156,8 @@ std::optional<std::pair<Op, size_t>> parseOp(std::string_view s) {
     return std::nullopt;
 }
 
-bool isOrdering(Op op) {
-    return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-}
-bool isRegex(Op op) {
-    return op == Op::Match || op == Op::NoMatch;
-}
+bool isOrdering(Op op) { return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge; }
+bool isRegex(Op op) { return op == Op::Match || op == Op::NoMatch; }
 
 struct Suffix {
     std::string_view text; // lower case
@@ -291,12 +278,10 @@ std::optional<Term> parseTerm(std::string_view s, std::string& error) {
     }
     size_t i = 0;
     if (!s.empty() && isIdentStart(s.front()))
-        while (i < s.size() && isIdentChar(s[i]))
-            ++i;
+        while (i < s.size() && isIdentChar(s[i])) ++i;
     const std::string_view ident = s.substr(0, i);
     size_t j = i;
-    while (j < s.size() && isSpace(s[j]))
-        ++j;
+    while (j < s.size() && isSpace(s[j])) ++j;
     const auto op = ident.empty() ? std::nullopt : parseOp(s.substr(j));
     if (!op) { // free text: `aten::mm`, `128x128`, `"a and b"`
         const auto text = parseValue(s, error);

@@ -15,10 +15,46 @@
 namespace ls {
 
 enum class KernelField : uint8_t {
-    Id, Start, End, Duration, Device, Context, Stream, Pid, Tid, Correlation, Api, Name, ShortName,
-    Grid, Block, Registers, StaticSmem, DynamicSmem, NvtxRange, NvtxPath, Layer, Op, Seq, TorchOpId,
-    Dir, FwdOpId, Sizes, Flops, Bytes, DataType, Intensity, TflopsS, GbytesS, Tc, TcReason,
-    FlopsRule, DataTypeSource, Rank, OccupancyPct, OccupancyLimiter,
+    Id,
+    Start,
+    End,
+    Duration,
+    Device,
+    Context,
+    Stream,
+    Pid,
+    Tid,
+    Correlation,
+    Api,
+    Name,
+    ShortName,
+    Grid,
+    Block,
+    Registers,
+    StaticSmem,
+    DynamicSmem,
+    NvtxRange,
+    NvtxPath,
+    Layer,
+    Op,
+    Seq,
+    TorchOpId,
+    Dir,
+    FwdOpId,
+    Sizes,
+    Flops,
+    Bytes,
+    DataType,
+    Intensity,
+    TflopsS,
+    GbytesS,
+    Tc,
+    TcReason,
+    FlopsRule,
+    DataTypeSource,
+    Rank,
+    OccupancyPct,
+    OccupancyLimiter,
 };
 inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::OccupancyLimiter) + 1;
 
@@ -33,8 +69,8 @@ enum class FieldUnit : uint8_t {
     Tflops,    // TFLOP/s
     Gbytes,    // GB/s
     Text,
-    Dim,       // grid/block "x,y,z"; sorts by x*y*z
-    Percent,   // 0 to 100
+    Dim,     // grid/block "x,y,z"; sorts by x*y*z
+    Percent, // 0 to 100
 };
 
 struct KernelFieldInfo {
@@ -42,7 +78,7 @@ struct KernelFieldInfo {
     std::string_view name;  // CLI header
     std::string_view title; // GUI header
     FieldUnit unit;
-    std::string_view help;  // one line for tooltips and --help
+    std::string_view help; // one line for tooltips and --help
 };
 
 const std::vector<KernelFieldInfo>& kernelFields();
@@ -59,8 +95,8 @@ struct KeyedRow {
     KernelId row;
 };
 bool sortsByInteger(FieldUnit u); // text keys, counts, times and dims compare as integers
-void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known, const std::vector<KernelId>& unknown,
-                    bool byInteger, bool descending);
+void orderKeyedRows(std::vector<KernelId>& rows, std::vector<KeyedRow>& known,
+                    const std::vector<KernelId>& unknown, bool byInteger, bool descending);
 
 // Every kernel of the trace in the order of a column that the kernels' own times give (Start, End,
 // Duration): the order KernelTable::sort gives all rows, without a table. It reads only the
@@ -84,14 +120,15 @@ struct KernelPaths {
 KernelPaths buildKernelPaths(const Trace& t);
 
 class KernelTable {
-public:
+  public:
     // Builds the per-kernel keys that are too slow to derive per sort (NVTX path ids). The rank
     // column numbers the trace as a session of one would (core/model/rank_labels.h).
     explicit KernelTable(std::shared_ptr<const Trace> trace);
     // The trace as rank(s) of a larger session: the rank column follows it.
     KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex);
     // The same with the trace's paths built before (buildKernelPaths of this trace).
-    KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex, std::shared_ptr<const KernelPaths> paths);
+    KernelTable(std::shared_ptr<const Trace> trace, const Session& session, uint32_t traceIndex,
+                std::shared_ptr<const KernelPaths> paths);
     ~KernelTable();
     KernelTable(const KernelTable&) = delete;
     KernelTable& operator=(const KernelTable&) = delete;
@@ -109,8 +146,8 @@ public:
     // filter decide once per distinct string. Invalid id for other columns.
     std::optional<StringId> stringId(KernelId k, KernelField f) const;
 
-    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source, occupancy_limiter): a small code per
-    // cell, equal codes meaning equal texts, so callers can decide once per code.
+    // Closed-vocabulary columns (direction, dtype, tc, tc_reason, dtype_source, occupancy_limiter):
+    // a small code per cell, equal codes meaning equal texts, so callers can decide once per code.
     static bool isVocabulary(KernelField f);
     uint32_t vocabularyCode(KernelId k, KernelField f) const;
 
@@ -128,7 +165,8 @@ public:
     // Sort keys of a text column: equal keys for equal texts, in byte order of the text. labels,
     // when given, receives the text of each key (NvtxRange: of key >> 32; its low 32 bits order
     // the op ids under one name), so keys of several tables can be merged (SessionKernelTable).
-    std::vector<int64_t> textKeys(const std::vector<KernelId>& rows, KernelField f, std::vector<std::string>* labels = nullptr) const;
+    std::vector<int64_t> textKeys(const std::vector<KernelId>& rows, KernelField f,
+                                  std::vector<std::string>* labels = nullptr) const;
     // The sort key of a number column's cell; false when the cell is unknown. Timestamps stay
     // exact integers (they can exceed 2^53 ns).
     struct NumberKey {
@@ -139,7 +177,7 @@ public:
 
     static constexpr std::string_view kPathSeparator = " > ";
 
-private:
+  private:
     void setRanks(const Session& session, uint32_t traceIndex);
     int rankOf(KernelId k) const;
     std::vector<uint32_t> pathRanks() const;

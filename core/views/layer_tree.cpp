@@ -20,11 +20,13 @@ namespace {
 // AncestorWalk: not a pass over every range). Start/end ranges around a call come from the
 // per-thread segment tree the assembly built (as rangesContaining finds them).
 class TopRangeFinder {
-public:
+  public:
     explicit TopRangeFinder(const Trace& t)
-        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), walk_(t), opTop_(t.ops.size()), opDone_(t.ops.size(), 0) {
+        : t_(t), r_(t.ranges), roles_(t.strings.size(), 0), walk_(t), opTop_(t.ops.size()),
+          opDone_(t.ops.size(), 0) {
         // PyTorch profiler steps (ProfilerStep#N) head the tree when no user range does.
-        for (uint32_t s = 0; s < t.strings.size() && !steps_; ++s) steps_ = t.strings.view(StringId(s)).starts_with(kProfilerStep);
+        for (uint32_t s = 0; s < t.strings.size() && !steps_; ++s)
+            steps_ = t.strings.view(StringId(s)).starts_with(kProfilerStep);
     }
 
     // On the kernel's own stack.
@@ -37,7 +39,9 @@ public:
         if (r_.kind[r.value] == RangeKind::PushPop) {
             // The innermost range is push/pop: it is the innermost push/pop range of the call.
             addChain(p, r);
-            if (anyStartEnd_) addStartEnd(p, t_.apiCalls.thread[call.value], t_.apiCalls.start[call.value], t_.apiCalls.end[call.value]);
+            if (anyStartEnd_)
+                addStartEnd(p, t_.apiCalls.thread[call.value], t_.apiCalls.start[call.value],
+                            t_.apiCalls.end[call.value]);
         } else {
             for (RangeId s : rangesContaining(t_, call)) consider(p, s);
         }
@@ -52,7 +56,8 @@ public:
         const RangeId e = t_.ops.extent[f.value];
         Pick p;
         p.layer = layer;
-        if (r_.kind[e.value] == RangeKind::PushPop) addChain(p, e);
+        if (r_.kind[e.value] == RangeKind::PushPop)
+            addChain(p, e);
         else
             for (RangeId a = e; a.valid(); a = r_.parent[a.value]) consider(p, a);
         if (anyStartEnd_) addStartEnd(p, t_.rangeThread(e), r_.start[e.value], r_.end[e.value]);
@@ -61,7 +66,7 @@ public:
 
     bool isPhase(StringId name) { return isPhase(name, roles_); }
 
-private:
+  private:
     enum class Role : uint8_t { Unknown, Candidate, Phase, Other };
 
     // Over a range and its ancestors: the outermost candidate, the outermost candidate named
@@ -73,12 +78,17 @@ private:
     // Range i's chain from its parent's (null at the top of its thread's stack).
     Chain chainBelow(const Chain* parent, RangeId i) {
         Chain c = parent ? *parent : Chain{};
-        if (steps_ && !c.step.valid() && t_.str(r_.name[i.value]).starts_with(kProfilerStep)) c.step = i;
+        if (steps_ && !c.step.valid() && t_.str(r_.name[i.value]).starts_with(kProfilerStep))
+            c.step = i;
         if (r_.kind[i.value] != RangeKind::PushPop) return c;
         const Role role = roleOf(i);
-        if (role == Role::Candidate && !c.outer.valid()) c.outer = i;
-        else if (role == Role::Candidate && !c.other.valid() && r_.name[i.value] != r_.name[c.outer.value]) c.other = i;
-        else if (role == Role::Phase && !c.phase.valid()) c.phase = i;
+        if (role == Role::Candidate && !c.outer.valid())
+            c.outer = i;
+        else if (role == Role::Candidate && !c.other.valid() &&
+                 r_.name[i.value] != r_.name[c.outer.value])
+            c.other = i;
+        else if (role == Role::Phase && !c.phase.valid())
+            c.phase = i;
         return c;
     }
 
@@ -109,13 +119,16 @@ private:
         const int shift = marker ? 2 : 0;
         uint8_t& v = roles[name.value];
         if (!((v >> shift) & 3)) {
-            const Role role = isFrameworkRange(t_.str(name), marker) ? Role::Other : isPhase(name, roles) ? Role::Phase : Role::Candidate;
+            const Role role = isFrameworkRange(t_.str(name), marker) ? Role::Other
+                              : isPhase(name, roles)                 ? Role::Phase
+                                                                     : Role::Candidate;
             v |= static_cast<uint8_t>(static_cast<uint8_t>(role) << shift);
         }
         return static_cast<Role>((v >> shift) & 3);
     }
 
-    // a lies outside b on one stack: earlier start, on a tie the longer, then the parent (lower id).
+    // a lies outside b on one stack: earlier start, on a tie the longer, then the parent (lower
+    // id).
     bool outside(RangeId a, RangeId b) const {
         if (!b.valid()) return true;
         return std::make_tuple(r_.start[a.value], r_.end[b.value], a.value) <
@@ -133,7 +146,8 @@ private:
 
     // The push/pop range r and its ancestors.
     void addChain(Pick& p, RangeId r) {
-        const Chain& c = walk_.of(r, [this](const Chain* parent, RangeId i) { return chainBelow(parent, i); });
+        const Chain& c =
+            walk_.of(r, [this](const Chain* parent, RangeId i) { return chainBelow(parent, i); });
         consider(p, c.outer);
         consider(p, c.other);
         consider(p, c.phase);
@@ -144,7 +158,8 @@ private:
     // range encloses it ("forward" > "layer0": a layer inside the phases, not an iteration).
     StringId result(const Pick& p) const {
         if (p.other.valid()) return r_.name[p.other.value];
-        if (p.any.valid() && !(p.phase.valid() && outside(p.phase, p.any))) return r_.name[p.any.value];
+        if (p.any.valid() && !(p.phase.valid() && outside(p.phase, p.any)))
+            return r_.name[p.any.value];
         if (p.step.valid()) return r_.name[p.step.value];
         return {};
     }
@@ -157,7 +172,9 @@ private:
         if (first == last) return;
         const size_t count = static_cast<size_t>(last - first);
         const size_t limit = static_cast<size_t>(
-            std::upper_bound(first, last, s, [&](TimeNs v, RangeId r) { return v < r_.start[r.value]; }) - first);
+            std::upper_bound(first, last, s,
+                             [&](TimeNs v, RangeId r) { return v < r_.start[r.value]; }) -
+            first);
         if (limit == 0) return;
         const size_t leaves = Trace::startEndTreeLeaves(count);
         const TimeNs* tree = t_.startEndTree.data() + t_.startEndTreeBegin[th.value];
@@ -184,7 +201,7 @@ private:
     // Without start/end ranges no call's launch columns are read (three cache misses a kernel).
     const bool anyStartEnd_ = !t_.threadStartEnd.ids.empty();
     static constexpr std::string_view kProfilerStep = "ProfilerStep#";
-    std::vector<StringId> opTop_;         // per backward node: ofPairedForwardOp
+    std::vector<StringId> opTop_; // per backward node: ofPairedForwardOp
     std::vector<uint8_t> opDone_;
     std::vector<std::tuple<size_t, size_t, size_t>> stack_;
 };
@@ -206,7 +223,9 @@ inline size_t mix(uint64_t a, uint64_t b) {
     return static_cast<size_t>(h ^ (h >> 32));
 }
 struct NodeKeyHash {
-    size_t operator()(const NodeKey& k) const { return mix((uint64_t(k.parent) << 8) | uint8_t(k.kind), k.label); }
+    size_t operator()(const NodeKey& k) const {
+        return mix((uint64_t(k.parent) << 8) | uint8_t(k.kind), k.label);
+    }
 };
 struct PathKeyHash {
     size_t operator()(const PathKey& k) const {
@@ -215,7 +234,7 @@ struct PathKeyHash {
 };
 
 class TreeBuilder {
-public:
+  public:
     TreeBuilder() { node(0, LayerNodeKind::Root, StringId(), Direction::Other); }
 
     uint32_t leaf(const PathKey& key) {
@@ -225,9 +244,11 @@ public:
             slot = {key, 0, true};
             ++leafCount_;
             uint32_t n = 0;
-            if (key.top != StringId::kInvalid) n = node(n, LayerNodeKind::Range, StringId(key.top), Direction::Other);
+            if (key.top != StringId::kInvalid)
+                n = node(n, LayerNodeKind::Range, StringId(key.top), Direction::Other);
             n = node(n, LayerNodeKind::Direction, StringId(), key.dir);
-            if (key.layer != StringId::kInvalid) n = node(n, LayerNodeKind::Layer, StringId(key.layer), key.dir);
+            if (key.layer != StringId::kInvalid)
+                n = node(n, LayerNodeKind::Layer, StringId(key.layer), key.dir);
             slot.leaf = node(n, LayerNodeKind::Op, StringId(key.op), key.dir);
         }
         haveLast_ = true;
@@ -237,14 +258,17 @@ public:
 
     LayerTree tree;
 
-private:
+  private:
     uint32_t node(uint32_t parent, LayerNodeKind kind, StringId name, Direction dir) {
-        const NodeKey key{parent, kind == LayerNodeKind::Direction ? static_cast<uint32_t>(dir) : name.value, kind};
+        const NodeKey key{
+            parent, kind == LayerNodeKind::Direction ? static_cast<uint32_t>(dir) : name.value,
+            kind};
         auto [it, added] = nodes_.try_emplace(key, static_cast<uint32_t>(tree.parent.size()));
         if (added) {
             tree.parent.push_back(parent);
             tree.kind.push_back(kind);
-            tree.depth.push_back(kind == LayerNodeKind::Root ? 0 : static_cast<uint8_t>(tree.depth[parent] + 1));
+            tree.depth.push_back(
+                kind == LayerNodeKind::Root ? 0 : static_cast<uint8_t>(tree.depth[parent] + 1));
             tree.name.push_back(name);
             tree.direction.push_back(dir);
         }
@@ -269,7 +293,7 @@ private:
     }
     LeafSlot& probe(const PathKey& key) {
         const size_t mask = leafSlots_.size() - 1;
-        size_t i = PathKeyHash{}(key) & mask;
+        size_t i = PathKeyHash{}(key)&mask;
         while (leafSlots_[i].used && !(leafSlots_[i].key == key)) i = (i + 1) & mask;
         return leafSlots_[i];
     }
@@ -288,12 +312,18 @@ void addUp(double& to, double v) { to = std::isnan(to) ? v : to + v; }
 
 std::string_view layerNodeKindName(LayerNodeKind k) {
     switch (k) {
-    case LayerNodeKind::Root: return "root";
-    case LayerNodeKind::Range: return "range";
-    case LayerNodeKind::Direction: return "direction";
-    case LayerNodeKind::Layer: return "layer";
-    case LayerNodeKind::Op: return "op";
-    case LayerNodeKind::Rank: return "rank";
+    case LayerNodeKind::Root:
+        return "root";
+    case LayerNodeKind::Range:
+        return "range";
+    case LayerNodeKind::Direction:
+        return "direction";
+    case LayerNodeKind::Layer:
+        return "layer";
+    case LayerNodeKind::Op:
+        return "op";
+    case LayerNodeKind::Rank:
+        return "rank";
     }
     return "";
 }
@@ -306,10 +336,12 @@ LayerTree buildLayerTree(const Trace& t) {
     std::vector<uint32_t> leafOf(n);
     // Detected iterations (no iteration ranges) head the paths of the kernels they hold, as
     // iteration ranges would: the tree, iter_sum and the navigator agree on the iterations.
-    const bool detected = t.iterationRule == IterationRule::OptimizerSteps || t.iterationRule == IterationRule::RepeatingOps;
+    const bool detected = t.iterationRule == IterationRule::OptimizerSteps ||
+                          t.iterationRule == IterationRule::RepeatingOps;
     std::vector<StringId> iterationName;
     if (detected)
-        for (const IterationSpan& span : t.iterations) iterationName.push_back(t.strings.find(span.name));
+        for (const IterationSpan& span : t.iterations)
+            iterationName.push_back(t.strings.find(span.name));
     // A kernel launched inside the same push/pop range, op and layer as the one before it (an
     // op's several kernels: a sixth of them) goes where that one went, unless the path can also
     // depend on the launch's time (start/end ranges, detected iterations).
@@ -317,21 +349,26 @@ LayerTree buildLayerTree(const Trace& t) {
     // Kernels are by start, so nodes are created, and siblings listed, by their first kernel.
     for (uint32_t k = 0; k < n; ++k) {
         const OpId op = links.opInstance[k];
-        if (stackDecides && k > 0 && links.range[k] == links.range[k - 1] && links.range[k].valid() &&
-            t.ranges.kind[links.range[k].value] == RangeKind::PushPop && op == links.opInstance[k - 1] &&
-            links.layer[k] == links.layer[k - 1] && links.direction[k] == links.direction[k - 1]) {
+        if (stackDecides && k > 0 && links.range[k] == links.range[k - 1] &&
+            links.range[k].valid() && t.ranges.kind[links.range[k].value] == RangeKind::PushPop &&
+            op == links.opInstance[k - 1] && links.layer[k] == links.layer[k - 1] &&
+            links.direction[k] == links.direction[k - 1]) {
             leafOf[k] = leafOf[k - 1];
             continue;
         }
         StringId layer = links.layer[k];
         StringId top;
         if (!iterationName.empty())
-            if (const int it = iterationAt(t.iterations, kernelIterationTime(t, KernelId(k))); it >= 0) top = iterationName[static_cast<size_t>(it)];
+            if (const int it = iterationAt(t.iterations, kernelIterationTime(t, KernelId(k)));
+                it >= 0)
+                top = iterationName[static_cast<size_t>(it)];
         if (!top.valid()) top = tops.ofKernel(k, layer);
-        if (!top.valid() && op.valid() && t.ops.direction[op.value] == Direction::Backward && t.ops.paired[op.value].valid())
+        if (!top.valid() && op.valid() && t.ops.direction[op.value] == Direction::Backward &&
+            t.ops.paired[op.value].valid())
             top = tops.ofPairedForwardOp(op, layer);
         if (layer.valid() && (layer == top || tops.isPhase(layer))) layer = StringId();
-        const StringId opName = op.valid() ? t.ranges.name[t.ops.range[op.value].value] : StringId();
+        const StringId opName =
+            op.valid() ? t.ranges.name[t.ops.range[op.value].value] : StringId();
         leafOf[k] = b.leaf({top.value, layer.value, opName.value, links.direction[k]});
     }
 
@@ -343,7 +380,8 @@ LayerTree buildLayerTree(const Trace& t) {
     tree.children.resize(nodes - 1);
     {
         std::vector<uint32_t> fill(tree.childBegin.begin(), tree.childBegin.end() - 1);
-        for (uint32_t i = 1; i < nodes; ++i) tree.children[fill[tree.parent[i]]++] = i; // by id: by first kernel
+        for (uint32_t i = 1; i < nodes; ++i)
+            tree.children[fill[tree.parent[i]]++] = i; // by id: by first kernel
     }
 
     // Totals at the leaves, then folded up (children have larger ids than their parent).
@@ -395,18 +433,24 @@ LayerTree buildLayerTree(const Trace& t) {
 
 std::span<const uint32_t> layerTreeChildren(const LayerTree& tree, uint32_t node) {
     if (size_t(node) + 1 >= tree.childBegin.size()) return {};
-    return {tree.children.data() + tree.childBegin[node], tree.childBegin[node + 1] - tree.childBegin[node]};
+    return {tree.children.data() + tree.childBegin[node],
+            tree.childBegin[node + 1] - tree.childBegin[node]};
 }
 
 std::string_view layerNodeName(const Trace& t, const LayerTree& tree, uint32_t node) {
     if (node >= tree.size()) return {};
     switch (tree.kind[node]) {
-    case LayerNodeKind::Root: return "All kernels";
-    case LayerNodeKind::Direction: return directionName(tree.direction[node]);
-    case LayerNodeKind::Op: return tree.name[node].valid() ? t.str(tree.name[node]) : "(no op)";
-    case LayerNodeKind::Rank: return "rank"; // named by the session (which rank, which file)
+    case LayerNodeKind::Root:
+        return "All kernels";
+    case LayerNodeKind::Direction:
+        return directionName(tree.direction[node]);
+    case LayerNodeKind::Op:
+        return tree.name[node].valid() ? t.str(tree.name[node]) : "(no op)";
+    case LayerNodeKind::Rank:
+        return "rank"; // named by the session (which rank, which file)
     case LayerNodeKind::Range:
-    case LayerNodeKind::Layer: break;
+    case LayerNodeKind::Layer:
+        break;
     }
     return t.str(tree.name[node]);
 }

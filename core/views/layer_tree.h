@@ -5,7 +5,8 @@
 // with the same name under the same parent merge (two iterations are two top nodes, all
 // aten::addmm instances of layer0's forward one op node). Siblings are in order of their first
 // kernel's start. Backward kernels run by the autograd engine outside any user range take the top
-// range of their paired forward op (their layer already is the forward op's, core/pytorch/correlation.h).
+// range of their paired forward op (their layer already is the forward op's,
+// core/pytorch/correlation.h).
 //
 // Top range: on the kernel's NVTX stack (push/pop and start/end, as rangeStack), the outermost
 // user range (not a framework marker, not a mark) whose name is no phase ("forward",
@@ -25,18 +26,21 @@
 
 namespace ls {
 
-// Rank: one trace of a session, only in a session's combined tree (core/views/session_layer_tree.h).
+// Rank: one trace of a session, only in a session's combined tree
+// (core/views/session_layer_tree.h).
 enum class LayerNodeKind : uint8_t { Root, Range, Direction, Layer, Op, Rank };
-std::string_view layerNodeKindName(LayerNodeKind k); // "root", "range", "direction", "layer", "op", "rank"
+std::string_view
+layerNodeKindName(LayerNodeKind k); // "root", "range", "direction", "layer", "op", "rank"
 
 // Struct of arrays; node 0 is the root and a parent always has a smaller id than its children.
 struct LayerTree {
-    std::vector<uint32_t> parent;     // the root's parent is 0
+    std::vector<uint32_t> parent; // the root's parent is 0
     std::vector<LayerNodeKind> kind;
-    std::vector<uint8_t> depth;       // root 0, at most 4
-    std::vector<StringId> name;       // Range, Layer, Op nodes (invalid for "(no op)"); see layerNodeName
+    std::vector<uint8_t> depth; // root 0, at most 4
+    std::vector<StringId> name; // Range, Layer, Op nodes (invalid for "(no op)"); see layerNodeName
     std::vector<Direction> direction; // Direction nodes and the nodes below them; Other above
-    // Children of n, in order of their first kernel's start: children[childBegin[n] .. childBegin[n + 1]).
+    // Children of n, in order of their first kernel's start: children[childBegin[n] .. childBegin[n
+    // + 1]).
     std::vector<uint32_t> childBegin;
     std::vector<uint32_t> children;
     // Totals over each node's subtree (layer_sum's conventions, core/reports/nvtx_summary.h).

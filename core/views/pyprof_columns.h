@@ -17,13 +17,13 @@ const std::vector<std::string_view>& pyprofColumns();
 class RawTextReader;
 
 class PyprofTable {
-public:
+  public:
     explicit PyprofTable(const KernelTable& table);
     ~PyprofTable();
     // One kernel's cells in the order of `columns` (names from pyprofColumns()).
     std::vector<std::string> row(KernelId k, const std::vector<std::string_view>& columns) const;
 
-private:
+  private:
     struct DictContext {
         std::string mod, op, params, trace;
     };

@@ -35,15 +35,19 @@ std::string quoteFilterValue(std::string_view v) {
 }
 
 std::vector<TimeShare> gpuTimeByDirection(const Trace& t) {
-    const auto name = [](size_t i) { return std::string(directionName(static_cast<Direction>(i))); };
-    return byKey(t, 4, [&](uint32_t k) { return static_cast<size_t>(t.kernelLinks.direction[k]); }, name,
-                 [&](size_t i) { return "direction = " + name(i); });
+    const auto name = [](size_t i) {
+        return std::string(directionName(static_cast<Direction>(i)));
+    };
+    return byKey(
+        t, 4, [&](uint32_t k) { return static_cast<size_t>(t.kernelLinks.direction[k]); }, name,
+        [&](size_t i) { return "direction = " + name(i); });
 }
 
 std::vector<TimeShare> gpuTimeByTensorCores(const Trace& t) {
     const auto name = [](size_t i) { return std::string(tcStateName(static_cast<TcState>(i))); };
-    return byKey(t, 3, [&](uint32_t k) { return static_cast<size_t>(t.metrics.tc[k]); }, name,
-                 [&](size_t i) { return "tc = " + quoteFilterValue(name(i)); });
+    return byKey(
+        t, 3, [&](uint32_t k) { return static_cast<size_t>(t.metrics.tc[k]); }, name,
+        [&](size_t i) { return "tc = " + quoteFilterValue(name(i)); });
 }
 
 std::vector<TimeShare> gpuTimeByLayer(const Trace& t) {
@@ -58,14 +62,20 @@ std::vector<TimeShare> gpuTimeByLayer(const Trace& t) {
             return l.valid() ? outside + l.value : static_cast<size_t>(t.kernelLinks.direction[k]);
         },
         [&](size_t i) {
-            return i < outside ? "(outside layers) · " + std::string(directionName(static_cast<Direction>(i)))
+            return i < outside ? "(outside layers) · " +
+                                     std::string(directionName(static_cast<Direction>(i)))
                                : std::string(t.str(StringId(static_cast<uint32_t>(i - outside))));
         },
         [&](size_t i) {
-            return i < outside ? "layer = \"\" and direction = " + std::string(directionName(static_cast<Direction>(i)))
-                               : "layer = " + quoteFilterValue(t.str(StringId(static_cast<uint32_t>(i - outside))));
+            return i < outside
+                       ? "layer = \"\" and direction = " +
+                             std::string(directionName(static_cast<Direction>(i)))
+                       : "layer = " +
+                             quoteFilterValue(t.str(StringId(static_cast<uint32_t>(i - outside))));
         });
-    std::stable_sort(shares.begin(), shares.end(), [](const TimeShare& a, const TimeShare& b) { return a.gpuTimeNs > b.gpuTimeNs; });
+    std::stable_sort(shares.begin(), shares.end(), [](const TimeShare& a, const TimeShare& b) {
+        return a.gpuTimeNs > b.gpuTimeNs;
+    });
     return shares;
 }
 

@@ -15,7 +15,8 @@ namespace {
 // deeper than any trace's), so the lanes are filled at exactly their size (growing them instead
 // copied and faulted in about twice the memory of millions of ranges) without choosing again.
 template <typename ForEach, typename StartOf, typename EndOf>
-void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind, const ForEach& forEach, StartOf startOf, EndOf endOf) {
+void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind,
+              const ForEach& forEach, StartOf startOf, EndOf endOf) {
     std::vector<TimeNs> laneEnd;
     const auto laneOf = [&](uint32_t id) {
         const TimeNs s = startOf(id), e = endOf(id);
@@ -46,7 +47,8 @@ void addLanes(TimelineTracks& tracks, uint32_t group, TimelineEventKind kind, co
         forEach([&](uint32_t id) { lanes[laneOf(id)].push_back(id); });
     }
     for (size_t l = 0; l < lanes.size(); ++l)
-        tracks.lanes.push_back(TimelineLane{group, kind, static_cast<uint32_t>(l), std::move(lanes[l])});
+        tracks.lanes.push_back(
+            TimelineLane{group, kind, static_cast<uint32_t>(l), std::move(lanes[l])});
 }
 
 // forEach over a list of ids.
@@ -59,7 +61,8 @@ template <typename Ids> auto eachOf(const Ids& ids) {
 std::string threadLabel(const Trace& t, ThreadId th) {
     const Thread& thread = t.threads[th.value];
     const Process& p = t.processes[thread.process.value];
-    std::string label = (p.name.empty() ? std::string("process") : p.name) + " · pid " + std::to_string(p.pid) + " · tid " + std::to_string(thread.tid);
+    std::string label = (p.name.empty() ? std::string("process") : p.name) + " · pid " +
+                        std::to_string(p.pid) + " · tid " + std::to_string(thread.tid);
     if (!thread.name.empty() && thread.name != p.name) label += " (" + thread.name + ")";
     return label;
 }
@@ -70,14 +73,17 @@ std::string streamLabel(const Trace& t, StreamId s) {
     for (const Device& d : t.devices)
         if (d.id == st.device && !d.name.empty()) label += " · " + d.name;
     label += " · stream " + std::to_string(st.stream);
-    if (t.processes.size() > 1) label += " · pid " + std::to_string(t.processes[st.process.value].pid);
+    if (t.processes.size() > 1)
+        label += " · pid " + std::to_string(t.processes[st.process.value].pid);
     return label;
 }
 
-template <typename Columns> std::vector<std::vector<uint32_t>> byStream(const Columns& c, size_t streams) {
+template <typename Columns>
+std::vector<std::vector<uint32_t>> byStream(const Columns& c, size_t streams) {
     std::vector<std::vector<uint32_t>> out(streams);
     for (uint32_t i = 0; i < c.size(); ++i)
-        if (c.streamIndex[i].valid() && c.streamIndex[i].value < streams) out[c.streamIndex[i].value].push_back(i);
+        if (c.streamIndex[i].valid() && c.streamIndex[i].value < streams)
+            out[c.streamIndex[i].value].push_back(i);
     return out;
 }
 
@@ -92,19 +98,28 @@ struct Columns {
 
 Columns columnsOf(const Trace& t, TimelineEventKind kind) {
     switch (kind) {
-    case TimelineEventKind::Range: return {t.ranges.start.data(), t.ranges.end.data()};
-    case TimelineEventKind::ApiCall: return {t.apiCalls.start.data(), t.apiCalls.end.data()};
-    case TimelineEventKind::Kernel: return {t.kernels.start.data(), t.kernels.end.data()};
-    case TimelineEventKind::Memcpy: return {t.memcpys.start.data(), t.memcpys.end.data()};
-    case TimelineEventKind::Memset: return {t.memsets.start.data(), t.memsets.end.data()};
+    case TimelineEventKind::Range:
+        return {t.ranges.start.data(), t.ranges.end.data()};
+    case TimelineEventKind::ApiCall:
+        return {t.apiCalls.start.data(), t.apiCalls.end.data()};
+    case TimelineEventKind::Kernel:
+        return {t.kernels.start.data(), t.kernels.end.data()};
+    case TimelineEventKind::Memcpy:
+        return {t.memcpys.start.data(), t.memcpys.end.data()};
+    case TimelineEventKind::Memset:
+        return {t.memsets.start.data(), t.memsets.end.data()};
     }
     return {nullptr, nullptr};
 }
 
 } // namespace
 
-TimeNs eventStart(const Trace& t, TimelineEventKind kind, uint32_t id) { return columnsOf(t, kind).start[id]; }
-TimeNs eventEnd(const Trace& t, TimelineEventKind kind, uint32_t id) { return columnsOf(t, kind).end[id]; }
+TimeNs eventStart(const Trace& t, TimelineEventKind kind, uint32_t id) {
+    return columnsOf(t, kind).start[id];
+}
+TimeNs eventEnd(const Trace& t, TimelineEventKind kind, uint32_t id) {
+    return columnsOf(t, kind).end[id];
+}
 
 TimelineTracks buildTimelineTracks(const Trace& t) {
     TimelineTracks tracks;
@@ -114,22 +129,28 @@ TimelineTracks buildTimelineTracks(const Trace& t) {
     for (uint32_t th = 0; th < t.threads.size(); ++th) {
         const uint32_t rangesBegin = t.threadRangeBegin[th], rangesEnd = t.threadRangeBegin[th + 1];
         bool anyRange = false;
-        for (uint32_t r = rangesBegin; r < rangesEnd && !anyRange; ++r) anyRange = t.ranges.kind[r] != RangeKind::Mark;
+        for (uint32_t r = rangesBegin; r < rangesEnd && !anyRange; ++r)
+            anyRange = t.ranges.kind[r] != RangeKind::Mark;
         const auto [callsBegin, callsEnd] = t.threadApiCalls.of(ThreadId(th));
         if (!anyRange && callsBegin == callsEnd) continue;
         const auto group = static_cast<uint32_t>(tracks.groups.size());
-        tracks.groups.push_back(TimelineGroup{threadLabel(t, ThreadId(th)), false, t.threads[th].process, ThreadId(th), StreamId()});
+        tracks.groups.push_back(TimelineGroup{threadLabel(t, ThreadId(th)), false,
+                                              t.threads[th].process, ThreadId(th), StreamId()});
         const auto eachRange = [&](auto&& f) {
             for (uint32_t r = rangesBegin; r < rangesEnd; ++r)
                 if (t.ranges.kind[r] != RangeKind::Mark) f(r);
         };
-        addLanes(tracks, group, TimelineEventKind::Range, eachRange, [&](uint32_t i) { return t.ranges.start[i]; },
-                 [&](uint32_t i) { return t.ranges.end[i]; });
+        addLanes(
+            tracks, group, TimelineEventKind::Range, eachRange,
+            [&](uint32_t i) { return t.ranges.start[i]; },
+            [&](uint32_t i) { return t.ranges.end[i]; });
         const auto eachCall = [&, b = callsBegin, e = callsEnd](auto&& f) {
             for (auto* c = b; c != e; ++c) f(c->value);
         };
-        addLanes(tracks, group, TimelineEventKind::ApiCall, eachCall, [&](uint32_t i) { return t.apiCalls.start[i]; },
-                 [&](uint32_t i) { return t.apiCalls.end[i]; });
+        addLanes(
+            tracks, group, TimelineEventKind::ApiCall, eachCall,
+            [&](uint32_t i) { return t.apiCalls.start[i]; },
+            [&](uint32_t i) { return t.apiCalls.end[i]; });
     }
     // GPU: per stream, kernels then memcpy then memset.
     const auto memcpys = byStream(t.memcpys, t.streams.size());
@@ -138,16 +159,23 @@ TimelineTracks buildTimelineTracks(const Trace& t) {
         const auto [kernelsBegin, kernelsEnd] = t.streamKernels.of(StreamId(s));
         if (kernelsBegin == kernelsEnd && memcpys[s].empty() && memsets[s].empty()) continue;
         const auto group = static_cast<uint32_t>(tracks.groups.size());
-        tracks.groups.push_back(TimelineGroup{streamLabel(t, StreamId(s)), true, t.streams[s].process, ThreadId(), StreamId(s)});
+        tracks.groups.push_back(TimelineGroup{streamLabel(t, StreamId(s)), true,
+                                              t.streams[s].process, ThreadId(), StreamId(s)});
         const auto eachKernel = [&, b = kernelsBegin, e = kernelsEnd](auto&& f) {
             for (auto* k = b; k != e; ++k) f(k->value);
         };
-        addLanes(tracks, group, TimelineEventKind::Kernel, eachKernel, [&](uint32_t i) { return t.kernels.start[i]; },
-                 [&](uint32_t i) { return t.kernels.end[i]; });
-        addLanes(tracks, group, TimelineEventKind::Memcpy, eachOf(memcpys[s]), [&](uint32_t i) { return t.memcpys.start[i]; },
-                 [&](uint32_t i) { return t.memcpys.end[i]; });
-        addLanes(tracks, group, TimelineEventKind::Memset, eachOf(memsets[s]), [&](uint32_t i) { return t.memsets.start[i]; },
-                 [&](uint32_t i) { return t.memsets.end[i]; });
+        addLanes(
+            tracks, group, TimelineEventKind::Kernel, eachKernel,
+            [&](uint32_t i) { return t.kernels.start[i]; },
+            [&](uint32_t i) { return t.kernels.end[i]; });
+        addLanes(
+            tracks, group, TimelineEventKind::Memcpy, eachOf(memcpys[s]),
+            [&](uint32_t i) { return t.memcpys.start[i]; },
+            [&](uint32_t i) { return t.memcpys.end[i]; });
+        addLanes(
+            tracks, group, TimelineEventKind::Memset, eachOf(memsets[s]),
+            [&](uint32_t i) { return t.memsets.start[i]; },
+            [&](uint32_t i) { return t.memsets.end[i]; });
     }
     return tracks;
 }
@@ -172,15 +200,17 @@ namespace {
 
 // First index in [from, n) whose end is after t (ends are monotonic within a lane).
 size_t firstEndingAfter(const Trace& t, const TimelineLane& lane, size_t from, double time) {
-    const auto it = std::partition_point(lane.events.begin() + static_cast<std::ptrdiff_t>(from), lane.events.end(),
-                                         [&](uint32_t id) { return static_cast<double>(eventEnd(t, lane.kind, id)) <= time; });
+    const auto it = std::partition_point(
+        lane.events.begin() + static_cast<std::ptrdiff_t>(from), lane.events.end(),
+        [&](uint32_t id) { return static_cast<double>(eventEnd(t, lane.kind, id)) <= time; });
     return static_cast<size_t>(it - lane.events.begin());
 }
 
 // First index in [from, n) whose start is at or after t.
 size_t firstStartingAt(const Trace& t, const TimelineLane& lane, size_t from, double time) {
-    const auto it = std::partition_point(lane.events.begin() + static_cast<std::ptrdiff_t>(from), lane.events.end(),
-                                         [&](uint32_t id) { return static_cast<double>(eventStart(t, lane.kind, id)) < time; });
+    const auto it = std::partition_point(
+        lane.events.begin() + static_cast<std::ptrdiff_t>(from), lane.events.end(),
+        [&](uint32_t id) { return static_cast<double>(eventStart(t, lane.kind, id)) < time; });
     return static_cast<size_t>(it - lane.events.begin());
 }
 
@@ -200,15 +230,18 @@ size_t gallopToStart(const uint32_t* ids, size_t i, size_t n, const TimeNs* star
     hi = std::min(hi, n);
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (static_cast<double>(start[ids[mid]]) < time) lo = mid + 1;
-        else hi = mid;
+        if (static_cast<double>(start[ids[mid]]) < time)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
 
 } // namespace
 
-void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w, std::vector<TimelineBar>& out) {
+void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w,
+              std::vector<TimelineBar>& out) {
     const size_t n = lane.events.size();
     const uint32_t* ids = lane.events.data();
     const Columns c = columnsOf(t, lane.kind);
@@ -227,11 +260,14 @@ void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w, std
         size_t j = gallopToStart(ids, i, n, c.start, w.toTime(std::floor(x0) + 1.0));
         if (j - 1 > i) {
             const uint32_t last = ids[j - 1];
-            if (w.toX(static_cast<double>(c.end[last])) - w.toX(static_cast<double>(c.start[last])) >= 1.0)
+            if (w.toX(static_cast<double>(c.end[last])) -
+                    w.toX(static_cast<double>(c.start[last])) >=
+                1.0)
                 --j; // a wide event starting in the column is drawn on its own
         }
         const double endX = w.toX(static_cast<double>(c.end[ids[j - 1]]));
-        out.push_back(TimelineBar{x0, std::max(endX, x0 + 1.0), static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
+        out.push_back(TimelineBar{x0, std::max(endX, x0 + 1.0), static_cast<uint32_t>(i),
+                                  static_cast<uint32_t>(j - i)});
         i = j;
     }
 }
@@ -242,7 +278,8 @@ int64_t eventAt(const Trace& t, const TimelineLane& lane, double timeNs, double 
     double bestDistance = 0;
     for (; i < lane.events.size(); ++i) {
         const uint32_t id = lane.events[i];
-        const double s = static_cast<double>(eventStart(t, lane.kind, id)), e = static_cast<double>(eventEnd(t, lane.kind, id));
+        const double s = static_cast<double>(eventStart(t, lane.kind, id)),
+                     e = static_cast<double>(eventEnd(t, lane.kind, id));
         if (s > timeNs + toleranceNs) break;
         const double distance = timeNs < s ? s - timeNs : timeNs > e ? timeNs - e : 0;
         if (best < 0 || distance < bestDistance) {
@@ -254,7 +291,8 @@ int64_t eventAt(const Trace& t, const TimelineLane& lane, double timeNs, double 
     return best;
 }
 
-std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from, double to) {
+std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from,
+                                     double to) {
     const size_t a = firstEndingAfter(t, lane, 0, from);
     return {a, std::max(a, firstStartingAt(t, lane, a, to))};
 }

@@ -14,18 +14,20 @@ namespace ls {
 enum class TimelineEventKind : uint8_t { Range, ApiCall, Kernel, Memcpy, Memset };
 
 struct TimelineGroup {
-    std::string label; // "python3 · pid 654 · tid 683 (pt_autograd_0)", "GPU 0 · NVIDIA H200 · stream 7"
+    std::string
+        label; // "python3 · pid 654 · tid 683 (pt_autograd_0)", "GPU 0 · NVIDIA H200 · stream 7"
     bool gpu = false;
     ProcessId process;
-    ThreadId thread;   // CPU groups
-    StreamId stream;   // GPU groups
+    ThreadId thread; // CPU groups
+    StreamId stream; // GPU groups
 };
 
 struct TimelineLane {
     uint32_t group = 0;
     TimelineEventKind kind = TimelineEventKind::Kernel;
-    uint32_t level = 0;          // 0 for the first lane of its kind in the group (NVTX: nesting level)
-    Column<uint32_t> events; // ids into the kind's columns, by start, non-overlapping (a column: the view cache maps it)
+    uint32_t level = 0;      // 0 for the first lane of its kind in the group (NVTX: nesting level)
+    Column<uint32_t> events; // ids into the kind's columns, by start, non-overlapping (a column:
+                             // the view cache maps it)
 };
 
 struct TimelineTracks {
@@ -62,11 +64,13 @@ struct TimelineBar {
 
 // Appends the bars of the lane's events that intersect the window. Every event in the window is
 // in exactly one bar; bars are at least one pixel wide.
-void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w, std::vector<TimelineBar>& out);
+void foldLane(const Trace& t, const TimelineLane& lane, const TimeWindow& w,
+              std::vector<TimelineBar>& out);
 // Index into lane.events of the event under time t (within tolerance ns), or -1.
 int64_t eventAt(const Trace& t, const TimelineLane& lane, double timeNs, double toleranceNs);
 // The lane events intersecting [from, to): indexes [first, last) into lane.events.
-std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from, double to);
+std::pair<size_t, size_t> eventRange(const Trace& t, const TimelineLane& lane, double from,
+                                     double to);
 size_t eventsInWindow(const Trace& t, const TimelineLane& lane, double from, double to);
 
 } // namespace ls

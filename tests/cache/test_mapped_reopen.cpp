@@ -7,9 +7,8 @@
 #include "core/model/columns.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iterator>
 #include <sstream>
 
@@ -55,7 +54,8 @@ Mapping mappingOf(const void* p) {
     Mapping m;
     while (std::getline(smaps, line)) {
         unsigned long lo = 0, hi = 0;
-        if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+        if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 &&
+            line.find(':') > line.find(' ')) {
             if (inside) break;
             inside = lo <= at && at < hi;
             if (inside) {
@@ -81,17 +81,20 @@ void writeBack(const std::string& file) {
 }
 
 TEST(MappedReopen, ABigColumnIsTheCacheFilesPagesAndAWriteToItStaysInMemory) {
-    if (!fs::exists("/proc/self/smaps")) GTEST_SKIP() << "no /proc/self/smaps to see the mappings in";
+    if (!fs::exists("/proc/self/smaps"))
+        GTEST_SKIP() << "no /proc/self/smaps to see the mappings in";
     TempDir tmp;
     const auto big = bigSample(100'000);
     ASSERT_TRUE(big);
-    const std::string identity = traceFileIdentity(sampleTrace().string()), file = (tmp / "a").string();
+    const std::string identity = traceFileIdentity(sampleTrace().string()),
+                      file = (tmp / "a").string();
     ASSERT_EQ(writeTraceFile(*big, identity, file), "");
     writeBack(file);
     const std::string written = slurp(file);
     // Big columns start on 64 KiB boundaries of the file: mappable on 64 KiB-page hosts too.
     for (const auto* column : {&big->kernels.start, &big->kernels.end}) {
-        const size_t at = written.find(std::string_view(reinterpret_cast<const char*>(column->data()), 64 * sizeof(TimeNs)));
+        const size_t at = written.find(
+            std::string_view(reinterpret_cast<const char*>(column->data()), 64 * sizeof(TimeNs)));
         ASSERT_NE(at, std::string::npos);
         EXPECT_EQ(at % (size_t(64) << 10), 0u);
     }
@@ -108,7 +111,8 @@ TEST(MappedReopen, ABigColumnIsTheCacheFilesPagesAndAWriteToItStaysInMemory) {
 
     const TimeNs first = t.kernels.start[0];
     t.kernels.start[0] = first + 12345;
-    EXPECT_GT(mappingOf(t.kernels.start.data()).privateDirtyKb, 0) << "the written page is now the model's own";
+    EXPECT_GT(mappingOf(t.kernels.start.data()).privateDirtyKb, 0)
+        << "the written page is now the model's own";
     EXPECT_EQ(slurp(file), written) << "the cache file is never written through the model";
     const auto again = readTraceFile(file, identity);
     ASSERT_TRUE(again.trace) << again.reason;
@@ -120,16 +124,20 @@ TEST(MappedReopen, ADamagedByteInAMappedColumnIsFound) {
     TempDir tmp;
     const auto big = bigSample(100'000);
     ASSERT_TRUE(big);
-    const std::string identity = traceFileIdentity(sampleTrace().string()), file = (tmp / "a").string();
+    const std::string identity = traceFileIdentity(sampleTrace().string()),
+                      file = (tmp / "a").string();
     ASSERT_EQ(writeTraceFile(*big, identity, file), "");
     std::string bytes = slurp(file);
     // The last of the kernels' start values: deep inside the mapped column.
     const TimeNs last = big->kernels.start.back();
-    const size_t at = bytes.rfind(std::string_view(reinterpret_cast<const char*>(&big->kernels.start[big->kernels.size() - 4]), 4 * sizeof last));
+    const size_t at = bytes.rfind(std::string_view(
+        reinterpret_cast<const char*>(&big->kernels.start[big->kernels.size() - 4]),
+        4 * sizeof last));
     ASSERT_NE(at, std::string::npos);
     bytes[at + 3 * sizeof last + 1] ^= 0x10;
     std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
-    EXPECT_EQ(readTraceFile(file, identity, kLoadKernels).reason, "damaged (sections do not add up or a column's checksum differs)");
+    EXPECT_EQ(readTraceFile(file, identity, kLoadKernels).reason,
+              "damaged (sections do not add up or a column's checksum differs)");
     EXPECT_FALSE(readTraceFile(file, identity).trace);
 }
 

@@ -7,12 +7,11 @@
 #include "core/reports/summary.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <gtest/gtest.h>
 #include <iterator>
 #include <thread>
 
@@ -33,7 +32,9 @@ std::shared_ptr<const Trace> loadVia(const fs::path& file, const fs::path& cache
     return r.trace;
 }
 
-bool fromCache(const Trace& t) { return !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache"; }
+bool fromCache(const Trace& t) {
+    return !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache";
+}
 
 std::vector<fs::path> cacheFiles(const fs::path& dir) {
     std::vector<fs::path> out;
@@ -47,23 +48,26 @@ std::vector<fs::path> cacheFiles(const fs::path& dir) {
 // the cache, some columns only).
 std::string cliOutputs(const fs::path& file) {
     std::string all;
-    std::vector<std::vector<std::string>> commands = {{"kernels", file.string()}, {"ops", file.string()}};
-    for (const char* report : {"layer_tree", "iter_sum", "nvtx_kern_sum", "idle_sum", "gpukernsum", "kern_sum", "api_sum", "nvtx_sum",
-                               "mem_time_sum", "gpu_sum", "kern_exec_sum", "osrt_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj"})
+    std::vector<std::vector<std::string>> commands = {{"kernels", file.string()},
+                                                      {"ops", file.string()}};
+    for (const char* report :
+         {"layer_tree", "iter_sum", "nvtx_kern_sum", "idle_sum", "gpukernsum", "kern_sum",
+          "api_sum", "nvtx_sum", "mem_time_sum", "gpu_sum", "kern_exec_sum", "osrt_sum",
+          "gpu_trace", "api_trace", "nvtx_gpu_proj"})
         commands.push_back({"summary", file.string(), "--report", report});
     commands.push_back({"info", file.string()});
     for (const auto& args : commands) {
         const auto r = runCli(args);
         EXPECT_EQ(r.rc, 0) << r.err;
-        all += r.out.substr(0, r.out.find("load time: ")); // info's last line: the time and where from
-
+        all +=
+            r.out.substr(0, r.out.find("load time: ")); // info's last line: the time and where from
     }
     return all;
 }
 
 // Runs the in-process CLI with the cache on, in `home` as XDG_CACHE_HOME.
 class CliCacheOn {
-public:
+  public:
     explicit CliCacheOn(const fs::path& home) {
         setEnv("XDG_CACHE_HOME", home.string().c_str());
         setEnv("LAYERSCOPE_NO_CACHE", nullptr);
@@ -92,10 +96,13 @@ TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
     EXPECT_EQ(back.trace->memcpys.srcKind, trace->memcpys.srcKind);
     EXPECT_EQ(back.trace->memsets.memKind, trace->memsets.memKind);
     EXPECT_EQ(back.trace->apiCalls.result, trace->apiCalls.result);
-    EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(), [](const Thread& th) { return th.priority != kNoThreadPriority; }));
-    for (size_t i = 0; i < trace->threads.size(); ++i) EXPECT_EQ(back.trace->threads[i].priority, trace->threads[i].priority);
+    EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(),
+                            [](const Thread& th) { return th.priority != kNoThreadPriority; }));
+    for (size_t i = 0; i < trace->threads.size(); ++i)
+        EXPECT_EQ(back.trace->threads[i].priority, trace->threads[i].priority);
     // The pool answers lookups again, not only views.
-    EXPECT_EQ(back.trace->strings.find(trace->str(trace->kernels.name[7])), back.trace->kernels.name[7]);
+    EXPECT_EQ(back.trace->strings.find(trace->str(trace->kernels.name[7])),
+              back.trace->kernels.name[7]);
 }
 
 TEST(TraceCache, ReopenGivesTheSameOutputsAndWritesOnlyTheCacheFolder) {
@@ -111,7 +118,8 @@ TEST(TraceCache, ReopenGivesTheSameOutputsAndWritesOnlyTheCacheFolder) {
         EXPECT_EQ(files[0].extension(), ".lstrace");
         EXPECT_EQ(cliOutputs(file), cold);
     }
-    EXPECT_EQ(cacheFiles(tmp.path()).size(), 2u) << "something was written beside the trace"; // run.sqlite and home
+    EXPECT_EQ(cacheFiles(tmp.path()).size(), 2u)
+        << "something was written beside the trace"; // run.sqlite and home
     const auto t = loadVia(file, home / "layerscope" / "traces");
     EXPECT_TRUE(fromCache(*t));
     CliCacheOn on(home);
@@ -130,7 +138,8 @@ TEST(TraceCache, ABackgroundWriteWaitsForItsGate) {
     o.cacheWriteAfter = prepared.get_future().share();
     const auto r = loadTrace(file.string(), o);
     ASSERT_TRUE(r.ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // the sample's write takes a few ms
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(300)); // the sample's write takes a few ms
     EXPECT_TRUE(cacheFiles(dir).empty()) << "written before the gate opened";
     prepared.set_value();
     waitForCacheWrites();
@@ -147,8 +156,10 @@ TEST(TraceCache, AChangedTraceFileIsLoadedAgainAndItsCacheReplaced) {
     EXPECT_FALSE(fromCache(*loadVia(file, dir)));
     EXPECT_TRUE(fromCache(*loadVia(file, dir)));
     // Another export under the same name: the identity's size, hashes and mtime change.
-    fs::copy_file(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite", file, fs::copy_options::overwrite_existing);
-    if (!fs::exists(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite")) GTEST_SKIP() << "bf16 trace absent";
+    fs::copy_file(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite", file,
+                  fs::copy_options::overwrite_existing);
+    if (!fs::exists(sharedDir() / "traces" / "gpt2_2layer_bf16_b8_h200.sqlite"))
+        GTEST_SKIP() << "bf16 trace absent";
     EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "made from another file");
     const auto reloaded = loadVia(file, dir);
     EXPECT_FALSE(fromCache(*reloaded));
@@ -167,7 +178,9 @@ TEST(TraceCache, TruncatedDamagedAndForeignCacheFilesAreRejectedAndReplaced) {
     ASSERT_EQ(cacheFiles(dir).size(), 1u);
     const fs::path cache = cacheFiles(dir)[0];
     const std::string good = slurp(cache);
-    auto rewrite = [&](const std::string& bytes) { std::ofstream(cache, std::ios::binary | std::ios::trunc) << bytes; };
+    auto rewrite = [&](const std::string& bytes) {
+        std::ofstream(cache, std::ios::binary | std::ios::trunc) << bytes;
+    };
 
     rewrite(good.substr(0, good.size() / 2));
     EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "truncated");
@@ -180,7 +193,8 @@ TEST(TraceCache, TruncatedDamagedAndForeignCacheFilesAreRejectedAndReplaced) {
     std::string otherVersion = good;
     otherVersion[8] = static_cast<char>(kTraceCacheVersion + 1);
     rewrite(otherVersion);
-    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss, "made by another version of the cache format");
+    EXPECT_EQ(lookupTraceCache(dir.string(), file.string()).miss,
+              "made by another version of the cache format");
 
     const auto loaded = loadVia(file, dir); // rejected: loaded from the file, cache rewritten
     EXPECT_FALSE(fromCache(*loaded));
@@ -221,8 +235,9 @@ TEST(TraceCache, APartialReadHoldsOnlyTheColumnsItsPartsNeed) {
     EXPECT_TRUE(k.memcpys.start.empty());
     EXPECT_TRUE(k.metrics.flops.empty());
     EXPECT_TRUE(k.kernelLinks.range.empty());
-    EXPECT_TRUE(std::none_of(k.kernels.launch.begin(), k.kernels.launch.end(), [](ApiCallId c) { return c.valid(); }))
-        << "no kernel points at an API call that was not read";
+    EXPECT_TRUE(std::none_of(k.kernels.launch.begin(), k.kernels.launch.end(), [](ApiCallId c) {
+        return c.valid();
+    })) << "no kernel points at an API call that was not read";
 
     const auto correlated = readTraceFile(file, identity, kLoadCorrelation);
     ASSERT_TRUE(correlated.trace) << correlated.reason;
@@ -263,7 +278,8 @@ TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
     const size_t kernelStarts = offsetOf(good, trace->kernels.start.data(), 4 * sizeof(TimeNs));
     ASSERT_NE(kernelStarts, std::string::npos);
     damagedAt(kernelStarts + 3);
-    EXPECT_EQ(readTraceFile(file, identity, kLoadKernels).reason, "damaged (sections do not add up or a column's checksum differs)");
+    EXPECT_EQ(readTraceFile(file, identity, kLoadKernels).reason,
+              "damaged (sections do not add up or a column's checksum differs)");
     EXPECT_FALSE(readTraceFile(file, identity).trace);
     // A byte of the ranges' start column: a kernels-only read does not read it, a full read fails.
     const size_t rangeStarts = offsetOf(good, trace->ranges.start.data(), 4 * sizeof(TimeNs));
@@ -272,7 +288,8 @@ TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
     const auto kernelsOnly = readTraceFile(file, identity, kLoadKernels);
     ASSERT_TRUE(kernelsOnly.trace) << kernelsOnly.reason;
     EXPECT_EQ(kernelsOnly.trace->kernels.start, trace->kernels.start);
-    EXPECT_EQ(readTraceFile(file, identity).reason, "damaged (sections do not add up or a column's checksum differs)");
+    EXPECT_EQ(readTraceFile(file, identity).reason,
+              "damaged (sections do not add up or a column's checksum differs)");
 }
 
 TEST(TraceCache, TheLeastRecentlyUsedFilesGoBeyondTheCap) {
@@ -284,13 +301,20 @@ TEST(TraceCache, TheLeastRecentlyUsedFilesGoBeyondTheCap) {
         fs::copy_file(sampleTrace(), files.back());
     }
     const auto trace = loadTrace(sampleTrace().string()).trace;
-    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[0].string()), 1ull << 40), "");
+    ASSERT_EQ(
+        storeTraceCache(dir.string(), *trace, traceFileIdentity(files[0].string()), 1ull << 40),
+        "");
     const uint64_t one = traceCacheInfo(dir.string()).bytes;
-    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[1].string()), 1ull << 40), "");
+    ASSERT_EQ(
+        storeTraceCache(dir.string(), *trace, traceFileIdentity(files[1].string()), 1ull << 40),
+        "");
     // Use the first again: the second is now the least recently used, and goes.
-    fs::last_write_time(cacheFiles(dir)[0], fs::file_time_type::clock::now() - std::chrono::hours(1));
+    fs::last_write_time(cacheFiles(dir)[0],
+                        fs::file_time_type::clock::now() - std::chrono::hours(1));
     ASSERT_TRUE(lookupTraceCache(dir.string(), files[0].string()).trace);
-    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[2].string()), 2 * one + one / 2), "");
+    ASSERT_EQ(storeTraceCache(dir.string(), *trace, traceFileIdentity(files[2].string()),
+                              2 * one + one / 2),
+              "");
     const CacheInfo info = traceCacheInfo(dir.string());
     ASSERT_EQ(info.entries.size(), 2u);
     EXPECT_LE(info.bytes, 2 * one + one / 2);
@@ -313,7 +337,8 @@ TEST(TraceCache, CliNoCacheWritesNothingAndCacheInfoAndClearWork) {
     EXPECT_EQ(info.rc, 0);
     EXPECT_NE(info.out.find(dir.string()), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("files: 1,"), std::string::npos) << info.out;
-    EXPECT_NE(info.out.find(fs::weakly_canonical(sampleTrace()).string()), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find(fs::weakly_canonical(sampleTrace()).string()), std::string::npos)
+        << info.out;
     const auto clear = runCli({"cache", "clear"});
     EXPECT_EQ(clear.out, "removed 1 cache file from " + dir.string() + "\n");
     EXPECT_TRUE(cacheFiles(dir).empty());

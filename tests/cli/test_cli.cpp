@@ -3,22 +3,54 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <regex>
 
 namespace {
 
 using namespace ls::test;
 
-const std::vector<std::string> kKernelColumns = {"id", "start_ns", "end_ns", "duration_ns", "device", "context",
-                                                 "stream", "pid", "tid", "correlation_id", "api", "name",
-                                                 "short_name", "grid", "block", "registers", "static_smem",
-                                                 "dynamic_smem", "nvtx_range", "nvtx_path", "layer", "op", "seq",
-                                                 "op_id", "direction", "fwd_op_id", "sizes", "flops", "bytes", "dtype",
-                                                 "intensity", "tflops_s", "gbytes_s", "tc", "tc_reason", "flops_rule",
-                                                 "dtype_source", "rank", "occupancy_pct", "occupancy_limiter"};
+const std::vector<std::string> kKernelColumns = {"id",
+                                                 "start_ns",
+                                                 "end_ns",
+                                                 "duration_ns",
+                                                 "device",
+                                                 "context",
+                                                 "stream",
+                                                 "pid",
+                                                 "tid",
+                                                 "correlation_id",
+                                                 "api",
+                                                 "name",
+                                                 "short_name",
+                                                 "grid",
+                                                 "block",
+                                                 "registers",
+                                                 "static_smem",
+                                                 "dynamic_smem",
+                                                 "nvtx_range",
+                                                 "nvtx_path",
+                                                 "layer",
+                                                 "op",
+                                                 "seq",
+                                                 "op_id",
+                                                 "direction",
+                                                 "fwd_op_id",
+                                                 "sizes",
+                                                 "flops",
+                                                 "bytes",
+                                                 "dtype",
+                                                 "intensity",
+                                                 "tflops_s",
+                                                 "gbytes_s",
+                                                 "tc",
+                                                 "tc_reason",
+                                                 "flops_rule",
+                                                 "dtype_source",
+                                                 "rank",
+                                                 "occupancy_pct",
+                                                 "occupancy_limiter"};
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mentions = "") {
     const auto r = runCli(args);
@@ -31,16 +63,23 @@ void expectUsageError(const std::vector<std::string>& args, const std::string& m
 }
 
 TEST(Cli, HelpOnEveryCommandSucceeds) {
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"--help"}, {"-h"}, {"help"}, {"info", "--help"}, {"kernels", "--help"},
-          {"summary", "--help"}, {"summary", "-h"}, {"ops", "--help"}, {"kernels", "x.sqlite", "--help"}}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
+                                                 {"-h"},
+                                                 {"help"},
+                                                 {"info", "--help"},
+                                                 {"kernels", "--help"},
+                                                 {"summary", "--help"},
+                                                 {"summary", "-h"},
+                                                 {"ops", "--help"},
+                                                 {"kernels", "x.sqlite", "--help"}}) {
         const auto r = runCli(args);
         EXPECT_EQ(r.rc, 0) << args[0];
         EXPECT_EQ(r.err, "") << args[0];
         EXPECT_EQ(r.out.rfind("usage: layerscope-cli", 0), 0u) << args[0] << ":\n" << r.out;
     }
-    EXPECT_NE(runCli({"kernels", "--help"}).out.find(
-                  "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,\n  short_name"),
+    EXPECT_NE(runCli({"kernels", "--help"})
+                  .out.find("id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,"
+                            "correlation_id,api,name,\n  short_name"),
               std::string::npos)
         << "kernels --help lists the columns";
 }
@@ -74,9 +113,12 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-              "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,name,short_name,grid,"
-              "block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,op_id,direction,fwd_op_id,sizes,"
-              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,rank,occupancy_pct,"
+              "id,start_ns,end_ns,duration_ns,device,context,stream,pid,tid,correlation_id,api,"
+              "name,short_name,grid,"
+              "block,registers,static_smem,dynamic_smem,nvtx_range,nvtx_path,layer,op,seq,op_id,"
+              "direction,fwd_op_id,sizes,"
+              "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,"
+              "rank,occupancy_pct,"
               "occupancy_limiter");
     std::string error;
     const auto rows = parseCsv(r.out, &error);
@@ -91,7 +133,8 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
         ASSERT_EQ(row.size(), kKernelColumns.size()) << "row " << i;
         EXPECT_EQ(row[0], std::to_string(i));
         EXPECT_EQ(row[1], std::to_string(t.kernels.start[i]));
-        EXPECT_EQ(std::stoll(row[3]), std::stoll(row[2]) - std::stoll(row[1])) << "duration = end - start, row " << i;
+        EXPECT_EQ(std::stoll(row[3]), std::stoll(row[2]) - std::stoll(row[1]))
+            << "duration = end - start, row " << i;
         if (i) {
             EXPECT_LE(std::stoll(rows[i][1]), std::stoll(row[1])) << "by start time";
         }
@@ -113,7 +156,10 @@ TEST(Cli, KernelsTsvAndTableFormats) {
     const auto lines = splitLines(tsv.out);
     ASSERT_EQ(lines.size(), 215u);
     EXPECT_EQ(lines[0].rfind("id\tstart_ns\tend_ns\t", 0), 0u);
-    for (const auto& l : lines) EXPECT_EQ(std::count(l.begin(), l.end(), '\t'), static_cast<long>(kKernelColumns.size() - 1)) << l;
+    for (const auto& l : lines)
+        EXPECT_EQ(std::count(l.begin(), l.end(), '\t'),
+                  static_cast<long>(kKernelColumns.size() - 1))
+            << l;
 
     const auto table = runCli({"kernels", sampleTrace().string(), "--format=table"});
     ASSERT_EQ(table.rc, 0);

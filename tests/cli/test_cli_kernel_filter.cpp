@@ -4,9 +4,8 @@
 #include "tests/support/cli_table.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <string>
 
 namespace ls::test {
@@ -44,8 +43,7 @@ TEST(KernelFilterCli, FilterAppliesWithinALayer) {
     std::vector<std::string> expected, actual;
     for (size_t r = 0; r < layer.rows.size(); ++r)
         if (layer.at(r, "direction") == "backward") expected.push_back(layer.at(r, "id"));
-    for (size_t r = 0; r < both.rows.size(); ++r)
-        actual.push_back(both.at(r, "id"));
+    for (size_t r = 0; r < both.rows.size(); ++r) actual.push_back(both.at(r, "id"));
     EXPECT_FALSE(expected.empty());
     EXPECT_LT(expected.size(), layer.rows.size());
     EXPECT_EQ(actual, expected);

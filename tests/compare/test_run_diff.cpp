@@ -3,16 +3,15 @@
 // sharing the fp16/bf16 kernels, the per-sample FLOPs of the forward GEMMs equal on both sides,
 // drill-down scopes, and the PyTorch profiler trace of the fp16 run aligning with its nsys trace.
 #include "core/compare/diff_verdict.h"
-#include "core/pytorch/iterations.h"
 #include "core/compare/run_diff.h"
 #include "core/load/load.h"
+#include "core/pytorch/iterations.h"
 #include "core/reports/nvtx_summary.h"
 #include "tests/support/test_support.h"
 
-#include <sqlite3.h>
-
 #include <cmath>
 #include <map>
+#include <sqlite3.h>
 
 namespace ls::test {
 namespace {
@@ -52,7 +51,8 @@ TEST(RunDiff, ByKernelEqualsSqlSumsOverEachFile) {
     const DiffResult r = diff(DiffLevel::Kernel);
     ASSERT_EQ(r.iterationsA, 1);
     ASSERT_EQ(r.iterationsB, 1);
-    std::map<std::string, std::pair<int64_t, int64_t>> ours[2]; // name -> (time, count), summed over directions
+    std::map<std::string, std::pair<int64_t, int64_t>>
+        ours[2]; // name -> (time, count), summed over directions
     for (const auto& row : r.rows) {
         ours[0][row.key].first += static_cast<int64_t>(row.a.gpuTimeNs);
         ours[0][row.key].second += static_cast<int64_t>(row.a.count);
@@ -63,8 +63,12 @@ TEST(RunDiff, ByKernelEqualsSqlSumsOverEachFile) {
         std::erase_if(ours[s], [](const auto& e) { return e.second.second == 0; });
         std::map<std::string, std::pair<int64_t, int64_t>> sql;
         SqlReader(s == 0 ? sampleTrace() : bf16Trace())
-            .each("SELECT s.value, sum(k.end - k.start), count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName GROUP BY s.value",
-                  [&](sqlite3_stmt* st) { sql[SqlReader::text(st, 0)] = {SqlReader::int64(st, 1), SqlReader::int64(st, 2)}; });
+            .each("SELECT s.value, sum(k.end - k.start), count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                  "k JOIN StringIds s ON s.id = k.demangledName GROUP BY s.value",
+                  [&](sqlite3_stmt* st) {
+                      sql[SqlReader::text(st, 0)] = {SqlReader::int64(st, 1),
+                                                     SqlReader::int64(st, 2)};
+                  });
         EXPECT_EQ(ours[s], sql) << (s == 0 ? "A" : "B");
         EXPECT_GT(sql.size(), 20u);
     }
@@ -118,16 +122,21 @@ TEST(RunDiff, PerSampleForwardGemmFlopsAreEqualOnBothSides) {
 TEST(RunDiff, FamiliesPairTheTwoPrecisions) {
     const DiffResult r = diff(DiffLevel::Family);
     for (const auto& [key, dir] : std::vector<std::pair<std::string, std::string>>{
-             {"GEMM (cuBLAS/CUTLASS)", "forward"}, {"GEMM (cuBLAS/CUTLASS)", "backward"}, {"Attention (flash/SDPA)", "forward"},
-             {"Attention (flash/SDPA)", "backward"}, {"vectorized_elementwise_kernel<N, CUDAFunctor_add<T>, array<char*, N>>", "backward"},
-             {"vectorized_elementwise_kernel<N, GeluCUDAKernelImpl::[lambda], array<char*, N>>", "forward"}}) {
+             {"GEMM (cuBLAS/CUTLASS)", "forward"},
+             {"GEMM (cuBLAS/CUTLASS)", "backward"},
+             {"Attention (flash/SDPA)", "forward"},
+             {"Attention (flash/SDPA)", "backward"},
+             {"vectorized_elementwise_kernel<N, CUDAFunctor_add<T>, array<char*, N>>", "backward"},
+             {"vectorized_elementwise_kernel<N, GeluCUDAKernelImpl::[lambda], array<char*, N>>",
+              "forward"}}) {
         const DiffRow* row = findRow(r, key, dir);
         ASSERT_NE(row, nullptr) << key << " " << dir;
         EXPECT_GT(row->a.count, 0u) << key;
         EXPECT_GT(row->b.count, 0u) << key;
     }
     // Rows are ordered by |delta|, the totals row adds them up.
-    for (size_t i = 1; i < r.rows.size(); ++i) EXPECT_GE(std::abs(r.rows[i - 1].deltaNs()), std::abs(r.rows[i].deltaNs()));
+    for (size_t i = 1; i < r.rows.size(); ++i)
+        EXPECT_GE(std::abs(r.rows[i - 1].deltaNs()), std::abs(r.rows[i].deltaNs()));
     double a = 0;
     for (const auto& row : r.rows) a += row.a.gpuTimeNs;
     EXPECT_DOUBLE_EQ(a, r.total.a.gpuTimeNs);
@@ -181,17 +190,20 @@ TEST(RunDiff, PytorchProfilerTraceAlignsWithTheNsysTraceOfTheSameRun) {
         EXPECT_EQ(r.iterationsB, 2);
         for (const auto& row : r.rows) {
             EXPECT_GT(row.a.count, 0u) << row.key << " " << row.direction;
-            EXPECT_EQ(row.b.count, 2 * row.a.count) << row.key << " " << row.direction; // two steps, same kernels
+            EXPECT_EQ(row.b.count, 2 * row.a.count)
+                << row.key << " " << row.direction; // two steps, same kernels
             if (level == DiffLevel::Layer && !std::isnan(row.a.flops)) {
                 EXPECT_DOUBLE_EQ(row.a.flops, row.b.flops) << row.key;
             }
         }
-        EXPECT_LT(std::abs(r.total.deltaNs()), 0.02 * r.total.a.gpuTimeNs); // same program, per iteration
+        EXPECT_LT(std::abs(r.total.deltaNs()),
+                  0.02 * r.total.a.gpuTimeNs); // same program, per iteration
     }
 }
 
 TEST(DiffVerdict, NamesTheGroupThatExplainsMostOfTheChange) {
-    auto row = [](std::string family, std::string dir, std::string layer, double a, double b, double aTc, double bTc) {
+    auto row = [](std::string family, std::string dir, std::string layer, double a, double b,
+                  double aTc, double bTc) {
         DiffRow r;
         r.key = std::move(family);
         r.direction = std::move(dir);
@@ -203,16 +215,20 @@ TEST(DiffVerdict, NamesTheGroupThatExplainsMostOfTheChange) {
         return r;
     };
     const std::vector<DiffRow> rows = {
-        row("GEMM (cuBLAS/CUTLASS)", "backward", "layer0", 20, 40, 1, 0), row("GEMM (cuBLAS/CUTLASS)", "backward", "layer1", 20, 30, 1, 0),
-        row("softmax", "forward", "layer0", 30, 42, 0, 0), row("GEMM (cuBLAS/CUTLASS)", "forward", "layer0", 30, 30, 1, 1)};
+        row("GEMM (cuBLAS/CUTLASS)", "backward", "layer0", 20, 40, 1, 0),
+        row("GEMM (cuBLAS/CUTLASS)", "backward", "layer1", 20, 30, 1, 0),
+        row("softmax", "forward", "layer0", 30, 42, 0, 0),
+        row("GEMM (cuBLAS/CUTLASS)", "forward", "layer0", 30, 30, 1, 1)};
     DiffRow total;
     total.a.gpuTimeNs = 100;
     total.b.gpuTimeNs = 142;
     EXPECT_EQ(diffVerdict(total, rows),
-              "B is 1.42× slower per iteration; 71 % of the difference is backward GEMM (cuBLAS/CUTLASS) kernels of layer0 "
+              "B is 1.42× slower per iteration; 71 % of the difference is backward GEMM "
+              "(cuBLAS/CUTLASS) kernels of layer0 "
               "and layer1, which moved from Tensor Core kernels to SIMT kernels.");
     total.b.gpuTimeNs = 100.5;
-    EXPECT_EQ(diffVerdict(total, rows, "per sample"), "B takes the same GPU time per sample as A (within 1 %).");
+    EXPECT_EQ(diffVerdict(total, rows, "per sample"),
+              "B takes the same GPU time per sample as A (within 1 %).");
 }
 
 TEST(RunDiff, RealVerdictSaysBIsSlowerBecauseOfGemms) {
@@ -229,7 +245,8 @@ TEST(RunDiff, OneRankOfAFileHoldingSeveralGpus) {
     const ls::Trace& t = *whole.trace;
     dev0.device = t.streamOf(t.kernels, 0).device;
     for (size_t k = 0; k < t.kernels.size(); ++k)
-        if (t.streamOf(t.kernels, k).device != *dev0.device) dev1.device = t.streamOf(t.kernels, k).device;
+        if (t.streamOf(t.kernels, k).device != *dev0.device)
+            dev1.device = t.streamOf(t.kernels, k).device;
     ASSERT_TRUE(dev1.device);
     DiffOptions o;
     o.level = DiffLevel::Kernel;
@@ -253,7 +270,8 @@ TEST(DiffCli, TableHasTheVerdictFirstAndCsvTheIssuesColumns) {
     const CsvTable rows = parseCsv(csv.out);
     ASSERT_GT(rows.size(), 3u);
     EXPECT_EQ(formatCsvRow(rows.front()),
-              "key,direction,a_count,b_count,a_gpu_time_ns,b_gpu_time_ns,delta_ns,ratio,a_flops,b_flops,a_tflops_s,b_tflops_s,a_tc,b_tc");
+              "key,direction,a_count,b_count,a_gpu_time_ns,b_gpu_time_ns,delta_ns,ratio,a_flops,b_"
+              "flops,a_tflops_s,b_tflops_s,a_tc,b_tc");
     EXPECT_EQ(rows.back()[0], "(total)");
     EXPECT_EQ(rows.back()[4], "5902922");
     EXPECT_EQ(rows.back()[5], "8728206");

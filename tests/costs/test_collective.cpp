@@ -13,9 +13,12 @@ TEST(Collective, KernelNames) {
         const char* name;
         Collective c;
     } cases[] = {
-        {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", Collective::AllReduce},
-        {"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", Collective::AllGather},
-        {"ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", Collective::ReduceScatter},
+        {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+         Collective::AllReduce},
+        {"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+         Collective::AllGather},
+        {"ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+         Collective::ReduceScatter},
         {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", Collective::AllReduce},
         {"ncclBroadcastRingLLKernel_copy_i8(ncclColl)", Collective::Broadcast},
         {"_Z33ncclAllReduceTreeLLKernel_sum_i328ncclColl", Collective::AllReduce},
@@ -23,10 +26,17 @@ TEST(Collective, KernelNames) {
         {"ncclKernel_Reduce_RING_LL_Sum_half", Collective::Reduce},
         {"ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)", Collective::Other},
         {"nvshmemi_alltoall_kernel", Collective::AllToAll},
-        {"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int, float, at::detail::Array<char*, 3>)", Collective::None},
+        {"void at::native::vectorized_elementwise_kernel<4, "
+         "at::native::CUDAFunctor_add<float>>(int, float, at::detail::Array<char*, 3>)",
+         Collective::None},
         {"nvjet_sm90_hsh_128x256_64x4_1x2_h_bz_coopA_NNT", Collective::None},
-        {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()>>>", Collective::None},
-        {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", Collective::None},
+        {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+         "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, "
+         "float>::operator()>>>",
+         Collective::None},
+        {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_"
+         "segment_k_off_kernel__5x_cublas",
+         Collective::None},
     };
     for (const auto& c : cases) EXPECT_EQ(collectiveOfKernel(c.name), c.c) << c.name;
 }

@@ -29,8 +29,10 @@ void expectRow(const Expected& e) {
     SCOPED_TRACE(std::string(e.model));
     const DevicePeaks& p = model(e.model);
     auto same = [](double table, double tflopsOrGbs, double scale, const char* what) {
-        if (std::isnan(tflopsOrGbs)) EXPECT_TRUE(std::isnan(table)) << what << " should be unknown, is " << table;
-        else EXPECT_DOUBLE_EQ(table, tflopsOrGbs * scale) << what;
+        if (std::isnan(tflopsOrGbs))
+            EXPECT_TRUE(std::isnan(table)) << what << " should be unknown, is " << table;
+        else
+            EXPECT_DOUBLE_EQ(table, tflopsOrGbs * scale) << what;
     };
     same(p.fp64, e.fp64, 1e12, "fp64");
     same(p.fp32, e.fp32, 1e12, "fp32");
@@ -43,8 +45,8 @@ void expectRow(const Expected& e) {
 }
 
 TEST(DevicePeaks, VoltaMatchesTheV100Datasheet) {
-    // NVIDIA Tesla V100 datasheet: SXM2 7.8 / 15.7 / 125 Tensor TFLOPS, PCIe 7 / 14 / 112, 900 GB/s.
-    // Volta has no sparsity, no TF32, BF16 or FP8.
+    // NVIDIA Tesla V100 datasheet: SXM2 7.8 / 15.7 / 125 Tensor TFLOPS, PCIe 7 / 14 / 112, 900
+    // GB/s. Volta has no sparsity, no TF32, BF16 or FP8.
     expectRow({"V100 SXM2", 7.8, 15.7, kNo, 125, kNo, kNo, 900});
     expectRow({"V100 PCIe", 7, 14, kNo, 112, kNo, kNo, 900});
 }
@@ -70,11 +72,14 @@ TEST(DevicePeaks, HopperHalvesTheSparseDatasheetFigures) {
 }
 
 TEST(DevicePeaks, AdaAndGeForceUseDenseFp32AccumulateFigures) {
-    // L40S datasheet: FP32 91.6, TF32 183 | 366*, BF16/FP16 362.05 | 733*, FP8 733 | 1,466*, 864 GB/s.
+    // L40S datasheet: FP32 91.6, TF32 183 | 366*, BF16/FP16 362.05 | 733*, FP8 733 | 1,466*, 864
+    // GB/s.
     expectRow({"L40S", kNo, 91.6, 183, 362.05, 362.05, 733, 864});
-    // GA102 whitepaper, RTX 3090: FP32 35.6, TF32 35.6/71, FP16 and BF16 with FP32 accumulate 71/142, 936 GB/s.
+    // GA102 whitepaper, RTX 3090: FP32 35.6, TF32 35.6/71, FP16 and BF16 with FP32 accumulate
+    // 71/142, 936 GB/s.
     expectRow({"GeForce RTX 3090", kNo, 35.6, 35.6, 71, 71, kNo, 936});
-    // Ada whitepaper, RTX 4090: FP32 82.6, TF32 82.6/165.2, FP16/BF16 (FP32 acc.) 165.2/330.4, FP8 (FP32 acc.) 330.3/660.6, 1,008 GB/s.
+    // Ada whitepaper, RTX 4090: FP32 82.6, TF32 82.6/165.2, FP16/BF16 (FP32 acc.) 165.2/330.4, FP8
+    // (FP32 acc.) 330.3/660.6, 1,008 GB/s.
     expectRow({"GeForce RTX 4090", kNo, 82.6, 82.6, 165.2, 165.2, 330.3, 1008});
     // Jetson Nano datasheet: 472 GFLOPS FP16 (half2, twice FP32), 25.6 GB/s, no Tensor Cores.
     expectRow({"Jetson Nano", kNo, 0.236, kNo, kNo, kNo, kNo, 25.6});
@@ -83,7 +88,8 @@ TEST(DevicePeaks, AdaAndGeForceUseDenseFp32AccumulateFigures) {
 TEST(DevicePeaks, BlackwellAndMi300xFromTheirSpecificationPages) {
     // HGX B200 (8 GPUs): FP64 296, FP32 600 TFLOPS, TF32 18, FP16/BF16 36, FP8 72 PFLOPS (sparse),
     // 64 TB/s: per GPU 37, 75, and dense 1,125, 2,250, 2,250, 4,500 TFLOPS, 8,000 GB/s.
-    expectRow({"B200", 37, 75, 18000.0 / 8 / 2, 36000.0 / 8 / 2, 36000.0 / 8 / 2, 72000.0 / 8 / 2, 64000.0 / 8});
+    expectRow({"B200", 37, 75, 18000.0 / 8 / 2, 36000.0 / 8 / 2, 36000.0 / 8 / 2, 72000.0 / 8 / 2,
+               64000.0 / 8});
     // AMD MI300X data sheet: FP64 vector 81.7, FP32 vector 163.4, TF32 653.7, FP16 and BF16
     // 1,307.4, FP8 2,614.9 TFLOPS (dense), 5.3 TB/s.
     expectRow({"MI300X", 81.7, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5300});
@@ -122,7 +128,8 @@ TEST(DevicePeaks, NamesAsTracesRecordThem) {
         {"AMD Instinct MI300X", 0, "MI300X"},
         {"AMD Instinct MI300X VF", 0, "MI300X"}, // TraceLens's MI300X traces
         {"AMD Instinct MI210", 0, "MI210"},
-        {"AMD Radeon Graphics", 0, ""}, // what an MI250 calls itself in HTA's ROCm 6.2 trace: no model
+        {"AMD Radeon Graphics", 0,
+         ""}, // what an MI250 calls itself in HTA's ROCm 6.2 trace: no model
         {"NVIDIA GeForce RTX 5090", 0, "GeForce RTX 5090"},
         {"NVIDIA H100 NVL", 0, ""},
         {"NVIDIA H200 NVL", 0, ""},
@@ -149,7 +156,8 @@ TEST(DevicePeaks, ComputePeakFollowsTypeAndTensorCores) {
     const DevicePeaks& h200 = model("H200 SXM");
     EXPECT_DOUBLE_EQ(computePeak(h200, DType::BF16, TcState::Used), 989.5e12);
     EXPECT_DOUBLE_EQ(computePeak(h200, DType::F16, TcState::Used), 989.5e12);
-    EXPECT_DOUBLE_EQ(computePeak(h200, DType::F32, TcState::Used), 494.5e12); // FP32 on Tensor Cores is TF32
+    EXPECT_DOUBLE_EQ(computePeak(h200, DType::F32, TcState::Used),
+                     494.5e12); // FP32 on Tensor Cores is TF32
     EXPECT_DOUBLE_EQ(computePeak(h200, DType::FP8, TcState::Used), 1979e12);
     EXPECT_DOUBLE_EQ(computePeak(h200, DType::F64, TcState::Used), 67e12);
     EXPECT_DOUBLE_EQ(computePeak(h200, DType::F32, TcState::NotUsed), 67e12);
@@ -159,8 +167,10 @@ TEST(DevicePeaks, ComputePeakFollowsTypeAndTensorCores) {
     EXPECT_TRUE(std::isnan(computePeak(h200, DType::Unknown, TcState::Used)));
     EXPECT_TRUE(std::isnan(computePeak(h200, DType::I8, TcState::NotUsed)));
     const DevicePeaks& v100 = model("V100 SXM2");
-    EXPECT_TRUE(std::isnan(computePeak(v100, DType::BF16, TcState::Used))); // Volta has no BF16 Tensor Cores
-    EXPECT_DOUBLE_EQ(computePeak(v100, DType::F64, TcState::Used), 7.8e12); // nor FP64 ones: the CUDA-core rate
+    EXPECT_TRUE(std::isnan(
+        computePeak(v100, DType::BF16, TcState::Used))); // Volta has no BF16 Tensor Cores
+    EXPECT_DOUBLE_EQ(computePeak(v100, DType::F64, TcState::Used),
+                     7.8e12); // nor FP64 ones: the CUDA-core rate
 }
 
 // Every device of a real trace resolves to the expected row by the name the importer stored.
@@ -184,7 +194,8 @@ void expectDevices(const TraceDevice& c) {
 TEST(DevicePeaks, BundledTracesResolve) {
     expectDevices({sampleTrace(), "H200 SXM"});
     expectDevices({sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite", "H100 SXM"});
-    expectDevices({sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_stack_h100.kineto.json.gz", "H100 SXM"});
+    expectDevices(
+        {sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_stack_h100.kineto.json.gz", "H100 SXM"});
 }
 
 TEST(DevicePeaks, SharedTracesResolve) {
@@ -194,8 +205,12 @@ TEST(DevicePeaks, SharedTracesResolve) {
     expectDevices({t / "saxpy_mpi_perlmutter.nsys.sqlite", "A100 SXM 40GB"});
     expectDevices({t / "pyprof_lstm_v100.nvprof.sql", "V100 SXM2"});
     expectDevices({t / "ortmodule_v100.nvprof.nvvp", "V100 PCIe"});
-    expectDevices({t / "kineto/HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz", "A100 SXM 40GB"});
-    expectDevices({t / "kineto/HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", "V100 SXM2"});
+    expectDevices(
+        {t / "kineto/HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+         "A100 SXM 40GB"});
+    expectDevices(
+        {t / "kineto/HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+         "V100 SXM2"});
 }
 
 } // namespace

@@ -7,10 +7,9 @@
 #include "core/import/ncu/ncu_match.h"
 #include "tests/import/ncu/ncu_test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <utility>
 #include <vector>
@@ -40,14 +39,28 @@ void expectLimits(const Occupancy& o, uint32_t regs, uint32_t smem, uint32_t war
 
 TEST(OccupancyRules, TableCoversSixToTenAndTwelveAndNothingElse) {
     using Cc = std::vector<std::pair<int, int>>;
-    for (auto [major, minor] : Cc{{6, 0}, {6, 1}, {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
+    for (auto [major, minor] : Cc{{6, 0},
+                                  {6, 1},
+                                  {6, 2},
+                                  {7, 0},
+                                  {7, 2},
+                                  {7, 5},
+                                  {8, 0},
+                                  {8, 6},
+                                  {8, 7},
+                                  {8, 9},
+                                  {9, 0},
+                                  {10, 0},
+                                  {12, 0}})
         EXPECT_NE(deviceLimits(major, minor), nullptr) << major << "." << minor;
-    for (auto [major, minor] : Cc{{0, 0}, {5, 2}, {7, 1}, {9, 4}, {11, 0}}) EXPECT_EQ(deviceLimits(major, minor), nullptr) << major << "." << minor;
+    for (auto [major, minor] : Cc{{0, 0}, {5, 2}, {7, 1}, {9, 4}, {11, 0}})
+        EXPECT_EQ(deviceLimits(major, minor), nullptr) << major << "." << minor;
     EXPECT_EQ(deviceLimitTable().size(), 13u);
     for (const auto& d : deviceLimitTable()) {
         ASSERT_FALSE(d.carveoutsKiB.empty());
         EXPECT_TRUE(std::is_sorted(d.carveoutsKiB.begin(), d.carveoutsKiB.end()));
-        EXPECT_EQ(d.carveoutsKiB.back() * KiB, d.smemPerSm) << d.major << "." << d.minor << ": the largest carveout is all of it";
+        EXPECT_EQ(d.carveoutsKiB.back() * KiB, d.smemPerSm)
+            << d.major << "." << d.minor << ": the largest carveout is all of it";
         EXPECT_EQ(d.reservedSmemPerBlock, d.major >= 8 ? KiB : 0u);
     }
 }
@@ -230,7 +243,8 @@ TEST(OccupancyRules, Sm120) {
     expectLimits(o, 64, 100, 48, 32);
     EXPECT_DOUBLE_EQ(o.fraction, 32.0 / 48.0);
     EXPECT_EQ(o.limiters, kLimitBlocks);
-    // 256 threads, 48 KiB of shared memory each (+1 KiB reserved): 100 KiB hold 2 blocks = 16 warps.
+    // 256 threads, 48 KiB of shared memory each (+1 KiB reserved): 100 KiB hold 2 blocks = 16
+    // warps.
     o = occupancy(12, 0, {256, 32, 0, 48 * KiB, 100 * KiB});
     EXPECT_EQ(o.blockLimitSharedMem, 2u);
     EXPECT_EQ(o.activeWarpsPerSm, 16u);
@@ -253,7 +267,8 @@ TEST(OccupancyRules, AmdGpusAreNotApplicable) {
     ASSERT_EQ(t.metrics.occupancy.size(), 1u);
     EXPECT_TRUE(std::isnan(t.metrics.occupancy[0]));
     EXPECT_EQ(t.metrics.occupancyLimiter[0], kLimitNotApplicable);
-    EXPECT_EQ(occupancyLimiterText(kLimitNotApplicable), "n/a: AMD GPU (CUDA occupancy rules do not apply)");
+    EXPECT_EQ(occupancyLimiterText(kLimitNotApplicable),
+              "n/a: AMD GPU (CUDA occupancy rules do not apply)");
     EXPECT_TRUE(isAmdGpu({0, "AMD Instinct MI300X VF", 0, 0, 9, 4}));
     EXPECT_FALSE(isAmdGpu({0, "NVIDIA H100 80GB HBM3", 0, 0, 9, 0}));
     // The same launch on an NVIDIA 9.0 has a number.
@@ -266,15 +281,18 @@ TEST(OccupancyRules, AmdGpusAreNotApplicable) {
 // driver's own device attributes) on an H200 (9.0) and an A100 (8.0).
 TEST(OccupancyTable, AgreesWithTheExportsDeviceAttributes) {
     size_t checked = 0;
-    for (const char* name : {"traces/pair_gpt1layer_fp16_h200.nsys.sqlite", "traces/third-party/cloverleaf_perlmutter.nsys.sqlite"}) {
+    for (const char* name : {"traces/pair_gpt1layer_fp16_h200.nsys.sqlite",
+                             "traces/third-party/cloverleaf_perlmutter.nsys.sqlite"}) {
         const fs::path file = sharedDir() / name;
         if (!fs::exists(file)) continue;
         SqlReader sql(file);
-        sql.each("SELECT computeMajor, computeMinor, maxWarpsPerSm, maxBlocksPerSm, maxThreadsPerBlock, maxRegistersPerSm, "
+        sql.each("SELECT computeMajor, computeMinor, maxWarpsPerSm, maxBlocksPerSm, "
+                 "maxThreadsPerBlock, maxRegistersPerSm, "
                  "maxRegistersPerBlock, maxShmemPerSm, maxShmemPerBlockOptin FROM TARGET_INFO_GPU",
                  [&](sqlite3_stmt* st) {
                      auto v = [&](int c) { return SqlReader::int64(st, c); };
-                     const DeviceLimits* d = deviceLimits(static_cast<int>(v(0)), static_cast<int>(v(1)));
+                     const DeviceLimits* d =
+                         deviceLimits(static_cast<int>(v(0)), static_cast<int>(v(1)));
                      ASSERT_NE(d, nullptr);
                      EXPECT_EQ(d->maxWarpsPerSm, v(2));
                      EXPECT_EQ(d->maxBlocksPerSm, v(3));
@@ -301,16 +319,21 @@ struct NcuOccupancy {
 // Per ncu ID, read from the CSV by the test's own reader.
 std::map<std::string, NcuOccupancy> ncuOccupancy(const DetailsFile& d) {
     std::map<std::string, NcuOccupancy> out;
-    const size_t cSection = d.col("Section Name"), cMetric = d.col("Metric Name"), cValue = d.col("Metric Value"),
-                 cRule = d.col("Rule Name"), cText = d.col("Rule Description");
+    const size_t cSection = d.col("Section Name"), cMetric = d.col("Metric Name"),
+                 cValue = d.col("Metric Value"), cRule = d.col("Rule Name"),
+                 cText = d.col("Rule Description");
     const std::map<std::string, double NcuOccupancy::*> fields = {
-        {"Theoretical Occupancy", &NcuOccupancy::theoretical},     {"Theoretical Active Warps per SM", &NcuOccupancy::activeWarps},
-        {"Block Limit Registers", &NcuOccupancy::limitRegisters}, {"Block Limit Shared Mem", &NcuOccupancy::limitSharedMem},
-        {"Block Limit Warps", &NcuOccupancy::limitWarps},         {"Block Limit SM", &NcuOccupancy::limitSm}};
+        {"Theoretical Occupancy", &NcuOccupancy::theoretical},
+        {"Theoretical Active Warps per SM", &NcuOccupancy::activeWarps},
+        {"Block Limit Registers", &NcuOccupancy::limitRegisters},
+        {"Block Limit Shared Mem", &NcuOccupancy::limitSharedMem},
+        {"Block Limit Warps", &NcuOccupancy::limitWarps},
+        {"Block Limit SM", &NcuOccupancy::limitSm}};
     for (const auto& r : d.rows) {
         auto& o = out[r[0]];
         if (r[cSection] == "Occupancy")
-            if (auto f = fields.find(r[cMetric]); f != fields.end()) o.*(f->second) = std::stod(noCommas(r[cValue]));
+            if (auto f = fields.find(r[cMetric]); f != fields.end())
+                o.*(f->second) = std::stod(noCommas(r[cValue]));
         if (r[cRule] == "TheoreticalOccupancy") {
             const std::string& text = r[cText];
             const size_t at = text.find("is limited by");
@@ -344,8 +367,8 @@ TEST(OccupancyVsNcu, AllSixtyMatchedKernelsHaveNcusTheoreticalOccupancyAndBlockL
         // The export's launch values, not ncu's: this checks the import and the rules together.
         const auto& kern = t.kernels;
         const Dim3 b = kern.block[k.value];
-        const LaunchShape launch{b.x * b.y * b.z, kern.registers[k.value], kern.staticSmem[k.value], kern.dynamicSmem[k.value],
-                                 kern.smemConfig[k.value]};
+        const LaunchShape launch{b.x * b.y * b.z, kern.registers[k.value], kern.staticSmem[k.value],
+                                 kern.dynamicSmem[k.value], kern.smemConfig[k.value]};
         ASSERT_GT(launch.smemConfig, 0u) << "sharedMemoryExecuted is read";
         const auto o = theoreticalOccupancy(launch, *device);
         ASSERT_TRUE(o.has_value()) << id;
@@ -354,17 +377,23 @@ TEST(OccupancyVsNcu, AllSixtyMatchedKernelsHaveNcusTheoreticalOccupancyAndBlockL
         EXPECT_EQ(o->blockLimitWarps, want.limitWarps) << "ncu ID " << id;
         EXPECT_EQ(o->blockLimitSm, want.limitSm) << "ncu ID " << id;
         EXPECT_EQ(o->activeWarpsPerSm, want.activeWarps) << "ncu ID " << id;
-        EXPECT_NEAR(o->fraction * 100, want.theoretical, 0.005) << "ncu ID " << id << " (ncu prints two decimals)";
+        EXPECT_NEAR(o->fraction * 100, want.theoretical, 0.005)
+            << "ncu ID " << id << " (ncu prints two decimals)";
         // What the kernels table shows is the same number.
         EXPECT_NEAR(t.metrics.occupancy[k.value], want.theoretical, 0.005) << "ncu ID " << id;
-        equal += o->blockLimitRegisters == want.limitRegisters && o->blockLimitSharedMem == want.limitSharedMem &&
+        equal += o->blockLimitRegisters == want.limitRegisters &&
+                 o->blockLimitSharedMem == want.limitSharedMem &&
                  o->blockLimitWarps == want.limitWarps && o->blockLimitSm == want.limitSm &&
                  std::fabs(o->fraction * 100 - want.theoretical) < 0.005;
         // Well below 100 %, ncu's rule names the binding resources; ours name the same ones.
         if (!want.limitedBy.empty()) {
             ++withRule;
-            EXPECT_EQ((o->limiters & kLimitRegisters) != 0, want.limitedBy.find("registers") != std::string::npos) << id << ": " << want.limitedBy;
-            EXPECT_EQ((o->limiters & kLimitSharedMemory) != 0, want.limitedBy.find("shared memory") != std::string::npos) << id << ": " << want.limitedBy;
+            EXPECT_EQ((o->limiters & kLimitRegisters) != 0,
+                      want.limitedBy.find("registers") != std::string::npos)
+                << id << ": " << want.limitedBy;
+            EXPECT_EQ((o->limiters & kLimitSharedMemory) != 0,
+                      want.limitedBy.find("shared memory") != std::string::npos)
+                << id << ": " << want.limitedBy;
         }
     }
     EXPECT_EQ(equal, 60u);
@@ -375,9 +404,11 @@ TEST(OccupancyVsNcu, AllSixtyMatchedKernelsHaveNcusTheoreticalOccupancyAndBlockL
 // occupancy for every kernel of the shared Nsight Systems exports, and mostly the same carveout.
 TEST(OccupancyVsNcu, EstimatedCarveoutKeepsTheOccupancyOfTheRecordedOne) {
     size_t kernels = 0, sameCarveout = 0, sameLimiter = 0, traces = 0;
-    for (const char* name : {"ddp_bf16_h200x2_rank0.sqlite", "ddp_bf16_h200x2_rank1.sqlite", "gpt2_2layer_bf16_b8_h200.sqlite",
-                             "gpt2_2layer_fp16_h200.sqlite", "pair_gpt1layer_fp16_h200.nsys.sqlite",
-                             "third-party/cloverleaf_perlmutter.nsys.sqlite", "third-party/saxpy_mpi_perlmutter.nsys.sqlite"}) {
+    for (const char* name :
+         {"ddp_bf16_h200x2_rank0.sqlite", "ddp_bf16_h200x2_rank1.sqlite",
+          "gpt2_2layer_bf16_b8_h200.sqlite", "gpt2_2layer_fp16_h200.sqlite",
+          "pair_gpt1layer_fp16_h200.nsys.sqlite", "third-party/cloverleaf_perlmutter.nsys.sqlite",
+          "third-party/saxpy_mpi_perlmutter.nsys.sqlite"}) {
         const fs::path file = sharedDir() / "traces" / name;
         if (!fs::exists(file)) continue;
         auto loaded = loadTrace(file.string());
@@ -392,7 +423,8 @@ TEST(OccupancyVsNcu, EstimatedCarveoutKeepsTheOccupancyOfTheRecordedOne) {
             const DeviceLimits* limits = deviceLimits(dev->computeMajor, dev->computeMinor);
             ASSERT_NE(limits, nullptr) << name;
             const Dim3 b = t.kernels.block[i];
-            LaunchShape launch{b.x * b.y * b.z, t.kernels.registers[i], t.kernels.staticSmem[i], t.kernels.dynamicSmem[i], t.kernels.smemConfig[i]};
+            LaunchShape launch{b.x * b.y * b.z, t.kernels.registers[i], t.kernels.staticSmem[i],
+                               t.kernels.dynamicSmem[i], t.kernels.smemConfig[i]};
             ASSERT_GT(launch.smemConfig, 0u) << name;
             const auto recorded = theoreticalOccupancy(launch, *limits);
             launch.smemConfig = 0;

@@ -1,13 +1,13 @@
-// Crafted exports that once made the loader allocate by a row or string id, overflow a duration
-// or merge unrelated calls: each must load quickly, in little memory, with what is wrong counted
-// in the load report. Regression tests for core/load/loader.cpp, core/import/nsys/nsys_small_tables.cpp,
-// core/import/nsys/nsys_chunk.cpp, core/import/nsys/trace_builder.cpp and core/import/sqlite_db.cpp.
+// Crafted exports that once made the loader allocate by a row or string id, overflow a duration or
+// merge unrelated calls: each must load quickly, in little memory, with what is wrong counted in
+// the load report. Regression tests for core/load/loader.cpp,
+// core/import/nsys/nsys_small_tables.cpp, core/import/nsys/nsys_chunk.cpp,
+// core/import/nsys/trace_builder.cpp and core/import/sqlite_db.cpp.
 #include "core/model/platform.h"
 #include "tests/support/nsys_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <chrono>
+#include <gtest/gtest.h>
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(__linux__)
 #include <sys/resource.h>
@@ -163,7 +163,8 @@ TEST(CraftedInputs, AbsurdTimestampsAreSkippedAndCounted) {
     ASSERT_TRUE(t->kernels.launch[0].valid());
     EXPECT_EQ(t->kernelLinks.range[0], ls::RangeId(0));
     // The summaries over what was kept do not overflow either.
-    const auto r = runCli({"summary", (dir / "fixture.sqlite").string(), "--report", "nvtx_kern_sum"});
+    const auto r =
+        runCli({"summary", (dir / "fixture.sqlite").string(), "--report", "nvtx_kern_sum"});
     EXPECT_EQ(r.rc, 0) << r.err;
 }
 
@@ -179,7 +180,8 @@ TEST(CraftedInputs, RuntimeRowsWithCorrelationIdZeroAreNotMergedAsDuplicates) {
     )"}));
     ASSERT_TRUE(t);
     EXPECT_EQ(t->apiCalls.size(), 4u);
-    EXPECT_EQ(t->report.count(Anomaly::DuplicateRuntimeRow), 1u) << "only the backtrace row of call 5";
+    EXPECT_EQ(t->report.count(Anomaly::DuplicateRuntimeRow), 1u)
+        << "only the backtrace row of call 5";
     EXPECT_EQ(t->apiCalls.start, (std::vector<int64_t>{10, 30, 50, 70}));
 }
 
@@ -200,7 +202,8 @@ TEST(CraftedInputs, PathWithADoubledLeadingSlashOpens) {
     EXPECT_EQ(r.trace->kernels.size(), 1u);
     const auto cli = runCli({"summary", doubled, "--report", "nvtx_kern_sum"});
     EXPECT_EQ(cli.rc, 0) << cli.err;
-    EXPECT_NE(cli.out.find("None,None"), std::string::npos) << "raw texts are re-read through the same path";
+    EXPECT_NE(cli.out.find("None,None"), std::string::npos)
+        << "raw texts are re-read through the same path";
     const auto triple = ls::loadTrace("//" + file.string());
     EXPECT_TRUE(triple.ok()) << (triple.error ? triple.error->reason : std::string());
 }

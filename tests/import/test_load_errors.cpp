@@ -3,9 +3,8 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <functional>
+#include <gtest/gtest.h>
 #include <random>
 
 namespace {
@@ -19,13 +18,14 @@ struct BadInput {
     std::string name;
     LoadErrorKind kind;
     std::function<fs::path(const TempDir&)> make; // returns the path to load
-    std::string reasonHas = "";                    // a word the reason must contain
+    std::string reasonHas = "";                   // a word the reason must contain
 };
 void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
 
 std::vector<BadInput> badInputs() {
     return {
-        {"Nonexistent", LoadErrorKind::NotFound, [](const TempDir& d) { return d / "no-such-trace.sqlite"; }},
+        {"Nonexistent", LoadErrorKind::NotFound,
+         [](const TempDir& d) { return d / "no-such-trace.sqlite"; }},
         {"Directory", LoadErrorKind::IsDirectory,
          [](const TempDir& d) {
              fs::create_directory(d / "folder.sqlite");
@@ -62,7 +62,8 @@ std::vector<BadInput> badInputs() {
          "truncated"},
         {"TruncatedToHalf", LoadErrorKind::Corrupt,
          [](const TempDir& d) {
-             writeFile(d / "half.sqlite", prefixOf(sampleTrace(), fs::file_size(sampleTrace()) / 2));
+             writeFile(d / "half.sqlite",
+                       prefixOf(sampleTrace(), fs::file_size(sampleTrace()) / 2));
              return d / "half.sqlite";
          }},
         // The header's page count is only trusted while the change counter (offset 24) equals
@@ -77,15 +78,19 @@ std::vector<BadInput> badInputs() {
          "corrupt"},
         {"SqliteWithoutNsysTables", LoadErrorKind::NoGpuTables,
          [](const TempDir& d) {
-             writeSqliteFixture(d / "plain.sqlite", "CREATE TABLE notes(id INTEGER, text TEXT); INSERT INTO notes VALUES (1, 'x');");
+             writeSqliteFixture(
+                 d / "plain.sqlite",
+                 "CREATE TABLE notes(id INTEGER, text TEXT); INSERT INTO notes VALUES (1, 'x');");
              return d / "plain.sqlite";
          }},
         {"OnlyNvtxNoGpuTables", LoadErrorKind::NoGpuTables,
          [](const TempDir& d) {
-             writeSqliteFixture(d / "nvtx.sqlite", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                                                   "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER,"
-                                                   " globalTid INTEGER, text TEXT);"
-                                                   "INSERT INTO NVTX_EVENTS VALUES (1, 2, 59, 1, 'x');");
+             writeSqliteFixture(
+                 d / "nvtx.sqlite",
+                 "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                 "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER,"
+                 " globalTid INTEGER, text TEXT);"
+                 "INSERT INTO NVTX_EVENTS VALUES (1, 2, 59, 1, 'x');");
              return d / "nvtx.sqlite";
          }},
     };
@@ -100,7 +105,8 @@ TEST_P(LoadErrors, LoadTraceReportsTheKindAndWritesNothing) {
     const auto r = ls::loadTrace(file.string());
     EXPECT_FALSE(r.ok());
     ASSERT_TRUE(r.error.has_value());
-    EXPECT_EQ(static_cast<int>(r.error->kind), static_cast<int>(GetParam().kind)) << "reason: " << r.error->reason;
+    EXPECT_EQ(static_cast<int>(r.error->kind), static_cast<int>(GetParam().kind))
+        << "reason: " << r.error->reason;
     EXPECT_FALSE(r.error->reason.empty());
     EXPECT_NE(r.error->reason.find(GetParam().reasonHas), std::string::npos) << r.error->reason;
     EXPECT_EQ(r.error->reason.find('\n'), std::string::npos) << "one line: " << r.error->reason;
@@ -111,7 +117,8 @@ TEST_P(LoadErrors, CliExitsWithStatus3AndOneErrorLine) {
     TempDir dir;
     const fs::path file = GetParam().make(dir);
     for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"info", file.string()}, {"kernels", file.string()},
+         {std::vector<std::string>{"info", file.string()},
+          {"kernels", file.string()},
           {"summary", file.string(), "--report", "api_sum"}}) {
         const auto r = runCli(args);
         EXPECT_EQ(r.rc, 3) << args[0];
@@ -120,7 +127,8 @@ TEST_P(LoadErrors, CliExitsWithStatus3AndOneErrorLine) {
         ASSERT_EQ(lines.size(), 1u) << args[0] << " stderr:\n" << r.err;
         EXPECT_EQ(r.err.back(), '\n');
         EXPECT_EQ(lines[0].rfind("error: ", 0), 0u) << lines[0];
-        EXPECT_NE(lines[0].find(file.string()), std::string::npos) << "names the file: " << lines[0];
+        EXPECT_NE(lines[0].find(file.string()), std::string::npos)
+            << "names the file: " << lines[0];
     }
 }
 
@@ -133,7 +141,9 @@ struct FileState {
     uint64_t hash;
     bool operator==(const FileState&) const = default;
 };
-FileState stateOf(const fs::path& f) { return {fs::file_size(f), fs::last_write_time(f), hashFile(f)}; }
+FileState stateOf(const fs::path& f) {
+    return {fs::file_size(f), fs::last_write_time(f), hashFile(f)};
+}
 
 // SQLite would create -journal, -wal or -shm files, or rewrite the header, if the file were
 // opened for writing or without immutable=1.
@@ -155,12 +165,14 @@ TEST(LoadSideEffects, LoadingWritesNothingBesideOrIntoTheInput) {
 TEST(LoadSideEffects, WalModeDatabaseLoadsWithoutCreatingWalOrShm) {
     TempDir dir;
     const fs::path file = dir / "wal.sqlite";
-    writeSqliteFixture(file, "PRAGMA journal_mode=WAL;"
-                             "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                             "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel');"
-                             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
-                             " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
-                             "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (100, 200, 0, 1, 1, 1);");
+    writeSqliteFixture(
+        file,
+        "PRAGMA journal_mode=WAL;"
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+        "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (100, 200, 0, 1, 1, 1);");
     const std::string header = prefixOf(file, 20);
     ASSERT_EQ(header.size(), 20u);
     ASSERT_EQ(header[18], 2) << "fixture is not in WAL mode";

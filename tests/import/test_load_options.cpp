@@ -3,12 +3,11 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -43,8 +42,10 @@ TEST(LoadProgress, ReportsEveryRowOnceAndNeverOverlaps) {
     const uint64_t rows = 214 + 9 + 12 + 482 + 1469;
     EXPECT_EQ(seen.back().rowsRead, rows);
     EXPECT_EQ(seen.back().rowsTotal, rows);
-    EXPECT_EQ(tables, (std::set<std::string>{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                             "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"}));
+    EXPECT_EQ(tables,
+              (std::set<std::string>{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                     "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                     "NVTX_EVENTS"}));
 }
 
 // Thread 1 reads everything in order; more threads read tables (and windows) in any order.
@@ -83,7 +84,8 @@ TEST(LoadThreads, TheNumberOfReaderThreadsDoesNotChangeTheTrace) {
 // Users name files "run #3 (50%)?.sqlite"; SQLite reads "file:" URIs, where %, ? and # are special.
 TEST(LoadPaths, FileNamesWithUriCharactersLoad) {
     TempDir dir;
-    for (const char* name : {"run #3.sqlite", "50% done.sqlite", "what?.sqlite", "sp ace&amp;=.sqlite"}) {
+    for (const char* name :
+         {"run #3.sqlite", "50% done.sqlite", "what?.sqlite", "sp ace&amp;=.sqlite"}) {
         const fs::path copy = dir / name;
         fs::copy_file(sampleTrace(), copy);
         const auto r = ls::loadTrace(copy.string());
@@ -118,7 +120,8 @@ TEST(LoadCancel, CancelAtEveryProgressReportEndsCancelled) {
         const auto r = ls::loadTrace(sampleTrace().string(), options);
         EXPECT_FALSE(r.ok()) << "cancelled at report " << k << " of " << reports;
         ASSERT_TRUE(r.error.has_value());
-        EXPECT_EQ(static_cast<int>(r.error->kind), static_cast<int>(ls::LoadErrorKind::Cancelled)) << r.error->reason;
+        EXPECT_EQ(static_cast<int>(r.error->kind), static_cast<int>(ls::LoadErrorKind::Cancelled))
+            << r.error->reason;
     }
 }
 
@@ -149,13 +152,16 @@ TEST(LoadCancel, CancelFromAnotherThreadAtAnyMomentIsCleanOrComplete) {
             EXPECT_EQ(r.trace->kernels.size(), full.trace->kernels.size());
             EXPECT_EQ(r.trace->ranges.size(), full.trace->ranges.size());
             const auto priced = [](const ls::Trace& t) {
-                return std::count_if(t.metrics.flops.begin(), t.metrics.flops.end(), [](double f) { return !std::isnan(f); });
+                return std::count_if(t.metrics.flops.begin(), t.metrics.flops.end(),
+                                     [](double f) { return !std::isnan(f); });
             };
             EXPECT_EQ(priced(*r.trace), priced(*full.trace)) << "a complete load is priced in full";
         } else {
             ++cancelled;
             ASSERT_TRUE(r.error.has_value());
-            EXPECT_EQ(static_cast<int>(r.error->kind), static_cast<int>(ls::LoadErrorKind::Cancelled)) << r.error->reason;
+            EXPECT_EQ(static_cast<int>(r.error->kind),
+                      static_cast<int>(ls::LoadErrorKind::Cancelled))
+                << r.error->reason;
         }
     }
     EXPECT_GT(cancelled, 0u) << "a flag set before the load starts always cancels it";

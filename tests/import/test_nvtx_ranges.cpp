@@ -12,8 +12,10 @@ using ls::Anomaly;
 
 // Every fixture needs one GPU table to count as an Nsight Systems export: one runtime call.
 std::string withNvtx(std::string_view rows) {
-    return cat({kStringIds, kRuntimeTable, kNvtxTable,
-                "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId) VALUES (0, 10, 1);\n", rows});
+    return cat(
+        {kStringIds, kRuntimeTable, kNvtxTable,
+         "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId) VALUES (0, 10, 1);\n",
+         rows});
 }
 
 // Indexes of the ranges of the thread with this tid, in model order.
@@ -21,7 +23,8 @@ std::vector<uint32_t> rangesOf(const ls::Trace& t, uint32_t tid) {
     std::vector<uint32_t> out;
     for (size_t th = 0; th < t.threads.size(); ++th)
         if (t.threads[th].tid == tid)
-            for (uint32_t i = t.threadRangeBegin[th]; i < t.threadRangeBegin[th + 1]; ++i) out.push_back(i);
+            for (uint32_t i = t.threadRangeBegin[th]; i < t.threadRangeBegin[th + 1]; ++i)
+                out.push_back(i);
     return out;
 }
 
@@ -65,7 +68,9 @@ TEST(NvtxRanges, DomainRangesArePrefixedWithTheirProcessesDomainName) {
             (900, 950, 59, 5, (100 << 24) | 101, 2);
     )"));
     ASSERT_TRUE(t);
-    EXPECT_EQ(names(*t, rangesOf(*t, 101)), (std::vector<std::string>{"cuBLAS:gemm", "plain", "domain 9:orphan", "MPI:MPI_Init"}));
+    EXPECT_EQ(
+        names(*t, rangesOf(*t, 101)),
+        (std::vector<std::string>{"cuBLAS:gemm", "plain", "domain 9:orphan", "MPI:MPI_Init"}));
     EXPECT_EQ(names(*t, rangesOf(*t, 201)), (std::vector<std::string>{"NCCL:allreduce"}));
     EXPECT_EQ(t->ranges.size(), 5u) << "domain-creation rows are not ranges";
     EXPECT_EQ(t->report.count(Anomaly::UnendedRange), 0u);
@@ -84,7 +89,8 @@ TEST(NvtxRanges, UnendedRangeEndsAtCaptureEndAndIsCounted) {
     EXPECT_EQ(t->ranges.end[0], 1234);
     EXPECT_TRUE(t->ranges.flags[0] & ls::kUnended);
     EXPECT_FALSE(t->ranges.flags[1] & ls::kUnended);
-    EXPECT_EQ(t->ranges.parent[1], ls::RangeId(0)) << "the unended range still encloses later ranges";
+    EXPECT_EQ(t->ranges.parent[1], ls::RangeId(0))
+        << "the unended range still encloses later ranges";
     EXPECT_EQ(t->report.count(Anomaly::UnendedRange), 1u);
 }
 
@@ -116,9 +122,11 @@ TEST(NvtxRanges, PushPopNestingGivesDepthAndParentPerThread) {
     )"));
     ASSERT_TRUE(t);
     const auto r = rangesOf(*t, 101);
-    ASSERT_EQ(names(*t, r), (std::vector<std::string>{"A", "B", "C", "D"})) << "sorted by start within the thread";
+    ASSERT_EQ(names(*t, r), (std::vector<std::string>{"A", "B", "C", "D"}))
+        << "sorted by start within the thread";
     const auto& g = t->ranges;
-    EXPECT_EQ(std::vector<uint16_t>({g.depth[r[0]], g.depth[r[1]], g.depth[r[2]], g.depth[r[3]]}), (std::vector<uint16_t>{0, 1, 2, 1}));
+    EXPECT_EQ(std::vector<uint16_t>({g.depth[r[0]], g.depth[r[1]], g.depth[r[2]], g.depth[r[3]]}),
+              (std::vector<uint16_t>{0, 1, 2, 1}));
     EXPECT_FALSE(g.parent[r[0]].valid());
     EXPECT_EQ(g.parent[r[1]], ls::RangeId(r[0]));
     EXPECT_EQ(g.parent[r[2]], ls::RangeId(r[1]));
@@ -128,7 +136,8 @@ TEST(NvtxRanges, PushPopNestingGivesDepthAndParentPerThread) {
     EXPECT_EQ(g.depth[e[0]], 0) << "E overlaps A..D in time but on another thread";
     EXPECT_FALSE(g.parent[e[0]].valid());
     EXPECT_EQ(t->report.count(Anomaly::ImproperNesting), 0u);
-    for (uint32_t i : r) EXPECT_EQ(t->rangeThread(ls::RangeId(i)), t->rangeThread(ls::RangeId(r[0])));
+    for (uint32_t i : r)
+        EXPECT_EQ(t->rangeThread(ls::RangeId(i)), t->rangeThread(ls::RangeId(r[0])));
 }
 
 TEST(NvtxRanges, EqualStartsPutTheLongerRangeFirstAsTheParent) {

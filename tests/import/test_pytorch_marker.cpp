@@ -10,8 +10,8 @@ using ls::parseDictMarker;
 using ls::parseMarker;
 
 TEST(PytorchMarker, ForwardOpWithSeqOpIdSizesAndInputOpIds) {
-    const auto m = parseMarker(
-        "aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]], input_op_ids = [(11,0), (0,-1)]");
+    const auto m = parseMarker("aten::addmm, seq = 5, op_id = 12, sizes = [[8, 768], [768, 3072]], "
+                               "input_op_ids = [(11,0), (0,-1)]");
     EXPECT_TRUE(m.isPytorchMarker);
     EXPECT_EQ(m.name, "aten::addmm");
     EXPECT_EQ(m.seq, 5);
@@ -21,7 +21,8 @@ TEST(PytorchMarker, ForwardOpWithSeqOpIdSizesAndInputOpIds) {
 }
 
 TEST(PytorchMarker, OpWithoutSeq) {
-    const auto m = parseMarker("aten::full, op_id = 3366, sizes = [[], [], [], [], [], []], input_op_ids = [(0,-1), (0,-1)]");
+    const auto m = parseMarker("aten::full, op_id = 3366, sizes = [[], [], [], [], [], []], "
+                               "input_op_ids = [(0,-1), (0,-1)]");
     EXPECT_TRUE(m.isPytorchMarker);
     EXPECT_EQ(m.name, "aten::full");
     EXPECT_EQ(m.seq, -1);
@@ -39,14 +40,16 @@ TEST(PytorchMarker, OlderPytorchSeqOnly) {
 }
 
 TEST(PytorchMarker, BackwardNodeAndItsEngineWrapper) {
-    const auto node = parseMarker("MulBackward0, seq = 368, op_id = 3755, sizes = [[]], input_op_ids = [(3750,0)]");
+    const auto node = parseMarker(
+        "MulBackward0, seq = 368, op_id = 3755, sizes = [[]], input_op_ids = [(3750,0)]");
     EXPECT_TRUE(node.isPytorchMarker);
     EXPECT_EQ(node.name, "MulBackward0");
     EXPECT_EQ(node.seq, 368);
     EXPECT_EQ(node.opId, 3755);
     EXPECT_EQ(node.sizes, "[[]]");
 
-    const auto wrapper = parseMarker("autograd::engine::evaluate_function: MulBackward0, op_id = 3754");
+    const auto wrapper =
+        parseMarker("autograd::engine::evaluate_function: MulBackward0, op_id = 3754");
     EXPECT_TRUE(wrapper.isPytorchMarker);
     EXPECT_EQ(wrapper.name, "autograd::engine::evaluate_function: MulBackward0");
     EXPECT_EQ(wrapper.seq, -1);
@@ -66,7 +69,8 @@ TEST(PytorchMarker, StashedSeqOfOlderPytorch) {
 }
 
 TEST(PytorchMarker, PlainUserRangesKeepTheirWholeText) {
-    for (const char* text : {"layer3", "encoder.block.2", "Gemm.7(N1_Grad/Gemm_4)", "iteration 2", ""}) {
+    for (const char* text :
+         {"layer3", "encoder.block.2", "Gemm.7(N1_Grad/Gemm_4)", "iteration 2", ""}) {
         const auto m = parseMarker(text);
         EXPECT_FALSE(m.isPytorchMarker) << text;
         EXPECT_EQ(m.name, text);
@@ -77,8 +81,9 @@ TEST(PytorchMarker, PlainUserRangesKeepTheirWholeText) {
 }
 
 TEST(PytorchMarker, CommasWithoutMarkerFieldsAreNotMarkers) {
-    for (const char* text : {"void gemm<float, 128>(int, float*)", "load, parse, run", "a, b = 3", "sequence, op = 3",
-                             "trailing, ", ", ", "step, seq = x", "x, op_id = 12abc", "y, sizes = [[1, 2]"}) {
+    for (const char* text :
+         {"void gemm<float, 128>(int, float*)", "load, parse, run", "a, b = 3", "sequence, op = 3",
+          "trailing, ", ", ", "step, seq = x", "x, op_id = 12abc", "y, sizes = [[1, 2]"}) {
         const auto m = parseMarker(text);
         EXPECT_FALSE(m.isPytorchMarker) << text;
         EXPECT_EQ(m.name, text);
@@ -88,16 +93,19 @@ TEST(PytorchMarker, CommasWithoutMarkerFieldsAreNotMarkers) {
 }
 
 TEST(PytorchMarker, DictStringOfApexPyprofIsNotAnEmitNvtxMarker) {
-    const char* text = "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', 'shape': (32, 1024)}]}";
+    const char* text = "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', "
+                       "'type': 'tensor', 'shape': (32, 1024)}]}";
     const auto m = parseMarker(text);
     EXPECT_FALSE(m.isPytorchMarker);
     EXPECT_EQ(m.name, text);
 }
 
 TEST(PytorchMarker, ApexDictMarkersGiveModuleOpShapesAndDtype) {
-    const auto d = parseDictMarker("{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', "
-                                   "'shape': (32, 1024), 'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': (1024,), "
-                                   "'dtype': 'float16'}, {'name': 'bias', 'type': 'NoneType', 'value': None}]}");
+    const auto d = parseDictMarker(
+        "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': 'tensor', "
+        "'shape': (32, 1024), 'dtype': 'float16'}, {'name': '', 'type': 'tensor', 'shape': "
+        "(1024,), "
+        "'dtype': 'float16'}, {'name': 'bias', 'type': 'NoneType', 'value': None}]}");
     ASSERT_TRUE(d);
     EXPECT_TRUE(d->isOp);
     EXPECT_EQ(d->name, "torch.nn.functional.linear");
@@ -114,8 +122,10 @@ TEST(PytorchMarker, ApexDictMarkersGiveModuleOpShapesAndDtype) {
 TEST(PytorchMarker, ApexDictMarkersKeepEveryArgumentInOrder) {
     // Texts as apex.pyprof.nvtx writes them (from the LSTM example's trace): scalars, None,
     // tuples and strings between the tensors.
-    const auto add = parseDictMarker("{'mod': 'Tensor', 'op': 'add_', 'args': [{'name': '', 'type': 'tensor', 'shape': (600, 200), "
-                                     "'dtype': 'float32'}, {'name': '', 'type': 'int', 'value': -20}, {'name': '', 'type': 'tensor', "
+    const auto add = parseDictMarker("{'mod': 'Tensor', 'op': 'add_', 'args': [{'name': '', "
+                                     "'type': 'tensor', 'shape': (600, 200), "
+                                     "'dtype': 'float32'}, {'name': '', 'type': 'int', 'value': "
+                                     "-20}, {'name': '', 'type': 'tensor', "
                                      "'shape': (600,), 'dtype': 'float32'}]}");
     ASSERT_TRUE(add);
     ASSERT_EQ(add->args.size(), 3u);
@@ -127,22 +137,27 @@ TEST(PytorchMarker, ApexDictMarkersKeepEveryArgumentInOrder) {
     EXPECT_TRUE(add->args[1].shape.empty());
     EXPECT_EQ(add->args[2].shape, (std::vector<int64_t>{600}));
 
-    const auto ln = parseDictMarker("{'mod': 'torch.nn.functional', 'op': 'cross_entropy', 'args': [{'name': '', 'type': 'tuple', "
-                                    "'value': (200, 3)}, {'name': 'reduction', 'type': 'str', 'value': 'mean, or not'}, "
-                                    "{'name': '', 'type': 'NoneType', 'value': None}, {'name': '', 'type': 'tensor', 'shape': (), "
-                                    "'dtype': 'int64'}]}");
+    const auto ln = parseDictMarker(
+        "{'mod': 'torch.nn.functional', 'op': 'cross_entropy', 'args': [{'name': '', 'type': "
+        "'tuple', "
+        "'value': (200, 3)}, {'name': 'reduction', 'type': 'str', 'value': 'mean, or not'}, "
+        "{'name': '', 'type': 'NoneType', 'value': None}, {'name': '', 'type': 'tensor', 'shape': "
+        "(), "
+        "'dtype': 'int64'}]}");
     ASSERT_TRUE(ln);
     ASSERT_EQ(ln->args.size(), 4u);
     EXPECT_EQ(ln->args[0].value, "(200, 3)");
     EXPECT_EQ(ln->args[1].name, "reduction");
-    EXPECT_EQ(ln->args[1].value, "'mean, or not'") << "a comma inside quotes does not end the value";
+    EXPECT_EQ(ln->args[1].value, "'mean, or not'")
+        << "a comma inside quotes does not end the value";
     EXPECT_EQ(ln->args[2].value, "None");
     EXPECT_EQ(ln->args[3].type, "tensor");
     EXPECT_TRUE(ln->args[3].shape.empty()) << "a 0-d tensor";
     EXPECT_EQ(ln->args[3].dtype, "int64");
 
     // Cut short: the arguments read so far, no crash.
-    const auto cut = parseDictMarker("{'mod': 'Tensor', 'op': 'mul', 'args': [{'name': '', 'type': 'tensor', 'shape': (3,");
+    const auto cut = parseDictMarker(
+        "{'mod': 'Tensor', 'op': 'mul', 'args': [{'name': '', 'type': 'tensor', 'shape': (3,");
     ASSERT_TRUE(cut);
     EXPECT_TRUE(cut->args.empty());
 }
@@ -150,12 +165,14 @@ TEST(PytorchMarker, ApexDictMarkersKeepEveryArgumentInOrder) {
 // input_op_ids name each input by the op and output that made it; (0,-1) is a non-tensor or a
 // tensor with no recorded producer (a parameter), so it never counts as a repeat.
 TEST(PytorchMarker, RepeatedTensorInputsAreFlagged) {
-    const char* addcmul = "aten::_foreach_addcmul_, op_id = 4675, sizes = [[2], [3], [2], [3], [2], [3], []], "
-                          "input_op_ids = [(10,0), (11,0), (20,0), (21,0), (20,0), (21,0), (0,-1)]";
+    const char* addcmul =
+        "aten::_foreach_addcmul_, op_id = 4675, sizes = [[2], [3], [2], [3], [2], [3], []], "
+        "input_op_ids = [(10,0), (11,0), (20,0), (21,0), (20,0), (21,0), (0,-1)]";
     EXPECT_TRUE(parseMarker(addcmul).repeatedInput);
     EXPECT_EQ(ls::repeatedInputs(addcmul), (std::vector<uint8_t>{0, 0, 0, 0, 1, 1, 0}));
     // Two outputs of one op are different tensors; non-tensors never repeat.
-    const char* distinct = "aten::add, op_id = 7, sizes = [[4], [4], [], []], input_op_ids = [(3,0), (3,1), (0,-1), (0,-1)]";
+    const char* distinct = "aten::add, op_id = 7, sizes = [[4], [4], [], []], input_op_ids = "
+                           "[(3,0), (3,1), (0,-1), (0,-1)]";
     EXPECT_FALSE(parseMarker(distinct).repeatedInput);
     EXPECT_EQ(ls::repeatedInputs(distinct), (std::vector<uint8_t>{0, 0, 0, 0}));
     // More inputs than the parser keeps without allocating.
@@ -169,7 +186,8 @@ TEST(PytorchMarker, RepeatedTensorInputsAreFlagged) {
     // found by sorting, not 10^7 comparisons per marker at load.
     std::string lists = "aten::_foreach_addcmul_, op_id = 9, sizes = [], input_op_ids = [";
     for (int list = 0; list < 3; ++list)
-        for (int p = 0; p < 5000; ++p) lists += "(" + std::to_string(list == 2 ? 100000 + p : list * 100000 + p) + ",0), ";
+        for (int p = 0; p < 5000; ++p)
+            lists += "(" + std::to_string(list == 2 ? 100000 + p : list * 100000 + p) + ",0), ";
     lists += "(0,-1)]";
     EXPECT_TRUE(parseMarker(lists).repeatedInput);
     const auto flags = ls::repeatedInputs(lists);
@@ -178,8 +196,12 @@ TEST(PytorchMarker, RepeatedTensorInputsAreFlagged) {
     EXPECT_EQ(flags[10000], 1);
     EXPECT_EQ(flags[15000], 0) << "(0,-1)";
     // Only the list counts: an entry after its closing bracket is not an input.
-    EXPECT_FALSE(parseMarker("aten::add, op_id = 7, sizes = [[4], [4]], input_op_ids = [(3,0), (0,-1)] (3,0)").repeatedInput);
-    EXPECT_FALSE(parseMarker("aten::mm, op_id = 2, input_op_ids = [(1,").repeatedInput) << "cut short";
+    EXPECT_FALSE(
+        parseMarker(
+            "aten::add, op_id = 7, sizes = [[4], [4]], input_op_ids = [(3,0), (0,-1)] (3,0)")
+            .repeatedInput);
+    EXPECT_FALSE(parseMarker("aten::mm, op_id = 2, input_op_ids = [(1,").repeatedInput)
+        << "cut short";
 }
 
 TEST(PytorchMarker, LargeIdsParse) {

@@ -7,11 +7,10 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <stdexcept>
 
 namespace {
@@ -31,14 +30,16 @@ std::vector<ls::RangeId> everyNth(const ls::Trace& t, uint32_t step) {
 }
 
 // The export's text of each range (the sample has no domains and inline texts only).
-void expectExportTexts(const ls::Trace& t, const std::vector<ls::RangeId>& ranges, const ls::RawTexts& texts) {
+void expectExportTexts(const ls::Trace& t, const std::vector<ls::RangeId>& ranges,
+                       const ls::RawTexts& texts) {
     SqlReader sql(t.path);
     ASSERT_TRUE(sql.ok());
     std::string buffer;
     size_t markers = 0;
     for (size_t i = 0; i < ranges.size(); ++i) {
         std::string expected;
-        sql.each("SELECT text FROM NVTX_EVENTS WHERE rowid = " + std::to_string(t.rangeSourceRows.at(ranges[i].value)),
+        sql.each("SELECT text FROM NVTX_EVENTS WHERE rowid = " +
+                     std::to_string(t.rangeSourceRows.at(ranges[i].value)),
                  [&](sqlite3_stmt* st) { expected = SqlReader::text(st, 0); });
         markers += (t.ranges.flags[ranges[i].value] & ls::kPytorchMarker) != 0;
         ASSERT_EQ(texts.text(i, buffer), expected) << "range " << ranges[i].value;
@@ -73,7 +74,8 @@ TEST(RawTexts, OnlyWhatTheMarkerFieldsDoNotSayIsHeld) {
     size_t markerBytes = 0;
     std::string buffer;
     for (size_t i = 0; i < all.size(); ++i)
-        if (t->ranges.flags[all[i].value] & ls::kPytorchMarker) markerBytes += texts.text(i, buffer).size();
+        if (t->ranges.flags[all[i].value] & ls::kPytorchMarker)
+            markerBytes += texts.text(i, buffer).size();
     ASSERT_GT(markerBytes, 0u);
     // Held: input_op_ids mostly. The name, seq, op_id and sizes are rebuilt from the model.
     EXPECT_LT(texts.keptBytes(), markerBytes / 2) << texts.keptBytes() << " of " << markerBytes;
@@ -95,7 +97,8 @@ TEST(RawTexts, AFileGoneSinceTheLoadLeavesTheNormalizedNames) {
     const auto all = everyNth(*t, 1);
     const ls::RawTexts texts(*t, all, 2);
     std::string buffer;
-    for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(texts.text(i, buffer), t->str(t->ranges.name[all[i].value])) << i;
+    for (size_t i = 0; i < all.size(); ++i)
+        EXPECT_EQ(texts.text(i, buffer), t->str(t->ranges.name[all[i].value])) << i;
 }
 
 // The ranges ordered by their rows in the export (descending: the wrong way round).
@@ -125,7 +128,8 @@ TEST(ForEachRawText, RangesInRowOrderGetTheirTextsInThatOrder) {
     }
     auto reversed = everyNth(*t, 5);
     byRow(*t, reversed, true);
-    EXPECT_THROW(ls::forEachRawText(*t, reversed, [](size_t, std::string_view) {}), std::invalid_argument);
+    EXPECT_THROW(ls::forEachRawText(*t, reversed, [](size_t, std::string_view) {}),
+                 std::invalid_argument);
     // A row asked for twice is handed over twice.
     const std::vector<ls::RangeId> twice = {ls::RangeId(3), ls::RangeId(3)};
     std::vector<std::string> texts;
@@ -158,24 +162,30 @@ TEST(ForEachRawText, RowsWithoutTextGiveTheEmptyNameOfAFullLoadWhenNamesWereNotL
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(copy.string().c_str(), &db), SQLITE_OK);
-        const char* sql = "UPDATE NVTX_EVENTS SET text = NULL, textId = NULL WHERE rowid IN "
-                          "(SELECT rowid FROM NVTX_EVENTS WHERE eventType != 75 ORDER BY rowid LIMIT 5);"
-                          "DROP TABLE IF EXISTS StringIds;";
-        EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+        const char* sql =
+            "UPDATE NVTX_EVENTS SET text = NULL, textId = NULL WHERE rowid IN "
+            "(SELECT rowid FROM NVTX_EVENTS WHERE eventType != 75 ORDER BY rowid LIMIT 5);"
+            "DROP TABLE IF EXISTS StringIds;";
+        EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK)
+            << sqlite3_errmsg(db);
         sqlite3_close(db);
     }
     ls::LoadOptions bareOptions;
     bareOptions.parts = ls::kLoadNvtx;
-    const auto full = ls::loadTrace(copy.string()).trace, bare = ls::loadTrace(copy.string(), bareOptions).trace;
+    const auto full = ls::loadTrace(copy.string()).trace,
+               bare = ls::loadTrace(copy.string(), bareOptions).trace;
     ASSERT_TRUE(full && bare);
     ASSERT_FALSE(bare->parts & ls::kLoadNvtxNames);
     auto all = everyNth(*full, 1);
     byRow(*full, all);
     std::vector<std::string> fromFull, fromBare;
-    ls::forEachRawText(*full, all, [&](size_t, std::string_view text) { fromFull.emplace_back(text); });
-    ASSERT_NO_THROW(ls::forEachRawText(*bare, all, [&](size_t, std::string_view text) { fromBare.emplace_back(text); }));
+    ls::forEachRawText(*full, all,
+                       [&](size_t, std::string_view text) { fromFull.emplace_back(text); });
+    ASSERT_NO_THROW(ls::forEachRawText(
+        *bare, all, [&](size_t, std::string_view text) { fromBare.emplace_back(text); }));
     EXPECT_EQ(fromBare, fromFull);
-    EXPECT_EQ(std::count(fromFull.begin(), fromFull.end(), std::string()), 5) << "the five rows without text";
+    EXPECT_EQ(std::count(fromFull.begin(), fromFull.end(), std::string()), 5)
+        << "the five rows without text";
 }
 
 // A slice of a text, taken from its pieces without building it, equals the same bytes of the
@@ -192,17 +202,24 @@ TEST(RawTexts, SlicesEqualTheWholeTextsBytes) {
         const std::string whole(texts.text(i, buffer));
         std::string fields;
         ls::appendMarkerFields(*t, all[i], fields);
-        rebuilt += (t->ranges.flags[all[i].value] & ls::kPytorchMarker) && whole.starts_with(fields);
-        for (size_t from : {size_t(0), size_t(3), size_t(16), size_t(17), size_t(32), size_t(48), whole.size() - 1, whole.size(), whole.size() + 16}) {
+        rebuilt +=
+            (t->ranges.flags[all[i].value] & ls::kPytorchMarker) && whole.starts_with(fields);
+        for (size_t from : {size_t(0), size_t(3), size_t(16), size_t(17), size_t(32), size_t(48),
+                            whole.size() - 1, whole.size(), whole.size() + 16}) {
             char out[16];
             size_t size = 0;
             const size_t got = texts.slice(i, from, out, sizeof out, size);
-            if (whole.size() <= from + sizeof out) ASSERT_EQ(size, whole.size()) << "range " << all[i].value << " from " << from;
-            else ASSERT_GT(size, from + sizeof out) << "range " << all[i].value << " from " << from;
-            ASSERT_EQ(std::string(out, got), from < whole.size() ? whole.substr(from, 16) : std::string()) << "range " << all[i].value << " from " << from;
+            if (whole.size() <= from + sizeof out)
+                ASSERT_EQ(size, whole.size()) << "range " << all[i].value << " from " << from;
+            else
+                ASSERT_GT(size, from + sizeof out) << "range " << all[i].value << " from " << from;
+            ASSERT_EQ(std::string(out, got),
+                      from < whole.size() ? whole.substr(from, 16) : std::string())
+                << "range " << all[i].value << " from " << from;
         }
     }
-    EXPECT_GT(rebuilt, all.size() / 2) << "most of the sample's texts are rebuilt from their fields";
+    EXPECT_GT(rebuilt, all.size() / 2)
+        << "most of the sample's texts are rebuilt from their fields";
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Export schema variants, as small fixtures from SQL text: absent tables, absent or unknown
-// columns, duplicate runtime rows of older exports, and bad values that must be counted in the
-// load report rather than abort the load. Semantics: core/import/nsys/nsys_schema.cpp, core/import/nsys/trace_builder.cpp.
+// columns, duplicate runtime rows of older exports, and bad values that must be counted in the load
+// report rather than abort the load. Semantics: core/import/nsys/nsys_schema.cpp,
+// core/import/nsys/trace_builder.cpp.
 #include "core/reports/summary.h"
 #include "tests/support/nsys_fixture.h"
 
@@ -28,16 +29,19 @@ TEST(SchemaVariants, KernelsAndStringIdsOnlyLoadWithOrphansCounted) {
     EXPECT_EQ(t->kernels.grid[1], (ls::Dim3{64, 1, 1}));
     EXPECT_EQ(t->kernels.block[1], (ls::Dim3{256, 1, 1}));
     EXPECT_EQ(t->kernels.registers[0], 40);
-    EXPECT_EQ(t->kernels.smemConfig[0], 0u) << "no sharedMemoryExecuted (older exports): the carveout is unknown, which is no anomaly";
+    EXPECT_EQ(t->kernels.smemConfig[0], 0u)
+        << "no sharedMemoryExecuted (older exports): the carveout is unknown, which is no anomaly";
     EXPECT_FALSE(t->kernels.launch[0].valid());
     EXPECT_EQ(t->report.count(Anomaly::OrphanGpuOp), 2u);
     EXPECT_EQ(t->apiCalls.size(), 0u);
     EXPECT_EQ(t->ranges.size(), 0u);
-    for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                              "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         EXPECT_TRUE(hasDetail(*t, Anomaly::MissingTable, table)) << table;
     EXPECT_EQ(t->report.count(Anomaly::MissingColumn), 0u);
     EXPECT_EQ(t->report.count(Anomaly::ExtraColumns), 0u);
-    ASSERT_EQ(t->devices.size(), 1u) << "a used device missing from TARGET_INFO_GPU is still listed";
+    ASSERT_EQ(t->devices.size(), 1u)
+        << "a used device missing from TARGET_INFO_GPU is still listed";
     EXPECT_EQ(t->devices[0].name, "GPU 0");
     EXPECT_EQ(t->captureStart, 1000);
     EXPECT_EQ(t->captureEnd, 2500);
@@ -63,10 +67,12 @@ TEST(SchemaVariants, BacktraceRowIsDroppedAndEachCallCountedOnce) {
     ASSERT_TRUE(t->kernels.launch[0].valid());
     ASSERT_TRUE(t->kernels.launch[1].valid());
     const auto call0 = t->kernels.launch[0].value, call1 = t->kernels.launch[1].value;
-    EXPECT_EQ(t->str(t->apiCalls.name[call0]), "cudaLaunchKernel_v7000") << "the call is kept, not its backtrace row";
+    EXPECT_EQ(t->str(t->apiCalls.name[call0]), "cudaLaunchKernel_v7000")
+        << "the call is kept, not its backtrace row";
     EXPECT_EQ(t->apiCalls.end[call0], 200);
     EXPECT_EQ(t->apiCalls.kind[call0], ls::ApiKind::Runtime);
-    EXPECT_EQ(t->str(t->apiCalls.name[call1]), "cuLaunchKernelEx") << "joined within the kernel's own process";
+    EXPECT_EQ(t->str(t->apiCalls.name[call1]), "cuLaunchKernelEx")
+        << "joined within the kernel's own process";
     EXPECT_EQ(t->apiCalls.kind[call1], ls::ApiKind::Driver);
     EXPECT_EQ(t->report.count(Anomaly::OrphanGpuOp), 0u);
 
@@ -90,8 +96,10 @@ TEST(SchemaVariants, UnknownColumnIsReportedAsExtraAndIgnored) {
     )"}));
     ASSERT_TRUE(t);
     EXPECT_EQ(t->kernels.size(), 1u);
-    EXPECT_EQ(t->report.count(Anomaly::ExtraColumns), 1u) << "mangledName and launchType are known, only the new one counts";
-    EXPECT_TRUE(hasDetail(*t, Anomaly::ExtraColumns, "CUPTI_ACTIVITY_KIND_KERNEL.quantumEntanglement"));
+    EXPECT_EQ(t->report.count(Anomaly::ExtraColumns), 1u)
+        << "mangledName and launchType are known, only the new one counts";
+    EXPECT_TRUE(
+        hasDetail(*t, Anomaly::ExtraColumns, "CUPTI_ACTIVITY_KIND_KERNEL.quantumEntanglement"));
 }
 
 TEST(SchemaVariants, MissingOptionalColumnsLoadWithEmptyValues) {
@@ -153,7 +161,8 @@ TEST(SchemaVariants, NullStartIsSkippedAndUnknownNameIdCounted) {
     ASSERT_EQ(t->kernels.size(), 1u);
     EXPECT_EQ(t->report.count(Anomaly::NullTimestamp), 1u);
     EXPECT_EQ(t->str(t->kernels.name[0]), "");
-    EXPECT_TRUE(hasDetail(*t, Anomaly::UnknownStringId, "CUPTI_ACTIVITY_KIND_KERNEL.demangledName"));
+    EXPECT_TRUE(
+        hasDetail(*t, Anomaly::UnknownStringId, "CUPTI_ACTIVITY_KIND_KERNEL.demangledName"));
 }
 
 TEST(SchemaVariants, OutOfRangeIdsAreClampedAndCounted) {
@@ -214,7 +223,8 @@ TEST(SchemaVariants, MemcpyAndMemsetColumnsAreRead) {
     ASSERT_TRUE(t);
     ASSERT_EQ(t->memcpys.size(), 3u);
     EXPECT_EQ(t->memcpys.bytes[0], 4096u);
-    EXPECT_EQ(t->memcpys.kind, (std::vector<ls::CopyKind>{ls::CopyKind::HtoD, ls::CopyKind::DtoH, ls::CopyKind::DtoD}));
+    EXPECT_EQ(t->memcpys.kind, (std::vector<ls::CopyKind>{ls::CopyKind::HtoD, ls::CopyKind::DtoH,
+                                                          ls::CopyKind::DtoD}));
     ASSERT_EQ(t->memsets.size(), 1u);
     EXPECT_EQ(t->memsets.value[0], 255);
     EXPECT_EQ(t->memsets.bytes[0], 1024u);

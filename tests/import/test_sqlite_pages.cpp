@@ -11,13 +11,11 @@
 #include "core/import/sqlite_source.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
+#include <sqlite3.h>
 
 namespace {
 
@@ -29,7 +27,8 @@ using ls::TableLayout;
 using ls::TableScan;
 
 // Every row of `table` in [first, last], both ways, column by column.
-void expectSameRows(const fs::path& file, std::string_view table, const std::vector<std::string_view>& columns, int64_t first, int64_t last) {
+void expectSameRows(const fs::path& file, std::string_view table,
+                    const std::vector<std::string_view>& columns, int64_t first, int64_t last) {
     const Database db(file.string());
     const auto layout = ls::SqliteSource(file.string()).layout(table, columns);
     ASSERT_TRUE(layout) << table;
@@ -39,7 +38,8 @@ void expectSameRows(const fs::path& file, std::string_view table, const std::vec
     const auto present = db.columns(table);
     for (size_t i = 0; i < columns.size(); ++i) {
         const std::string c(columns[i]);
-        sql += (i ? ", " : "") + (c == "rowid" || present.count(c) ? "\"" + c + "\"" : std::string("NULL"));
+        sql += (i ? ", " : "") +
+               (c == "rowid" || present.count(c) ? "\"" + c + "\"" : std::string("NULL"));
     }
     sql += " FROM \"" + std::string(table) + "\" WHERE rowid BETWEEN ?1 AND ?2";
     Statement st(db.handle(), sql);
@@ -53,7 +53,8 @@ void expectSameRows(const fs::path& file, std::string_view table, const std::vec
         // Rows are read by step(), passed unread by stepKey(), or read by stepKey() then load():
         // a row passed over (one spilling onto overflow pages too) must not change the next.
         const size_t mode = rows % 3;
-        ASSERT_TRUE(mode == 0 ? scan.step() : scan.stepKey()) << table << ": ends early at row " << rows;
+        ASSERT_TRUE(mode == 0 ? scan.step() : scan.stepKey())
+            << table << ": ends early at row " << rows;
         if (rowidColumn < static_cast<std::ptrdiff_t>(columns.size())) {
             ASSERT_EQ(scan.rowid(), st.int64(static_cast<int>(rowidColumn)));
         }
@@ -63,7 +64,8 @@ void expectSameRows(const fs::path& file, std::string_view table, const std::vec
         }
         if (mode == 2) scan.load();
         for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
-            ASSERT_EQ(scan.isNull(c), st.isNull(c)) << table << "." << columns[c] << " row " << rows;
+            ASSERT_EQ(scan.isNull(c), st.isNull(c))
+                << table << "." << columns[c] << " row " << rows;
             ASSERT_EQ(scan.int64(c), st.int64(c)) << table << "." << columns[c] << " row " << rows;
             ASSERT_EQ(scan.text(c), st.text(c)) << table << "." << columns[c] << " row " << rows;
         }
@@ -72,7 +74,8 @@ void expectSameRows(const fs::path& file, std::string_view table, const std::vec
     EXPECT_FALSE(scan.step()) << table << ": rows past SQLite's";
 }
 
-void expectWholeTableSame(const fs::path& file, std::string_view table, const std::vector<std::string_view>& columns) {
+void expectWholeTableSame(const fs::path& file, std::string_view table,
+                          const std::vector<std::string_view>& columns) {
     const Database db(file.string());
     const auto range = db.rowidRange(table);
     if (!range) return; // an empty table
@@ -85,9 +88,13 @@ void expectWholeTableSame(const fs::path& file, std::string_view table, const st
 }
 
 TEST(SqlitePages, EveryEventTableOfRealExportsReadsAsSqliteReadsIt) {
-    std::vector<fs::path> files = {sampleTrace(), sourceDir() / "tests/data/ranks/fsdp_nsys_bf16_h100x2_rank0.sqlite"};
-    for (const char* shared : {"traces/ddp_bf16_h200x2_rank0.sqlite", "traces/gpt2_2layer_bf16_b8_h200.sqlite", "traces/pair_gpt1layer_fp16_h200.nsys.sqlite",
-                               "traces/third-party/cloverleaf_perlmutter.nsys.sqlite", "traces/third-party/saxpy_mpi_perlmutter.nsys.sqlite"})
+    std::vector<fs::path> files = {
+        sampleTrace(), sourceDir() / "tests/data/ranks/fsdp_nsys_bf16_h100x2_rank0.sqlite"};
+    for (const char* shared :
+         {"traces/ddp_bf16_h200x2_rank0.sqlite", "traces/gpt2_2layer_bf16_b8_h200.sqlite",
+          "traces/pair_gpt1layer_fp16_h200.nsys.sqlite",
+          "traces/third-party/cloverleaf_perlmutter.nsys.sqlite",
+          "traces/third-party/saxpy_mpi_perlmutter.nsys.sqlite"})
         if (fs::exists(sharedDir() / shared)) files.push_back(sharedDir() / shared);
     for (const auto& file : files) {
         if (!fs::exists(file)) continue;
@@ -115,11 +122,15 @@ TEST_P(SqlitePagesLayouts, ReadAsSqliteReadsThem) {
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(file.string().c_str(), &db), SQLITE_OK);
-        const auto exec = [&](const std::string& sql) { ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql << ": " << sqlite3_errmsg(db); };
+        const auto exec = [&](const std::string& sql) {
+            ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+                << sql << ": " << sqlite3_errmsg(db);
+        };
         exec("PRAGMA page_size = " + std::to_string(corner.pageSize));
         if (corner.reserved) {
             int reserved = corner.reserved;
-            ASSERT_EQ(sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved), SQLITE_OK);
+            ASSERT_EQ(sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved),
+                      SQLITE_OK);
         }
         exec("CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c INTEGER)");
         exec("CREATE TABLE other (x INTEGER, y TEXT)"); // interleaves its pages with t's
@@ -127,13 +138,19 @@ TEST_P(SqlitePagesLayouts, ReadAsSqliteReadsThem) {
         exec("BEGIN");
         for (int i = 1; i <= 3000; ++i) {
             const int64_t magnitude = int64_t(1) << (rng() % 63);
-            const int64_t a = static_cast<int64_t>(rng() % static_cast<uint64_t>(magnitude)) * (rng() % 2 ? 1 : -1);
+            const int64_t a = static_cast<int64_t>(rng() % static_cast<uint64_t>(magnitude)) *
+                              (rng() % 2 ? 1 : -1);
             const size_t len = rng() % 10 == 0 ? 1000 + rng() % 70000 : rng() % 200;
             std::string text(len, 'x');
             for (char& ch : text) ch = static_cast<char>('a' + rng() % 26);
-            std::string av = i % 97 == 0 ? "NULL" : i % 89 == 0 ? "2.75" : i % 83 == 0 ? "'42abc'" : std::to_string(a);
-            exec("INSERT INTO t (id, a, b, c) VALUES (" + std::to_string(i * 3) + ", " + av + ", " + (i % 50 == 0 ? "NULL" : "'" + text + "'") + ", " + std::to_string(i % 3) + ")");
-            exec("INSERT INTO other VALUES (" + std::to_string(i) + ", '" + text.substr(0, 300) + "')");
+            std::string av = i % 97 == 0   ? "NULL"
+                             : i % 89 == 0 ? "2.75"
+                             : i % 83 == 0 ? "'42abc'"
+                                           : std::to_string(a);
+            exec("INSERT INTO t (id, a, b, c) VALUES (" + std::to_string(i * 3) + ", " + av + ", " +
+                 (i % 50 == 0 ? "NULL" : "'" + text + "'") + ", " + std::to_string(i % 3) + ")");
+            exec("INSERT INTO other VALUES (" + std::to_string(i) + ", '" + text.substr(0, 300) +
+                 "')");
         }
         exec("COMMIT");
         exec("ALTER TABLE t ADD COLUMN d INTEGER");
@@ -146,9 +163,12 @@ TEST_P(SqlitePagesLayouts, ReadAsSqliteReadsThem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corners, SqlitePagesLayouts,
-                         ::testing::Values(Corner{"Pages512", 512, 0}, Corner{"Pages4096", 4096, 0}, Corner{"Pages65536", 65536, 0},
+                         ::testing::Values(Corner{"Pages512", 512, 0}, Corner{"Pages4096", 4096, 0},
+                                           Corner{"Pages65536", 65536, 0},
                                            Corner{"Reserved32", 1024, 32}),
-                         [](const ::testing::TestParamInfo<Corner>& p) { return std::string(p.param.name); });
+                         [](const ::testing::TestParamInfo<Corner>& p) {
+                             return std::string(p.param.name);
+                         });
 
 TEST(SqlitePages, LayoutsItDoesNotHandleAreLeftToSqlite) {
     TempDir dir;
@@ -169,7 +189,9 @@ TEST(SqlitePages, LayoutsItDoesNotHandleAreLeftToSqlite) {
 
     // A UTF-16 file: SQLite converts its texts, the page reader does not open it.
     const fs::path utf16 = dir / "utf16.sqlite";
-    writeSqliteFixture(utf16, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('x');");
+    writeSqliteFixture(
+        utf16,
+        "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('x');");
     EXPECT_FALSE(SqlitePages::open(utf16.string()));
     EXPECT_FALSE(SqlitePages::open((dir / "nothing.sqlite").string()));
 }
@@ -180,7 +202,9 @@ TEST(SqlitePages, DamagedPagesThrowAndNeverLoop) {
     TempDir dir;
     const fs::path file = dir / "t.sqlite";
     std::string sql = "PRAGMA page_size = 512; CREATE TABLE t (a INTEGER, b TEXT); BEGIN;";
-    for (int i = 0; i < 400; ++i) sql += "INSERT INTO t VALUES (" + std::to_string(i * 7919) + ", '" + std::string(static_cast<size_t>(i % 7 == 0 ? 900 : 20), 'q') + "');";
+    for (int i = 0; i < 400; ++i)
+        sql += "INSERT INTO t VALUES (" + std::to_string(i * 7919) + ", '" +
+               std::string(static_cast<size_t>(i % 7 == 0 ? 900 : 20), 'q') + "');";
     sql += "COMMIT;";
     writeSqliteFixture(file, sql);
     std::string bytes;

@@ -9,20 +9,23 @@
 #include "core/views/timeline_tracks.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
+#include <gtest/gtest.h>
 
 namespace ls::test {
 namespace {
 
 bool sameTracks(const TimelineTracks& a, const TimelineTracks& b) {
-    if (a.start != b.start || a.end != b.end || a.groups.size() != b.groups.size() || a.lanes.size() != b.lanes.size()) return false;
+    if (a.start != b.start || a.end != b.end || a.groups.size() != b.groups.size() ||
+        a.lanes.size() != b.lanes.size())
+        return false;
     for (size_t g = 0; g < a.groups.size(); ++g)
-        if (a.groups[g].label != b.groups[g].label || a.groups[g].gpu != b.groups[g].gpu) return false;
+        if (a.groups[g].label != b.groups[g].label || a.groups[g].gpu != b.groups[g].gpu)
+            return false;
     for (size_t l = 0; l < a.lanes.size(); ++l) {
         const TimelineLane &x = a.lanes[l], &y = b.lanes[l];
-        if (x.group != y.group || x.kind != y.kind || x.level != y.level || x.events != y.events) return false;
+        if (x.group != y.group || x.kind != y.kind || x.level != y.level || x.events != y.events)
+            return false;
     }
     return true;
 }
@@ -45,13 +48,16 @@ void expectLanesOfTheImportedTraceAreFinal(const fs::path& file) {
     EXPECT_TRUE(joined);
     EXPECT_FALSE(correlatedAtHook);
     EXPECT_FALSE(atHook.lanes.empty());
-    EXPECT_TRUE(sameTracks(atHook, buildTimelineTracks(*r.trace))) << "the lanes changed after the import";
+    EXPECT_TRUE(sameTracks(atHook, buildTimelineTracks(*r.trace)))
+        << "the lanes changed after the import";
 }
 
 TEST(LoadImportedHook, LanesBuiltAtTheHookEqualTheFinishedTracesLanes) {
     expectLanesOfTheImportedTraceAreFinal(sampleTrace());
-    expectLanesOfTheImportedTraceAreFinal(sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
-    expectLanesOfTheImportedTraceAreFinal(sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
+    expectLanesOfTheImportedTraceAreFinal(sourceDir() /
+                                          "tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
+    expectLanesOfTheImportedTraceAreFinal(sourceDir() /
+                                          "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
 }
 
 using Hook = std::function<std::function<void()>(const Trace&)> LoadOptions::*;
@@ -72,7 +78,9 @@ void expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(Hook hook) {
     EXPECT_TRUE(joined);
 }
 
-TEST(LoadImportedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) { expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::imported); }
+TEST(LoadImportedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) {
+    expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::imported);
+}
 
 void expectTablePartsOfTheCorrelatedTraceAreFinal(const fs::path& file) {
     SCOPED_TRACE(file.string());
@@ -88,7 +96,8 @@ void expectTablePartsOfTheCorrelatedTraceAreFinal(const fs::path& file) {
         pricedAtHook = !t.metrics.flops.empty(); // the costs phase fills them
         pathsAtHook = buildKernelPaths(t);
         for (const KernelField f : fields)
-            for (const bool descending : {true, false}) ordersAtHook.push_back(kernelsInTimeOrder(t, f, descending));
+            for (const bool descending : {true, false})
+                ordersAtHook.push_back(kernelsInTimeOrder(t, f, descending));
         return [&] { joined = true; };
     };
     const LoadResult r = loadTrace(file.string(), options);
@@ -98,7 +107,8 @@ void expectTablePartsOfTheCorrelatedTraceAreFinal(const fs::path& file) {
     EXPECT_TRUE(correlatedAtHook);
     EXPECT_FALSE(pricedAtHook);
     const KernelTable table(r.trace);
-    EXPECT_EQ(pathsAtHook.ofKernel, table.paths()->ofKernel) << "the NVTX paths changed after the correlation";
+    EXPECT_EQ(pathsAtHook.ofKernel, table.paths()->ofKernel)
+        << "the NVTX paths changed after the correlation";
     ASSERT_EQ(pathsAtHook.nodes.size(), table.paths()->nodes.size());
     for (size_t n = 0; n < pathsAtHook.nodes.size(); ++n) {
         EXPECT_EQ(pathsAtHook.nodes[n].parent, table.paths()->nodes[n].parent);
@@ -110,14 +120,17 @@ void expectTablePartsOfTheCorrelatedTraceAreFinal(const fs::path& file) {
             std::vector<KernelId> rows(r.trace->kernels.size());
             for (uint32_t k = 0; k < rows.size(); ++k) rows[k] = KernelId(k);
             table.sort(rows, f, descending);
-            EXPECT_EQ(ordersAtHook[o++], rows) << "the table sorts " << kernelFieldInfo(f).name << (descending ? " down" : " up") << " otherwise";
+            EXPECT_EQ(ordersAtHook[o++], rows) << "the table sorts " << kernelFieldInfo(f).name
+                                               << (descending ? " down" : " up") << " otherwise";
         }
 }
 
 TEST(LoadCorrelatedHook, TablePathsAndTimeOrdersBuiltAtTheHookEqualTheFinishedTracesOnes) {
     expectTablePartsOfTheCorrelatedTraceAreFinal(sampleTrace());
-    expectTablePartsOfTheCorrelatedTraceAreFinal(sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
-    expectTablePartsOfTheCorrelatedTraceAreFinal(sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
+    expectTablePartsOfTheCorrelatedTraceAreFinal(sourceDir() /
+                                                 "tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
+    expectTablePartsOfTheCorrelatedTraceAreFinal(
+        sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
 }
 
 // A load that does not correlate has no correlated columns to offer.
@@ -134,7 +147,9 @@ TEST(LoadCorrelatedHook, ALoadWithoutCorrelationNeverCallsIt) {
     EXPECT_EQ(calls, 0);
 }
 
-TEST(LoadCorrelatedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) { expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::correlated); }
+TEST(LoadCorrelatedHook, WhatTheHookReturnsRunsWhenTheLoadEndsEarly) {
+    expectWhatTheHookReturnsRunsWhenTheLoadEndsEarly(&LoadOptions::correlated);
+}
 
 } // namespace
 } // namespace ls::test

@@ -14,9 +14,8 @@
 #include "core/reports/summary.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 
 namespace ls::test {
@@ -35,7 +34,8 @@ TEST(LoadParts, KernelsOnlyReadsTheKernelTableAndNothingElse) {
     const auto kernels = load(sampleTrace(), kLoadKernels);
     ASSERT_TRUE(full && kernels);
     SqlReader sql(sampleTrace());
-    EXPECT_EQ(kernels->kernels.size(), static_cast<size_t>(sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")));
+    EXPECT_EQ(kernels->kernels.size(),
+              static_cast<size_t>(sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")));
     EXPECT_EQ(kernels->kernels.size(), full->kernels.size());
     EXPECT_EQ(kernels->apiCalls.size(), 0u);
     EXPECT_EQ(kernels->ranges.size(), 0u);
@@ -46,23 +46,29 @@ TEST(LoadParts, KernelsOnlyReadsTheKernelTableAndNothingElse) {
     EXPECT_TRUE(kernels->metrics.flops.empty()) << "FLOPs were priced without being asked for";
     EXPECT_EQ(kernels->parts, static_cast<uint32_t>(kLoadKernels));
     // Tables left out on purpose are not missing from the file.
-    EXPECT_EQ(kernels->report.count(Anomaly::MissingTable), full->report.count(Anomaly::MissingTable));
+    EXPECT_EQ(kernels->report.count(Anomaly::MissingTable),
+              full->report.count(Anomaly::MissingTable));
 }
 
 TEST(LoadParts, CostsAndIterationsBringTheCorrelationAndItsTables) {
-    for (uint32_t wanted : {uint32_t(kLoadCosts), uint32_t(kLoadIterations), uint32_t(kLoadCorrelation)}) {
+    for (uint32_t wanted :
+         {uint32_t(kLoadCosts), uint32_t(kLoadIterations), uint32_t(kLoadCorrelation)}) {
         const uint32_t closed = closeLoadParts(wanted);
-        for (uint32_t needed : {kLoadCorrelation, kLoadKernels, kLoadApiCalls, kLoadNvtx}) EXPECT_TRUE(closed & needed) << wanted;
+        for (uint32_t needed : {kLoadCorrelation, kLoadKernels, kLoadApiCalls, kLoadNvtx})
+            EXPECT_TRUE(closed & needed) << wanted;
         EXPECT_FALSE(closed & kLoadOsRuntime);
     }
-    EXPECT_EQ(closeLoadParts(kLoadKernels | kLoadMemory), static_cast<uint32_t>(kLoadKernels | kLoadMemory));
+    EXPECT_EQ(closeLoadParts(kLoadKernels | kLoadMemory),
+              static_cast<uint32_t>(kLoadKernels | kLoadMemory));
     EXPECT_EQ(reportLoadParts("layer_sum"), static_cast<uint32_t>(kLoadEverything));
     EXPECT_EQ(reportLoadParts("gpukernsum"), static_cast<uint32_t>(kLoadKernels));
     EXPECT_EQ(reportLoadParts("api_sum"), static_cast<uint32_t>(kLoadApiCalls));
 }
 
 TEST(LoadParts, WithoutNamesRangesKeepAllButTheirNamesAndMarkerFields) {
-    const fs::path file = sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite"; // PyTorch markers and ranges of named domains
+    const fs::path file =
+        sharedDir() /
+        "traces/ddp_bf16_h200x2_rank0.sqlite"; // PyTorch markers and ranges of named domains
     LS_REQUIRE_FILE(file);
     const auto full = load(file, kLoadEverything);
     const auto bare = load(file, kLoadNvtx);
@@ -76,9 +82,11 @@ TEST(LoadParts, WithoutNamesRangesKeepAllButTheirNamesAndMarkerFields) {
     EXPECT_EQ(b.parent, f.parent);
     EXPECT_EQ(bare->threadRangeBegin, full->threadRangeBegin);
     EXPECT_EQ(bare->rangeSourceRows, full->rangeSourceRows);
-    // Names only for ranges of a named domain (read whole for their "domain:" prefix), as SQL counts them.
+    // Names only for ranges of a named domain (read whole for their "domain:" prefix), as SQL
+    // counts them.
     SqlReader sql(file);
-    const auto inDomains = static_cast<size_t>(sql.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE domainId != 0 AND eventType != 75"));
+    const auto inDomains = static_cast<size_t>(
+        sql.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE domainId != 0 AND eventType != 75"));
     size_t named = 0, markers = 0, seqs = 0;
     for (size_t i = 0; i < b.size(); ++i) {
         if (b.name[i].value != 0) { // a range of a named domain: whole
@@ -89,18 +97,21 @@ TEST(LoadParts, WithoutNamesRangesKeepAllButTheirNamesAndMarkerFields) {
         }
         markers += (b.flags[i] & kPytorchMarker) != 0;
         seqs += b.seq[i] != -1;
-        EXPECT_EQ(b.flags[i], f.flags[i] & (kUnended | kEndsOnOtherThread)) << "only flags of the row itself, none from its text: " << i;
+        EXPECT_EQ(b.flags[i], f.flags[i] & (kUnended | kEndsOnOtherThread))
+            << "only flags of the row itself, none from its text: " << i;
     }
     EXPECT_EQ(named, inDomains);
     EXPECT_GT(inDomains, 0u);
     EXPECT_EQ(markers, 0u);
     EXPECT_EQ(seqs, 0u);
-    EXPECT_GT(std::count_if(f.seq.begin(), f.seq.end(), [](int32_t v) { return v != -1; }), 0) << "the full load has marker fields to leave out";
+    EXPECT_GT(std::count_if(f.seq.begin(), f.seq.end(), [](int32_t v) { return v != -1; }), 0)
+        << "the full load has marker fields to leave out";
 
     EXPECT_TRUE(closeLoadParts(kLoadCorrelation) & kLoadNvtxNames);
     EXPECT_TRUE(closeLoadParts(kLoadNvtxNames) & kLoadNvtx);
     EXPECT_FALSE(reportLoadParts("nvtx_gpu_proj") & kLoadNvtxNames);
-    for (const char* report : {"nvtx_sum", "idle_sum", "gaps"}) EXPECT_TRUE(closeLoadParts(reportLoadParts(report)) & kLoadNvtxNames) << report;
+    for (const char* report : {"nvtx_sum", "idle_sum", "gaps"})
+        EXPECT_TRUE(closeLoadParts(reportLoadParts(report)) & kLoadNvtxNames) << report;
 }
 
 TEST(LoadParts, RawTextsOfATraceLoadedWithoutNamesFailWhenTheFileIsGone) {
@@ -112,14 +123,16 @@ TEST(LoadParts, RawTextsOfATraceLoadedWithoutNamesFailWhenTheFileIsGone) {
     fs::remove(copy);
     const std::vector<RangeId> first = {RangeId(0)};
     size_t handed = 0;
-    EXPECT_NO_THROW(forEachRawText(*full, first, [&](size_t, std::string_view) { ++handed; })) << "a full load has its names to give";
+    EXPECT_NO_THROW(forEachRawText(*full, first, [&](size_t, std::string_view) { ++handed; }))
+        << "a full load has its names to give";
     EXPECT_EQ(handed, 1u);
     EXPECT_THROW(forEachRawText(*bare, first, [](size_t, std::string_view) {}), std::runtime_error);
 }
 
 std::string stats(const DurationStats& s) {
     std::ostringstream o;
-    o << s.total << ' ' << s.count << ' ' << s.median << ' ' << s.min << ' ' << s.max << ' ' << s.stddev;
+    o << s.total << ' ' << s.count << ' ' << s.median << ' ' << s.min << ' ' << s.max << ' '
+      << s.stddev;
     return o.str();
 }
 
@@ -127,41 +140,56 @@ std::string stats(const DurationStats& s) {
 std::string render(const Trace& t, std::string_view report) {
     std::ostringstream o;
     auto rows = [&](const std::vector<SummaryRow>& v) {
-        for (const auto& r : v) o << r.name << '|' << r.grid << '|' << r.block << '|' << stats(r.stats) << '\n';
+        for (const auto& r : v)
+            o << r.name << '|' << r.grid << '|' << r.block << '|' << stats(r.stats) << '\n';
     };
-    if (report == "kern_sum") rows(kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled));
-    else if (report == "gpukernsum") rows(kernelSummary(t, KernelGrouping::NameGridBlock, KernelNaming::Demangled));
-    else if (report == "api_sum") rows(apiSummary(t));
-    else if (report == "osrt_sum") rows(osRuntimeSummary(t));
-    else if (report == "mem_time_sum") rows(memoryTimeSummary(t));
+    if (report == "kern_sum")
+        rows(kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled));
+    else if (report == "gpukernsum")
+        rows(kernelSummary(t, KernelGrouping::NameGridBlock, KernelNaming::Demangled));
+    else if (report == "api_sum")
+        rows(apiSummary(t));
+    else if (report == "osrt_sum")
+        rows(osRuntimeSummary(t));
+    else if (report == "mem_time_sum")
+        rows(memoryTimeSummary(t));
     else if (report == "mem_size_sum")
-        for (const auto& r : memorySizeSummary(t)) o << r.operation << '|' << r.bytes.total << ' ' << r.bytes.count << '\n';
+        for (const auto& r : memorySizeSummary(t))
+            o << r.operation << '|' << r.bytes.total << ' ' << r.bytes.count << '\n';
     else if (report == "gpu_sum")
-        for (const auto& r : gpuSummary(t)) o << r.kernel << '|' << r.row.name << '|' << stats(r.row.stats) << '\n';
+        for (const auto& r : gpuSummary(t))
+            o << r.kernel << '|' << r.row.name << '|' << stats(r.row.stats) << '\n';
     else if (report == "nvtx_sum")
-        for (const auto& r : nvtxRangeSummary(t)) o << r.name << '|' << r.style << '|' << stats(r.stats) << '\n';
+        for (const auto& r : nvtxRangeSummary(t))
+            o << r.name << '|' << r.style << '|' << stats(r.stats) << '\n';
     else if (report == "nvtx_kern_sum")
         nvtxKernelSummary(t, [&](const NvtxKernRow& r) {
-            o << r.range << '|' << r.pid.value_or(0) << '|' << r.tid.value_or(0) << '|' << r.rangeInstances << '|' << r.kernelInstances
-              << '|' << stats(r.stats) << '|' << t.str(r.kernel) << '\n';
+            o << r.range << '|' << r.pid.value_or(0) << '|' << r.tid.value_or(0) << '|'
+              << r.rangeInstances << '|' << r.kernelInstances << '|' << stats(r.stats) << '|'
+              << t.str(r.kernel) << '\n';
         });
     else if (report == "kern_exec_sum")
         for (const auto& r : kernelExecSummary(t))
-            o << r.pid << '|' << r.tid << '|' << r.device << '|' << r.api << '|' << t.str(r.kernel) << '|' << stats(r.total) << '|'
-              << stats(r.queue) << '\n';
+            o << r.pid << '|' << r.tid << '|' << r.device << '|' << r.api << '|' << t.str(r.kernel)
+              << '|' << stats(r.total) << '|' << stats(r.queue) << '\n';
     else if (report == "gpu_trace" || report == "api_trace" || report == "nvtx_gpu_proj") {
         TableWriter w(o, TableFormat::Csv);
-        if (report == "gpu_trace") writeGpuTrace(w, t);
-        else if (report == "api_trace") writeApiTrace(w, t);
-        else writeNvtxGpuProjection(w, t);
+        if (report == "gpu_trace")
+            writeGpuTrace(w, t);
+        else if (report == "api_trace")
+            writeApiTrace(w, t);
+        else
+            writeNvtxGpuProjection(w, t);
         w.finish();
     } else if (report == "idle_sum" || report == "gaps") {
         const GpuIdle idle = gpuIdle(t);
-        for (const auto& d : idle.devices) o << d.device << '|' << d.busy << '|' << d.span() << '\n';
+        for (const auto& d : idle.devices)
+            o << d.device << '|' << d.busy << '|' << d.span() << '\n';
         for (const auto& g : idle.gaps)
-            o << g.device << '|' << g.start << '|' << g.end << '|' << idleCauseName(g.cause) << '|' << g.detail << '|' << g.op << '|' << g.tid << '|'
-              << g.next << '\n';
-    } else ADD_FAILURE() << "no rendering for " << report;
+            o << g.device << '|' << g.start << '|' << g.end << '|' << idleCauseName(g.cause) << '|'
+              << g.detail << '|' << g.op << '|' << g.tid << '|' << g.next << '\n';
+    } else
+        ADD_FAILURE() << "no rendering for " << report;
     return o.str();
 }
 
@@ -170,7 +198,8 @@ std::string render(const Trace& t, std::string_view report) {
 TEST(LoadParts, ThroughThePagesTheModelIsTheOneSqliteReads) {
     TempDir dir;
     size_t compared = 0;
-    for (const fs::path& file : {sampleTrace(), sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite", sharedDir() / "traces/gpt2_2layer_bf16_b8_h200.sqlite",
+    for (const fs::path& file : {sampleTrace(), sharedDir() / "traces/ddp_bf16_h200x2_rank0.sqlite",
+                                 sharedDir() / "traces/gpt2_2layer_bf16_b8_h200.sqlite",
                                  thirdPartyTrace("saxpy_mpi_perlmutter.nsys.sqlite"),
                                  thirdPartyTrace("cloverleaf_perlmutter.nsys.sqlite")}) {
         if (!fs::exists(file)) continue;
@@ -200,8 +229,10 @@ TEST_P(ReducedLoad, EveryReportOverItsPartsEqualsTheReportOverAFullLoad) {
     const auto full = load(file, kLoadEverything);
     ASSERT_TRUE(full);
     size_t nonEmpty = 0;
-    for (const char* report : {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "mem_time_sum", "mem_size_sum", "gpu_sum", "nvtx_sum",
-                               "nvtx_kern_sum", "kern_exec_sum", "gpu_trace", "api_trace", "nvtx_gpu_proj", "idle_sum", "gaps"}) {
+    for (const char* report :
+         {"kern_sum", "gpukernsum", "api_sum", "osrt_sum", "mem_time_sum", "mem_size_sum",
+          "gpu_sum", "nvtx_sum", "nvtx_kern_sum", "kern_exec_sum", "gpu_trace", "api_trace",
+          "nvtx_gpu_proj", "idle_sum", "gaps"}) {
         const uint32_t parts = reportLoadParts(report);
         ASSERT_NE(parts, static_cast<uint32_t>(kLoadEverything)) << report;
         const auto reduced = load(file, parts);
@@ -214,7 +245,8 @@ TEST_P(ReducedLoad, EveryReportOverItsPartsEqualsTheReportOverAFullLoad) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, ReducedLoad,
-                         ::testing::Values("sample", "traces/ddp_bf16_h200x2_rank0.sqlite", "traces/gpt2_2layer_bf16_b8_h200.sqlite",
+                         ::testing::Values("sample", "traces/ddp_bf16_h200x2_rank0.sqlite",
+                                           "traces/gpt2_2layer_bf16_b8_h200.sqlite",
                                            "traces/third-party/saxpy_mpi_perlmutter.nsys.sqlite",
                                            "traces/third-party/pyprof_lstm_v100.nvprof.sql",
                                            "traces/gpt2_2layer_fp16_h200.kineto.json.gz"),

@@ -4,19 +4,20 @@
 #include "core/pytorch/range_roles.h"
 
 #include <gtest/gtest.h>
-
 #include <memory>
 
 namespace ls {
 namespace {
 
 // A trace whose kernels ran on the given (process index, device) pairs.
-std::shared_ptr<Trace> traceWith(std::vector<std::pair<uint32_t, uint32_t>> units, std::string host = "node1") {
+std::shared_ptr<Trace> traceWith(std::vector<std::pair<uint32_t, uint32_t>> units,
+                                 std::string host = "node1") {
     auto t = std::make_shared<Trace>();
     t->info.host = std::move(host);
     for (uint32_t p = 0; p < 4; ++p) t->processes.push_back({1000 + p, "python"});
     for (const auto& [p, d] : units) {
-        t->kernels.streamIndex.emplace_back(static_cast<uint32_t>(t->streams.size())); // a stream each
+        t->kernels.streamIndex.emplace_back(
+            static_cast<uint32_t>(t->streams.size())); // a stream each
         t->streams.push_back({ProcessId(p), d, 1, 7});
         t->kernels.start.push_back(0);
         t->kernels.end.push_back(1);
@@ -37,16 +38,26 @@ TEST(RankLabels, FileNamesGiveRanks) {
         const char* path;
         int rank; // -1: none
     } cases[] = {
-        {"report_rank3.sqlite", 3},           {"ddp_bf16_h200x2_rank1.sqlite", 1}, {"rank-12.json.gz", 12},
-        {"/jobs/run/RANK_2.sqlite", 2},       {"trace_3.sqlite", 3},               {"node07-5.nsys-rep", 5},
-        {"fsdp_rank1.kineto.json.gz", 1},     {"gpt2_2layer_fp16_h200.sqlite", -1}, {"x.sqlite", -1},
-        {"/data/rank9/trace.sqlite", -1},     {"report.12345.sqlite", -1},         {"ranking.sqlite", -1},
+        {"report_rank3.sqlite", 3},
+        {"ddp_bf16_h200x2_rank1.sqlite", 1},
+        {"rank-12.json.gz", 12},
+        {"/jobs/run/RANK_2.sqlite", 2},
+        {"trace_3.sqlite", 3},
+        {"node07-5.nsys-rep", 5},
+        {"fsdp_rank1.kineto.json.gz", 1},
+        {"gpt2_2layer_fp16_h200.sqlite", -1},
+        {"x.sqlite", -1},
+        {"/data/rank9/trace.sqlite", -1},
+        {"report.12345.sqlite", -1},
+        {"ranking.sqlite", -1},
         {"worker_rank_07.pt.trace.json", 7},
     };
     for (const auto& c : cases) {
         const auto r = rankFromFileName(c.path);
-        if (c.rank < 0) EXPECT_FALSE(r.has_value()) << c.path << " gave " << r.value_or(-1);
-        else EXPECT_EQ(r.value_or(-1), c.rank) << c.path;
+        if (c.rank < 0)
+            EXPECT_FALSE(r.has_value()) << c.path << " gave " << r.value_or(-1);
+        else
+            EXPECT_EQ(r.value_or(-1), c.rank) << c.path;
     }
 }
 
@@ -58,7 +69,10 @@ TEST(RankLabels, EnvironmentBeatsDistributedInfoBeatsFileName) {
     dist->info.metadata = {{"distributedInfo.rank", "2"}};
     auto named = traceWith({{0, 0}});
     auto unnamed = traceWith({{0, 0}});
-    const Session s = sessionOf({{"rank7.sqlite", env}, {"rank8.sqlite", dist}, {"job_rank4.sqlite", named}, {"other.sqlite", unnamed}});
+    const Session s = sessionOf({{"rank7.sqlite", env},
+                                 {"rank8.sqlite", dist},
+                                 {"job_rank4.sqlite", named},
+                                 {"other.sqlite", unnamed}});
     ASSERT_EQ(s.ranks.size(), 4u);
     EXPECT_EQ(s.ranks[0].rank, 0); // the unnamed file takes the first free number
     EXPECT_EQ(s.ranks[0].trace, 3u);
@@ -86,7 +100,8 @@ TEST(RankLabels, LauncherVariablesAreRead) {
 }
 
 TEST(RankLabels, TwoFilesClaimingOneRankKeepTheFirst) {
-    const Session s = sessionOf({{"a_rank1.sqlite", traceWith({{0, 0}})}, {"b_rank1.sqlite", traceWith({{0, 0}})}});
+    const Session s = sessionOf(
+        {{"a_rank1.sqlite", traceWith({{0, 0}})}, {"b_rank1.sqlite", traceWith({{0, 0}})}});
     ASSERT_EQ(s.ranks.size(), 2u);
     EXPECT_EQ(s.ranks[0].rank, 0);
     EXPECT_EQ(s.ranks[0].trace, 1u);
@@ -125,20 +140,24 @@ TEST(RankLabels, ClocksAlignOnRecordedStartTimes) {
     EXPECT_EQ(s.traces[3].offsetNs, 0);
     EXPECT_NE(s.clockAlignment.find("3 hosts"), std::string::npos) << s.clockAlignment;
     EXPECT_NE(s.clockAlignment.find("skewed"), std::string::npos) << s.clockAlignment;
-    EXPECT_NE(s.clockAlignment.find("no start time recorded in r3.sqlite"), std::string::npos) << s.clockAlignment;
+    EXPECT_NE(s.clockAlignment.find("no start time recorded in r3.sqlite"), std::string::npos)
+        << s.clockAlignment;
 }
 
 TEST(RankLabels, IterationRangeNames) {
     struct Case {
         const char* name;
         int n;
-    } cases[] = {{"iteration 3", 3},   {"step 3 rank 0", 3},  {"ProfilerStep#12", 12}, {"Step_4", 4}, {"iter7", 7},
-                 {"train_step 2", 2},  {"forward", -1},       {"stepper 1", -1},      {"iteration", -1},
-                 {"layer3", -1},       {"step3b", -1}};
+    } cases[] = {{"iteration 3", 3}, {"step 3 rank 0", 3}, {"ProfilerStep#12", 12},
+                 {"Step_4", 4},      {"iter7", 7},         {"train_step 2", 2},
+                 {"forward", -1},    {"stepper 1", -1},    {"iteration", -1},
+                 {"layer3", -1},     {"step3b", -1}};
     for (const auto& c : cases) {
         const auto n = iterationNumber(c.name);
-        if (c.n < 0) EXPECT_FALSE(n.has_value()) << c.name;
-        else EXPECT_EQ(n.value_or(-1), c.n) << c.name;
+        if (c.n < 0)
+            EXPECT_FALSE(n.has_value()) << c.name;
+        else
+            EXPECT_EQ(n.value_or(-1), c.n) << c.name;
     }
 }
 

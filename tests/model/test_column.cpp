@@ -3,10 +3,9 @@
 // becomes a column's contents as it is, taken only by the allocation of its size.
 #include "core/model/column.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <numeric>
 
 #if defined(__linux__)
@@ -28,14 +27,16 @@ TEST(Column, ResizeGivesZerosInSmallAndBigBlocksAfterAClear) {
         std::fill(c.begin(), c.end(), 7u);
         c.clear();
         c.resize(n);
-        EXPECT_TRUE(std::all_of(c.begin(), c.end(), [](uint32_t v) { return v == 0; })) << n << " values";
+        EXPECT_TRUE(std::all_of(c.begin(), c.end(), [](uint32_t v) { return v == 0; }))
+            << n << " values";
     }
 }
 
 TEST(Column, ValuesSurviveGrowthPastTheMappedSizeAndCopiesAreEqual) {
     Column<uint64_t> c;
     for (uint64_t i = 0; i < kBig; ++i) c.push_back(i * 3);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(c.data()) % mem::kPageBytes, 0u) << "a big block is a mapping of its own";
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(c.data()) % mem::kPageBytes, 0u)
+        << "a big block is a mapping of its own";
     for (uint64_t i = 0; i < kBig; ++i) ASSERT_EQ(c[i], i * 3);
     const Column<uint64_t> copy = c;
     EXPECT_EQ(copy, c);
@@ -48,8 +49,10 @@ TEST(Column, ValuesSurviveGrowthPastTheMappedSizeAndCopiesAreEqual) {
 
 #if defined(__linux__)
 TEST(Column, AnAdoptedBlockBecomesTheColumnAndOnlyAnAllocationOfItsSizeTakesIt) {
-    const size_t n = kBig, bytes = n * sizeof(uint32_t), length = (bytes + mem::kPageBytes - 1) & ~(mem::kPageBytes - 1);
-    void* pages = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const size_t n = kBig, bytes = n * sizeof(uint32_t),
+                 length = (bytes + mem::kPageBytes - 1) & ~(mem::kPageBytes - 1);
+    void* pages =
+        ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ASSERT_NE(pages, MAP_FAILED);
     auto* values = static_cast<uint32_t*>(pages);
     std::iota(values, values + n, 5u);
@@ -75,7 +78,8 @@ TEST(Column, AnAdoptedBlockBecomesTheColumnAndOnlyAnAllocationOfItsSizeTakesIt) 
 TEST(Column, SmallBlocksAreNeverAdopted) {
     alignas(16) static uint32_t values[64] = {};
     mem::adoptNext(values, sizeof values);
-    EXPECT_EQ(mem::takeAdopted(sizeof values), nullptr) << "deallocate would unmap a block that is no mapping";
+    EXPECT_EQ(mem::takeAdopted(sizeof values), nullptr)
+        << "deallocate would unmap a block that is no mapping";
 }
 #endif
 

@@ -4,9 +4,8 @@
 #include "core/model/columns.h"
 #include "core/model/trace.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <numeric>
 #include <random>
 
@@ -27,12 +26,14 @@ Mixed filled(size_t n) {
         m.narrow.push_back(static_cast<uint8_t>(i * 7));
         m.word.push_back(static_cast<uint32_t>(i * 2654435761u));
         m.wide.push_back(-static_cast<int64_t>(i) * 1'000'000'007);
-        m.triple.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1), static_cast<uint32_t>(i * 3)});
+        m.triple.push_back(
+            {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1), static_cast<uint32_t>(i * 3)});
     }
     return m;
 }
 
-template <typename T> std::vector<T> gathered(const std::vector<T>& v, const std::vector<uint32_t>& perm) {
+template <typename T>
+std::vector<T> gathered(const std::vector<T>& v, const std::vector<uint32_t>& perm) {
     std::vector<T> out;
     for (uint32_t p : perm) out.push_back(v[p]);
     return out;
@@ -43,11 +44,13 @@ TEST(Columns, PermuteReordersEveryColumnAsAGatherWould) {
         for (const unsigned threads : {1u, 2u, 3u}) {
             std::vector<uint32_t> perm(n);
             std::iota(perm.begin(), perm.end(), 0u);
-            std::shuffle(perm.begin(), perm.end(), std::mt19937(static_cast<uint32_t>(n + threads)));
+            std::shuffle(perm.begin(), perm.end(),
+                         std::mt19937(static_cast<uint32_t>(n + threads)));
             const Mixed before = filled(n);
             Mixed m = before;
             ls::columns::permute(m, perm, threads);
-            EXPECT_EQ(m.narrow, gathered(before.narrow, perm)) << n << " rows, " << threads << " threads";
+            EXPECT_EQ(m.narrow, gathered(before.narrow, perm))
+                << n << " rows, " << threads << " threads";
             EXPECT_EQ(m.word, gathered(before.word, perm));
             EXPECT_EQ(m.wide, gathered(before.wide, perm));
             EXPECT_EQ(m.triple, gathered(before.triple, perm));

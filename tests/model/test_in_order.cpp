@@ -3,10 +3,9 @@
 // reaches the caller and the helpers stop.
 #include "core/model/in_order.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <chrono>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 #include <thread>
@@ -26,7 +25,8 @@ TEST(MakeInOrder, PiecesMadeInAnyOrderAreUsedInOrderWithinTheWindow) {
                     std::this_thread::sleep_for(std::chrono::microseconds((i * 7919) % 300));
                     piece = std::to_string(i);
                     const size_t now = ++ahead;
-                    for (size_t m = mostAhead; now > m && !mostAhead.compare_exchange_weak(m, now);) {
+                    for (size_t m = mostAhead;
+                         now > m && !mostAhead.compare_exchange_weak(m, now);) {
                     }
                 },
                 [&](const std::string& piece) {
@@ -34,7 +34,8 @@ TEST(MakeInOrder, PiecesMadeInAnyOrderAreUsedInOrderWithinTheWindow) {
                     used.push_back(std::stoul(piece));
                 });
             ASSERT_EQ(used.size(), 200u);
-            for (size_t i = 0; i < used.size(); ++i) ASSERT_EQ(used[i], i) << threads << " threads, window " << window;
+            for (size_t i = 0; i < used.size(); ++i)
+                ASSERT_EQ(used[i], i) << threads << " threads, window " << window;
             // One more while a used piece's place is taken before its use has started.
             EXPECT_LE(mostAhead.load(), window + 1) << "pieces made and not yet used";
         }

@@ -1,9 +1,8 @@
 // Natural order of names: digits compare as numbers, the rest byte by byte.
 #include "core/model/natural_order.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -11,9 +10,14 @@ namespace ls {
 namespace {
 
 TEST(NaturalOrder, RanksAndVersionsSortAsPeopleRead) {
-    std::vector<std::string> names = {"rank10.sqlite", "rank2.sqlite", "rank1.sqlite", "2024.10.1", "2024.4.1", "a", "rank02.sqlite"};
-    std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return naturalLess(a, b); });
-    const std::vector<std::string> expected = {"2024.4.1", "2024.10.1", "a", "rank1.sqlite", "rank2.sqlite", "rank02.sqlite", "rank10.sqlite"};
+    std::vector<std::string> names = {"rank10.sqlite", "rank2.sqlite", "rank1.sqlite",
+                                      "2024.10.1",     "2024.4.1",     "a",
+                                      "rank02.sqlite"};
+    std::stable_sort(names.begin(), names.end(),
+                     [](const auto& a, const auto& b) { return naturalLess(a, b); });
+    const std::vector<std::string> expected = {"2024.4.1",     "2024.10.1",    "a",
+                                               "rank1.sqlite", "rank2.sqlite", "rank02.sqlite",
+                                               "rank10.sqlite"};
     EXPECT_EQ(names, expected);
     EXPECT_TRUE(naturalLess("rank", "rank0"));
     EXPECT_FALSE(naturalLess("rank0", "rank"));

@@ -3,7 +3,6 @@
 #include "core/model/row_runs.h"
 
 #include <gtest/gtest.h>
-
 #include <numeric>
 
 namespace {
@@ -48,7 +47,8 @@ TEST(RowRuns, PackedThroughAnOrderAsIfGatheredFirst) {
 
 TEST(RowRuns, RowsWithoutRunsStayPlain) {
     std::vector<uint32_t> rows(1000);
-    for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = 3 * i; // JSON event indexes between other events
+    for (uint32_t i = 0; i < rows.size(); ++i)
+        rows[i] = 3 * i; // JSON event indexes between other events
     const auto packed = ls::RowRuns::of(rows);
     EXPECT_EQ(packed.plain, rows);
     EXPECT_TRUE(packed.runStart.empty());

@@ -2,9 +2,8 @@
 // starts afresh when it is full instead of growing without bound.
 #include "core/model/string_memo.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
+#include <gtest/gtest.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,7 +19,8 @@ TEST(StringMemo, ComputesEachTextOnceAndAgainOnlyAfterItFills) {
     };
     EXPECT_EQ(memo.get("abc", length), 3u);
     EXPECT_EQ(memo.get("abc", length), 3u);
-    EXPECT_EQ(memo.get(std::string("ab") + "c", length), 3u) << "looked up by the text, not by where it is";
+    EXPECT_EQ(memo.get(std::string("ab") + "c", length), 3u)
+        << "looked up by the text, not by where it is";
     EXPECT_EQ(computed, 1);
     memo.get("a", length);
     memo.get("bb", length);
@@ -38,7 +38,9 @@ TEST(StringMemo, ThreadsAskingAtOnceAllGetTheValue) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 2000; ++i) {
                 const std::string key = "kernel_" + std::to_string((i * 7 + t) % 100);
-                if (memo.get(key, [](std::string_view s) { return std::string(s) + "!"; }) != key + "!") ++wrong;
+                if (memo.get(key, [](std::string_view s) { return std::string(s) + "!"; }) !=
+                    key + "!")
+                    ++wrong;
             }
         });
     for (auto& th : threads) th.join();

@@ -2,7 +2,6 @@
 #include "core/model/string_pool.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace {

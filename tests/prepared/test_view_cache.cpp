@@ -7,10 +7,9 @@
 #include "core/prepared/view_file.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iterator>
 
 namespace ls::test {
@@ -24,7 +23,8 @@ struct BuiltViews {
     std::vector<KernelId> sorted;
 
     explicit BuiltViews(const std::shared_ptr<const Trace>& trace)
-        : layers(buildLayerTree(*trace)), tracks(buildTimelineTracks(*trace)), paths(buildKernelPaths(*trace)), iterations(iterationSummary(*trace)) {
+        : layers(buildLayerTree(*trace)), tracks(buildTimelineTracks(*trace)),
+          paths(buildKernelPaths(*trace)), iterations(iterationSummary(*trace)) {
         KernelTable kt(trace);
         for (uint32_t k = 0; k < trace->kernels.size(); ++k) sorted.push_back(KernelId(k));
         kt.sort(sorted, KernelField::Duration, true);
@@ -103,7 +103,8 @@ TEST(ViewCache, StoredViewsReadBackEqualToThoseBuilt) {
     EXPECT_EQ(a.kernelEnd, b.kernelEnd);
     EXPECT_EQ(a.kernelNode, b.kernelNode);
     ASSERT_EQ(a.flops.size(), b.flops.size());
-    for (size_t n = 0; n < a.flops.size(); ++n) EXPECT_TRUE(a.flops[n] == b.flops[n] || (std::isnan(a.flops[n]) && std::isnan(b.flops[n])));
+    for (size_t n = 0; n < a.flops.size(); ++n)
+        EXPECT_TRUE(a.flops[n] == b.flops[n] || (std::isnan(a.flops[n]) && std::isnan(b.flops[n])));
 
     ASSERT_EQ(v.tracks.groups.size(), built.tracks.groups.size());
     for (size_t g = 0; g < v.tracks.groups.size(); ++g) {
@@ -130,7 +131,8 @@ TEST(ViewCache, StoredViewsReadBackEqualToThoseBuilt) {
     EXPECT_EQ(v.paths.ofKernel, built.paths.ofKernel);
 
     ASSERT_EQ(v.iterations.rows.size(), built.iterations.rows.size());
-    for (size_t r = 0; r < v.iterations.rows.size(); ++r) expectIterationRowsEqual(v.iterations.rows[r], built.iterations.rows[r]);
+    for (size_t r = 0; r < v.iterations.rows.size(); ++r)
+        expectIterationRowsEqual(v.iterations.rows[r], built.iterations.rows[r]);
     expectIterationRowsEqual(v.iterations.median, built.iterations.median);
     EXPECT_EQ(v.iterations.rule, built.iterations.rule);
     EXPECT_EQ(v.iterations.confidence, built.iterations.confidence);
@@ -138,7 +140,8 @@ TEST(ViewCache, StoredViewsReadBackEqualToThoseBuilt) {
     EXPECT_EQ(v.sorted.column, static_cast<int>(KernelField::Duration));
     EXPECT_TRUE(v.sorted.descending);
     EXPECT_EQ(v.sorted.rows, built.sorted);
-    EXPECT_NE(built.sorted.front(), KernelId(0)) << "the order is not the identity: the test would not see a lost order";
+    EXPECT_NE(built.sorted.front(), KernelId(0))
+        << "the order is not the identity: the test would not see a lost order";
 }
 
 TEST(ViewCache, ViewsOfAnotherLoadOrStateOfTheFileAreNotUsed) {
@@ -176,27 +179,35 @@ TEST(ViewCache, DamagedFilesAndViewsThatDoNotFitTheTraceAreRejected) {
     // Well-formed, but a kernel's leaf is no node of the tree.
     built.layers.kernelNode.back() = static_cast<uint32_t>(built.layers.size());
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
-    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
-    // The tree's children and parents disagree (a node listed under the root that is not its child).
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss,
+              "damaged (views do not fit the trace)");
+    // The tree's children and parents disagree (a node listed under the root that is not its
+    // child).
     built = BuiltViews(s.trace);
     ASSERT_GT(built.layers.depth.back(), 1u);
     built.layers.children.front() = static_cast<uint32_t>(built.layers.size() - 1);
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
-    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss,
+              "damaged (views do not fit the trace)");
     // A kernel twice in the sorted rows, another missing.
     built = BuiltViews(s.trace);
     built.sorted[1] = built.sorted[0];
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
-    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss,
+              "damaged (views do not fit the trace)");
     // A lane of no known kind.
     built = BuiltViews(s.trace);
     built.tracks.lanes.back().kind = static_cast<TimelineEventKind>(9);
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
-    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss,
+              "damaged (views do not fit the trace)");
     built = BuiltViews(s.trace);
-    built.tracks.lanes.back().events.push_back(static_cast<uint32_t>(s.trace->kernels.size() + s.trace->apiCalls.size() + s.trace->ranges.size() + s.trace->memcpys.size() + s.trace->memsets.size()));
+    built.tracks.lanes.back().events.push_back(static_cast<uint32_t>(
+        s.trace->kernels.size() + s.trace->apiCalls.size() + s.trace->ranges.size() +
+        s.trace->memcpys.size() + s.trace->memsets.size()));
     ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), "");
-    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss, "damaged (views do not fit the trace)");
+    EXPECT_EQ(lookupViewCache(s.dir.string(), s.identity, *s.trace).miss,
+              "damaged (views do not fit the trace)");
 }
 
 TEST(ViewCache, AViewFileIsCountedEvictedAndClearedWithItsModelCacheFile) {
@@ -218,15 +229,19 @@ TEST(ViewCache, AViewFileIsCountedEvictedAndClearedWithItsModelCacheFile) {
     std::ofstream(other, std::ios::app) << "x"; // another state: another identity
     const auto otherTrace = loadTrace(other.string()).trace;
     ASSERT_TRUE(otherTrace);
-    ASSERT_EQ(storeTraceCache(s.dir.string(), *otherTrace, traceFileIdentity(other.string()), info.bytes - 1), "");
+    ASSERT_EQ(storeTraceCache(s.dir.string(), *otherTrace, traceFileIdentity(other.string()),
+                              info.bytes - 1),
+              "");
     EXPECT_FALSE(fs::exists(views));
     EXPECT_FALSE(fs::exists(traceCacheFile(s.dir.string(), s.identity)));
     EXPECT_EQ(traceCacheInfo(s.dir.string()).entries.size(), 1u);
 
-    ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()), ""); // views whose model went
+    ASSERT_EQ(storeViewCache(s.dir.string(), s.identity, *s.trace, built.toStore()),
+              ""); // views whose model went
     info = traceCacheInfo(s.dir.string());
     ASSERT_EQ(info.entries.size(), 2u) << "a view file on its own still counts";
-    for (const auto& e : info.entries) EXPECT_NE(e.lastUsedNs, 0) << e.file << ": its time is its own write's";
+    for (const auto& e : info.entries)
+        EXPECT_NE(e.lastUsedNs, 0) << e.file << ": its time is its own write's";
     EXPECT_EQ(clearTraceCache(s.dir.string()), 1u);
     EXPECT_TRUE(fs::is_empty(s.dir));
 }

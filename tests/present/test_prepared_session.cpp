@@ -2,12 +2,11 @@
 // thread hands the window for the bundled sample (DESIGN: prepared data is plain data a test can
 // build without Qt). The widget tests check how the window shows it.
 #include "core/present/kernel_labels.h"
-#include "core/present/trace_session.h"
+#include "core/present/trace_views.h"
 #include "core/reports/roofline.h"
 #include "tests/support/sample_fixture.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 #include <string>
 
@@ -19,25 +18,30 @@ using ls::KernelId;
 class PreparedSession : public ls::test::SampleTraceSuite {};
 
 TEST_F(PreparedSession, HoldsEveryTabsRowsInTheirOrder) {
-    const auto s = ls::prepareSession(trace_, ls::KernelOrder{static_cast<int>(KernelField::Duration), true});
+    const auto s = ls::prepareTraceViews(
+        trace_, ls::KernelOrder{static_cast<int>(KernelField::Duration), true});
     const ls::Trace& t = *trace_;
     ASSERT_TRUE(s->complete);
-    ASSERT_TRUE(s->kernels && s->layers && s->timeline && s->fwdBwd && s->roofline && s->kernelSummary && s->charts && s->iterations);
+    ASSERT_TRUE(s->kernels && s->layers && s->timeline && s->fwdBwd && s->roofline &&
+                s->kernelSummary && s->charts && s->iterations);
 
     // The table's rows, sorted on the loader thread: every kernel once, longest first.
     ASSERT_EQ(s->sortedKernels->size(), t.kernels.size());
     for (size_t i = 1; i < s->sortedKernels->size(); ++i)
-        EXPECT_GE(s->kernels->number((*s->sortedKernels)[i - 1], KernelField::Duration), s->kernels->number((*s->sortedKernels)[i], KernelField::Duration));
+        EXPECT_GE(s->kernels->number((*s->sortedKernels)[i - 1], KernelField::Duration),
+                  s->kernels->number((*s->sortedKernels)[i], KernelField::Duration));
 
     // Every kernel sits on a timeline lane.
     for (uint32_t lane : s->timeline->kernelLane) EXPECT_LT(lane, s->timeline->tracks.lanes.size());
 
     // Forward/Backward: each side's rows once, costliest first.
     for (const auto* side : {&s->fwdBwd->forwardByTime, &s->fwdBwd->backwardByTime}) {
-        const auto& rows = side == &s->fwdBwd->forwardByTime ? s->pairs->forward : s->pairs->backward;
+        const auto& rows =
+            side == &s->fwdBwd->forwardByTime ? s->pairs->forward : s->pairs->backward;
         ASSERT_EQ(side->size(), rows.size());
         EXPECT_EQ(std::set<uint32_t>(side->begin(), side->end()).size(), rows.size());
-        for (size_t i = 1; i < side->size(); ++i) EXPECT_GE(rows[(*side)[i - 1]].gpuTimeNs, rows[(*side)[i]].gpuTimeNs);
+        for (size_t i = 1; i < side->size(); ++i)
+            EXPECT_GE(rows[(*side)[i - 1]].gpuTimeNs, rows[(*side)[i]].gpuTimeNs);
     }
 
     // Summary charts: the top kernels are the summary's first rows, with their GPU time.
@@ -50,7 +54,9 @@ TEST_F(PreparedSession, HoldsEveryTabsRowsInTheirOrder) {
     // Roofline: one row per core point at every level, each with a filter.
     for (size_t l = 0; l < ls::kRooflineLevels; ++l) {
         const auto level = static_cast<ls::RooflineLevel>(l);
-        EXPECT_EQ(s->roofline->rows(level).size(), ls::roofline(t, ls::rooflineGroupOf(t, level)).size()) << ls::rooflineLevelTitle(level);
+        EXPECT_EQ(s->roofline->rows(level).size(),
+                  ls::roofline(t, ls::rooflineGroupOf(t, level)).size())
+            << ls::rooflineLevelTitle(level);
         for (const auto& row : s->roofline->rows(level)) EXPECT_FALSE(row.filter.empty());
     }
 }
@@ -66,7 +72,8 @@ TEST_F(PreparedSession, KernelLabelsTellSharedShortNamesApart) {
     }
     ASSERT_GE(fulls.size(), 2u); // three different CUTLASS GEMMs share the short name
     EXPECT_EQ(labelled.size(), fulls.size());
-    EXPECT_TRUE(labels.of(static_cast<uint32_t>(t.kernels.size())).empty()); // out of range: no label
+    EXPECT_TRUE(
+        labels.of(static_cast<uint32_t>(t.kernels.size())).empty()); // out of range: no label
 }
 
 } // namespace

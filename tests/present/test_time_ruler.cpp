@@ -2,9 +2,8 @@
 // window, worked out by hand.
 #include "core/present/time_ruler.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace ls {
@@ -14,8 +13,20 @@ TEST(TimeRuler, StepIsTheSmallestOneTwoOrFiveTimesAPowerOfTen) {
     struct Case {
         double minStep, step;
     };
-    for (const Case& c : std::vector<Case>{{0.2, 1}, {1, 1}, {1.5, 2}, {2, 2}, {2.01, 5}, {5, 5}, {7, 10}, {10, 10}, {11, 20},
-                                           {90, 100}, {101, 200}, {4.5e5, 5e5}, {5.1e5, 1e6}, {3e9, 5e9}})
+    for (const Case& c : std::vector<Case>{{0.2, 1},
+                                           {1, 1},
+                                           {1.5, 2},
+                                           {2, 2},
+                                           {2.01, 5},
+                                           {5, 5},
+                                           {7, 10},
+                                           {10, 10},
+                                           {11, 20},
+                                           {90, 100},
+                                           {101, 200},
+                                           {4.5e5, 5e5},
+                                           {5.1e5, 1e6},
+                                           {3e9, 5e9}})
         EXPECT_DOUBLE_EQ(rulerStep(c.minStep), c.step) << "min " << c.minStep;
 }
 

@@ -42,11 +42,23 @@ TEST(CorrelationFixtures, NestedPushPopRangesCountAKernelUnderEveryEnclosingRang
     ASSERT_TRUE(l.trace);
     const auto& t = *l.trace;
     ASSERT_EQ(t.kernels.size(), 5u);
-    expectKernel(l.kernels, 0, {{"nvtx_range", "inner"}, {"nvtx_path", "outer > mid > inner"}, {"layer", "inner"},
-                                {"api", "cudaLaunchKernel"}, {"tid", "101"}, {"pid", "100"}, {"direction", "other"},
-                                {"op", ""}, {"seq", ""}, {"op_id", ""}, {"fwd_op_id", ""}, {"sizes", ""}});
-    expectKernel(l.kernels, 1, {{"nvtx_range", "mid"}, {"nvtx_path", "outer > mid"}, {"layer", "mid"}});
-    expectKernel(l.kernels, 2, {{"nvtx_range", "outer"}, {"nvtx_path", "outer"}, {"layer", "outer"}});
+    expectKernel(l.kernels, 0,
+                 {{"nvtx_range", "inner"},
+                  {"nvtx_path", "outer > mid > inner"},
+                  {"layer", "inner"},
+                  {"api", "cudaLaunchKernel"},
+                  {"tid", "101"},
+                  {"pid", "100"},
+                  {"direction", "other"},
+                  {"op", ""},
+                  {"seq", ""},
+                  {"op_id", ""},
+                  {"fwd_op_id", ""},
+                  {"sizes", ""}});
+    expectKernel(l.kernels, 1,
+                 {{"nvtx_range", "mid"}, {"nvtx_path", "outer > mid"}, {"layer", "mid"}});
+    expectKernel(l.kernels, 2,
+                 {{"nvtx_range", "outer"}, {"nvtx_path", "outer"}, {"layer", "outer"}});
     expectKernel(l.kernels, 3, {{"nvtx_range", "inner"}, {"nvtx_path", "outer > mid > inner"}});
     // The call [295,305] starts inside the first inner range but ends after it: mid is innermost.
     expectKernel(l.kernels, 4, {{"nvtx_range", "mid"}, {"nvtx_path", "outer > mid"}});
@@ -55,7 +67,8 @@ TEST(CorrelationFixtures, NestedPushPopRangesCountAKernelUnderEveryEnclosingRang
     ASSERT_EQ(stack.size(), 3u);
     EXPECT_EQ(t.str(t.ranges.name[stack[0].value]), "inner");
     EXPECT_EQ(t.str(t.ranges.name[stack[2].value]), "outer");
-    EXPECT_EQ(ids(ls::kernelsUnder(t, rangeNamed(t, "outer"))), (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(ids(ls::kernelsUnder(t, rangeNamed(t, "outer"))),
+              (std::vector<uint32_t>{0, 1, 2, 3, 4}));
     EXPECT_EQ(ids(ls::kernelsUnder(t, rangeNamed(t, "mid"))), (std::vector<uint32_t>{0, 1, 3, 4}));
     EXPECT_EQ(ids(ls::kernelsUnder(t, rangeNamed(t, "inner"))), (std::vector<uint32_t>{0}));
     EXPECT_EQ(ls::kernelsUnderRangesNamed(t, "inner").size(), 2u);
@@ -86,7 +99,8 @@ TEST(CorrelationFixtures, StartEndRangeEndingOnAnotherThreadCountsOnItsStartingT
     )");
     ASSERT_TRUE(l.trace);
     expectKernel(l.kernels, 0, {{"nvtx_range", "async"}, {"nvtx_path", "async"}, {"tid", "101"}});
-    expectKernel(l.kernels, 1, {{"nvtx_range", ""}, {"nvtx_path", ""}, {"layer", ""}, {"tid", "102"}});
+    expectKernel(l.kernels, 1,
+                 {{"nvtx_range", ""}, {"nvtx_path", ""}, {"layer", ""}, {"tid", "102"}});
     EXPECT_EQ(l.nvtxKernSum, withHeader({
                                  "None,None,100,102,0,1,10,10.0,10.0,10,10,0.0,k_b",
                                  "async,StartEnd,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
@@ -106,15 +120,23 @@ TEST(CorrelationFixtures, DomainRangesCarryTheDomainPrefix) {
             (1000, 1040, 1, 1, 1), (1100, 1110, 2, 2, 2);
     )");
     ASSERT_TRUE(l.trace);
-    expectKernel(l.kernels, 0, {{"nvtx_range", "Dom:name"}, {"nvtx_path", "Dom:name"}, {"layer", "Dom:name"}});
-    expectKernel(l.kernels, 1, {{"nvtx_range", "Dom:aten::mm, seq = 3, op_id = 4"}, {"nvtx_path", "Dom:name > Dom:aten::mm"},
-                                {"layer", "Dom:name"}, {"op", "Dom:aten::mm"}, {"seq", "3"}, {"op_id", "4"},
-                                {"direction", "forward"}});
-    EXPECT_EQ(l.nvtxKernSum, withHeader({
-                                 "\"Dom:aten::mm, seq = 3, op_id = 4\",PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_b",
-                                 "Dom:name,PushPop,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
-                                 "Dom:name,PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_b",
-                             }));
+    expectKernel(l.kernels, 0,
+                 {{"nvtx_range", "Dom:name"}, {"nvtx_path", "Dom:name"}, {"layer", "Dom:name"}});
+    expectKernel(l.kernels, 1,
+                 {{"nvtx_range", "Dom:aten::mm, seq = 3, op_id = 4"},
+                  {"nvtx_path", "Dom:name > Dom:aten::mm"},
+                  {"layer", "Dom:name"},
+                  {"op", "Dom:aten::mm"},
+                  {"seq", "3"},
+                  {"op_id", "4"},
+                  {"direction", "forward"}});
+    EXPECT_EQ(
+        l.nvtxKernSum,
+        withHeader({
+            "\"Dom:aten::mm, seq = 3, op_id = 4\",PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_b",
+            "Dom:name,PushPop,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
+            "Dom:name,PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_b",
+        }));
 }
 
 // A push without a pop ends at the capture end and holds every later launch of its thread.
@@ -150,7 +172,9 @@ TEST(CorrelationFixtures, GraphLaunchKernelsShareTheCallAndItsRange) {
     const auto& t = *l.trace;
     ASSERT_EQ(t.kernels.size(), 3u);
     for (size_t i = 0; i < 3; ++i) {
-        expectKernel(l.kernels, i, {{"api", "cudaGraphLaunch"}, {"correlation_id", "7"}, {"nvtx_range", "graph"}});
+        expectKernel(
+            l.kernels, i,
+            {{"api", "cudaGraphLaunch"}, {"correlation_id", "7"}, {"nvtx_range", "graph"}});
         EXPECT_EQ(t.kernels.launch[i], ls::ApiCallId(0));
     }
     const auto [first, last] = t.apiKernels.of(ls::ApiCallId(0));
@@ -187,9 +211,16 @@ TEST(CorrelationFixtures, KernelWithoutAnEnclosingRangeFallsUnderNone) {
             (300, 325, 1, 1, 1), (400, 410, 99, 2, 2);
     )");
     ASSERT_TRUE(l.trace);
-    expectKernel(l.kernels, 0, {{"nvtx_range", ""}, {"nvtx_path", ""}, {"layer", ""}, {"op", ""}, {"direction", "other"},
-                                {"api", "cuLaunchKernelEx"}, {"tid", "101"}});
-    expectKernel(l.kernels, 1, {{"nvtx_range", ""}, {"api", ""}, {"tid", ""}, {"direction", "other"}});
+    expectKernel(l.kernels, 0,
+                 {{"nvtx_range", ""},
+                  {"nvtx_path", ""},
+                  {"layer", ""},
+                  {"op", ""},
+                  {"direction", "other"},
+                  {"api", "cuLaunchKernelEx"},
+                  {"tid", "101"}});
+    expectKernel(l.kernels, 1,
+                 {{"nvtx_range", ""}, {"api", ""}, {"tid", ""}, {"direction", "other"}});
     EXPECT_EQ(l.nvtxKernSum, withHeader({
                                  "None,None,,,0,1,10,10.0,10.0,10,10,0.0,k_b",
                                  "None,None,100,101,0,1,25,25.0,25.0,25,25,0.0,k_a",
@@ -210,7 +241,8 @@ TEST(CorrelationFixtures, OverlappingStartEndRangesEachCountTheCallsTheyContain)
             (1000, 1040, 1, 1, 1), (1100, 1110, 2, 2, 2);
     )");
     ASSERT_TRUE(l.trace);
-    EXPECT_EQ(l.trace->report.count(Anomaly::ImproperNesting), 0u) << "start/end ranges may overlap";
+    EXPECT_EQ(l.trace->report.count(Anomaly::ImproperNesting), 0u)
+        << "start/end ranges may overlap";
     expectKernel(l.kernels, 1, {{"nvtx_range", "copy"}, {"nvtx_path", "copy"}});
     EXPECT_EQ(l.nvtxKernSum, withHeader({
                                  "copy,StartEnd,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
@@ -229,10 +261,11 @@ TEST(CorrelationFixtures, NvtxKernSumKeepsRawTextsThatParseAlikeApart) {
             (1000, 1040, 1, 1, 1), (1100, 1110, 2, 1, 1);
     )");
     ASSERT_TRUE(l.trace);
-    EXPECT_EQ(l.nvtxKernSum, withHeader({
-                                 "\"aten::mul, seq = 7\",PushPop,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
-                                 "\"aten::mul, stashed seq = 7\",PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_a",
-                             }));
+    EXPECT_EQ(l.nvtxKernSum,
+              withHeader({
+                  "\"aten::mul, seq = 7\",PushPop,100,101,1,1,40,40.0,40.0,40,40,0.0,k_a",
+                  "\"aten::mul, stashed seq = 7\",PushPop,100,101,1,1,10,10.0,10.0,10,10,0.0,k_a",
+              }));
 }
 
 } // namespace

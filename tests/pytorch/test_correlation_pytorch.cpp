@@ -27,11 +27,12 @@ std::map<std::string, std::map<std::string, std::string>> opsById(const std::str
     return out;
 }
 
-void expectOp(const std::map<std::string, std::map<std::string, std::string>>& ops, const std::string& opId,
-              const std::map<std::string, std::string>& expected) {
+void expectOp(const std::map<std::string, std::map<std::string, std::string>>& ops,
+              const std::string& opId, const std::map<std::string, std::string>& expected) {
     const auto it = ops.find(opId);
     ASSERT_NE(it, ops.end()) << "no op " << opId;
-    for (const auto& [name, value] : expected) EXPECT_EQ(it->second.at(name), value) << "op " << opId << ", column " << name;
+    for (const auto& [name, value] : expected)
+        EXPECT_EQ(it->second.at(name), value) << "op " << opId << ", column " << name;
 }
 
 // Main thread: layer7 > aten::linear (seq 5, op 1) > aten::addmm (seq 6, op 2). Autograd thread:
@@ -59,32 +60,90 @@ TEST(CorrelationPytorch, BackwardKernelsUnderTheEngineWrapperPairWithTheForwardO
     ASSERT_TRUE(l.trace);
     const auto& k = l.kernels;
     ASSERT_EQ(k.rows.size(), 5u);
-    expectKernel(k, 0, {{"nvtx_range", "aten::linear, seq = 5, op_id = 1, sizes = [[8, 768], [3072, 768], [3072]]"},
-                        {"nvtx_path", "layer7 > aten::linear"}, {"layer", "layer7"}, {"op", "aten::linear"}, {"seq", "5"},
-                        {"op_id", "1"}, {"direction", "forward"}, {"fwd_op_id", ""},
-                        {"sizes", "[[8, 768], [3072, 768], [3072]]"}, {"tid", "101"}});
-    expectKernel(k, 1, {{"nvtx_path", "layer7 > aten::linear > aten::addmm"}, {"layer", "layer7"}, {"op", "aten::addmm"},
-                        {"seq", "6"}, {"op_id", "2"}, {"direction", "forward"}, {"fwd_op_id", ""},
-                        {"sizes", "[[3072], [8, 768], [768, 3072]]"}});
+    expectKernel(k, 0,
+                 {{"nvtx_range",
+                   "aten::linear, seq = 5, op_id = 1, sizes = [[8, 768], [3072, 768], [3072]]"},
+                  {"nvtx_path", "layer7 > aten::linear"},
+                  {"layer", "layer7"},
+                  {"op", "aten::linear"},
+                  {"seq", "5"},
+                  {"op_id", "1"},
+                  {"direction", "forward"},
+                  {"fwd_op_id", ""},
+                  {"sizes", "[[8, 768], [3072, 768], [3072]]"},
+                  {"tid", "101"}});
+    expectKernel(k, 1,
+                 {{"nvtx_path", "layer7 > aten::linear > aten::addmm"},
+                  {"layer", "layer7"},
+                  {"op", "aten::addmm"},
+                  {"seq", "6"},
+                  {"op_id", "2"},
+                  {"direction", "forward"},
+                  {"fwd_op_id", ""},
+                  {"sizes", "[[3072], [8, 768], [768, 3072]]"}});
     const std::string wrapper(kWrapper);
-    expectKernel(k, 2, {{"nvtx_range", "AddmmBackward0, seq = 6, op_id = 11, sizes = [[8, 3072]], input_op_ids = [(9,0)]"},
-                        {"nvtx_path", wrapper + " > AddmmBackward0"}, {"layer", "layer7"}, {"op", "AddmmBackward0"},
-                        {"seq", "6"}, {"op_id", "11"}, {"direction", "backward"}, {"fwd_op_id", "2"}, {"tid", "102"}});
-    expectKernel(k, 3, {{"nvtx_path", wrapper + " > aten::sum"}, {"layer", "layer7"}, {"op", "aten::sum"}, {"seq", "6"},
-                        {"op_id", "12"}, {"direction", "backward"}, {"fwd_op_id", "2"}});
-    expectKernel(k, 4, {{"nvtx_range", "autograd::engine::evaluate_function: AddmmBackward0, op_id = 10"},
-                        {"nvtx_path", wrapper}, {"layer", "layer7"}, {"op", wrapper}, {"seq", "6"}, {"op_id", "10"},
-                        {"direction", "backward"}, {"fwd_op_id", "2"}});
+    expectKernel(
+        k, 2,
+        {{"nvtx_range",
+          "AddmmBackward0, seq = 6, op_id = 11, sizes = [[8, 3072]], input_op_ids = [(9,0)]"},
+         {"nvtx_path", wrapper + " > AddmmBackward0"},
+         {"layer", "layer7"},
+         {"op", "AddmmBackward0"},
+         {"seq", "6"},
+         {"op_id", "11"},
+         {"direction", "backward"},
+         {"fwd_op_id", "2"},
+         {"tid", "102"}});
+    expectKernel(k, 3,
+                 {{"nvtx_path", wrapper + " > aten::sum"},
+                  {"layer", "layer7"},
+                  {"op", "aten::sum"},
+                  {"seq", "6"},
+                  {"op_id", "12"},
+                  {"direction", "backward"},
+                  {"fwd_op_id", "2"}});
+    expectKernel(k, 4,
+                 {{"nvtx_range", "autograd::engine::evaluate_function: AddmmBackward0, op_id = 10"},
+                  {"nvtx_path", wrapper},
+                  {"layer", "layer7"},
+                  {"op", wrapper},
+                  {"seq", "6"},
+                  {"op_id", "10"},
+                  {"direction", "backward"},
+                  {"fwd_op_id", "2"}});
 
     const auto ops = opsById(l.file);
-    EXPECT_EQ(ops.size(), 3u) << "aten::linear, aten::addmm (a seq of its own) and the backward node";
-    expectOp(ops, "1", {{"name", "aten::linear"}, {"seq", "5"}, {"direction", "forward"}, {"layer", "layer7"},
-                        {"tid", "101"}, {"start_ns", "100"}, {"end_ns", "500"}, {"paired_op_id", ""}});
-    expectOp(ops, "2", {{"name", "aten::addmm"}, {"seq", "6"}, {"direction", "forward"}, {"layer", "layer7"},
-                        {"kernels", "1"}, {"gpu_time_ns", "50"}, {"paired_op_id", "11"}});
-    expectOp(ops, "11", {{"name", "AddmmBackward0"}, {"seq", "6"}, {"direction", "backward"}, {"layer", "layer7"},
-                         {"tid", "102"}, {"start_ns", "2000"}, {"end_ns", "3000"}, {"kernels", "3"},
-                         {"gpu_time_ns", "65"}, {"paired_op_id", "2"}, {"sizes", "[[8, 3072]]"}});
+    EXPECT_EQ(ops.size(), 3u)
+        << "aten::linear, aten::addmm (a seq of its own) and the backward node";
+    expectOp(ops, "1",
+             {{"name", "aten::linear"},
+              {"seq", "5"},
+              {"direction", "forward"},
+              {"layer", "layer7"},
+              {"tid", "101"},
+              {"start_ns", "100"},
+              {"end_ns", "500"},
+              {"paired_op_id", ""}});
+    expectOp(ops, "2",
+             {{"name", "aten::addmm"},
+              {"seq", "6"},
+              {"direction", "forward"},
+              {"layer", "layer7"},
+              {"kernels", "1"},
+              {"gpu_time_ns", "50"},
+              {"paired_op_id", "11"}});
+    expectOp(ops, "11",
+             {{"name", "AddmmBackward0"},
+              {"seq", "6"},
+              {"direction", "backward"},
+              {"layer", "layer7"},
+              {"tid", "102"},
+              {"start_ns", "2000"},
+              {"end_ns", "3000"},
+              {"kernels", "3"},
+              {"gpu_time_ns", "65"},
+              {"paired_op_id", "2"},
+              {"sizes", "[[8, 3072]]"}});
 
     const auto& t = *l.trace;
     const auto layer = ls::kernelsOfLayer(t, t.strings.find("layer7"));
@@ -92,18 +151,22 @@ TEST(CorrelationPytorch, BackwardKernelsUnderTheEngineWrapperPairWithTheForwardO
     EXPECT_EQ(cliTable({"kernels", l.file, "--layer", "layer7"}).rows.size(), 5u);
 
     EXPECT_EQ(splitLines(runCli({"summary", l.file, "--report", "layer_sum"}).out),
-              (std::vector<std::string>{"layer,direction,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
-                                        // backward: aten::sum over [8, 3072], one add per element, in
-                                        // its 10 ns kernel (the rate is over the kernels with FLOPs)
-                                        "layer7,backward,3,65,52.00,24576,2.458,0.00",
-                                        // forward: the addmm GEMM only; the kernel directly under
-                                        // aten::linear is auxiliary (0), not a second copy of it
-                                        "layer7,forward,2,60,48.00,37748736,629.146,0.00"}));
-    EXPECT_EQ(splitLines(runCli({"summary", l.file, "--report", "op_sum"}).out),
-              (std::vector<std::string>{"op,direction,instances,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
-                                        "AddmmBackward0,backward,1,3,65,52.00,24576,2.458,0.00",
-                                        "aten::addmm,forward,1,1,50,40.00,37748736,754.975,0.00",
-                                        "aten::linear,forward,1,1,10,8.00,0,0.000,0.00"}));
+              (std::vector<std::string>{
+                  "layer,direction,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
+                  // backward: aten::sum over [8, 3072], one add per element,
+                  // in its 10 ns kernel (the rate is over the kernels with
+                  // FLOPs)
+                  "layer7,backward,3,65,52.00,24576,2.458,0.00",
+                  // forward: the addmm GEMM only; the kernel directly under
+                  // aten::linear is auxiliary (0), not a second copy of it
+                  "layer7,forward,2,60,48.00,37748736,629.146,0.00"}));
+    EXPECT_EQ(
+        splitLines(runCli({"summary", l.file, "--report", "op_sum"}).out),
+        (std::vector<std::string>{
+            "op,direction,instances,kernels,gpu_time_ns,gpu_time_pct,flops,tflops_s,tc_time_pct",
+            "AddmmBackward0,backward,1,3,65,52.00,24576,2.458,0.00",
+            "aten::addmm,forward,1,1,50,40.00,37748736,754.975,0.00",
+            "aten::linear,forward,1,1,10,8.00,0,0.000,0.00"}));
 }
 
 // Ops that create no autograd node show the seq of the next one that does: with two top-level
@@ -127,7 +190,8 @@ TEST(CorrelationPytorch, SharedSeqPairsWithTheLaterForwardOp) {
     expectOp(ops, "20", {{"paired_op_id", ""}, {"direction", "forward"}});
     expectOp(ops, "21", {{"paired_op_id", "31"}, {"direction", "forward"}});
     expectOp(ops, "31", {{"paired_op_id", "21"}, {"direction", "backward"}, {"layer", ""}});
-    expectKernel(l.kernels, 2, {{"direction", "backward"}, {"fwd_op_id", "21"}, {"seq", "9"}, {"layer", ""}});
+    expectKernel(l.kernels, 2,
+                 {{"direction", "backward"}, {"fwd_op_id", "21"}, {"seq", "9"}, {"layer", ""}});
 }
 
 // Older PyTorch: no op_id, no aten:: prefix, `stashed seq` on the node and no engine wrapper.
@@ -151,8 +215,14 @@ TEST(CorrelationPytorch, OlderMarkersPairByStashedSeq) {
     EXPECT_EQ(t.ops.direction[node.value], ls::Direction::Backward);
     EXPECT_EQ(t.ops.paired[node.value], forward);
     EXPECT_EQ(t.ops.paired[forward.value], node);
-    expectKernel(l.kernels, 0, {{"layer", "encoder.block.2"}, {"direction", "forward"}, {"op", "addmm"}, {"seq", "5"}});
-    expectKernel(l.kernels, 1, {{"layer", "encoder.block.2"}, {"direction", "backward"}, {"op", "AddmmBackward"}, {"seq", "5"}});
+    expectKernel(
+        l.kernels, 0,
+        {{"layer", "encoder.block.2"}, {"direction", "forward"}, {"op", "addmm"}, {"seq", "5"}});
+    expectKernel(l.kernels, 1,
+                 {{"layer", "encoder.block.2"},
+                  {"direction", "backward"},
+                  {"op", "AddmmBackward"},
+                  {"seq", "5"}});
 }
 
 // Optimizer work: anything under a user range naming the optimizer, and optimizer ops
@@ -176,7 +246,10 @@ TEST(CorrelationPytorch, OptimizerRangesAndOpsGiveDirectionOptimizer) {
     ASSERT_TRUE(l.trace);
     const auto& k = l.kernels;
     ASSERT_EQ(k.rows.size(), 7u);
-    expectKernel(k, 0, {{"direction", "optimizer"}, {"op", "aten::add_"}, {"nvtx_path", "optimizer > aten::add_"}});
+    expectKernel(k, 0,
+                 {{"direction", "optimizer"},
+                  {"op", "aten::add_"},
+                  {"nvtx_path", "optimizer > aten::add_"}});
     expectKernel(k, 1, {{"direction", "optimizer"}, {"op", ""}, {"nvtx_range", "optimizer"}});
     expectKernel(k, 2, {{"direction", "optimizer"}, {"op", "aten::_foreach_add_"}, {"layer", ""}});
     expectKernel(k, 3, {{"direction", "forward"}, {"op", "aten::add"}, {"layer", ""}});
@@ -188,7 +261,8 @@ TEST(CorrelationPytorch, OptimizerRangesAndOpsGiveDirectionOptimizer) {
     expectOp(ops, "40", {{"direction", "optimizer"}});
     expectOp(ops, "42", {{"direction", "forward"}});
     expectOp(ops, "50", {{"direction", "optimizer"}});
-    EXPECT_EQ(l.nvtxKernSum.size(), 1u + 6u + 1u) << "header, one row per range text, None for the last kernel";
+    EXPECT_EQ(l.nvtxKernSum.size(), 1u + 6u + 1u)
+        << "header, one row per range text, None for the last kernel";
     ASSERT_GT(l.nvtxKernSum.size(), 1u);
     EXPECT_EQ(l.nvtxKernSum[1], "None,None,100,101,0,1,10,10.0,10.0,10,10,0.0,k_a");
 }

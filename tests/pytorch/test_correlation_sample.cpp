@@ -2,13 +2,12 @@
 // shapes, user ranges `iteration 2`, `forward`, `layer0`, `layer1`, `backward`, `optimizer`):
 // layers, forward/backward pairs and the layer/op summaries, checked against SQL over the file
 // and against each other.
-#include "core/pytorch/correlation.h"
 #include "core/load/load.h"
+#include "core/pytorch/correlation.h"
 #include "tests/support/cli_table.h"
 #include "tests/support/sample_fixture.h"
 
 #include <gtest/gtest.h>
-
 #include <map>
 #include <set>
 #include <sqlite3.h>
@@ -21,12 +20,12 @@ using namespace ls::test;
 using KernelKey = std::pair<int64_t, int64_t>;
 
 class CorrelationSample : public SampleTraceSuite {
-protected:
-
+  protected:
     static std::map<KernelKey, uint32_t> idsByKey() {
         std::map<KernelKey, uint32_t> ids;
         const auto& k = trace_->kernels;
-        for (uint32_t i = 0; i < k.size(); ++i) EXPECT_TRUE(ids.emplace(KernelKey(k.start[i], k.correlation[i]), i).second);
+        for (uint32_t i = 0; i < k.size(); ++i)
+            EXPECT_TRUE(ids.emplace(KernelKey(k.start[i], k.correlation[i]), i).second);
         return ids;
     }
 
@@ -39,12 +38,16 @@ protected:
         sql.each("SELECT DISTINCT k.start, k.correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL k "
                  "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
                  "  AND ((r.globalTid >> 24) & 16777215) = ((k.globalPid >> 24) & 16777215) "
-                 "JOIN NVTX_EVENTS n ON n.text = '" + text + "' AND n.globalTid = r.globalTid "
-                 "  AND n.start <= r.start AND n.end >= r.end",
+                 "JOIN NVTX_EVENTS n ON n.text = '" +
+                     text +
+                     "' AND n.globalTid = r.globalTid "
+                     "  AND n.start <= r.start AND n.end >= r.end",
                  [&](sqlite3_stmt* st) {
                      const auto it = ids.find({SqlReader::int64(st, 0), SqlReader::int64(st, 1)});
-                     if (it == ids.end()) ADD_FAILURE() << "SQL kernel not loaded";
-                     else out.insert(it->second);
+                     if (it == ids.end())
+                         ADD_FAILURE() << "SQL kernel not loaded";
+                     else
+                         out.insert(it->second);
                  });
         return out;
     }
@@ -56,23 +59,32 @@ protected:
         std::set<uint32_t> out;
         SqlReader sql(sampleTrace());
         sql.each(
-            "WITH fwd AS (SELECT DISTINCT CAST(substr(m.text, instr(m.text, ', seq = ') + 8) AS INTEGER) AS seq "
-            "  FROM NVTX_EVENTS m JOIN NVTX_EVENTS l ON l.text = '" + layer + "' AND m.globalTid = l.globalTid "
-            "  AND m.start >= l.start AND m.end <= l.end WHERE instr(m.text, ', seq = ') > 0), "
-            "wrapper AS (SELECT start, end, globalTid, substr(text, 38) AS rest FROM NVTX_EVENTS "
-            "  WHERE text LIKE 'autograd::engine::evaluate_function: %'), "
-            "node AS (SELECT w.start, w.end, w.globalTid, CAST(substr(n.text, instr(n.text, ', seq = ') + 8) AS INTEGER) AS seq "
-            "  FROM wrapper w JOIN NVTX_EVENTS n ON n.globalTid = w.globalTid AND n.start >= w.start AND n.end <= w.end "
-            "  AND n.text LIKE substr(w.rest, 1, instr(w.rest, ',') - 1) || ', seq = %') "
-            "SELECT DISTINCT k.start, k.correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-            "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
-            "  AND ((r.globalTid >> 24) & 16777215) = ((k.globalPid >> 24) & 16777215) "
-            "JOIN node ON node.globalTid = r.globalTid AND node.start <= r.start AND node.end >= r.end "
-            "WHERE node.seq IN (SELECT seq FROM fwd)",
+            "WITH fwd AS (SELECT DISTINCT CAST(substr(m.text, instr(m.text, ', seq = ') + 8) AS "
+            "INTEGER) AS seq "
+            "  FROM NVTX_EVENTS m JOIN NVTX_EVENTS l ON l.text = '" +
+                layer +
+                "' AND m.globalTid = l.globalTid "
+                "  AND m.start >= l.start AND m.end <= l.end WHERE instr(m.text, ', seq = ') > 0), "
+                "wrapper AS (SELECT start, end, globalTid, substr(text, 38) AS rest FROM "
+                "NVTX_EVENTS "
+                "  WHERE text LIKE 'autograd::engine::evaluate_function: %'), "
+                "node AS (SELECT w.start, w.end, w.globalTid, CAST(substr(n.text, instr(n.text, ', "
+                "seq = ') + 8) AS INTEGER) AS seq "
+                "  FROM wrapper w JOIN NVTX_EVENTS n ON n.globalTid = w.globalTid AND n.start >= "
+                "w.start AND n.end <= w.end "
+                "  AND n.text LIKE substr(w.rest, 1, instr(w.rest, ',') - 1) || ', seq = %') "
+                "SELECT DISTINCT k.start, k.correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+                "  AND ((r.globalTid >> 24) & 16777215) = ((k.globalPid >> 24) & 16777215) "
+                "JOIN node ON node.globalTid = r.globalTid AND node.start <= r.start AND node.end "
+                ">= r.end "
+                "WHERE node.seq IN (SELECT seq FROM fwd)",
             [&](sqlite3_stmt* st) {
                 const auto it = ids.find({SqlReader::int64(st, 0), SqlReader::int64(st, 1)});
-                if (it == ids.end()) ADD_FAILURE() << "SQL kernel not loaded";
-                else out.insert(it->second);
+                if (it == ids.end())
+                    ADD_FAILURE() << "SQL kernel not loaded";
+                else
+                    out.insert(it->second);
             });
         return out;
     }
@@ -87,7 +99,6 @@ protected:
         for (size_t i = 0; i < rows.size(); ++i) rows[i] = i;
         return idsOf(t, rows);
     }
-
 };
 
 TEST_F(CorrelationSample, KernelsLaunchedInsideALayerRangeHaveThatLayer) {
@@ -111,7 +122,8 @@ TEST_F(CorrelationSample, KernelsOutsideLayerRangesHaveNoLayer) {
     size_t outside = 0;
     for (uint32_t id = 0; id < trace_->kernels.size(); ++id) {
         const std::string layer = kernels_->at(id, "layer");
-        EXPECT_TRUE(layer.empty() || layer == "layer0" || layer == "layer1") << "kernel " << id << ": " << layer;
+        EXPECT_TRUE(layer.empty() || layer == "layer0" || layer == "layer1")
+            << "kernel " << id << ": " << layer;
         if (trace_->kernelLinks.direction[id] == ls::Direction::Forward && !inLayers.count(id)) {
             EXPECT_EQ(layer, "") << "kernel " << id;
             ++outside;
@@ -137,12 +149,15 @@ TEST_F(CorrelationSample, LayerOptionListsTheForwardKernelsOfTheLayerPlusItsBack
                 EXPECT_NE(t.at(i, "fwd_op_id"), "") << "kernel " << id;
             }
         }
-        EXPECT_EQ(listedForward, forward) << "non-backward kernels are exactly those launched inside the range";
-        EXPECT_EQ(listedBackward, backward) << "backward kernels are those of nodes paired with the layer's ops";
+        EXPECT_EQ(listedForward, forward)
+            << "non-backward kernels are exactly those launched inside the range";
+        EXPECT_EQ(listedBackward, backward)
+            << "backward kernels are those of nodes paired with the layer's ops";
         const auto viaCore = ls::kernelsOfLayer(*trace_, trace_->strings.find(layer));
         EXPECT_EQ(viaCore.size(), t.rows.size());
     }
-    EXPECT_TRUE(cliTable({"kernels", sampleTrace().string(), "--layer", "no such layer"}).rows.empty());
+    EXPECT_TRUE(
+        cliTable({"kernels", sampleTrace().string(), "--layer", "no such layer"}).rows.empty());
 }
 
 TEST_F(CorrelationSample, EveryBackwardNodeWithASeqHasAForwardPartnerInTheSameLayer) {
@@ -150,7 +165,8 @@ TEST_F(CorrelationSample, EveryBackwardNodeWithASeqHasAForwardPartnerInTheSameLa
     std::map<std::string, size_t> byOpId;
     for (size_t i = 0; i < ops.rows.size(); ++i) {
         EXPECT_NE(ops.at(i, "op_id"), "") << formatCsvRow(ops.rows[i]);
-        EXPECT_TRUE(byOpId.emplace(ops.at(i, "op_id"), i).second) << "op_id " << ops.at(i, "op_id") << " twice";
+        EXPECT_TRUE(byOpId.emplace(ops.at(i, "op_id"), i).second)
+            << "op_id " << ops.at(i, "op_id") << " twice";
     }
     size_t nodes = 0;
     std::set<std::string> layers;
@@ -168,7 +184,8 @@ TEST_F(CorrelationSample, EveryBackwardNodeWithASeqHasAForwardPartnerInTheSameLa
         EXPECT_EQ(ops.at(f, "name").find("Backward"), std::string::npos);
         EXPECT_EQ(ops.at(f, "seq"), ops.at(i, "seq"));
         EXPECT_EQ(ops.at(f, "layer"), ops.at(i, "layer"));
-        EXPECT_LT(std::stoll(ops.at(f, "start_ns")), std::stoll(ops.at(i, "start_ns"))) << "forward runs first";
+        EXPECT_LT(std::stoll(ops.at(f, "start_ns")), std::stoll(ops.at(i, "start_ns")))
+            << "forward runs first";
         EXPECT_NE(ops.at(f, "tid"), ops.at(i, "tid")) << "backward runs on the autograd thread";
         layers.insert(ops.at(i, "layer"));
     }
@@ -179,8 +196,8 @@ TEST_F(CorrelationSample, EveryBackwardNodeWithASeqHasAForwardPartnerInTheSameLa
 TEST_F(CorrelationSample, OpsCsvHeaderAndSymmetricPairs) {
     const auto r = runCli({"ops", sampleTrace().string()});
     ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-              "op_id,name,seq,direction,layer,tid,start_ns,end_ns,kernels,gpu_time_ns,paired_op_id,sizes,rank");
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "op_id,name,seq,direction,layer,tid,start_ns,end_"
+                                                 "ns,kernels,gpu_time_ns,paired_op_id,sizes,rank");
     const CliTable ops = cliTable({"ops", sampleTrace().string()});
     ASSERT_EQ(ops.rows.size(), trace_->ops.size());
     std::map<std::string, size_t> byOpId;
@@ -192,8 +209,10 @@ TEST_F(CorrelationSample, OpsCsvHeaderAndSymmetricPairs) {
         ++pairs;
         const auto it = byOpId.find(p);
         ASSERT_NE(it, byOpId.end()) << formatCsvRow(ops.rows[i]);
-        EXPECT_EQ(ops.at(it->second, "paired_op_id"), ops.at(i, "op_id")) << formatCsvRow(ops.rows[i]);
-        EXPECT_NE(ops.at(it->second, "tid"), ops.at(i, "tid")) << "a pair is a main-thread op and an autograd-thread node";
+        EXPECT_EQ(ops.at(it->second, "paired_op_id"), ops.at(i, "op_id"))
+            << formatCsvRow(ops.rows[i]);
+        EXPECT_NE(ops.at(it->second, "tid"), ops.at(i, "tid"))
+            << "a pair is a main-thread op and an autograd-thread node";
     }
     EXPECT_GT(pairs, 100u);
 }
@@ -217,11 +236,14 @@ TEST_F(CorrelationSample, OpsCountEachKernelUnderOneOpInstance) {
     std::map<std::pair<std::string, std::string>, uint64_t> timeByName;
     for (size_t i = 0; i < ops.rows.size(); ++i) {
         kernels += std::stoull(ops.at(i, "kernels"));
-        timeByName[{ops.at(i, "name"), ops.at(i, "direction")}] += std::stoull(ops.at(i, "gpu_time_ns"));
-        if (std::stoull(ops.at(i, "kernels")) != own[i] || std::stoull(ops.at(i, "gpu_time_ns")) != ownTime[i]) {
+        timeByName[{ops.at(i, "name"), ops.at(i, "direction")}] +=
+            std::stoull(ops.at(i, "gpu_time_ns"));
+        if (std::stoull(ops.at(i, "kernels")) != own[i] ||
+            std::stoull(ops.at(i, "gpu_time_ns")) != ownTime[i]) {
             if (++mismatches <= 5)
-                ADD_FAILURE() << "op row counts kernels of other op instances: " << formatCsvRow(ops.rows[i]) << "\nits own: "
-                              << own[i] << " kernels, " << ownTime[i] << " ns";
+                ADD_FAILURE() << "op row counts kernels of other op instances: "
+                              << formatCsvRow(ops.rows[i]) << "\nits own: " << own[i]
+                              << " kernels, " << ownTime[i] << " ns";
         }
     }
     EXPECT_EQ(mismatches, 0u);
@@ -256,7 +278,8 @@ TEST_F(CorrelationSample, LayerAndOpSummariesAddUpToAllKernelTime) {
     }
     const CliTable layers = cliTable({"summary", sampleTrace().string(), "--report", "layer_sum"});
     std::set<std::pair<std::string, std::string>> keys;
-    for (size_t i = 0; i < layers.rows.size(); ++i) keys.insert({layers.at(i, "layer"), layers.at(i, "direction")});
+    for (size_t i = 0; i < layers.rows.size(); ++i)
+        keys.insert({layers.at(i, "layer"), layers.at(i, "direction")});
     for (const char* layer : {"layer0", "layer1"}) {
         EXPECT_TRUE(keys.count({layer, "forward"})) << layer;
         EXPECT_TRUE(keys.count({layer, "backward"})) << layer;
@@ -280,12 +303,14 @@ TEST_F(CorrelationSample, KernelsUnderTheForwardRangeAreThoseWithForwardOnTheirP
     std::vector<size_t> withForward;
     for (size_t i = 0; i < kernels_->rows.size(); ++i) {
         const auto parts = splitOn(kernels_->at(i, "nvtx_path"), " > ");
-        if (std::find(parts.begin(), parts.end(), "forward") != parts.end()) withForward.push_back(i);
+        if (std::find(parts.begin(), parts.end(), "forward") != parts.end())
+            withForward.push_back(i);
     }
     EXPECT_GT(viaIndex.size(), 20u);
     EXPECT_EQ(viaIndex, idsOf(*kernels_, withForward));
     EXPECT_EQ(viaIndex, sqlKernelsInRange("forward"));
-    EXPECT_EQ(viaIndex, allIds(cliTable({"kernels", sampleTrace().string(), "--range", "forward"})));
+    EXPECT_EQ(viaIndex,
+              allIds(cliTable({"kernels", sampleTrace().string(), "--range", "forward"})));
     const auto named = ls::kernelsUnderRangesNamed(*trace_, "forward");
     std::set<uint32_t> byName;
     for (ls::KernelId k : named) byName.insert(k.value);
@@ -300,14 +325,17 @@ TEST_F(CorrelationSample, NvtxPathListsTheStackOutermostFirstSeparatedByAngleBra
         const auto parts = splitOn(path, " > ");
         ASSERT_EQ(parts.size(), stack.size()) << path;
         for (size_t j = 0; j < parts.size(); ++j)
-            EXPECT_EQ(parts[j], trace_->str(trace_->ranges.name[stack[stack.size() - 1 - j].value])) << path;
+            EXPECT_EQ(parts[j], trace_->str(trace_->ranges.name[stack[stack.size() - 1 - j].value]))
+                << path;
         if (!stack.empty()) {
             EXPECT_EQ(stack.front(), trace_->kernelLinks.range[i]);
             EXPECT_FALSE(kernels_->at(i, "nvtx_range").empty());
         }
         if (kernels_->at(i, "layer") == "layer0" && kernels_->at(i, "direction") == "forward") {
             ++inLayer0;
-            EXPECT_TRUE(path == "iteration 2 > forward > layer0" || path.rfind("iteration 2 > forward > layer0 > ", 0) == 0) << path;
+            EXPECT_TRUE(path == "iteration 2 > forward > layer0" ||
+                        path.rfind("iteration 2 > forward > layer0 > ", 0) == 0)
+                << path;
         }
     }
     EXPECT_GT(inLayer0, 0u);

@@ -3,17 +3,18 @@
 #include "core/views/fwd_bwd.h"
 #include "tests/support/sample_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 
 namespace {
 
 class FwdBwdSample : public ls::test::SampleTraceSuite {
-protected:
+  protected:
     void SetUp() override { pairs_ = ls::buildFwdBwdPairs(*trace_); }
-    std::string_view name(ls::OpId op) const { return trace_->str(trace_->ranges.name[trace_->ops.range[op.value].value]); }
+    std::string_view name(ls::OpId op) const {
+        return trace_->str(trace_->ranges.name[trace_->ops.range[op.value].value]);
+    }
     int32_t seq(ls::OpId op) const { return trace_->ranges.seq[trace_->ops.range[op.value].value]; }
     ls::FwdBwdPairs pairs_;
 };
@@ -27,7 +28,8 @@ TEST_F(FwdBwdSample, EveryBackward0NodeWithASeqPairsWithAForwardOpOfThatSeqAndLa
         const auto& fwd = pairs_.forward[node.partners.front()];
         EXPECT_EQ(seq(fwd.op), seq(node.op)) << n << " ↔ " << name(fwd.op);
         EXPECT_EQ(trace_->ops.layer[fwd.op.value], trace_->ops.layer[node.op.value]) << n;
-        EXPECT_LT(trace_->ranges.start[trace_->ops.range[fwd.op.value].value], trace_->ranges.start[trace_->ops.range[node.op.value].value]);
+        EXPECT_LT(trace_->ranges.start[trace_->ops.range[fwd.op.value].value],
+                  trace_->ranges.start[trace_->ops.range[node.op.value].value]);
         EXPECT_TRUE(node.unpairedReason.empty());
         // The forward op lists the node back.
         const uint32_t me = static_cast<uint32_t>(&node - pairs_.backward.data());
@@ -39,7 +41,8 @@ TEST_F(FwdBwdSample, EveryBackward0NodeWithASeqPairsWithAForwardOpOfThatSeqAndLa
 
 TEST_F(FwdBwdSample, UnpairedRowsSayWhyAndPairedOnesDoNot) {
     for (const auto* side : {&pairs_.forward, &pairs_.backward})
-        for (const auto& row : *side) EXPECT_EQ(row.partners.empty(), !row.unpairedReason.empty()) << name(row.op);
+        for (const auto& row : *side)
+            EXPECT_EQ(row.partners.empty(), !row.unpairedReason.empty()) << name(row.op);
     // Forward ops without a seq (no autograd node) say so.
     bool sawNoSeq = false;
     for (const auto& row : pairs_.forward)
@@ -54,7 +57,8 @@ TEST_F(FwdBwdSample, OpRowsMatchTheCliOpsCommand) {
     const auto ops = ls::test::cliTable({"ops", ls::test::sampleTrace().string()});
     std::map<std::string, std::pair<std::string, std::string>> byOpId; // op_id -> kernels, gpu time
     for (size_t r = 0; r < ops.rows.size(); ++r)
-        if (!ops.at(r, "op_id").empty()) byOpId[ops.at(r, "op_id")] = {ops.at(r, "kernels"), ops.at(r, "gpu_time_ns")};
+        if (!ops.at(r, "op_id").empty())
+            byOpId[ops.at(r, "op_id")] = {ops.at(r, "kernels"), ops.at(r, "gpu_time_ns")};
     size_t compared = 0;
     for (const auto* side : {&pairs_.forward, &pairs_.backward})
         for (const auto& row : *side) {
@@ -69,7 +73,8 @@ TEST_F(FwdBwdSample, OpRowsMatchTheCliOpsCommand) {
 }
 
 TEST_F(FwdBwdSample, PerLayerForwardAndBackwardTimesAreLayerSums) {
-    const auto layerSum = ls::test::cliTable({"summary", ls::test::sampleTrace().string(), "--report", "layer_sum"});
+    const auto layerSum =
+        ls::test::cliTable({"summary", ls::test::sampleTrace().string(), "--report", "layer_sum"});
     const auto rows = ls::fwdBwdByLayer(*trace_);
     ASSERT_FALSE(rows.empty());
     for (const auto& row : rows) {
@@ -84,11 +89,13 @@ TEST_F(FwdBwdSample, PerLayerForwardAndBackwardTimesAreLayerSums) {
             }
         }
         if (row.forwardNs) {
-            EXPECT_DOUBLE_EQ(row.ratio, static_cast<double>(row.backwardNs) / static_cast<double>(row.forwardNs));
+            EXPECT_DOUBLE_EQ(row.ratio, static_cast<double>(row.backwardNs) /
+                                            static_cast<double>(row.forwardNs));
         }
     }
     // layer0: 112 µs forward, 224 µs backward in the sample (layer_sum), a ratio near 2.
-    const auto layer0 = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.key == "layer0"; });
+    const auto layer0 =
+        std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.key == "layer0"; });
     ASSERT_NE(layer0, rows.end());
     EXPECT_NEAR(layer0->ratio, 2.0, 0.05);
 }
@@ -106,7 +113,8 @@ TEST_F(FwdBwdSample, PerOpTypeRowsSumTheirOpsAndPairedNodes) {
         if (!b.partners.empty()) pairedNodes += b.gpuTimeNs;
     EXPECT_EQ(forward, forwardOps);
     EXPECT_EQ(backward, pairedNodes);
-    const auto linear = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.key == "aten::linear"; });
+    const auto linear = std::find_if(rows.begin(), rows.end(),
+                                     [](const auto& r) { return r.key == "aten::linear"; });
     ASSERT_NE(linear, rows.end());
     EXPECT_GT(linear->backwardNs, linear->forwardNs); // dgrad + wgrad
 }
@@ -131,7 +139,8 @@ TEST(FwdBwdLstm, OldStyleNodesPairBySeq) {
         ++withSeq;
         if (node.partners.empty()) continue;
         ++paired;
-        EXPECT_EQ(t.ranges.seq[t.ops.range[pairs.forward[node.partners.front()].op.value].value], seq);
+        EXPECT_EQ(t.ranges.seq[t.ops.range[pairs.forward[node.partners.front()].op.value].value],
+                  seq);
     }
     EXPECT_GT(withSeq, 20u);
     EXPECT_EQ(paired, withSeq);

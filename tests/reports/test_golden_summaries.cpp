@@ -3,9 +3,8 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <map>
 #include <string>
 
@@ -32,9 +31,9 @@ void expectSortedByTotalDescending(const CsvTable& t) {
     const size_t col = columnIndex(t, "Total Time (ns)");
     ASSERT_LT(col, t.front().size()) << "no Total Time (ns) column";
     for (size_t i = 2; i < t.size(); ++i)
-        EXPECT_GE(std::stoull(t[i - 1][col]), std::stoull(t[i][col])) << "rows " << i - 1 << " and " << i << " out of order";
+        EXPECT_GE(std::stoull(t[i - 1][col]), std::stoull(t[i][col]))
+            << "rows " << i - 1 << " and " << i << " out of order";
 }
-
 
 // Our report equals the golden one as a set of rows; on mismatch writes <trace>.<kind>.actual
 // in the build tree and prints a diff of both, rows sorted.
@@ -46,13 +45,15 @@ void checkAgainstGolden(const TraceCase& c, const std::string& report, const std
     ASSERT_FALSE(golden.empty());
     EXPECT_EQ(ours.front(), golden.front()) << "header differs";
     // Reports by time sort by total time (gpumemsizesum sorts by size, kernexecsum by average).
-    if (columnIndex(ours, "Total Time (ns)") < ours.front().size()) expectSortedByTotalDescending(ours);
+    if (columnIndex(ours, "Total Time (ns)") < ours.front().size())
+        expectSortedByTotalDescending(ours);
     const std::string expected = canonical(golden), actual = canonical(ours);
     if (expected != actual) {
         const fs::path out = outputDir() / (c.name + "." + kind + ".actual");
         writeFile(out, raw);
-        ADD_FAILURE() << c.name << " " << report << " differs from " << (goldenDir() / (c.name + "." + kind + ".csv"))
-                      << "\nour output: " << out << "\n(rows sorted on both sides)\n"
+        ADD_FAILURE() << c.name << " " << report << " differs from "
+                      << (goldenDir() / (c.name + "." + kind + ".csv")) << "\nour output: " << out
+                      << "\n(rows sorted on both sides)\n"
                       << lineDiff(expected, actual);
     }
 }
@@ -92,7 +93,8 @@ TEST_P(GoldenMemorySummaries, GpuSumEqualsNsys2022GpuSum) {
     checkAgainstGolden(GetParam(), "gpu_sum", "gpusum");
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenMemorySummaries, ::testing::ValuesIn(goldenTraces()), traceParamName);
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenMemorySummaries, ::testing::ValuesIn(goldenTraces()),
+                         traceParamName);
 
 // kernexecsum joins kernels to runtime rows as nsys 2022.4 does, except that each call counts
 // once where older exports hold two rows per call (saxpy: see below).
@@ -104,7 +106,8 @@ TEST_P(GoldenKernelExecSummary, KernExecSumEqualsNsys2022KernExecSum) {
 }
 
 std::vector<TraceCase> apiGoldenTraces();
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenKernelExecSummary, ::testing::ValuesIn(apiGoldenTraces()), traceParamName);
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenKernelExecSummary, ::testing::ValuesIn(apiGoldenTraces()),
+                         traceParamName);
 
 // saxpy's export holds a CUDA backtrace row (eventClass 67) beside each launch call with the same
 // correlation id, and nsys 2022.4 joins every kernel to both: its one row counts 10 launches of 5
@@ -120,18 +123,23 @@ TEST(SaxpyKernelExecSummary, CountsEachLaunchOnceWithNsysKernelTimes) {
     ASSERT_EQ(golden.size(), 2u);
     ASSERT_EQ(ours[0], golden[0]);
     const size_t count = columnIndex(ours, "Count");
-    EXPECT_EQ(std::stoll(ours[1][count]), SqlReader(c.path).scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(std::stoll(ours[1][count]),
+              SqlReader(c.path).scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     EXPECT_EQ(2 * std::stoll(ours[1][count]), std::stoll(golden[1][count]));
-    for (const char* column : {"KAvg (ns)", "KMed (ns)", "KMin (ns)", "KMax (ns)", "TMin (ns)", "API Name", "Kernel Name"})
-        EXPECT_EQ(ours[1][columnIndex(ours, column)], golden[1][columnIndex(golden, column)]) << column;
+    for (const char* column : {"KAvg (ns)", "KMed (ns)", "KMin (ns)", "KMax (ns)", "TMin (ns)",
+                               "API Name", "Kernel Name"})
+        EXPECT_EQ(ours[1][columnIndex(ours, column)], golden[1][columnIndex(golden, column)])
+            << column;
 }
 
 // osrtsum on the two traces recorded with -t osrt (tests/data): the OS runtime calls of event
 // class 27 by name. A trace without OS runtime data gives the header alone.
 TEST(GoldenOsRuntimeSummary, OsrtSumEqualsNsys2022OsrtSum) {
     for (const auto& [file, golden] : std::vector<std::pair<fs::path, std::string>>{
-             {sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite", "gpt2_fp16_5it_h100.osrtsum.csv"},
-             {sourceDir() / "tests/data/compare/gpt2_2layer_bf16_b8_h200.sqlite", "gpt2_2layer_bf16_b8_h200.osrtsum.csv"}}) {
+             {sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite",
+              "gpt2_fp16_5it_h100.osrtsum.csv"},
+             {sourceDir() / "tests/data/compare/gpt2_2layer_bf16_b8_h200.sqlite",
+              "gpt2_2layer_bf16_b8_h200.osrtsum.csv"}}) {
         const CliResult r = runCli({"summary", file.string(), "--report", "osrt_sum"});
         ASSERT_EQ(r.rc, 0) << r.err;
         const CsvTable ours = parseCsv(r.out), expected = parseCsv(readFile(goldenDir() / golden));
@@ -176,8 +184,8 @@ TEST(SaxpyApiSum, CountsEachCallOnceWhereNsys2022CountsBacktraceRowsTwice) {
     ASSERT_EQ(ours.front(), golden.front());
     expectSortedByTotalDescending(ours);
     const size_t nameCol = columnIndex(golden, "Name"), callsCol = columnIndex(golden, "Num Calls"),
-                 totalCol = columnIndex(golden, "Total Time (ns)"), minCol = columnIndex(golden, "Min (ns)"),
-                 maxCol = columnIndex(golden, "Max (ns)");
+                 totalCol = columnIndex(golden, "Total Time (ns)"),
+                 minCol = columnIndex(golden, "Min (ns)"), maxCol = columnIndex(golden, "Max (ns)");
 
     // 1. Match each of our rows to one golden row, ignoring column 0 (Time (%)).
     std::vector<std::vector<std::string>> left(golden.begin() + 1, golden.end());
@@ -199,21 +207,26 @@ TEST(SaxpyApiSum, CountsEachCallOnceWhereNsys2022CountsBacktraceRowsTwice) {
     std::map<std::string, std::vector<std::string>> dropped; // name -> calls, total, min, max
     SqlReader sql(c.path);
     ASSERT_TRUE(sql.ok());
-    sql.each("SELECT s.value, count(*), sum(r.end - r.start), min(r.end - r.start), max(r.end - r.start) "
+    sql.each("SELECT s.value, count(*), sum(r.end - r.start), min(r.end - r.start), max(r.end - "
+             "r.start) "
              "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
              "WHERE r.eventClass = 67 GROUP BY s.value",
              [&](sqlite3_stmt* st) {
-                 dropped[SqlReader::text(st, 0)] = {std::to_string(SqlReader::int64(st, 1)), std::to_string(SqlReader::int64(st, 2)),
-                                                    std::to_string(SqlReader::int64(st, 3)), std::to_string(SqlReader::int64(st, 4))};
+                 dropped[SqlReader::text(st, 0)] = {std::to_string(SqlReader::int64(st, 1)),
+                                                    std::to_string(SqlReader::int64(st, 2)),
+                                                    std::to_string(SqlReader::int64(st, 3)),
+                                                    std::to_string(SqlReader::int64(st, 4))};
              });
     std::map<std::string, std::vector<std::string>> leftOver;
     int64_t droppedCalls = 0;
     for (const auto& g : left) {
-        EXPECT_FALSE(leftOver.count(g[nameCol])) << "two left-over golden rows named " << g[nameCol];
+        EXPECT_FALSE(leftOver.count(g[nameCol]))
+            << "two left-over golden rows named " << g[nameCol];
         leftOver[g[nameCol]] = {g[callsCol], g[totalCol], g[minCol], g[maxCol]};
         droppedCalls += std::stoll(g[callsCol]);
     }
-    EXPECT_EQ(leftOver, dropped) << "left-over golden rows (name -> calls, total, min, max) vs eventClass 67 rows in SQL";
+    EXPECT_EQ(leftOver, dropped)
+        << "left-over golden rows (name -> calls, total, min, max) vs eventClass 67 rows in SQL";
     EXPECT_EQ(dropped.size(), 4u) << "cudaMemcpy, cudaMalloc, cudaFree, cudaLaunchKernel";
     EXPECT_EQ(ours.size() - 1, golden.size() - 1 - dropped.size());
 

@@ -7,9 +7,8 @@
 #include "core/reports/report_parts.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -35,12 +34,15 @@ std::string text(const CsvTable& t, bool sortRows) {
 void expectStartsAscending(const CsvTable& t) {
     const size_t col = columnIndex(t, "Start (ns)");
     ASSERT_LT(col, t.front().size());
-    for (size_t i = 2; i < t.size(); ++i) ASSERT_LE(std::stoll(t[i - 1][col]), std::stoll(t[i][col])) << "rows " << i - 1 << ", " << i;
+    for (size_t i = 2; i < t.size(); ++i)
+        ASSERT_LE(std::stoll(t[i - 1][col]), std::stoll(t[i][col]))
+            << "rows " << i - 1 << ", " << i;
 }
 
 // Our report equals the golden one: row for row where nsys's order is total (inOrder), else as a
 // set of rows. On mismatch writes <trace>.<kind>.actual in the build tree and prints a diff.
-void checkAgainstGolden(const TraceCase& c, const std::string& report, const std::string& kind, bool inOrder) {
+void checkAgainstGolden(const TraceCase& c, const std::string& report, const std::string& kind,
+                        bool inOrder) {
     std::string raw;
     const CsvTable ours = runSummary(c, report, raw);
     const CsvTable golden = readGolden(c, kind);
@@ -51,8 +53,10 @@ void checkAgainstGolden(const TraceCase& c, const std::string& report, const std
     if (expected != actual) {
         const fs::path out = outputDir() / (c.name + "." + kind + ".actual");
         writeFile(out, raw);
-        ADD_FAILURE() << c.name << " " << report << " differs from " << (goldenDir() / (c.name + "." + kind + ".csv"))
-                      << "\nour output: " << out << (inOrder ? "\n" : "\n(rows sorted on both sides)\n") << lineDiff(expected, actual);
+        ADD_FAILURE() << c.name << " " << report << " differs from "
+                      << (goldenDir() / (c.name + "." + kind + ".csv")) << "\nour output: " << out
+                      << (inOrder ? "\n" : "\n(rows sorted on both sides)\n")
+                      << lineDiff(expected, actual);
     }
 }
 
@@ -93,7 +97,8 @@ TEST_P(GoldenNvtxGpuProjection, RowsMadeInChunksOfAnySizeGiveTheSameTable) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenNvtxGpuProjection, ::testing::ValuesIn(tracesWithout("cloverleaf_perlmutter.nsys")),
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenNvtxGpuProjection,
+                         ::testing::ValuesIn(tracesWithout("cloverleaf_perlmutter.nsys")),
                          traceParamName);
 
 // cloverleaf has no NVTX_EVENTS table: nsys 2022.4 skips the report ("does not contain NV Tools
@@ -118,7 +123,8 @@ TEST_P(GoldenGpuTrace, GpuTraceEqualsNsys2022GpuTrace) {
     expectStartsAscending(runSummary(GetParam(), "gpu_trace", raw));
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenGpuTrace, ::testing::ValuesIn(goldenTraces()), traceParamName);
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenGpuTrace, ::testing::ValuesIn(goldenTraces()),
+                         traceParamName);
 
 // cudaapitrace on the five exports with one runtime row per call (saxpy: below).
 class GoldenApiTrace : public ::testing::TestWithParam<TraceCase> {};
@@ -130,7 +136,9 @@ TEST_P(GoldenApiTrace, ApiTraceEqualsNsys2022CudaApiTrace) {
     expectStartsAscending(runSummary(GetParam(), "api_trace", raw));
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenApiTrace, ::testing::ValuesIn(tracesWithout("saxpy_mpi_perlmutter.nsys")), traceParamName);
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenApiTrace,
+                         ::testing::ValuesIn(tracesWithout("saxpy_mpi_perlmutter.nsys")),
+                         traceParamName);
 
 // saxpy's export (2022.2) holds a CUDA backtrace row (eventClass 67) beside 38 of its calls, with
 // the same correlation id; nsys 2022.4 lists both rows, we list each call once (DESIGN.md,
@@ -153,17 +161,22 @@ TEST(SaxpyApiTrace, ListsEachCallOnceWhereNsys2022ListsBacktraceRowsToo) {
         }
         left.erase(it);
     }
-    using Key = std::tuple<std::string, std::string, std::string>; // start, duration, correlation id
+    using Key =
+        std::tuple<std::string, std::string, std::string>; // start, duration, correlation id
     std::vector<Key> leftOver, backtrace;
-    const size_t start = columnIndex(golden, "Start (ns)"), duration = columnIndex(golden, "Duration (ns)"),
+    const size_t start = columnIndex(golden, "Start (ns)"),
+                 duration = columnIndex(golden, "Duration (ns)"),
                  corr = columnIndex(golden, "CorrID");
     for (const auto& g : left) leftOver.emplace_back(g[start], g[duration], g[corr]);
     SqlReader sql(c.path);
     ASSERT_TRUE(sql.ok());
-    sql.each("SELECT start, end - start, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 67", [&](sqlite3_stmt* st) {
-        backtrace.emplace_back(std::to_string(SqlReader::int64(st, 0)), std::to_string(SqlReader::int64(st, 1)),
-                               std::to_string(SqlReader::int64(st, 2)));
-    });
+    sql.each("SELECT start, end - start, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+             "eventClass = 67",
+             [&](sqlite3_stmt* st) {
+                 backtrace.emplace_back(std::to_string(SqlReader::int64(st, 0)),
+                                        std::to_string(SqlReader::int64(st, 1)),
+                                        std::to_string(SqlReader::int64(st, 2)));
+             });
     std::sort(leftOver.begin(), leftOver.end());
     std::sort(backtrace.begin(), backtrace.end());
     EXPECT_EQ(leftOver, backtrace);

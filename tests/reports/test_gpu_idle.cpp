@@ -6,10 +6,9 @@
 #include "core/reports/launch_bound.h"
 #include "tests/support/test_support.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <numeric>
+#include <sqlite3.h>
 
 namespace ls::test {
 namespace {
@@ -21,10 +20,14 @@ struct Sweep {
 Sweep sqlSweep(const fs::path& file, uint32_t device) {
     const SqlReader db(file);
     std::vector<std::pair<int64_t, int64_t>> ops;
-    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET"}) {
         if (!db.hasTable(table)) continue;
-        db.each(std::string("SELECT start, end FROM ") + table + " WHERE deviceId = " + std::to_string(device),
-                [&](sqlite3_stmt* st) { ops.emplace_back(SqlReader::int64(st, 0), SqlReader::int64(st, 1)); });
+        db.each(std::string("SELECT start, end FROM ") + table +
+                    " WHERE deviceId = " + std::to_string(device),
+                [&](sqlite3_stmt* st) {
+                    ops.emplace_back(SqlReader::int64(st, 0), SqlReader::int64(st, 1));
+                });
     }
     std::sort(ops.begin(), ops.end());
     Sweep s;
@@ -54,7 +57,8 @@ LoadedIdle idleOf(const fs::path& file) {
 }
 
 TEST(GpuIdle, BusyPlusIdleIsTheSpanAndBusyEqualsAnSqlSweep) {
-    for (const fs::path& file : {sampleTrace(), sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"}) {
+    for (const fs::path& file :
+         {sampleTrace(), sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"}) {
         const auto [trace, idle] = idleOf(file);
         ASSERT_EQ(idle.devices.size(), 1u) << file;
         const DeviceBusy& d = idle.devices.front();
@@ -63,7 +67,9 @@ TEST(GpuIdle, BusyPlusIdleIsTheSpanAndBusyEqualsAnSqlSweep) {
         EXPECT_EQ(d.first, s.first) << file;
         EXPECT_EQ(d.last, s.last) << file;
         EXPECT_EQ(static_cast<int64_t>(idle.gaps.size()), s.gaps) << file;
-        const TimeNs idleNs = std::accumulate(idle.gaps.begin(), idle.gaps.end(), TimeNs(0), [](TimeNs a, const GpuGap& g) { return a + g.duration(); });
+        const TimeNs idleNs =
+            std::accumulate(idle.gaps.begin(), idle.gaps.end(), TimeNs(0),
+                            [](TimeNs a, const GpuGap& g) { return a + g.duration(); });
         EXPECT_EQ(d.busy + idleNs, d.span()) << file;
         // The summary's rows add up to the same idle time, with shares adding to 100 %.
         TimeNs summed = 0;
@@ -80,7 +86,8 @@ TEST(GpuIdle, BusyPlusIdleIsTheSpanAndBusyEqualsAnSqlSweep) {
 // (0.66 ms) is the autograd thread inside the backward of the cuDNN attention, launching nothing.
 TEST(GpuIdle, TheSamplesLargestGapsHaveTheirCauses) {
     auto [trace, idle] = idleOf(sampleTrace());
-    std::sort(idle.gaps.begin(), idle.gaps.end(), [](const GpuGap& a, const GpuGap& b) { return a.duration() > b.duration(); });
+    std::sort(idle.gaps.begin(), idle.gaps.end(),
+              [](const GpuGap& a, const GpuGap& b) { return a.duration() > b.duration(); });
     const GpuGap& first = idle.gaps[0];
     EXPECT_EQ(first.start, 27718209);
     EXPECT_EQ(first.end, 28520058);
@@ -89,16 +96,21 @@ TEST(GpuIdle, TheSamplesLargestGapsHaveTheirCauses) {
     EXPECT_EQ(first.tid, 654u);
     EXPECT_NE(first.next.find("multi_tensor_apply_kernel"), std::string::npos);
     const SqlReader db(sampleTrace());
-    EXPECT_EQ(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId WHERE s.value LIKE "
-                        "'cudaStreamSynchronize%' AND r.start <= 27718209 AND r.end >= 27718209 AND r.globalTid % 16777216 = 654"),
+    EXPECT_EQ(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
+                        "s.id = r.nameId WHERE s.value LIKE "
+                        "'cudaStreamSynchronize%' AND r.start <= 27718209 AND r.end >= 27718209 "
+                        "AND r.globalTid % 16777216 = 654"),
               1);
     const GpuGap& second = idle.gaps[1];
     EXPECT_EQ(second.cause, IdleCause::HostOps);
-    EXPECT_EQ(second.detail, "autograd::engine::evaluate_function: ScaledDotProductCudnnAttentionBackward0");
+    EXPECT_EQ(second.detail,
+              "autograd::engine::evaluate_function: ScaledDotProductCudnnAttentionBackward0");
     EXPECT_EQ(second.tid, 683u);
     EXPECT_EQ(idleCauseHtaName(second.cause), "host wait");
-    // Back-to-back kernels whose launch call started before the previous kernel ended: launch overhead.
-    const auto launch = std::count_if(idle.gaps.begin(), idle.gaps.end(), [](const GpuGap& g) { return g.cause == IdleCause::Launch; });
+    // Back-to-back kernels whose launch call started before the previous kernel ended: launch
+    // overhead.
+    const auto launch = std::count_if(idle.gaps.begin(), idle.gaps.end(),
+                                      [](const GpuGap& g) { return g.cause == IdleCause::Launch; });
     EXPECT_GT(launch, 50);
     for (const GpuGap& g : idle.gaps)
         if (g.cause == IdleCause::Launch) {
@@ -110,7 +122,9 @@ TEST(GpuIdle, CliReportsHaveTheirColumns) {
     const CliResult sum = runCli({"summary", sampleTrace().string(), "--report", "idle_sum"});
     ASSERT_EQ(sum.rc, 0) << sum.err;
     const CsvTable rows = parseCsv(sum.out);
-    EXPECT_EQ(formatCsvRow(rows.at(0)), "device,cause,hta_category,detail,gaps,idle_ns,idle_pct,device_busy_ns,device_span_ns");
+    EXPECT_EQ(
+        formatCsvRow(rows.at(0)),
+        "device,cause,hta_category,detail,gaps,idle_ns,idle_pct,device_busy_ns,device_span_ns");
     const CliResult gaps = runCli({"summary", sampleTrace().string(), "--report", "gaps"});
     ASSERT_EQ(gaps.rc, 0) << gaps.err;
     const CsvTable g = parseCsv(gaps.out);
@@ -134,7 +148,8 @@ TEST(LaunchBound, RowsAddUpToAnSqlCountOverTheFile) {
         launchTime += row.launchTime;
     }
     const SqlReader db(sampleTrace());
-    const std::string join = " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+    const std::string join = " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME "
+                             "r ON r.correlationId = k.correlationId "
                              "WHERE k.end - k.start < r.end - r.start";
     EXPECT_EQ(static_cast<int64_t>(bound), db.scalar("SELECT count(*)" + join));
     EXPECT_EQ(kernelTime, db.scalar("SELECT sum(k.end - k.start)" + join));

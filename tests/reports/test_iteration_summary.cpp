@@ -12,14 +12,15 @@
 #include "core/views/layer_tree.h"
 #include "tests/support/test_support.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
+#include <sqlite3.h>
 
 namespace ls::test {
 namespace {
 
-fs::path fiveIterations() { return sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"; }
+fs::path fiveIterations() {
+    return sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite";
+}
 
 std::shared_ptr<const Trace> load(const fs::path& file) {
     LoadResult r = loadTrace(file.string());
@@ -35,12 +36,19 @@ struct SqlIteration {
 std::vector<SqlIteration> sqlIterations(const fs::path& file, const char* pattern = "iteration %") {
     std::vector<SqlIteration> out;
     SqlReader db(file);
-    db.each("SELECT text, start, end FROM NVTX_EVENTS WHERE text LIKE '" + std::string(pattern) + "' ORDER BY start",
-            [&](sqlite3_stmt* st) { out.push_back({SqlReader::text(st, 0), SqlReader::int64(st, 1), SqlReader::int64(st, 2), 0}); });
+    db.each("SELECT text, start, end FROM NVTX_EVENTS WHERE text LIKE '" + std::string(pattern) +
+                "' ORDER BY start",
+            [&](sqlite3_stmt* st) {
+                out.push_back(
+                    {SqlReader::text(st, 0), SqlReader::int64(st, 1), SqlReader::int64(st, 2), 0});
+            });
     for (auto& it : out)
-        it.kernels = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
-                               "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 % 16777216 = k.globalPid / 16777216 % 16777216 "
-                               "WHERE r.start >= " + std::to_string(it.start) + " AND r.start <= " + std::to_string(it.end));
+        it.kernels = db.scalar(
+            "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+            "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 % 16777216 = "
+            "k.globalPid / 16777216 % 16777216 "
+            "WHERE r.start >= " +
+            std::to_string(it.start) + " AND r.start <= " + std::to_string(it.end));
     return out;
 }
 
@@ -53,11 +61,14 @@ struct SqlGpuWork {
 SqlGpuWork sqlLaunchedWork(const SqlReader& db, int64_t from, int64_t to) {
     SqlGpuWork w;
     std::vector<std::pair<int64_t, int>> events;
-    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET"}) {
         if (!db.hasTable(table)) continue;
-        db.each(std::string("SELECT g.start, g.end FROM ") + table + " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = g.correlationId "
-                    "AND r.globalTid / 16777216 % 16777216 = g.globalPid / 16777216 % 16777216 WHERE r.start >= " + std::to_string(from) +
-                    " AND r.start <= " + std::to_string(to),
+        db.each(std::string("SELECT g.start, g.end FROM ") + table +
+                    " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = g.correlationId "
+                    "AND r.globalTid / 16777216 % 16777216 = g.globalPid / 16777216 % 16777216 "
+                    "WHERE r.start >= " +
+                    std::to_string(from) + " AND r.start <= " + std::to_string(to),
                 [&](sqlite3_stmt* st) {
                     const int64_t s = SqlReader::int64(st, 0), e = SqlReader::int64(st, 1);
                     w.start = std::min(w.start, s);
@@ -80,9 +91,13 @@ SqlGpuWork sqlLaunchedWork(const SqlReader& db, int64_t from, int64_t to) {
 // nvtx_gpu_proj's span of a range: the first start to the last end of the kernels launched on
 // the range's own thread inside it (NVIDIA's projection).
 int64_t sqlProjection(const SqlReader& db, const std::string& rangeName) {
-    return db.scalar("SELECT max(k.end) - min(k.start) FROM NVTX_EVENTS n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.globalTid = n.globalTid "
-                     "AND r.start >= n.start AND r.end <= n.end JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId "
-                     "AND r.globalTid / 16777216 % 16777216 = k.globalPid / 16777216 % 16777216 WHERE n.text = '" + rangeName + "'");
+    return db.scalar("SELECT max(k.end) - min(k.start) FROM NVTX_EVENTS n JOIN "
+                     "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.globalTid = n.globalTid "
+                     "AND r.start >= n.start AND r.end <= n.end JOIN CUPTI_ACTIVITY_KIND_KERNEL k "
+                     "ON k.correlationId = r.correlationId "
+                     "AND r.globalTid / 16777216 % 16777216 = k.globalPid / 16777216 % 16777216 "
+                     "WHERE n.text = '" +
+                     rangeName + "'");
 }
 
 TEST(IterationSummary, OneRowPerIterationRangeWithSqlKernelCountsAndBusyTime) {
@@ -104,11 +119,13 @@ TEST(IterationSummary, OneRowPerIterationRangeWithSqlKernelCountsAndBusyTime) {
         EXPECT_EQ(r.gpuEnd, work.end) << r.name;
         EXPECT_EQ(r.busy, work.busy) << r.name;
         EXPECT_EQ(r.busy + r.idle, r.duration()) << r.name;
-        EXPECT_LE(r.forward + r.backward + r.optimizer, r.busy + 1000) << "one stream: directions barely overlap";
+        EXPECT_LE(r.forward + r.backward + r.optimizer, r.busy + 1000)
+            << "one stream: directions barely overlap";
         EXPECT_GT(r.forward, 0);
         EXPECT_GT(r.backward, 0);
         EXPECT_GT(r.optimizer, 0);
-        EXPECT_EQ(r.duration(), sqlProjection(db, r.name)) << r.name; // nvtx_gpu_proj's span of the range
+        EXPECT_EQ(r.duration(), sqlProjection(db, r.name))
+            << r.name; // nvtx_gpu_proj's span of the range
     }
     EXPECT_EQ(s.median.kernels, 214u);
 }
@@ -138,7 +155,8 @@ TEST(IterationSummary, GpuBoundStepIsMeasuredOnTheGpuNotOnItsCpuRange) {
         const int64_t projection = sqlProjection(db, r.name);
         EXPECT_EQ(r.duration(), projection);
         const double phases = static_cast<double>(r.forward + r.backward + r.optimizer);
-        EXPECT_NEAR(phases, static_cast<double>(projection), 0.01 * static_cast<double>(projection));
+        EXPECT_NEAR(phases, static_cast<double>(projection),
+                    0.01 * static_cast<double>(projection));
         EXPECT_GT(r.backward, r.duration() / 3) << "backward is most of a training step";
         EXPECT_GT(r.optimizer, 0);
         EXPECT_EQ(r.idle, r.duration() - r.busy);
@@ -146,13 +164,14 @@ TEST(IterationSummary, GpuBoundStepIsMeasuredOnTheGpuNotOnItsCpuRange) {
     }
     // The PyTorch profiler's trace of the same program: ProfilerStep#N (which also holds the
     // synchronize) around iteration N; the phases cover the GPU span there too.
-    const auto k = load(sourceDir() / "tests/data/iterations/gpt4_bf16_b128_sync_h200.kineto.json.gz");
+    const auto k =
+        load(sourceDir() / "tests/data/iterations/gpt4_bf16_b128_sync_h200.kineto.json.gz");
     const IterationSummary ks = iterationSummary(*k);
     ASSERT_EQ(ks.rows.size(), 2u);
     for (const IterationRow& r : ks.rows) {
         SCOPED_TRACE(r.name);
-        EXPECT_NEAR(static_cast<double>(r.forward + r.backward + r.optimizer), static_cast<double>(r.duration()),
-                    0.01 * static_cast<double>(r.duration()));
+        EXPECT_NEAR(static_cast<double>(r.forward + r.backward + r.optimizer),
+                    static_cast<double>(r.duration()), 0.01 * static_cast<double>(r.duration()));
         EXPECT_GT(r.backward, r.duration() / 3);
     }
 }
@@ -164,7 +183,9 @@ TEST(IterationSummary, DetectsTheSameStepsWhenTheIterationRangesAreDeleted) {
     fs::permissions(copy, fs::perms::owner_read | fs::perms::owner_write);
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(copy.string().c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM NVTX_EVENTS WHERE text LIKE 'iteration %'", nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DELETE FROM NVTX_EVENTS WHERE text LIKE 'iteration %'", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
     sqlite3_close(db);
 
     const auto t = load(copy);
@@ -189,7 +210,8 @@ TEST(IterationSummary, DetectsTheSameStepsWhenTheIterationRangesAreDeleted) {
     ASSERT_EQ(tops.size(), expected.size());
     for (size_t i = 0; i < tops.size(); ++i) {
         EXPECT_EQ(layerNodeName(*t, tree, tops[i]), s.rows[i].name);
-        EXPECT_EQ(static_cast<int64_t>(tree.kernels[tops[i]]), expected[i].kernels) << s.rows[i].name;
+        EXPECT_EQ(static_cast<int64_t>(tree.kernels[tops[i]]), expected[i].kernels)
+            << s.rows[i].name;
     }
     // And on the trace with its ranges, the ranges head the tree with the same counts.
     const auto withRanges = load(fiveIterations());
@@ -228,9 +250,11 @@ TEST(IterationSummary, DetectsInferencePassesFromTheRepeatingOpSequence) {
     const LayerTree tree = buildLayerTree(*t);
     std::vector<uint32_t> passes;
     for (uint32_t i = tree.childBegin[0]; i < tree.childBegin[1]; ++i)
-        if (layerNodeName(*t, tree, tree.children[i]).starts_with("pass ")) passes.push_back(tree.children[i]);
+        if (layerNodeName(*t, tree, tree.children[i]).starts_with("pass "))
+            passes.push_back(tree.children[i]);
     ASSERT_EQ(passes.size(), requests.size());
-    for (size_t i = 0; i < passes.size(); ++i) EXPECT_EQ(static_cast<int64_t>(tree.kernels[passes[i]]), requests[i].kernels);
+    for (size_t i = 0; i < passes.size(); ++i)
+        EXPECT_EQ(static_cast<int64_t>(tree.kernels[passes[i]]), requests[i].kernels);
 }
 
 TEST(IterationSummary, RangesOfPytorchProfilerAndDdpTraces) {
@@ -259,7 +283,8 @@ TEST(IterationSummary, CliReportHasTheIssuesColumnsAndAMedianRow) {
     ASSERT_EQ(r.rc, 0) << r.err;
     const CsvTable rows = parseCsv(r.out);
     ASSERT_EQ(rows.size(), 7u);
-    EXPECT_EQ(formatCsvRow(rows[0]), "iteration,start_ns,end_ns,gpu_start_ns,gpu_end_ns,gpu_duration_ns,kernels,gpu_busy_ns,gpu_busy_pct,"
+    EXPECT_EQ(formatCsvRow(rows[0]), "iteration,start_ns,end_ns,gpu_start_ns,gpu_end_ns,gpu_"
+                                     "duration_ns,kernels,gpu_busy_ns,gpu_busy_pct,"
                                      "forward_ns,backward_ns,optimizer_ns,comm_ns,idle_ns,outlier");
     EXPECT_EQ(rows[6][0], "median");
     EXPECT_EQ(rows[6][6], "214");

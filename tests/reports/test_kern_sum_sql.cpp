@@ -3,10 +3,9 @@
 // and median and sample standard deviation computed here from the durations SQL returns.
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 
@@ -22,7 +21,8 @@ struct Expected {
 double median(std::vector<int64_t> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
-    return n % 2 ? static_cast<double>(v[n / 2]) : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2.0;
+    return n % 2 ? static_cast<double>(v[n / 2])
+                 : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2.0;
 }
 
 double sampleStddev(const std::vector<int64_t>& v) {
@@ -38,9 +38,11 @@ double sampleStddev(const std::vector<int64_t>& v) {
 std::map<std::string, Expected> expectedFromSql(const fs::path& file) {
     SqlReader sql(file);
     std::map<std::string, Expected> e;
-    const std::string from = " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName";
-    sql.each("SELECT s.value, sum(k.end - k.start), count(*), min(k.end - k.start), max(k.end - k.start)" + from +
-                 " GROUP BY s.value",
+    const std::string from =
+        " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName";
+    sql.each("SELECT s.value, sum(k.end - k.start), count(*), min(k.end - k.start), max(k.end - "
+             "k.start)" +
+                 from + " GROUP BY s.value",
              [&](sqlite3_stmt* st) {
                  Expected& x = e[SqlReader::text(st, 0)];
                  x.total = SqlReader::int64(st, 1);
@@ -50,8 +52,9 @@ std::map<std::string, Expected> expectedFromSql(const fs::path& file) {
                  x.avg = static_cast<double>(x.total) / static_cast<double>(x.count);
              });
     std::map<std::string, std::vector<int64_t>> durations;
-    sql.each("SELECT s.value, k.end - k.start" + from,
-             [&](sqlite3_stmt* st) { durations[SqlReader::text(st, 0)].push_back(SqlReader::int64(st, 1)); });
+    sql.each("SELECT s.value, k.end - k.start" + from, [&](sqlite3_stmt* st) {
+        durations[SqlReader::text(st, 0)].push_back(SqlReader::int64(st, 1));
+    });
     for (auto& [name, d] : durations) {
         e[name].median = median(d);
         e[name].stddev = sampleStddev(d);
@@ -60,7 +63,8 @@ std::map<std::string, Expected> expectedFromSql(const fs::path& file) {
 }
 
 // Our one-decimal text equals the exact value to within the rounding.
-void expectOneDecimal(const std::string& text, double exact, const char* what, const std::string& name) {
+void expectOneDecimal(const std::string& text, double exact, const char* what,
+                      const std::string& name) {
     EXPECT_NEAR(std::stod(text), exact, 0.05 + 1e-12 * std::fabs(exact)) << what << " of " << name;
 }
 
@@ -80,8 +84,9 @@ TEST_P(KernSumAgainstSql, EveryNameGroupMatchesSql) {
     const auto rows = parseCsv(r.out, &error);
     ASSERT_EQ(error, "");
     ASSERT_FALSE(rows.empty());
-    ASSERT_EQ(rows.front(), (std::vector<std::string>{"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
-                                                      "Min (ns)", "Max (ns)", "StdDev (ns)", "Name"}));
+    ASSERT_EQ(rows.front(), (std::vector<std::string>{"Time (%)", "Total Time (ns)", "Instances",
+                                                      "Avg (ns)", "Med (ns)", "Min (ns)",
+                                                      "Max (ns)", "StdDev (ns)", "Name"}));
     EXPECT_EQ(rows.size() - 1, expected.size()) << "one row per distinct demangled name";
 
     std::set<std::string> seen;
@@ -91,7 +96,8 @@ TEST_P(KernSumAgainstSql, EveryNameGroupMatchesSql) {
         const std::string& name = row[8];
         EXPECT_TRUE(seen.insert(name).second) << "two rows for " << name;
         if (i > 1) {
-            EXPECT_GE(std::stoll(rows[i - 1][1]), std::stoll(row[1])) << "not sorted by total at row " << i;
+            EXPECT_GE(std::stoll(rows[i - 1][1]), std::stoll(row[1]))
+                << "not sorted by total at row " << i;
         }
         const auto it = expected.find(name);
         if (it == expected.end()) {
@@ -103,7 +109,8 @@ TEST_P(KernSumAgainstSql, EveryNameGroupMatchesSql) {
         EXPECT_EQ(row[2], std::to_string(e.count)) << "instances of " << name;
         EXPECT_EQ(row[5], std::to_string(e.min)) << "min of " << name;
         EXPECT_EQ(row[6], std::to_string(e.max)) << "max of " << name;
-        expectOneDecimal(row[0], 100.0 * static_cast<double>(e.total) / static_cast<double>(all), "Time (%)", name);
+        expectOneDecimal(row[0], 100.0 * static_cast<double>(e.total) / static_cast<double>(all),
+                         "Time (%)", name);
         expectOneDecimal(row[3], e.avg, "avg", name);
         expectOneDecimal(row[4], e.median, "median", name);
         expectOneDecimal(row[7], e.stddev, "stddev", name);

@@ -50,12 +50,14 @@ INSERT INTO NVTX_EVENTS(rowid, start, end, eventType, text, endGlobalTid) VALUES
 TEST(NvtxGpuProjectionFixture, NestingCyclesGraphLaunchesAndUnendedRangesAsNsys2022) {
     TempDir dir;
     const auto file = dir / "projection.sqlite";
-    writeSqliteFixture(file, cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, kProjection}));
+    writeSqliteFixture(file, cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable,
+                                  kMemoryTables, kProjection}));
     const auto lines = csvLines(runCli({"summary", file.string(), "--report", "nvtx_gpu_proj"}));
     // b and b2 are each other's parent (tightness 0): a cycle no root reaches, so no level,
     // parent id or stack; each counts the other as its child.
     EXPECT_EQ(lines, (std::vector<std::string>{
-                         "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig Duration (ns),Style,PID,TID,"
+                         "Name,Projected Start (ns),Projected Duration (ns),Orig Start (ns),Orig "
+                         "Duration (ns),Style,PID,TID,"
                          "NumGPUOps,Lvl,NumChild,RangeId,ParentId,RangeStack",
                          "outer,300,690,0,1000,PushPop,100,101,3,0,3,1,None,:1",
                          "a,300,50,100,100,PushPop,100,101,1,1,0,2,1,:1:2",
@@ -73,7 +75,8 @@ TEST(NvtxGpuProjectionFixture, NestingCyclesGraphLaunchesAndUnendedRangesAsNsys2
 TEST(NvtxGpuProjectionFixture, FollowsNsys2024ForDomainTextIdsAndUnendedRangesPastMarks) {
     TempDir dir;
     const auto file = dir / "newer.sqlite";
-    writeSqliteFixture(file, cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
+    writeSqliteFixture(file,
+                       cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
         INSERT INTO StringIds VALUES (80, 'Dom');
         INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId, nameId) VALUES (110, 120, 1, 91);
         INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, demangledName) VALUES (300, 350, 1, 94);
@@ -90,7 +93,8 @@ TEST(NvtxGpuProjectionFixture, FollowsNsys2024ForDomainTextIdsAndUnendedRangesPa
 TEST(GpuTraceFixture, MemoryKindsUnifiedCopiesZeroDurationsAndSets) {
     TempDir dir;
     const auto file = dir / "gputrace.sqlite";
-    writeSqliteFixture(file, cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
+    writeSqliteFixture(file,
+                       cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
         INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, demangledName, staticSharedMemory, dynamicSharedMemory)
             VALUES (100, 150, 1, 94, 1400, 2600);
         INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, correlationId, bytes, copyKind, srcKind, dstKind) VALUES
@@ -98,35 +102,44 @@ TEST(GpuTraceFixture, MemoryKindsUnifiedCopiesZeroDurationsAndSets) {
         INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET(start, end, correlationId, bytes, memKind, deviceId) VALUES (250, 251, 4, 4, 2, 3);
     )"}));
     const auto lines = csvLines(runCli({"summary", file.string(), "--report", "gpu_trace"}));
-    EXPECT_EQ(lines, (std::vector<std::string>{
-                         "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),"
-                         "Bytes (MB),Throughput (MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name",
-                         "100,50,1,1,1,1,128,1,1,32,0.001,0.003,None,,None,None,Test GPU (0),1,7,k1",
-                         // zero duration: SQLite's x / 0 is NULL
-                         "100,0,2,None,None,None,None,None,None,None,None,None,0.001,None,Managed,Managed,Test GPU (0),1,7,"
-                         "[CUDA Unified Memory memcpy HtoD]",
-                         // copy and memory kinds nsys does not name: None
-                         "200,100,3,None,None,None,None,None,None,None,None,None,3.000,30000000.000,None,None,Test GPU (0),1,7,None",
-                         // device 3 has no TARGET_INFO_GPU row. nsys prints " (3)" (SQLite's printf of a NULL
-                         // name); ours names it as the rest of Layerscope does
-                         "250,1,4,None,None,None,None,None,None,None,None,None,0.000,4000.000,Device,None,GPU 3 (3),1,7,[CUDA memset]",
-                     }));
+    EXPECT_EQ(lines,
+              (std::vector<std::string>{
+                  "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem "
+                  "(MB),DymSMem (MB),"
+                  "Bytes (MB),Throughput (MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name",
+                  "100,50,1,1,1,1,128,1,1,32,0.001,0.003,None,,None,None,Test GPU (0),1,7,k1",
+                  // zero duration: SQLite's x / 0 is NULL
+                  "100,0,2,None,None,None,None,None,None,None,None,None,0.001,None,Managed,Managed,"
+                  "Test GPU (0),1,7,"
+                  "[CUDA Unified Memory memcpy HtoD]",
+                  // copy and memory kinds nsys does not name: None
+                  "200,100,3,None,None,None,None,None,None,None,None,None,3.000,30000000.000,None,"
+                  "None,Test GPU (0),1,7,None",
+                  // device 3 has no TARGET_INFO_GPU row. nsys prints " (3)" (SQLite's printf
+                  // of a NULL name); ours names it as the rest of Layerscope does
+                  "250,1,4,None,None,None,None,None,None,None,None,None,0.000,4000.000,Device,None,"
+                  "GPU 3 (3),1,7,[CUDA memset]",
+              }));
 }
 
 TEST(ApiTraceFixture, ResultsPrioritiesAndUnnamedThreads) {
     TempDir dir;
     const auto file = dir / "apitrace.sqlite";
-    writeSqliteFixture(file, cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
+    writeSqliteFixture(file,
+                       cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, kMemoryTables, R"(
         INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId, nameId, returnValue, globalTid) VALUES
             (10, 20, 1, 91, 0, 1677721701), (30, 45, 2, 93, 700, 1677721702), (50, 51, 3, 92, NULL, 1677721701);
     )"}));
     const auto lines = csvLines(runCli({"summary", file.string(), "--report", "api_trace"}));
-    EXPECT_EQ(lines, (std::vector<std::string>{
-                         "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name",
-                         "10,10,cudaLaunchKernel,0,1,100,101,5,main thread",
-                         "30,15,cudaMemcpyAsync,700,2,100,102,None,None", // no ThreadNames row
-                         "50,1,cudaGraphLaunch_v10000,None,3,100,101,5,main thread", // "_v10000": 2022.4 strips six characters only
-                     }));
+    EXPECT_EQ(
+        lines,
+        (std::vector<std::string>{
+            "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name",
+            "10,10,cudaLaunchKernel,0,1,100,101,5,main thread",
+            "30,15,cudaMemcpyAsync,700,2,100,102,None,None",            // no ThreadNames row
+            "50,1,cudaGraphLaunch_v10000,None,3,100,101,5,main thread", // "_v10000": 2022.4 strips
+                                                                        // six characters only
+        }));
 }
 
 } // namespace

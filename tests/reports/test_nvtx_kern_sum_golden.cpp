@@ -6,10 +6,9 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <string>
 #include <tuple>
 
@@ -17,12 +16,15 @@ namespace {
 
 using namespace ls::test;
 
-const std::vector<std::string> kHeader = {"NVTX Range", "Style", "PID", "TID", "NVTX Inst", "Kern Inst",
-                                          "Total Time (ns)", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)",
-                                          "StdDev (ns)", "Kernel Name"};
+const std::vector<std::string> kHeader = {
+    "NVTX Range", "Style",           "PID",        "TID",      "NVTX Inst",
+    "Kern Inst",  "Total Time (ns)", "Avg (ns)",   "Med (ns)", "Min (ns)",
+    "Max (ns)",   "StdDev (ns)",     "Kernel Name"};
 constexpr size_t kRange = 0, kPid = 2, kTid = 3, kKernInst = 5, kTotal = 6, kStdDev = 11;
 
-CsvTable runNvtxKernSum(const TraceCase& c, std::string& raw) { return runSummary(c, "nvtx_kern_sum", raw); }
+CsvTable runNvtxKernSum(const TraceCase& c, std::string& raw) {
+    return runSummary(c, "nvtx_kern_sum", raw);
+}
 
 CsvTable readGolden(const TraceCase& c) {
     const fs::path file = goldenDir() / (c.name + ".nvtxkernsum.csv");
@@ -34,12 +36,14 @@ CsvTable readGolden(const TraceCase& c) {
 }
 
 // Data rows as CSV lines, sorted: a multiset of rows.
-std::vector<std::string> rowMultiset(const CsvTable& t, const std::vector<size_t>& skipColumns = {}) {
+std::vector<std::string> rowMultiset(const CsvTable& t,
+                                     const std::vector<size_t>& skipColumns = {}) {
     std::vector<std::string> rows;
     for (size_t i = 1; i < t.size(); ++i) {
         std::vector<std::string> row;
         for (size_t c = 0; c < t[i].size(); ++c)
-            row.push_back(std::count(skipColumns.begin(), skipColumns.end(), c) ? std::string("*") : t[i][c]);
+            row.push_back(std::count(skipColumns.begin(), skipColumns.end(), c) ? std::string("*")
+                                                                                : t[i][c]);
         rows.push_back(formatCsvRow(row));
     }
     std::sort(rows.begin(), rows.end());
@@ -64,9 +68,10 @@ long long num(const std::string& s) { return s.empty() ? -1 : std::stoll(s); }
 void expectOurOrder(const CsvTable& t) {
     for (size_t i = 2; i < t.size(); ++i) {
         const auto &a = t[i - 1], &b = t[i];
-        const bool aNone = a[kRange] == "None" && a[1] == "None", bNone = b[kRange] == "None" && b[1] == "None";
-        SCOPED_TRACE("rows " + std::to_string(i - 1) + " and " + std::to_string(i) + ":\n" + formatCsvRow(a) + "\n" +
-                     formatCsvRow(b));
+        const bool aNone = a[kRange] == "None" && a[1] == "None",
+                   bNone = b[kRange] == "None" && b[1] == "None";
+        SCOPED_TRACE("rows " + std::to_string(i - 1) + " and " + std::to_string(i) + ":\n" +
+                     formatCsvRow(a) + "\n" + formatCsvRow(b));
         if (aNone != bNone) {
             EXPECT_TRUE(aNone) << "None rows come first";
             continue;
@@ -76,7 +81,8 @@ void expectOurOrder(const CsvTable& t) {
             EXPECT_LE(c, 0) << "range text ascending, bytewise";
             if (c != 0) continue;
         }
-        const auto ka = std::make_tuple(num(a[kPid]), num(a[kTid])), kb = std::make_tuple(num(b[kPid]), num(b[kTid]));
+        const auto ka = std::make_tuple(num(a[kPid]), num(a[kTid])),
+                   kb = std::make_tuple(num(b[kPid]), num(b[kTid]));
         EXPECT_LE(ka, kb) << "then pid, tid ascending";
         if (ka != kb) continue;
         EXPECT_GE(std::stoull(a[kTotal]), std::stoull(b[kTotal])) << "then total time descending";
@@ -101,9 +107,9 @@ TEST_P(GoldenNvtxKernSum, EqualsNsys2022NvtxKernSumAsAMultisetOfRows) {
     if (expected != actual) {
         const fs::path out = outputDir() / (c.name + ".nvtxkernsum.actual");
         writeFile(out, raw);
-        ADD_FAILURE() << c.name << " nvtx_kern_sum differs from the golden nvtxkernsum (" << expected.size()
-                      << " golden rows, " << actual.size() << " ours)\nour output: " << out
-                      << "\n(rows sorted on both sides)\n"
+        ADD_FAILURE() << c.name << " nvtx_kern_sum differs from the golden nvtxkernsum ("
+                      << expected.size() << " golden rows, " << actual.size()
+                      << " ours)\nour output: " << out << "\n(rows sorted on both sides)\n"
                       << lineDiff(joinLines(expected), joinLines(actual));
     }
 }
@@ -113,11 +119,13 @@ TEST_P(GoldenNvtxKernSum, EqualsNsys2022NvtxKernSumAsAMultisetOfRows) {
 std::vector<TraceCase> equalTraces() {
     std::vector<TraceCase> v;
     for (const auto& c : goldenTraces())
-        if (c.name != "saxpy_mpi_perlmutter.nsys" && c.name != "cloverleaf_perlmutter.nsys") v.push_back(c);
+        if (c.name != "saxpy_mpi_perlmutter.nsys" && c.name != "cloverleaf_perlmutter.nsys")
+            v.push_back(c);
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, GoldenNvtxKernSum, ::testing::ValuesIn(equalTraces()), traceParamName);
+INSTANTIATE_TEST_SUITE_P(Traces, GoldenNvtxKernSum, ::testing::ValuesIn(equalTraces()),
+                         traceParamName);
 
 // saxpy_mpi_perlmutter (export schema 2.9) stores a CUDA backtrace row (eventClass 67) beside
 // each launch call with the same correlation id. nsys 2022.4 joins the kernel to both rows and
@@ -134,7 +142,8 @@ TEST(SaxpyNvtxKernSum, SameRowsExceptTotalWhichNsysCountsTwice) {
     ASSERT_FALSE(golden.empty());
     ASSERT_EQ(ours.front(), golden.front());
     expectOurOrder(ours);
-    EXPECT_EQ(joinLines(rowMultiset(ours, {kTotal, kStdDev})), joinLines(rowMultiset(golden, {kTotal, kStdDev})));
+    EXPECT_EQ(joinLines(rowMultiset(ours, {kTotal, kStdDev})),
+              joinLines(rowMultiset(golden, {kTotal, kStdDev})));
     ASSERT_EQ(ours.size(), golden.size());
     ASSERT_GT(golden.size(), 1u);
     size_t matched = 0;
@@ -144,7 +153,8 @@ TEST(SaxpyNvtxKernSum, SameRowsExceptTotalWhichNsysCountsTwice) {
             if (std::tie(golden[j][0], golden[j][1], golden[j][2], golden[j][3], golden[j][12]) !=
                 std::tie(ours[i][0], ours[i][1], ours[i][2], ours[i][3], ours[i][12]))
                 continue;
-            EXPECT_EQ(std::stoull(golden[j][kTotal]), 2 * std::stoull(ours[i][kTotal])) << formatCsvRow(ours[i]);
+            EXPECT_EQ(std::stoull(golden[j][kTotal]), 2 * std::stoull(ours[i][kTotal]))
+                << formatCsvRow(ours[i]);
             ++matched;
         }
     }
@@ -152,7 +162,8 @@ TEST(SaxpyNvtxKernSum, SameRowsExceptTotalWhichNsysCountsTwice) {
 
     const auto loaded = ls::loadTrace(c.path.string());
     ASSERT_TRUE(loaded.ok());
-    EXPECT_GT(loaded.trace->report.count(ls::Anomaly::DuplicateRuntimeRow), 0u) << "the cause of the difference";
+    EXPECT_GT(loaded.trace->report.count(ls::Anomaly::DuplicateRuntimeRow), 0u)
+        << "the cause of the difference";
 }
 
 // cloverleaf has no NVTX_EVENTS table: nsys 2022.4 prints nothing at all (its golden file is

@@ -8,7 +8,6 @@
 #include "tests/support/correlation_fixture.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
@@ -26,9 +25,10 @@ std::string sqlQuoted(const std::string& s) {
 }
 
 std::string rangeText(int i) {
-    if (i % 10 == 0) return "layer" + std::to_string(i % 3);     // plain ranges: groups of many ranges
-    if (i % 17 == 0) return "aten::odd,  seq = " + std::to_string(i); // fields that do not rebuild the text
-    const int op = i % 11 == 0 ? i - 1 : i;                             // every 11th repeats the text before it
+    if (i % 10 == 0) return "layer" + std::to_string(i % 3); // plain ranges: groups of many ranges
+    if (i % 17 == 0)
+        return "aten::odd,  seq = " + std::to_string(i); // fields that do not rebuild the text
+    const int op = i % 11 == 0 ? i - 1 : i;              // every 11th repeats the text before it
     std::string s = "aten::op" + std::to_string(op % 7);
     if (op % 3) s += ", seq = " + std::to_string(op % 13);
     s += ", op_id = " + std::to_string((op * 7919) % 100003);
@@ -38,16 +38,23 @@ std::string rangeText(int i) {
 
 std::string manyRangesFixture() {
     std::string nvtx = "INSERT INTO NVTX_EVENTS(start, end, text) VALUES ";
-    std::string calls = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId, nameId) VALUES ";
-    std::string kernels = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, demangledName, shortName) VALUES ";
+    std::string calls =
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId, nameId) VALUES ";
+    std::string kernels = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, "
+                          "demangledName, shortName) VALUES ";
     for (int i = 0; i < kRanges; ++i) {
-        const int64_t at = int64_t(i) * 1000, kernelAt = int64_t(kRanges) * 1000 + int64_t(i) * 1000;
+        const int64_t at = int64_t(i) * 1000,
+                      kernelAt = int64_t(kRanges) * 1000 + int64_t(i) * 1000;
         const char* sep = i ? ", " : "";
-        nvtx += sep + ("(" + std::to_string(at) + ", " + std::to_string(at + 500) + ", " + sqlQuoted(rangeText(i)) + ")");
-        calls += sep + ("(" + std::to_string(at + 100) + ", " + std::to_string(at + 200) + ", " + std::to_string(i + 1) + ", 11)");
+        nvtx += sep + ("(" + std::to_string(at) + ", " + std::to_string(at + 500) + ", " +
+                       sqlQuoted(rangeText(i)) + ")");
+        calls += sep + ("(" + std::to_string(at + 100) + ", " + std::to_string(at + 200) + ", " +
+                        std::to_string(i + 1) + ", 11)");
         const int name = 1 + i % 3;
-        kernels += sep + ("(" + std::to_string(kernelAt) + ", " + std::to_string(kernelAt + 10 + (i * 37) % 400) + ", " +
-                          std::to_string(i + 1) + ", " + std::to_string(name) + ", " + std::to_string(name) + ")");
+        kernels +=
+            sep + ("(" + std::to_string(kernelAt) + ", " +
+                   std::to_string(kernelAt + 10 + (i * 37) % 400) + ", " + std::to_string(i + 1) +
+                   ", " + std::to_string(name) + ", " + std::to_string(name) + ")");
     }
     return nvtx + ";\n" + calls + ";\n" + kernels + ";\n";
 }
@@ -74,9 +81,10 @@ TEST(NvtxKernSumRows, ManyRangesGiveSqlsGroupsInNsysOrder) {
         GROUP BY n.text, s.value
         ORDER BY n.text, sum(k.end - k.start) DESC, s.value)",
              [&](sqlite3_stmt* st) {
-                 expected.push_back({SqlReader::text(st, 0), std::to_string(SqlReader::int64(st, 1)),
-                                     std::to_string(SqlReader::int64(st, 2)), std::to_string(SqlReader::int64(st, 3)),
-                                     SqlReader::text(st, 4)});
+                 expected.push_back(
+                     {SqlReader::text(st, 0), std::to_string(SqlReader::int64(st, 1)),
+                      std::to_string(SqlReader::int64(st, 2)),
+                      std::to_string(SqlReader::int64(st, 3)), SqlReader::text(st, 4)});
              });
     ASSERT_GT(expected.size(), size_t(4 * 4096)) << "more rows than a few batches";
     ASSERT_EQ(ours.size(), expected.size() + 1) << "header and one row per group";
@@ -97,16 +105,22 @@ TEST(NvtxKernSumRows, RowsAreTheSameHoweverTheTextsAreSplitIntoParts) {
     ASSERT_TRUE(trace);
     auto rowsWith = [&](size_t partTexts) {
         std::vector<std::string> rows;
-        ls::nvtxKernelSummary(*trace, [&](const ls::NvtxKernRow& r) {
-            rows.push_back(std::string(r.range) + "|" + std::string(r.style) + "|" + std::to_string(r.tid.value_or(0)) + "|" +
-                           std::to_string(r.rangeInstances) + "|" + std::to_string(r.kernelInstances) + "|" +
-                           std::to_string(r.stats.total) + "|" + std::string(trace->str(r.kernel)));
-        }, partTexts);
+        ls::nvtxKernelSummary(
+            *trace,
+            [&](const ls::NvtxKernRow& r) {
+                rows.push_back(
+                    std::string(r.range) + "|" + std::string(r.style) + "|" +
+                    std::to_string(r.tid.value_or(0)) + "|" + std::to_string(r.rangeInstances) +
+                    "|" + std::to_string(r.kernelInstances) + "|" + std::to_string(r.stats.total) +
+                    "|" + std::string(trace->str(r.kernel)));
+            },
+            partTexts);
         return rows;
     };
     const auto whole = rowsWith(size_t(1) << 30);
     ASSERT_GT(whole.size(), size_t(4 * 4096));
-    for (size_t part : {size_t(1), size_t(3), size_t(1000)}) EXPECT_EQ(rowsWith(part), whole) << "parts of " << part << " texts";
+    for (size_t part : {size_t(1), size_t(3), size_t(1000)})
+        EXPECT_EQ(rowsWith(part), whole) << "parts of " << part << " texts";
 }
 
 // A caller that fails while taking rows (a full disk, say) gets its exception back, and the

@@ -1,19 +1,18 @@
-// rank_sum and collective matching on real multi-GPU traces, against references computed here
-// from SQL over the same files (kernel, copy and set intervals per device, NCCL kernels told by
-// name in SQL) with a sweep over start/end events: an algorithm of its own, not core/reports/intervals.
+// rank_sum and collective matching on real multi-GPU traces, against references computed here from
+// SQL over the same files (kernel, copy and set intervals per device, NCCL kernels told by name in
+// SQL) with a sweep over start/end events: an algorithm of its own, not core/reports/intervals.
 #include "core/load/session_load.h"
 #include "core/reports/collectives.h"
 #include "core/reports/iteration_summary.h"
 #include "core/reports/rank_summary.h"
 #include "tests/support/test_support.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sqlite3.h>
 #include <sstream>
 
 namespace ls::test {
@@ -44,7 +43,8 @@ Reference sweep(const SqlReader& db, const std::string& sql) {
         last = std::max(last, e);
         ref.kernels += kind < 2;
     });
-    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+    std::sort(events.begin(), events.end(),
+              [](const Event& a, const Event& b) { return a.time < b.time; });
     std::array<int, 3> active{}; // running ops of each kind
     int64_t prev = events.empty() ? 0 : events.front().time;
     for (const Event& e : events) {
@@ -73,21 +73,26 @@ void expectRow(const RankTimeRow& row, const Reference& ref) {
     EXPECT_GT(row.comm, 0);
 }
 
-const char* kNsysKernels = "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                           "JOIN StringIds s ON s.id = k.demangledName WHERE k.deviceId = ";
+const char* kNsysKernels =
+    "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+    "JOIN StringIds s ON s.id = k.demangledName WHERE k.deviceId = ";
 // Appended to a kernel query ending in "deviceId = ": the same device's copies and sets, kind 2.
 std::string copiesOf(int64_t device) {
     const std::string d = std::to_string(device);
-    return d + " UNION ALL SELECT start, end, 2 FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE deviceId = " + d +
+    return d +
+           " UNION ALL SELECT start, end, 2 FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE deviceId = " + d +
            " UNION ALL SELECT start, end, 2 FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE deviceId = " + d;
 }
 
-fs::path ddp(int rank) { return sharedDir() / "traces" / ("ddp_bf16_h200x2_rank" + std::to_string(rank) + ".sqlite"); }
+fs::path ddp(int rank) {
+    return sharedDir() / "traces" / ("ddp_bf16_h200x2_rank" + std::to_string(rank) + ".sqlite");
+}
 
 TEST(RankSummarySql, DdpRanksEqualSqlOverEachFile) {
     LS_REQUIRE_FILE(ddp(0));
     LS_REQUIRE_FILE(ddp(1));
-    const Session s = loadSession({ddp(1).string(), ddp(0).string()}); // order given does not decide the rank
+    const Session s =
+        loadSession({ddp(1).string(), ddp(0).string()}); // order given does not decide the rank
     ASSERT_TRUE(s.failed.empty());
     ASSERT_EQ(s.ranks.size(), 2u);
     const auto rows = rankTimeSummary(s);
@@ -98,7 +103,8 @@ TEST(RankSummarySql, DdpRanksEqualSqlOverEachFile) {
         EXPECT_EQ(s.traces[s.ranks[r].trace].file, ddp(r).string());
         EXPECT_EQ(rows[r].host, "vm");
         const SqlReader db(ddp(r));
-        const int64_t device = db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        const int64_t device =
+            db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
         EXPECT_EQ(rows[r].device, static_cast<uint32_t>(device));
         expectRow(rows[r], sweep(db, kNsysKernels + copiesOf(device)));
     }
@@ -113,8 +119,10 @@ TEST(RankSummarySql, DdpRanksEqualSqlOverEachFile) {
         EXPECT_EQ(lengthOf(busy[r].compute), rows[r].compute);
         EXPECT_EQ(lengthOf(busy[r].comm), rows[r].comm);
         const SqlReader& db = r ? db1 : db0;
-        const int64_t first = db.scalar("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL") + (r ? e1 : e0) - std::min(e0, e1);
-        EXPECT_EQ(std::min(busy[r].compute.front().start, busy[r].comm.front().start), first) << "rank " << r;
+        const int64_t first = db.scalar("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL") +
+                              (r ? e1 : e0) - std::min(e0, e1);
+        EXPECT_EQ(std::min(busy[r].compute.front().start, busy[r].comm.front().start), first)
+            << "rank " << r;
     }
 }
 
@@ -130,7 +138,8 @@ TEST(RankSummarySql, DdpAllReducesMatchOneToOneWithSkewFromSql) {
     for (int r = 0; r < 2; ++r) {
         const SqlReader db(ddp(r));
         epoch[r] = db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
-        db.each("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+        db.each("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                "k.demangledName "
                 "WHERE s.value LIKE 'ncclDevKernel_AllReduce%' ORDER BY k.start",
                 [&](sqlite3_stmt* st) { starts[r].push_back(SqlReader::int64(st, 0)); });
     }
@@ -167,14 +176,17 @@ TEST(RankSummarySql, DdpAllReducesMatchOneToOneWithSkewFromSql) {
         EXPECT_EQ(slowest[it], 1) << "iteration " << it;
     }
     // Each rank's iteration is measured on the GPU, as iter_sum measures it on that rank's trace
-    // (the work launched inside the range), and the slowest rank is the one whose GPU span is longest.
+    // (the work launched inside the range), and the slowest rank is the one whose GPU span is
+    // longest.
     for (int rank = 0; rank < 2; ++rank) {
         const IterationSummary one = iterationSummary(*s.traces[static_cast<size_t>(rank)].trace);
         std::vector<TimeNs> fromRanks;
         for (const auto& r : iters)
             if (r.rank == rank) fromRanks.push_back(r.duration());
         ASSERT_EQ(fromRanks.size(), one.rows.size());
-        for (size_t i = 0; i < fromRanks.size(); ++i) EXPECT_EQ(fromRanks[i], one.rows[i].duration()) << "rank " << rank << " " << one.rows[i].name;
+        for (size_t i = 0; i < fromRanks.size(); ++i)
+            EXPECT_EQ(fromRanks[i], one.rows[i].duration())
+                << "rank " << rank << " " << one.rows[i].name;
     }
     for (const auto& [it, n] : ranksPerIteration) {
         const RankIterationRow *a = nullptr, *b = nullptr;
@@ -200,15 +212,19 @@ TEST(RankSummarySql, EightGpuNvprofFileSplitsIntoItsDevices) {
         EXPECT_EQ(s.ranks[i].rank, static_cast<int>(i));
         EXPECT_EQ(s.ranks[i].source, RankSource::Device);
         EXPECT_EQ(rows[i].device, static_cast<uint32_t>(devices[i]));
-        expectRow(rows[i], sweep(db, "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k "
+        expectRow(rows[i], sweep(db, "SELECT k.start, k.end, lower(s.value) LIKE '%nccl%' FROM "
+                                     "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k "
                                      "JOIN StringTable s ON s._id_ = k.name WHERE k.deviceId = " +
                                          copiesOf(devices[i])));
     }
     // One thread launched each collective on all its GPUs with one call: a correlation id is
     // one collective, with one kernel on each GPU that took part.
     std::map<int64_t, int64_t> membersByLaunch;
-    db.each("SELECT correlationId, count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL GROUP BY 1",
-            [&](sqlite3_stmt* st) { membersByLaunch[SqlReader::int64(st, 0)] = SqlReader::int64(st, 1); });
+    db.each("SELECT correlationId, count(DISTINCT deviceId) FROM "
+            "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL GROUP BY 1",
+            [&](sqlite3_stmt* st) {
+                membersByLaunch[SqlReader::int64(st, 0)] = SqlReader::int64(st, 1);
+            });
     const CollectiveMatch m = matchCollectives(s);
     ASSERT_EQ(m.collectives.size(), membersByLaunch.size());
     for (const auto& c : m.collectives) {
@@ -219,7 +235,8 @@ TEST(RankSummarySql, EightGpuNvprofFileSplitsIntoItsDevices) {
 }
 
 TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
-    const fs::path r0 = sharedDir() / "traces/fsdp_rank0.kineto.json.gz", r1 = sharedDir() / "traces/fsdp_rank1.kineto.json.gz";
+    const fs::path r0 = sharedDir() / "traces/fsdp_rank0.kineto.json.gz",
+                   r1 = sharedDir() / "traces/fsdp_rank1.kineto.json.gz";
     LS_REQUIRE_FILE(r0);
     LS_REQUIRE_FILE(r1);
     const Session s = loadSession({r0.string(), r1.string()});
@@ -245,10 +262,12 @@ TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
             "for e in json.load(gzip.open(sys.argv[1]))['traceEvents']:\n"
             "    a = e.get('args', {})\n"
             "    if e.get('cat') == 'kernel' and 'In msg nelems' in a:\n"
-            "        print(e['name'].split('_')[1], max(a['In msg nelems'], a['Out msg nelems']) * size[a['dtype']], a['Process Group Name'])\n";
+            "        print(e['name'].split('_')[1], max(a['In msg nelems'], a['Out msg nelems']) * "
+            "size[a['dtype']], a['Process Group Name'])\n";
         const fs::path py = outputDir() / ("collective_args_" + std::to_string(r) + ".py");
         writeFile(py, script);
-        FILE* pipe = popen(("python3 '" + py.string() + "' '" + (r ? r1 : r0).string() + "'").c_str(), "r");
+        FILE* pipe =
+            popen(("python3 '" + py.string() + "' '" + (r ? r1 : r0).string() + "'").c_str(), "r");
         ASSERT_NE(pipe, nullptr);
         std::string out;
         std::array<char, 4096> buf{};
@@ -258,13 +277,15 @@ TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
         std::istringstream lines(out);
         for (std::string type, group; lines;) {
             uint64_t bytes = 0;
-            if (lines >> type >> bytes >> group) expected.insert(type + " " + std::to_string(bytes) + " group " + group);
+            if (lines >> type >> bytes >> group)
+                expected.insert(type + " " + std::to_string(bytes) + " group " + group);
         }
         for (const auto& c : m.collectives)
             for (const auto& member : c.members)
                 if (member.rank == static_cast<uint32_t>(r))
-                    actual.insert(std::string(c.type == Collective::AllGather ? "AllGather" : "ReduceScatter") + " " +
-                                  std::to_string(member.bytes) + " " + c.comm);
+                    actual.insert(std::string(c.type == Collective::AllGather ? "AllGather"
+                                                                              : "ReduceScatter") +
+                                  " " + std::to_string(member.bytes) + " " + c.comm);
         EXPECT_EQ(expected.size(), 36u);
         EXPECT_EQ(actual, expected) << "rank " << r;
     }
@@ -276,12 +297,14 @@ TEST(RankSummarySql, FsdpPytorchProfilerRanksFromDistributedInfo) {
     }
 }
 
-
 // The same FSDP job recorded with Nsight Systems, one report per rank (tests/data/ranks, recorded
 // for this project on two H100s with ../shared/tools/gpu/fsdp.py --mode nvtx): rank_sum against
 // the SQL sweep, and every all-gather and reduce-scatter matched to its peer, with the skew from
 // the kernels' starts in SQL on the clock the recorded session starts give.
-fs::path fsdpNsys(int rank) { return sourceDir() / "tests/data/ranks" / ("fsdp_nsys_bf16_h100x2_rank" + std::to_string(rank) + ".sqlite"); }
+fs::path fsdpNsys(int rank) {
+    return sourceDir() / "tests/data/ranks" /
+           ("fsdp_nsys_bf16_h100x2_rank" + std::to_string(rank) + ".sqlite");
+}
 
 TEST(RankSummarySql, FsdpNsysRanksEqualSqlAndCollectivesMatchOneToOne) {
     LS_REQUIRE_FILE(fsdpNsys(0));
@@ -297,18 +320,22 @@ TEST(RankSummarySql, FsdpNsysRanksEqualSqlAndCollectivesMatchOneToOne) {
         const SqlReader db(fsdpNsys(r));
         // torchrun's RANK, as the export recorded the process environment.
         EXPECT_EQ(s.ranks[r].source, RankSource::Environment);
-        EXPECT_EQ(db.scalar("SELECT count(*) FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE' AND value = 'RANK=\"" +
+        EXPECT_EQ(db.scalar("SELECT count(*) FROM META_DATA_CAPTURE WHERE name LIKE "
+                            "'%ENVIRONMENT_VARIABLE' AND value = 'RANK=\"" +
                             std::to_string(r) + "\"'"),
                   1);
-        const int64_t device = db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        const int64_t device =
+            db.scalar("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL");
         EXPECT_EQ(device, r) << "each rank drove its own GPU";
         expectRow(rows[r], sweep(db, kNsysKernels + copiesOf(device)));
         EXPECT_GT(rows[r].overlap, 0) << "FSDP prefetches all-gathers under compute";
         epoch[r] = db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
         for (const char* type : {"AllGather", "ReduceScatter"}) {
             starts[type].resize(2);
-            db.each(std::string("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
-                                "WHERE s.value LIKE 'ncclDevKernel_") + type + "%' ORDER BY k.start",
+            db.each(std::string("SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                                "ON s.id = k.demangledName "
+                                "WHERE s.value LIKE 'ncclDevKernel_") +
+                        type + "%' ORDER BY k.start",
                     [&](sqlite3_stmt* st) { starts[type][r].push_back(SqlReader::int64(st, 0)); });
         }
     }
@@ -322,10 +349,13 @@ TEST(RankSummarySql, FsdpNsysRanksEqualSqlAndCollectivesMatchOneToOne) {
     std::map<std::string, size_t> seen;
     for (const auto& c : m.collectives) {
         ASSERT_EQ(c.members.size(), 2u);
-        const std::string type = c.type == Collective::AllGather ? "AllGather" : c.type == Collective::ReduceScatter ? "ReduceScatter" : "?";
+        const std::string type = c.type == Collective::AllGather       ? "AllGather"
+                                 : c.type == Collective::ReduceScatter ? "ReduceScatter"
+                                                                       : "?";
         ASSERT_NE(type, "?");
         const size_t k = seen[type]++;
-        const int64_t a = starts[type][0][k] + epoch[0] - base, b = starts[type][1][k] + epoch[1] - base;
+        const int64_t a = starts[type][0][k] + epoch[0] - base,
+                      b = starts[type][1][k] + epoch[1] - base;
         EXPECT_EQ(c.firstStart, std::min(a, b)) << type << " " << k;
         EXPECT_EQ(c.skew(), std::abs(a - b)) << type << " " << k;
         EXPECT_EQ(c.lastRank, b > a ? 1 : 0) << type << " " << k;

@@ -2,8 +2,8 @@
 // memory-bound point, a kernel without FLOPs left out); on real traces, each point's intensity
 // and FLOP rate equal sums recomputed here from the kernel and metric columns, and the roof of
 // one point equals min(peak, intensity × bandwidth) with the H200 figures written out.
-#include "core/reports/roofline.h"
 #include "core/load/load.h"
+#include "core/reports/roofline.h"
 #include "tests/support/test_support.h"
 
 #include <algorithm>
@@ -44,10 +44,10 @@ TEST(Roofline, HandBuiltPointsByHand) {
     EXPECT_EQ(gemm.gpuTimeNs, 2'000'000u);
     EXPECT_DOUBLE_EQ(gemm.flops, 1e12);
     EXPECT_DOUBLE_EQ(gemm.bytes, 1e9);
-    EXPECT_DOUBLE_EQ(gemm.intensity(), 1000);     // 1e12 FLOP / 1e9 B
-    EXPECT_DOUBLE_EQ(gemm.achieved(), 5e14);      // 1e12 FLOP / 2 ms
+    EXPECT_DOUBLE_EQ(gemm.intensity(), 1000);       // 1e12 FLOP / 1e9 B
+    EXPECT_DOUBLE_EQ(gemm.achieved(), 5e14);        // 1e12 FLOP / 2 ms
     EXPECT_DOUBLE_EQ(gemm.computeRoof(), 989.5e12); // H200 FP16 Tensor Core, 1,979 sparse halved
-    EXPECT_DOUBLE_EQ(gemm.roof(), 989.5e12);      // 1000 × 4.8e12 B/s = 4.8e15 is above it
+    EXPECT_DOUBLE_EQ(gemm.roof(), 989.5e12);        // 1000 × 4.8e12 B/s = 4.8e15 is above it
     EXPECT_NEAR(gemm.percentOfRoof(), 100 * 5e14 / 989.5e12, 1e-9);
     EXPECT_EQ(gemm.bound(), RooflineBound::Compute);
     ASSERT_NE(gemm.peaks, nullptr);
@@ -58,8 +58,8 @@ TEST(Roofline, HandBuiltPointsByHand) {
     EXPECT_EQ(add.kernels, 1u); // k2 has no FLOP count
     EXPECT_DOUBLE_EQ(add.intensity(), 0.25);
     EXPECT_DOUBLE_EQ(add.achieved(), 1e12);
-    EXPECT_DOUBLE_EQ(add.computeRoof(), 67e12);   // H200 FP32
-    EXPECT_DOUBLE_EQ(add.roof(), 0.25 * 4.8e12);  // memory: 1.2 TFLOP/s
+    EXPECT_DOUBLE_EQ(add.computeRoof(), 67e12);  // H200 FP32
+    EXPECT_DOUBLE_EQ(add.roof(), 0.25 * 4.8e12); // memory: 1.2 TFLOP/s
     EXPECT_NEAR(add.percentOfRoof(), 100 * 1e12 / 1.2e12, 1e-9);
     EXPECT_EQ(add.bound(), RooflineBound::Memory);
 }
@@ -88,7 +88,8 @@ void expectPointsAreColumnSums(const Trace& t, RooflineGrouping g) {
     const auto points = roofline(t, groupOf);
     ASSERT_FALSE(points.empty());
     uint64_t priced = 0;
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) priced += std::isfinite(t.metrics.flops[k]) && std::isfinite(t.metrics.bytes[k]);
+    for (uint32_t k = 0; k < t.kernels.size(); ++k)
+        priced += std::isfinite(t.metrics.flops[k]) && std::isfinite(t.metrics.bytes[k]);
     uint64_t covered = 0;
     for (const RooflinePoint& p : points) {
         Sums s;
@@ -106,11 +107,13 @@ void expectPointsAreColumnSums(const Trace& t, RooflineGrouping g) {
         EXPECT_EQ(p.kernels, s.kernels);
         EXPECT_EQ(p.gpuTimeNs, s.timeNs);
         EXPECT_NEAR(p.intensity(), s.flops / s.bytes, 1e-9 * std::abs(s.flops / s.bytes));
-        EXPECT_NEAR(p.achieved(), s.flops / (static_cast<double>(s.timeNs) * 1e-9), 1e-9 * p.achieved());
+        EXPECT_NEAR(p.achieved(), s.flops / (static_cast<double>(s.timeNs) * 1e-9),
+                    1e-9 * p.achieved());
         covered += p.kernels;
     }
     EXPECT_EQ(covered, priced); // every kernel with FLOPs and bytes is in exactly one point
-    for (size_t i = 1; i < points.size(); ++i) EXPECT_GE(points[i - 1].gpuTimeNs, points[i].gpuTimeNs);
+    for (size_t i = 1; i < points.size(); ++i)
+        EXPECT_GE(points[i - 1].gpuTimeNs, points[i].gpuTimeNs);
 }
 
 std::shared_ptr<const Trace> load(const fs::path& file) {
@@ -145,16 +148,18 @@ TEST(Roofline, SampleRoofByHand) {
             break;
         }
     ASSERT_NE(gemm, nullptr) << "no fp16 Tensor Core point in the sample";
-    const double peak = 989.5e12;   // H200 FP16 Tensor Core, dense (datasheet 1,979 with sparsity)
+    const double peak = 989.5e12;    // H200 FP16 Tensor Core, dense (datasheet 1,979 with sparsity)
     const double bandwidth = 4.8e12; // H200 HBM3e
     const double intensity = gemm->flops / gemm->bytes;
     const double roof = std::min(peak, intensity * bandwidth);
     EXPECT_DOUBLE_EQ(gemm->roof(), roof);
-    EXPECT_EQ(gemm->bound(), intensity * bandwidth < peak ? RooflineBound::Memory : RooflineBound::Compute);
+    EXPECT_EQ(gemm->bound(),
+              intensity * bandwidth < peak ? RooflineBound::Memory : RooflineBound::Compute);
     const double achieved = gemm->flops / (static_cast<double>(gemm->gpuTimeNs) * 1e-9);
     EXPECT_NEAR(gemm->percentOfRoof(), 100 * achieved / roof, 1e-9);
     EXPECT_GT(gemm->percentOfRoof(), 0);
-    EXPECT_LE(gemm->percentOfRoof(), 100.0) << "a rate above the datasheet peak means wrong FLOPs or peaks";
+    EXPECT_LE(gemm->percentOfRoof(), 100.0)
+        << "a rate above the datasheet peak means wrong FLOPs or peaks";
 }
 
 } // namespace
@@ -166,7 +171,8 @@ namespace {
 // The CLI's roofline report: its header, one row per point, FLOPs equal to the points' (whole
 // numbers), and --by refused with other reports or an unknown grouping.
 TEST(RooflineCli, ReportHasOneRowPerPointAndChecksItsOption) {
-    const CliResult r = runCli({"summary", sampleTrace().string(), "--report", "roofline", "--by", "layer"});
+    const CliResult r =
+        runCli({"summary", sampleTrace().string(), "--report", "roofline", "--by", "layer"});
     ASSERT_EQ(r.rc, 0) << r.err;
     const CsvTable rows = parseCsv(r.out);
     ASSERT_GT(rows.size(), 3u);
@@ -175,10 +181,14 @@ TEST(RooflineCli, ReportHasOneRowPerPointAndChecksItsOption) {
     ASSERT_LT(flops, h.size());
     for (size_t i = 1; i < rows.size(); ++i)
         if (!rows[i][flops].empty()) {
-            EXPECT_EQ(rows[i][flops].find_first_not_of("0123456789"), std::string::npos) << rows[i][flops];
+            EXPECT_EQ(rows[i][flops].find_first_not_of("0123456789"), std::string::npos)
+                << rows[i][flops];
         }
-    EXPECT_EQ(runCli({"summary", sampleTrace().string(), "--report", "roofline", "--by", "module"}).rc, 2);
-    EXPECT_EQ(runCli({"summary", sampleTrace().string(), "--report", "kern_sum", "--by", "layer"}).rc, 2);
+    EXPECT_EQ(
+        runCli({"summary", sampleTrace().string(), "--report", "roofline", "--by", "module"}).rc,
+        2);
+    EXPECT_EQ(
+        runCli({"summary", sampleTrace().string(), "--report", "kern_sum", "--by", "layer"}).rc, 2);
 }
 
 } // namespace

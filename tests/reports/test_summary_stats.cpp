@@ -3,9 +3,8 @@
 // away from zero), stripApiVersion and formatDim3 (as nsys 2022.4 prints them).
 #include "core/reports/summary.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -95,7 +94,8 @@ TEST(StripApiVersion, DropsSixCharacterVersionSuffixes) {
 TEST(StripApiVersion, LeavesOtherNamesAlone) {
     EXPECT_EQ(stripApiVersion("cudaMemcpyAsync"), "cudaMemcpyAsync");
     EXPECT_EQ(stripApiVersion("cuLaunchKernelEx"), "cuLaunchKernelEx");
-    EXPECT_EQ(stripApiVersion("cudaGraphLaunch_v11060"), "cudaGraphLaunch_v11060") << "nsys 2022.4 keeps 7-character suffixes";
+    EXPECT_EQ(stripApiVersion("cudaGraphLaunch_v11060"), "cudaGraphLaunch_v11060")
+        << "nsys 2022.4 keeps 7-character suffixes";
     EXPECT_EQ(stripApiVersion("_v3020"), "_v3020") << "nothing would be left";
     EXPECT_EQ(stripApiVersion("cuModuleGetLoadingMode"), "cuModuleGetLoadingMode");
     EXPECT_EQ(stripApiVersion(""), "");

@@ -5,7 +5,6 @@
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
-
 #include <sstream>
 
 namespace {
@@ -114,7 +113,8 @@ TEST(TableWriter, FinishTwiceWritesOnce) {
 // Rows of views (reports of millions of rows) come out byte for byte as rows of strings, in
 // every format and with leading columns.
 TEST(TableWriter, RowsOfViewsAreWrittenAsRowsOfStrings) {
-    const std::vector<std::string> row = {"void k<float, 4>(int)", "say \"hi\"", "line\nbreak", "tab\there", ""};
+    const std::vector<std::string> row = {"void k<float, 4>(int)", "say \"hi\"", "line\nbreak",
+                                          "tab\there", ""};
     const std::vector<std::string_view> views(row.begin(), row.end());
     for (TableFormat format : {TableFormat::Csv, TableFormat::Tsv, TableFormat::Text})
         for (bool leading : {false, true}) {
@@ -130,7 +130,8 @@ TEST(TableWriter, RowsOfViewsAreWrittenAsRowsOfStrings) {
                 a.row(row);
                 b.row(std::span<const std::string_view>(views));
             }
-            EXPECT_EQ(viewed.str(), strings.str()) << "format " << static_cast<int>(format) << ", leading " << leading;
+            EXPECT_EQ(viewed.str(), strings.str())
+                << "format " << static_cast<int>(format) << ", leading " << leading;
             EXPECT_NE(viewed.str().find("say"), std::string::npos);
         }
 }
@@ -148,10 +149,12 @@ TEST(TableFormat, ParsesTheCliNames) {
 // and do not divide into chunks.
 TEST(TableWriterChunks, RowsMadeInChunksEqualRowsWrittenInOrder) {
     auto field = [](size_t row, size_t col) {
-        return col == 0 ? "void f<float, " + std::to_string(row) + ">(int)" : std::to_string(row * 31 + col);
+        return col == 0 ? "void f<float, " + std::to_string(row) + ">(int)"
+                        : std::to_string(row * 31 + col);
     };
     auto make = [&](size_t from, size_t to, TableWriter& w) {
-        for (size_t r = from; r < to; ++r) w.row(std::vector<std::string>{field(r, 0), field(r, 1), field(r, 2)});
+        for (size_t r = from; r < to; ++r)
+            w.row(std::vector<std::string>{field(r, 0), field(r, 1), field(r, 2)});
     };
     for (TableFormat format : {TableFormat::Csv, TableFormat::Tsv})
         for (bool leading : {false, true})
@@ -170,7 +173,8 @@ TEST(TableWriterChunks, RowsMadeInChunksEqualRowsWrittenInOrder) {
                         w.header({"name", "a", "b"});
                         w.rowsInChunks(rows, chunk, 3, make);
                     }
-                    ASSERT_EQ(chunked.str(), serial.str()) << rows << " rows in chunks of " << chunk << (leading ? ", leading column" : "");
+                    ASSERT_EQ(chunked.str(), serial.str()) << rows << " rows in chunks of " << chunk
+                                                           << (leading ? ", leading column" : "");
                 }
 }
 
@@ -182,7 +186,8 @@ TEST(TableWriterChunks, TextTablesStayAligned) {
         TableWriter w(out, TableFormat::Text);
         w.header({"name", "value"});
         w.rowsInChunks(4, 1, 2, [](size_t from, size_t to, TableWriter& into) {
-            for (size_t r = from; r < to; ++r) into.row(std::vector<std::string>{std::string(r + 1, 'x'), std::to_string(r)});
+            for (size_t r = from; r < to; ++r)
+                into.row(std::vector<std::string>{std::string(r + 1, 'x'), std::to_string(r)});
         });
     }
     EXPECT_EQ(out.str(), "name  value\n-----------\nx     0\nxx    1\nxxx   2\nxxxx  3\n");
@@ -196,7 +201,8 @@ TEST(TableWriterChunks, AFailingChunkThrowsToTheCaller) {
     EXPECT_THROW(w.rowsInChunks(1000, 10, 2,
                                 [](size_t from, size_t to, TableWriter& into) {
                                     if (from == 500) throw Broken{};
-                                    for (size_t r = from; r < to; ++r) into.row(std::vector<std::string>{std::to_string(r)});
+                                    for (size_t r = from; r < to; ++r)
+                                        into.row(std::vector<std::string>{std::to_string(r)});
                                 }),
                  Broken);
     EXPECT_EQ(out.str().substr(0, 4), "0\n1\n") << "chunks before the failing one were written";

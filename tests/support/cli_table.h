@@ -2,9 +2,8 @@
 // A CLI command's CSV output read by column name, for the correlation tests.
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -19,7 +18,9 @@ struct CliTable {
         EXPECT_NE(it, header.end()) << "no column " << name;
         return static_cast<size_t>(it - header.begin());
     }
-    const std::string& at(size_t row, const std::string& name) const { return rows[row][col(name)]; }
+    const std::string& at(size_t row, const std::string& name) const {
+        return rows[row][col(name)];
+    }
     // Rows whose column `name` equals value.
     std::vector<size_t> where(const std::string& name, const std::string& value) const {
         std::vector<size_t> out;
@@ -53,7 +54,8 @@ inline std::vector<std::string> splitOn(const std::string& s, const std::string&
     std::vector<std::string> out;
     if (s.empty()) return out;
     size_t from = 0;
-    for (size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + sep.size()) out.push_back(s.substr(from, at - from));
+    for (size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + sep.size())
+        out.push_back(s.substr(from, at - from));
     out.push_back(s.substr(from));
     return out;
 }

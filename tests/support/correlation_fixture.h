@@ -5,7 +5,6 @@
 #include "tests/support/nsys_fixture.h"
 
 #include <gtest/gtest.h>
-
 #include <map>
 #include <memory>
 #include <string>
@@ -18,13 +17,14 @@ inline std::string correlationFixture(std::string_view rows) {
     return cat({kStringIds, kKernelTable, kRuntimeTable, kNvtxTable, R"(
         INSERT INTO StringIds VALUES (1, 'k_a'), (2, 'k_b'), (3, 'k_c'),
             (11, 'cudaLaunchKernel'), (12, 'cudaGraphLaunch'), (13, 'cuLaunchKernelEx');
-    )", rows});
+    )",
+                rows});
 }
 
 struct Loaded {
     std::shared_ptr<const ls::Trace> trace;
     std::string file;
-    CliTable kernels; // `kernels FILE`, one row per kernel by start
+    CliTable kernels;                     // `kernels FILE`, one row per kernel by start
     std::vector<std::string> nvtxKernSum; // `summary --report nvtx_kern_sum` lines, header included
 };
 
@@ -40,13 +40,16 @@ inline Loaded loadFixture(const TempDir& dir, std::string_view rows) {
 }
 
 // Expects the listed columns of kernel row `row` (rows are by start).
-inline void expectKernel(const CliTable& t, size_t row, const std::map<std::string, std::string>& expected) {
+inline void expectKernel(const CliTable& t, size_t row,
+                         const std::map<std::string, std::string>& expected) {
     ASSERT_LT(row, t.rows.size());
-    for (const auto& [name, value] : expected) EXPECT_EQ(t.at(row, name), value) << "kernel " << row << ", column " << name;
+    for (const auto& [name, value] : expected)
+        EXPECT_EQ(t.at(row, name), value) << "kernel " << row << ", column " << name;
 }
 
 inline constexpr const char* kNvtxKernSumHeader =
-    "NVTX Range,Style,PID,TID,NVTX Inst,Kern Inst,Total Time (ns),Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Kernel Name";
+    "NVTX Range,Style,PID,TID,NVTX Inst,Kern Inst,Total Time (ns),Avg (ns),Med (ns),Min (ns),Max "
+    "(ns),StdDev (ns),Kernel Name";
 
 inline std::vector<std::string> withHeader(std::vector<std::string> rows) {
     rows.insert(rows.begin(), kNvtxKernSumHeader);

@@ -19,7 +19,8 @@ inline constexpr std::string_view kTid102 = "1677721702"; // 100 << 24 | 102
 inline constexpr std::string_view kPid200 = "3355443200"; // 200 << 24
 inline constexpr std::string_view kTid201 = "3355443401"; // 200 << 24 | 201
 
-inline constexpr std::string_view kStringIds = "CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);\n";
+inline constexpr std::string_view kStringIds =
+    "CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);\n";
 
 inline constexpr std::string_view kKernelTable = R"(
 CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(
@@ -51,7 +52,8 @@ inline std::string cat(std::initializer_list<std::string_view> parts) {
 }
 
 // Writes the fixture to dir/name.sqlite and loads it; fails the test when the load fails.
-inline std::shared_ptr<const Trace> load(const TempDir& dir, std::string_view sql, std::string_view name = "fixture") {
+inline std::shared_ptr<const Trace> load(const TempDir& dir, std::string_view sql,
+                                         std::string_view name = "fixture") {
     const auto file = dir / (std::string(name) + ".sqlite");
     writeSqliteFixture(file, sql);
     auto r = loadTrace(file.string());

@@ -4,13 +4,12 @@
 #include "tests/support/cli_table.h"
 
 #include <gtest/gtest.h>
-
 #include <memory>
 
 namespace ls::test {
 
 class SampleTraceSuite : public ::testing::Test {
-protected:
+  protected:
     static void SetUpTestSuite() {
         auto r = ls::loadTrace(sampleTrace().string());
         ASSERT_TRUE(r.ok());

@@ -2,14 +2,13 @@
 
 #include "app/cli/cli.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <random>
+#include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,8 +18,10 @@ void setEnv(const char* name, const char* value) {
 #if defined(_WIN32)
     _putenv_s(name, value ? value : "");
 #else
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
+    if (value)
+        ::setenv(name, value, 1);
+    else
+        ::unsetenv(name);
 #endif
 }
 
@@ -47,8 +48,10 @@ fs::path thirdPartyTrace(const std::string& name) {
         {"nccl_8xv100.nvprof.nvvp", "nccl_8xv100_nvvp.nvvp"},
         {"ortmodule_v100.nvprof.nvvp", "ortmodule_nvvp.nvvp"},
         {"pyprof_lstm_v100.nvprof.sql", "pyprof_lstm_v100.sql"},
-        {"kineto/HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz", "hta_alexnet_a100.json.gz"},
-        {"kineto/HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", "hta_ns_resolution_v100.pt.trace.json.gz"},
+        {"kineto/HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+         "hta_alexnet_a100.json.gz"},
+        {"kineto/HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+         "hta_ns_resolution_v100.pt.trace.json.gz"},
         {"kineto/HTA__trace_filter_sampled_rank-0.json.gz", "hta_sampled_rank0.json.gz"},
     };
     for (const auto& [sharedName, corpusName] : kCorpusName) {
@@ -72,7 +75,8 @@ const std::vector<TraceCase>& goldenTraces() {
         {"gpt2_2layer_fp16_h200", sampleTrace(), true},
         {"ddp_bf16_h200x2_rank0", sharedDir() / "traces" / "ddp_bf16_h200x2_rank0.sqlite", false},
         {"ddp_bf16_h200x2_rank1", sharedDir() / "traces" / "ddp_bf16_h200x2_rank1.sqlite", false},
-        {"pair_gpt1layer_fp16_h200.nsys", sharedDir() / "traces" / "pair_gpt1layer_fp16_h200.nsys.sqlite", false},
+        {"pair_gpt1layer_fp16_h200.nsys",
+         sharedDir() / "traces" / "pair_gpt1layer_fp16_h200.nsys.sqlite", false},
         {"saxpy_mpi_perlmutter.nsys", thirdPartyTrace("saxpy_mpi_perlmutter.nsys.sqlite"), false},
         {"cloverleaf_perlmutter.nsys", thirdPartyTrace("cloverleaf_perlmutter.nsys.sqlite"), false},
     };
@@ -100,7 +104,8 @@ TempDir::TempDir() {
         if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-') ch = '_';
     static std::atomic<unsigned> counter{0};
     const unsigned salt = std::random_device{}();
-    path_ = outputDir() / "tmp" / (name + "-" + std::to_string(salt) + "-" + std::to_string(counter++));
+    path_ =
+        outputDir() / "tmp" / (name + "-" + std::to_string(salt) + "-" + std::to_string(counter++));
     fs::remove_all(path_);
     fs::create_directories(path_);
 }
@@ -128,9 +133,11 @@ void writeSqliteFixture(const fs::path& file, std::string_view sql) {
 
 SqlReader::SqlReader(const fs::path& file) {
     std::string uri = "file:";
-    for (char c : file.string()) uri += c == '%' ? "%25" : c == '?' ? "%3F" : c == '#' ? "%23" : std::string(1, c);
+    for (char c : file.string())
+        uri += c == '%' ? "%25" : c == '?' ? "%3F" : c == '#' ? "%23" : std::string(1, c);
     uri += "?immutable=1";
-    if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
+        SQLITE_OK) {
         ADD_FAILURE() << "cannot open " << file << ": " << sqlite3_errmsg(db_);
         sqlite3_close(db_);
         db_ = nullptr;
@@ -140,13 +147,16 @@ SqlReader::SqlReader(const fs::path& file) {
 SqlReader::~SqlReader() { sqlite3_close(db_); }
 
 bool SqlReader::hasTable(std::string_view table) const {
-    return scalar("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" + std::string(table) + "'", 0) > 0;
+    return scalar("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" +
+                      std::string(table) + "'",
+                  0) > 0;
 }
 
 int64_t SqlReader::scalar(std::string_view sql, int64_t fallback) const {
     sqlite3_stmt* st = nullptr;
     int64_t v = fallback;
-    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &st, nullptr) == SQLITE_OK &&
+    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &st, nullptr) ==
+            SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -155,18 +165,22 @@ int64_t SqlReader::scalar(std::string_view sql, int64_t fallback) const {
 
 void SqlReader::each(std::string_view sql, const std::function<void(sqlite3_stmt*)>& row) const {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &st, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &st, nullptr) !=
+        SQLITE_OK) {
         ADD_FAILURE() << "SQL failed: " << sqlite3_errmsg(db_) << "\n" << sql;
         return;
     }
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
-    if (rc != SQLITE_DONE) ADD_FAILURE() << "SQL step failed: " << sqlite3_errmsg(db_) << "\n" << sql;
+    if (rc != SQLITE_DONE)
+        ADD_FAILURE() << "SQL step failed: " << sqlite3_errmsg(db_) << "\n" << sql;
     sqlite3_finalize(st);
 }
 
 int64_t SqlReader::int64(sqlite3_stmt* st, int col) { return sqlite3_column_int64(st, col); }
-bool SqlReader::isNull(sqlite3_stmt* st, int col) { return sqlite3_column_type(st, col) == SQLITE_NULL; }
+bool SqlReader::isNull(sqlite3_stmt* st, int col) {
+    return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
 std::string SqlReader::text(sqlite3_stmt* st, int col) {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, col));
     return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st, col))) : std::string();
@@ -197,7 +211,9 @@ CsvTable parseCsv(std::string_view s, std::string* error) {
             ++i;
             for (;;) {
                 if (i >= s.size()) {
-                    if (error) *error = "unterminated quoted field in record " + std::to_string(table.size() + 1);
+                    if (error)
+                        *error = "unterminated quoted field in record " +
+                                 std::to_string(table.size() + 1);
                     return table;
                 }
                 if (s[i] == '"') {
@@ -212,7 +228,9 @@ CsvTable parseCsv(std::string_view s, std::string* error) {
                 field += s[i++];
             }
             if (i < s.size() && s[i] != ',' && s[i] != '\n' && s[i] != '\r') {
-                if (error) *error = "text after a closing quote in record " + std::to_string(table.size() + 1);
+                if (error)
+                    *error =
+                        "text after a closing quote in record " + std::to_string(table.size() + 1);
                 return table;
             }
             continue;
@@ -229,7 +247,9 @@ CsvTable parseCsv(std::string_view s, std::string* error) {
             endRecord();
             ++i;
         } else if (c == '"') {
-            if (error) *error = "quote inside an unquoted field in record " + std::to_string(table.size() + 1);
+            if (error)
+                *error =
+                    "quote inside an unquoted field in record " + std::to_string(table.size() + 1);
             return table;
         } else {
             field += c;
@@ -270,18 +290,24 @@ std::vector<std::string> splitLines(std::string_view text) {
 std::string lineDiff(std::string_view expected, std::string_view actual) {
     const auto a = splitLines(expected), b = splitLines(actual);
     const size_t n = a.size(), m = b.size();
-    if (n * m > 16'000'000) return "(texts too large to diff: " + std::to_string(n) + " vs " + std::to_string(m) + " lines)\n";
+    if (n * m > 16'000'000)
+        return "(texts too large to diff: " + std::to_string(n) + " vs " + std::to_string(m) +
+               " lines)\n";
     // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
     std::vector<uint32_t> lcs((n + 1) * (m + 1), 0);
     auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (m + 1) + j]; };
     for (size_t i = n; i-- > 0;)
-        for (size_t j = m; j-- > 0;) at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+        for (size_t j = m; j-- > 0;)
+            at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
     std::vector<std::pair<char, std::string>> script;
     size_t i = 0, j = 0;
     while (i < n || j < m) {
-        if (i < n && j < m && a[i] == b[j]) script.emplace_back(' ', a[i++]), ++j;
-        else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) script.emplace_back('-', a[i++]);
-        else script.emplace_back('+', b[j++]);
+        if (i < n && j < m && a[i] == b[j])
+            script.emplace_back(' ', a[i++]), ++j;
+        else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1)))
+            script.emplace_back('-', a[i++]);
+        else
+            script.emplace_back('+', b[j++]);
     }
     constexpr size_t kContext = 2;
     std::vector<bool> show(script.size(), false);
@@ -289,7 +315,9 @@ std::string lineDiff(std::string_view expected, std::string_view actual) {
     for (size_t k = 0; k < script.size(); ++k) {
         if (script[k].first == ' ') continue;
         any = true;
-        for (size_t c = k >= kContext ? k - kContext : 0; c <= std::min(script.size() - 1, k + kContext); ++c) show[c] = true;
+        for (size_t c = k >= kContext ? k - kContext : 0;
+             c <= std::min(script.size() - 1, k + kContext); ++c)
+            show[c] = true;
     }
     if (!any) return {};
     std::ostringstream out;

@@ -4,11 +4,10 @@
 // an RFC 4180 CSV parser, a line diff for golden files and an in-process CLI runner.
 #include "core/model/trace.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <gtest/gtest.h>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -20,10 +19,14 @@ struct sqlite3_stmt;
 // Readable gtest messages for core value types.
 namespace ls {
 template <typename Tag> void PrintTo(const Id<Tag>& id, std::ostream* os) {
-    if (id.valid()) *os << "Id(" << id.value << ")";
-    else *os << "Id(invalid)";
+    if (id.valid())
+        *os << "Id(" << id.value << ")";
+    else
+        *os << "Id(invalid)";
 }
-inline void PrintTo(const Dim3& d, std::ostream* os) { *os << "{" << d.x << ", " << d.y << ", " << d.z << "}"; }
+inline void PrintTo(const Dim3& d, std::ostream* os) {
+    *os << "{" << d.x << ", " << d.y << ", " << d.z << "}";
+}
 } // namespace ls
 
 namespace ls::test {
@@ -52,9 +55,9 @@ fs::path thirdPartyTrace(const std::string& name);
 
 // The Nsight Systems exports that have golden `nsys stats` (2022.4) outputs in tests/data/golden.
 struct TraceCase {
-    std::string name;  // golden file stem: <name>.gpukernsum.csv, ...
-    fs::path path;     // the .sqlite
-    bool bundled;      // true: shipped in resources/, never skipped
+    std::string name; // golden file stem: <name>.gpukernsum.csv, ...
+    fs::path path;    // the .sqlite
+    bool bundled;     // true: shipped in resources/, never skipped
 };
 
 inline void PrintTo(const TraceCase& c, std::ostream* os) { *os << c.name; }
@@ -62,12 +65,14 @@ const std::vector<TraceCase>& goldenTraces();
 const TraceCase& goldenTrace(std::string_view name);
 // gtest parameter name: letters, digits and underscores only.
 std::string paramName(const TraceCase& c);
-inline std::string traceParamName(const ::testing::TestParamInfo<TraceCase>& p) { return paramName(p.param); }
+inline std::string traceParamName(const ::testing::TestParamInfo<TraceCase>& p) {
+    return paramName(p.param);
+}
 
 // A fresh folder under outputDir()/tmp named after the running test, removed when the test
 // passes (kept for inspection when it fails).
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
@@ -75,7 +80,7 @@ public:
     const fs::path& path() const { return path_; }
     fs::path operator/(std::string_view name) const { return path_ / name; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -84,7 +89,7 @@ void writeSqliteFixture(const fs::path& file, std::string_view sql);
 
 // A read-only, immutable connection to a real trace for independent SQL checks.
 class SqlReader {
-public:
+  public:
     explicit SqlReader(const fs::path& file);
     ~SqlReader();
     SqlReader(const SqlReader&) = delete;
@@ -101,7 +106,7 @@ public:
     static std::string text(sqlite3_stmt* st, int col);
     static bool isNull(sqlite3_stmt* st, int col);
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 
@@ -113,7 +118,8 @@ CsvTable parseCsv(std::string_view text, std::string* error = nullptr);
 // tests/data/golden/<trace>.<kind>.csv, checked to exist and to parse.
 CsvTable readGolden(const TraceCase& c, const std::string& kind);
 
-// `summary FILE --report REPORT` as CSV, checked to succeed quietly and to parse; raw gets the text.
+// `summary FILE --report REPORT` as CSV, checked to succeed quietly and to parse; raw gets the
+// text.
 CsvTable runSummary(const TraceCase& c, const std::string& report, std::string& raw);
 std::string formatCsvRow(const std::vector<std::string>& row);
 
@@ -123,7 +129,7 @@ std::string lineDiff(std::string_view expected, std::string_view actual);
 
 std::string readFile(const fs::path& file);
 void writeFile(const fs::path& file, std::string_view data);
-uint64_t hashFile(const fs::path& file); // FNV-1a over the bytes
+uint64_t hashFile(const fs::path& file);               // FNV-1a over the bytes
 std::vector<std::string> listDir(const fs::path& dir); // sorted file names
 
 // Runs ls::cli::run in-process.

@@ -6,9 +6,8 @@
 #include "tests/support/correlation_fixture.h"
 #include "tests/support/sample_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 
@@ -20,7 +19,8 @@ class AncestorWalkSample : public SampleTraceSuite {};
 // The names of r's stack, outermost first, as one text: what the walk must rebuild.
 std::string stackText(const Trace& t, RangeId r) {
     std::string text;
-    for (; r.valid(); r = t.ranges.parent[r.value]) text.insert(0, std::string(t.str(t.ranges.name[r.value])) + "/");
+    for (; r.valid(); r = t.ranges.parent[r.value])
+        text.insert(0, std::string(t.str(t.ranges.name[r.value])) + "/");
     return text;
 }
 
@@ -29,7 +29,8 @@ std::string stackText(const Trace& t, RangeId r) {
 int expectEveryStack(const Trace& t) {
     std::vector<uint32_t> order(t.ranges.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::vector<std::vector<uint32_t>> orders = {order, std::vector<uint32_t>(order.rbegin(), order.rend()), order};
+    std::vector<std::vector<uint32_t>> orders = {
+        order, std::vector<uint32_t>(order.rbegin(), order.rend()), order};
     std::shuffle(orders[2].begin(), orders[2].end(), std::mt19937(7));
     int madeInTimeOrder = 0;
     for (const auto& asked : orders) {
@@ -38,7 +39,8 @@ int expectEveryStack(const Trace& t) {
         for (uint32_t i : asked) {
             const std::string& got = walk.of(RangeId(i), [&](const std::string* parent, RangeId a) {
                 ++made;
-                return (parent ? *parent : std::string()) + std::string(t.str(t.ranges.name[a.value])) + "/";
+                return (parent ? *parent : std::string()) +
+                       std::string(t.str(t.ranges.name[a.value])) + "/";
             });
             EXPECT_EQ(got, stackText(t, RangeId(i))) << "range " << i;
             if (got != stackText(t, RangeId(i))) return -1;
@@ -53,7 +55,8 @@ TEST_F(AncestorWalkSample, EveryRangeGetsItsStacksValueInAnyOrder) {
     ASSERT_GT(t.ranges.size(), 1000u);
     const int made = expectEveryStack(t);
     EXPECT_GT(made, 0);
-    EXPECT_LT(made, static_cast<int>(2 * t.ranges.size())) << "in time order the last stack is reused";
+    EXPECT_LT(made, static_cast<int>(2 * t.ranges.size()))
+        << "in time order the last stack is reused";
 }
 
 // 300 nested ranges ("level 0" outermost), with short ranges inside levels 299, 292, 140, 129:

@@ -32,9 +32,18 @@ TEST(DistinctNames, TheSamplesThreeKernel2GemmsReadByTypeTileAndLayout) {
     for (size_t i = 0; i < fulls.size(); ++i)
         if (shorts[i] == "Kernel2") kernel2[std::string(fulls[i])] = names[i];
     ASSERT_EQ(kernel2.size(), 3u);
-    EXPECT_EQ(kernel2["void cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_128x128_tn_align1>(T1::Params)"], "Kernel2 ·f16 128x128 tn");
-    EXPECT_EQ(kernel2["void cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_256x128_nt_align1>(T1::Params)"], "Kernel2 ·f16 256x128 nt");
-    EXPECT_EQ(kernel2["void cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_256x128_nn_align1>(T1::Params)"], "Kernel2 ·f16 256x128 nn");
+    EXPECT_EQ(kernel2["void "
+                      "cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_128x128_tn_align1>("
+                      "T1::Params)"],
+              "Kernel2 ·f16 128x128 tn");
+    EXPECT_EQ(kernel2["void "
+                      "cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_256x128_nt_align1>("
+                      "T1::Params)"],
+              "Kernel2 ·f16 256x128 nt");
+    EXPECT_EQ(kernel2["void "
+                      "cutlass::Kernel2<cutlass_75_tensorop_f16_s1688gemm_f16_256x128_nn_align1>("
+                      "T1::Params)"],
+              "Kernel2 ·f16 256x128 nn");
     // A short name nobody else has stays as it is.
     for (size_t i = 0; i < fulls.size(); ++i)
         if (shorts[i] == "cunn_SoftMaxForward") {
@@ -43,7 +52,8 @@ TEST(DistinctNames, TheSamplesThreeKernel2GemmsReadByTypeTileAndLayout) {
 }
 
 TEST(DistinctNames, SharedShortNamesBecomeMostlyDistinct) {
-    for (const fs::path& file : {sampleTrace(), sourceDir() / "tests/data/compare/gpt2_2layer_bf16_b8_h200.sqlite"}) {
+    for (const fs::path& file :
+         {sampleTrace(), sourceDir() / "tests/data/compare/gpt2_2layer_bf16_b8_h200.sqlite"}) {
         const LoadResult r = loadTrace(file.string());
         ASSERT_TRUE(r.ok());
         const auto [fulls, shorts] = namesOf(*r.trace);
@@ -53,7 +63,8 @@ TEST(DistinctNames, SharedShortNamesBecomeMostlyDistinct) {
         // Before: 56 names of the sample shared 31 short names; after, nearly one label each.
         EXPECT_LT(shortSet.size(), fulls.size() * 3 / 4) << file;
         EXPECT_GE(shownSet.size(), fulls.size() * 9 / 10) << file;
-        for (size_t i = 0; i < fulls.size(); ++i) EXPECT_EQ(names[i].rfind(std::string(shorts[i]), 0), 0u) << names[i];
+        for (size_t i = 0; i < fulls.size(); ++i)
+            EXPECT_EQ(names[i].rfind(std::string(shorts[i]), 0), 0u) << names[i];
     }
 }
 

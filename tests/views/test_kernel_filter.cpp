@@ -36,13 +36,10 @@ bool parses(const std::string& expression) {
     return p.filter.has_value();
 }
 
-bool startsWith(const std::string& s, const std::string& prefix) {
-    return s.rfind(prefix, 0) == 0;
-}
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 std::string lower(std::string s) {
-    for (char& c : s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -155,8 +152,7 @@ class KernelFilterSample : public SampleTraceSuite {
 
     static std::vector<KernelId> allRows() {
         std::vector<KernelId> rows(trace_->kernels.size());
-        for (uint32_t i = 0; i < rows.size(); ++i)
-            rows[i] = KernelId(i);
+        for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = KernelId(i);
         return rows;
     }
     // Kernel ids the filter keeps, out of all rows in id order.
@@ -165,8 +161,7 @@ class KernelFilterSample : public SampleTraceSuite {
         EXPECT_TRUE(p.filter) << expression << ": " << p.error;
         std::vector<uint32_t> ids;
         if (!p.filter) return ids;
-        for (KernelId k : p.filter->apply(*table_, allRows()))
-            ids.push_back(k.value);
+        for (KernelId k : p.filter->apply(*table_, allRows())) ids.push_back(k.value);
         return ids;
     }
     // Kernel ids whose CSV row satisfies pred.
@@ -248,15 +243,17 @@ TEST_F(KernelFilterSample, NestedRepeatsAnswerAtOnce) {
     EXPECT_TRUE(filtered("name ~ (.*.*)*_&").empty());
     EXPECT_FALSE(filtered("name ~ (.*.*)*_TNN$").empty());
     EXPECT_EQ(filtered("name ~ (.*.*)*_TNN$"), filtered("name ~ _TNN$"));
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+              10.0);
 }
 
 // The matcher that avoids that (one whole-cell match framed by [\s\S]*) gives the verdicts of
 // std::regex_search: anchors, word boundaries, lookahead, and back-references, which keep the
 // backtracking matcher.
 TEST_F(KernelFilterSample, RegexVerdictsAreThoseOfASearch) {
-    for (const std::string pattern : {"^nvjet", "tnn$", "^$", "\\bkernel\\b", "void(?!\\s+at)", "(?=at::)",
-                                      "[0-9]{3,}", "^(?:void )?at::", "(at)::\\1", "(n)(v)\\2", ""}) {
+    for (const std::string pattern :
+         {"^nvjet", "tnn$", "^$", "\\bkernel\\b", "void(?!\\s+at)", "(?=at::)", "[0-9]{3,}",
+          "^(?:void )?at::", "(at)::\\1", "(n)(v)\\2", ""}) {
         const std::regex re(pattern, std::regex::ECMAScript | std::regex::icase);
         EXPECT_EQ(filtered("name ~ /" + pattern + "/"),
                   csvWhere([&](size_t r) { return std::regex_search(cell(r, "name"), re); }))
@@ -376,8 +373,7 @@ TEST_F(KernelFilterSample, TextComparisonsTakeWholeCellsIgnoringCase) {
 TEST_F(KernelFilterSample, QuotedValuesKeepJoinersQuotesAndCommas) {
     // A full kernel name with commas, parentheses and angle brackets, quoted with escapes.
     size_t row = 0;
-    while (row < total() && cell(row, "name").find(", ") == std::string::npos)
-        ++row;
+    while (row < total() && cell(row, "name").find(", ") == std::string::npos) ++row;
     ASSERT_LT(row, total());
     const std::string name = cell(row, "name");
     std::string quoted = "\"";

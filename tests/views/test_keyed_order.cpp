@@ -1,21 +1,21 @@
 // orderKeyedRows, which the kernel table's sorts end in: rows already in the asked order or in
 // its strict reverse skip the sort, and every input orders as a stable sort would (ties keep
 // their order, unknown rows last).
-#include "core/views/kernel_table.h"
 #include "core/model/trace.h"
+#include "core/views/kernel_table.h"
 #include "core/views/radix_order.h"
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <random>
 
 namespace ls {
 namespace {
 
-std::vector<KernelId> order(const std::vector<int64_t>& keys, bool descending, std::vector<KernelId> unknown = {}) {
+std::vector<KernelId> order(const std::vector<int64_t>& keys, bool descending,
+                            std::vector<KernelId> unknown = {}) {
     std::vector<KeyedRow> known;
     for (uint32_t r = 0; r < keys.size(); ++r) known.push_back(KeyedRow{0, keys[r], KernelId(r)});
     std::vector<KernelId> rows(keys.size() + unknown.size());
@@ -62,7 +62,8 @@ TEST(KeyedOrder, AnyInputOrdersAsAStableSort) {
         for (auto& k : keys) k = static_cast<int64_t>(random() % static_cast<uint32_t>(range));
         if (round % 3 == 0) std::sort(keys.begin(), keys.end());
         if (round % 3 == 1) std::sort(keys.rbegin(), keys.rend());
-        for (bool descending : {false, true}) EXPECT_EQ(order(keys, descending), reference(keys, descending)) << round;
+        for (bool descending : {false, true})
+            EXPECT_EQ(order(keys, descending), reference(keys, descending)) << round;
     }
 }
 
@@ -75,29 +76,38 @@ TEST(KeyedOrder, ManyRowsOrderAsAStableSortByIntegerAndRealKeys) {
         for (bool descending : {false, true}) {
             std::vector<KeyedRow> known(n);
             for (uint32_t r = 0; r < n; ++r) {
-                const int64_t v = static_cast<int64_t>(random() % 5000) - 2500; // many ties, both signs
-                known[r] = KeyedRow{r % 97 == 0 ? (r % 2 ? -0.0 : 0.0) : static_cast<double>(v) * 1.25e-3, v * 1000003, KernelId(r)};
+                const int64_t v =
+                    static_cast<int64_t>(random() % 5000) - 2500; // many ties, both signs
+                known[r] =
+                    KeyedRow{r % 97 == 0 ? (r % 2 ? -0.0 : 0.0) : static_cast<double>(v) * 1.25e-3,
+                             v * 1000003, KernelId(r)};
             }
             std::vector<KeyedRow> expected = known;
-            std::stable_sort(expected.begin(), expected.end(), [&](const KeyedRow& a, const KeyedRow& b) {
-                if (byInteger) return descending ? a.integer > b.integer : a.integer < b.integer;
-                return descending ? a.real > b.real : a.real < b.real;
-            });
+            std::stable_sort(
+                expected.begin(), expected.end(), [&](const KeyedRow& a, const KeyedRow& b) {
+                    if (byInteger)
+                        return descending ? a.integer > b.integer : a.integer < b.integer;
+                    return descending ? a.real > b.real : a.real < b.real;
+                });
             std::vector<KernelId> rows(n + 1);
             orderKeyedRows(rows, known, ids({7}), byInteger, descending);
             ASSERT_EQ(rows.size(), n + 1);
-            for (size_t i = 0; i < n; ++i) ASSERT_EQ(rows[i], expected[i].row) << i << (byInteger ? " integer" : " real") << (descending ? " descending" : "");
+            for (size_t i = 0; i < n; ++i)
+                ASSERT_EQ(rows[i], expected[i].row)
+                    << i << (byInteger ? " integer" : " real") << (descending ? " descending" : "");
             EXPECT_EQ(rows[n], KernelId(7));
         }
 }
 
 TEST(KeyedOrder, OrderedKeysOrderAsTheirValues) {
     const std::vector<double> reals = {-1e300, -2.5, -1e-300, -0.0, 0.0, 1e-300, 3.0, 1e300};
-    for (size_t i = 0; i + 1 < reals.size(); ++i) EXPECT_LE(orderedKey(reals[i]), orderedKey(reals[i + 1])) << i;
+    for (size_t i = 0; i + 1 < reals.size(); ++i)
+        EXPECT_LE(orderedKey(reals[i]), orderedKey(reals[i + 1])) << i;
     EXPECT_EQ(orderedKey(-0.0), orderedKey(0.0));
     EXPECT_LT(orderedKey(-2.5), orderedKey(-1e-300));
     const std::vector<int64_t> ints = {INT64_MIN, -5, -1, 0, 1, INT64_MAX};
-    for (size_t i = 0; i + 1 < ints.size(); ++i) EXPECT_LT(orderedKey(ints[i]), orderedKey(ints[i + 1])) << i;
+    for (size_t i = 0; i + 1 < ints.size(); ++i)
+        EXPECT_LT(orderedKey(ints[i]), orderedKey(ints[i + 1])) << i;
     EXPECT_GT(descendingKey(orderedKey(int64_t(-5))), descendingKey(orderedKey(int64_t(1))));
 }
 
@@ -121,9 +131,12 @@ TEST(KernelsInTimeOrder, EveryTimeColumnBothWaysIsAStableSortByIt) {
             for (const bool descending : {false, true}) {
                 std::vector<int64_t> keys;
                 for (uint32_t k = 0; k < n; ++k)
-                    keys.push_back(f == KernelField::Start ? t.kernels.start[k] : f == KernelField::End ? t.kernels.end[k] : t.kernels.duration(k));
+                    keys.push_back(f == KernelField::Start ? t.kernels.start[k]
+                                   : f == KernelField::End ? t.kernels.end[k]
+                                                           : t.kernels.duration(k));
                 EXPECT_EQ(kernelsInTimeOrder(t, f, descending), reference(keys, descending))
-                    << n << " kernels, field " << static_cast<int>(f) << (descending ? " descending" : " ascending");
+                    << n << " kernels, field " << static_cast<int>(f)
+                    << (descending ? " descending" : " ascending");
             }
     }
 }
@@ -139,20 +152,28 @@ namespace {
 // with ties (not to be reversed: ties keep their order) and strictly descending (reversed).
 TEST(RadixSort, EveryLengthSortsAsAStableSortByKey) {
     std::mt19937_64 random(3);
-    for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(100), size_t(4095), size_t(4096), size_t(70000)})
+    for (size_t n :
+         {size_t(0), size_t(1), size_t(2), size_t(100), size_t(4095), size_t(4096), size_t(70000)})
         for (int shape = 0; shape < 4; ++shape) {
             std::vector<ls::RadixItem> items(n);
             for (uint32_t i = 0; i < n; ++i) {
-                const uint64_t key = shape == 0 ? random() % 300 : shape == 1 ? i / 3 : shape == 2 ? (n - i) / 3 : n - i;
+                const uint64_t key = shape == 0   ? random() % 300
+                                     : shape == 1 ? i / 3
+                                     : shape == 2 ? (n - i) / 3
+                                                  : n - i;
                 items[i] = {key, i};
             }
             std::vector<ls::RadixItem> expected = items;
-            std::stable_sort(expected.begin(), expected.end(), [](const ls::RadixItem& a, const ls::RadixItem& b) { return a.key < b.key; });
+            std::stable_sort(
+                expected.begin(), expected.end(),
+                [](const ls::RadixItem& a, const ls::RadixItem& b) { return a.key < b.key; });
             ls::radixSortStable(items);
             ASSERT_EQ(items.size(), n);
             for (size_t i = 0; i < n; ++i) {
-                ASSERT_EQ(items[i].key, expected[i].key) << n << " items of shape " << shape << ", at " << i;
-                ASSERT_EQ(items[i].value, expected[i].value) << n << " items of shape " << shape << ", at " << i;
+                ASSERT_EQ(items[i].key, expected[i].key)
+                    << n << " items of shape " << shape << ", at " << i;
+                ASSERT_EQ(items[i].value, expected[i].value)
+                    << n << " items of shape " << shape << ", at " << i;
             }
         }
 }

@@ -1,17 +1,16 @@
-// The layer tree (core/views/layer_tree.h): top user range → direction → layer → op per kernel, merged
-// by name, siblings by first kernel. On the bundled sample its totals are checked against SQL over
-// the file and the `kernels` CSV; hand-built fixtures cover traces without user ranges, backward
-// kernels taking their forward op's iteration, start/end iteration ranges and kernels without an
-// op; the DDP trace (../shared) has one top node per training step.
+// The layer tree (core/views/layer_tree.h): top user range → direction → layer → op per kernel,
+// merged by name, siblings by first kernel. On the bundled sample its totals are checked against
+// SQL over the file and the `kernels` CSV; hand-built fixtures cover traces without user ranges,
+// backward kernels taking their forward op's iteration, start/end iteration ranges and kernels
+// without an op; the DDP trace (../shared) has one top node per training step.
 #include "core/pytorch/correlation.h"
 #include "core/views/layer_tree.h"
 #include "tests/support/correlation_fixture.h"
 #include "tests/support/sample_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 
@@ -23,13 +22,15 @@ using ls::LayerTree;
 
 std::string nodePath(const ls::Trace& t, const LayerTree& tree, uint32_t n) {
     std::string path;
-    for (; n != 0; n = tree.parent[n]) path = std::string(ls::layerNodeName(t, tree, n)) + (path.empty() ? "" : " > " + path);
+    for (; n != 0; n = tree.parent[n])
+        path = std::string(ls::layerNodeName(t, tree, n)) + (path.empty() ? "" : " > " + path);
     return path;
 }
 
 std::vector<std::string> childNames(const ls::Trace& t, const LayerTree& tree, uint32_t n) {
     std::vector<std::string> out;
-    for (uint32_t c : ls::layerTreeChildren(tree, n)) out.emplace_back(ls::layerNodeName(t, tree, c));
+    for (uint32_t c : ls::layerTreeChildren(tree, n))
+        out.emplace_back(ls::layerNodeName(t, tree, c));
     return out;
 }
 
@@ -51,7 +52,8 @@ uint32_t nodeAt(const ls::Trace& t, const LayerTree& tree, const std::vector<std
 
 std::vector<std::string> kernelPaths(const ls::Trace& t, const LayerTree& tree) {
     std::vector<std::string> out;
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) out.push_back(nodePath(t, tree, tree.kernelNode[k]));
+    for (uint32_t k = 0; k < t.kernels.size(); ++k)
+        out.push_back(nodePath(t, tree, tree.kernelNode[k]));
     return out;
 }
 
@@ -95,15 +97,19 @@ void expectConsistent(const ls::Trace& t, const LayerTree& tree) {
             ns += tree.gpuTimeNs[c];
             flopsNs += tree.flopsTimeNs[c];
             tcNs += tree.tcUsedTimeNs[c];
-            if (!std::isnan(tree.flops[c])) flops = std::isnan(flops) ? tree.flops[c] : flops + tree.flops[c];
+            if (!std::isnan(tree.flops[c]))
+                flops = std::isnan(flops) ? tree.flops[c] : flops + tree.flops[c];
             EXPECT_TRUE(names.emplace(tree.kind[c], ls::layerNodeName(t, tree, c)).second)
-                << "two children named " << ls::layerNodeName(t, tree, c) << " under '" << nodePath(t, tree, i) << "'";
+                << "two children named " << ls::layerNodeName(t, tree, c) << " under '"
+                << nodePath(t, tree, i) << "'";
             EXPECT_EQ(tree.kernelBegin[c], begin) << "children's slices follow each other";
             begin = tree.kernelEnd[c];
             // Kernels are by start: the subtree's first kernel has its lowest id.
             const auto slice = tree.orderedKernels.begin();
-            const auto first = *std::min_element(slice + tree.kernelBegin[c], slice + tree.kernelEnd[c]);
-            EXPECT_LE(lastFirstStart, t.kernels.start[first.value]) << nodePath(t, tree, c) << ": siblings by first kernel";
+            const auto first =
+                *std::min_element(slice + tree.kernelBegin[c], slice + tree.kernelEnd[c]);
+            EXPECT_LE(lastFirstStart, t.kernels.start[first.value])
+                << nodePath(t, tree, c) << ": siblings by first kernel";
             lastFirstStart = t.kernels.start[first.value];
         }
         EXPECT_EQ(begin, tree.kernelEnd[i]);
@@ -119,11 +125,13 @@ void expectConsistent(const ls::Trace& t, const LayerTree& tree) {
     // Every kernel once, in the slice of its leaf and of each of the leaf's ancestors.
     std::vector<int> seen(t.kernels.size(), 0);
     for (auto k : tree.orderedKernels) ++seen[k.value];
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(t.kernels.size())) << "a permutation of the kernels";
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(t.kernels.size()))
+        << "a permutation of the kernels";
     for (uint32_t slot = 0; slot < tree.orderedKernels.size(); ++slot) {
         const uint32_t k = tree.orderedKernels[slot].value;
         for (uint32_t a = tree.kernelNode[k];; a = tree.parent[a]) {
-            EXPECT_TRUE(tree.kernelBegin[a] <= slot && slot < tree.kernelEnd[a]) << "kernel " << k << ", node " << nodePath(t, tree, a);
+            EXPECT_TRUE(tree.kernelBegin[a] <= slot && slot < tree.kernelEnd[a])
+                << "kernel " << k << ", node " << nodePath(t, tree, a);
             if (a == 0) break;
         }
     }
@@ -132,7 +140,7 @@ void expectConsistent(const ls::Trace& t, const LayerTree& tree) {
 // --- The bundled sample: one training iteration of a 2-layer GPT-2 ---------------------------
 
 class LayerTreeSample : public SampleTraceSuite {
-protected:
+  protected:
     static void SetUpTestSuite() {
         SampleTraceSuite::SetUpTestSuite();
         tree_ = std::make_unique<LayerTree>(ls::buildLayerTree(*trace_));
@@ -148,8 +156,10 @@ TEST_F(LayerTreeSample, RootHoldsEveryKernelAndAllKernelTimeAsSqlCountsThem) {
     SqlReader sql(sampleTrace());
     ASSERT_TRUE(sql.ok());
     const LayerTree& tree = *tree_;
-    EXPECT_EQ(static_cast<int64_t>(tree.kernels[0]), sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-    EXPECT_EQ(static_cast<int64_t>(tree.gpuTimeNs[0]), sql.scalar("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(static_cast<int64_t>(tree.kernels[0]),
+              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    EXPECT_EQ(static_cast<int64_t>(tree.gpuTimeNs[0]),
+              sql.scalar("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     EXPECT_EQ(ls::layerNodeName(*trace_, tree, 0), "All kernels");
     EXPECT_EQ(ids(ls::kernelsOfNode(*trace_, tree, 0)).size(), trace_->kernels.size());
 }
@@ -161,19 +171,24 @@ TEST_F(LayerTreeSample, IterationHoldsForwardBackwardOptimizerInThatOrder) {
     const uint32_t it = nodeAt(t, tree, {"iteration 2"});
     EXPECT_EQ(tree.kind[it], LayerNodeKind::Range);
     EXPECT_EQ(tree.kernels[it], tree.kernels[0]);
-    EXPECT_EQ(childNames(t, tree, it), (std::vector<std::string>{"forward", "backward", "optimizer"}));
+    EXPECT_EQ(childNames(t, tree, it),
+              (std::vector<std::string>{"forward", "backward", "optimizer"}));
     // Layers in forward order; backward runs them the other way round. Ops outside the layers
     // (embedding, LM head, loss) hang off the direction: their "layer" is the phase range.
     const auto forward = childNames(t, tree, nodeAt(t, tree, {"iteration 2", "forward"}));
     const auto backward = childNames(t, tree, nodeAt(t, tree, {"iteration 2", "backward"}));
-    auto pos = [](const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) - v.begin(); };
+    auto pos = [](const std::vector<std::string>& v, const std::string& s) {
+        return std::find(v.begin(), v.end(), s) - v.begin();
+    };
     EXPECT_LT(pos(forward, "aten::embedding"), pos(forward, "layer0"));
     EXPECT_LT(pos(forward, "layer0"), pos(forward, "layer1"));
     EXPECT_LT(pos(forward, "layer1"), pos(forward, "aten::cross_entropy_loss"));
     EXPECT_LT(pos(backward, "layer1"), pos(backward, "layer0"));
     EXPECT_LT(pos(backward, "layer0"), pos(backward, "EmbeddingBackward0"));
-    EXPECT_EQ(tree.kind[nodeAt(t, tree, {"iteration 2", "forward", "layer0"})], LayerNodeKind::Layer);
-    EXPECT_EQ(childNames(t, tree, nodeAt(t, tree, {"iteration 2", "optimizer"})).size(), 6u) << "no layer level: 'optimizer' is a phase";
+    EXPECT_EQ(tree.kind[nodeAt(t, tree, {"iteration 2", "forward", "layer0"})],
+              LayerNodeKind::Layer);
+    EXPECT_EQ(childNames(t, tree, nodeAt(t, tree, {"iteration 2", "optimizer"})).size(), 6u)
+        << "no layer level: 'optimizer' is a phase";
 }
 
 TEST_F(LayerTreeSample, TreeIsConsistent) { expectConsistent(*trace_, *tree_); }
@@ -229,7 +244,8 @@ TEST_F(LayerTreeSample, KernelsOfALayerNodeAreKernelsOfLayerInBothDirections) {
     EXPECT_EQ(ids(ls::kernelsOfNode(t, tree, bwd)), ids(layer0));
     EXPECT_EQ(tree.kernels[fwd] + tree.kernels[bwd], layer0.size());
     std::vector<uint32_t> csvIds;
-    for (size_t r : kernels_->where("layer", "layer0")) csvIds.push_back(static_cast<uint32_t>(std::stoul(kernels_->at(r, "id"))));
+    for (size_t r : kernels_->where("layer", "layer0"))
+        csvIds.push_back(static_cast<uint32_t>(std::stoul(kernels_->at(r, "id"))));
     std::sort(csvIds.begin(), csvIds.end());
     EXPECT_EQ(ids(layer0), csvIds);
 
@@ -255,8 +271,11 @@ TEST_F(LayerTreeSample, EveryKernelGoesDownItsDirectionLayerAndOpInstance) {
         const auto k = static_cast<uint32_t>(std::stoul(csv.at(r, "id")));
         const ls::OpId op = t.kernelLinks.opInstance[k];
         std::string expected = "iteration 2 > " + csv.at(r, "direction");
-        if (!csv.at(r, "layer").empty() && !phases.count(csv.at(r, "layer"))) expected += " > " + csv.at(r, "layer");
-        expected += " > " + (op.valid() ? std::string(t.str(t.ranges.name[t.ops.range[op.value].value])) : "(no op)");
+        if (!csv.at(r, "layer").empty() && !phases.count(csv.at(r, "layer")))
+            expected += " > " + csv.at(r, "layer");
+        expected +=
+            " > " + (op.valid() ? std::string(t.str(t.ranges.name[t.ops.range[op.value].value]))
+                                : "(no op)");
         EXPECT_EQ(nodePath(t, tree, tree.kernelNode[k]), expected) << "kernel " << k;
         if (op.valid()) instances[expected].insert(op.value);
     }
@@ -270,12 +289,14 @@ TEST_F(LayerTreeSample, CliReportListsTheTreeInPreorder) {
     const auto& t = *trace_;
     const LayerTree& tree = *tree_;
     const CliTable csv = cliTable({"summary", sampleTrace().string(), "--report", "layer_tree"});
-    EXPECT_EQ(csv.header, (std::vector<std::string>{"path", "depth", "kind", "name", "kernels", "gpu_time_ns", "gpu_time_pct",
-                                                    "flops", "tflops_s", "tc_time_pct"}));
+    EXPECT_EQ(csv.header,
+              (std::vector<std::string>{"path", "depth", "kind", "name", "kernels", "gpu_time_ns",
+                                        "gpu_time_pct", "flops", "tflops_s", "tc_time_pct"}));
     ASSERT_EQ(csv.rows.size(), tree.size());
-    EXPECT_EQ(csv.rows[0], (std::vector<std::string>{"", "0", "root", "All kernels", std::to_string(t.kernels.size()),
-                                                     std::to_string(tree.gpuTimeNs[0]), "100.00", csv.rows[0][7],
-                                                     csv.rows[0][8], csv.rows[0][9]}));
+    EXPECT_EQ(csv.rows[0], (std::vector<std::string>{
+                               "", "0", "root", "All kernels", std::to_string(t.kernels.size()),
+                               std::to_string(tree.gpuTimeNs[0]), "100.00", csv.rows[0][7],
+                               csv.rows[0][8], csv.rows[0][9]}));
     const auto rows = csv.where("path", "iteration 2 > forward > layer0");
     ASSERT_EQ(rows.size(), 1u);
     const size_t r = rows[0];
@@ -318,8 +339,9 @@ TEST(LayerTreeFixtures, WithoutUserRangesDirectionsHangOffTheRoot) {
     const auto& t = *l.trace;
     const LayerTree tree = ls::buildLayerTree(t);
     expectConsistent(t, tree);
-    EXPECT_EQ(kernelPaths(t, tree), (std::vector<std::string>{"forward > aten::mm", "backward > MmBackward0",
-                                                              "forward > aten::mm", "other > (no op)"}));
+    EXPECT_EQ(kernelPaths(t, tree),
+              (std::vector<std::string>{"forward > aten::mm", "backward > MmBackward0",
+                                        "forward > aten::mm", "other > (no op)"}));
     EXPECT_EQ(childNames(t, tree, 0), (std::vector<std::string>{"forward", "backward", "other"}));
     const uint32_t mm = nodeAt(t, tree, {"forward", "aten::mm"});
     EXPECT_EQ(tree.kernels[mm], 2u);
@@ -365,7 +387,8 @@ TEST(LayerTreeFixtures, BackwardKernelsOnTheAutogradThreadTakeTheirForwardOpsIte
     const auto& t = *l.trace;
     const LayerTree tree = ls::buildLayerTree(t);
     expectConsistent(t, tree);
-    const std::string accumulate = "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
+    const std::string accumulate =
+        "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
     EXPECT_EQ(kernelPaths(t, tree), (std::vector<std::string>{
                                         "iteration 1 > forward > layer7 > aten::linear",
                                         "iteration 1 > other > (no op)",
@@ -375,13 +398,16 @@ TEST(LayerTreeFixtures, BackwardKernelsOnTheAutogradThreadTakeTheirForwardOpsIte
                                         "iteration 2 > backward > layer7 > AddmmBackward0",
                                         "other > (no op)",
                                     }));
-    EXPECT_EQ(childNames(t, tree, 0), (std::vector<std::string>{"iteration 1", "backward", "iteration 2", "other"}));
-    EXPECT_EQ(childNames(t, tree, nodeAt(t, tree, {"iteration 1"})), (std::vector<std::string>{"forward", "other", "backward"}));
+    EXPECT_EQ(childNames(t, tree, 0),
+              (std::vector<std::string>{"iteration 1", "backward", "iteration 2", "other"}));
+    EXPECT_EQ(childNames(t, tree, nodeAt(t, tree, {"iteration 1"})),
+              (std::vector<std::string>{"forward", "other", "backward"}));
     // The layer node counts its own kernels; a click shows layer7 everywhere, both directions.
     const uint32_t layer = nodeAt(t, tree, {"iteration 2", "backward", "layer7"});
     EXPECT_EQ(tree.kernels[layer], 1u);
     EXPECT_EQ(ids(ls::kernelsOfNode(t, tree, layer)), (std::vector<uint32_t>{0, 2, 4, 5}));
-    EXPECT_EQ(ids(ls::kernelsOfNode(t, tree, nodeAt(t, tree, {"iteration 2"}))), (std::vector<uint32_t>{4, 5}));
+    EXPECT_EQ(ids(ls::kernelsOfNode(t, tree, nodeAt(t, tree, {"iteration 2"}))),
+              (std::vector<uint32_t>{4, 5}));
 }
 
 // The iteration as a start/end range (nvtxRangeStart/End) around push/pop ranges: it is on the
@@ -438,7 +464,8 @@ TEST(LayerTreeFixtures, KernelsOfOneRangeSplitByAStartEndRangeGoDifferentPaths) 
     ASSERT_EQ(t.kernelLinks.range[0], t.kernelLinks.range[1]) << "both launched inside aten::mm";
     const LayerTree tree = ls::buildLayerTree(t);
     expectConsistent(t, tree);
-    EXPECT_EQ(kernelPaths(t, tree), (std::vector<std::string>{"iteration 4 > forward > aten::mm", "forward > aten::mm"}));
+    EXPECT_EQ(kernelPaths(t, tree),
+              (std::vector<std::string>{"iteration 4 > forward > aten::mm", "forward > aten::mm"}));
 }
 
 // Phase and layer ranges without an iteration range around them: "layer0" inside "forward" is
@@ -470,14 +497,16 @@ TEST(LayerTreeFixtures, LayerInsideAPhaseRangeIsNoTopRange) {
                                         "backward > layer0 > MmBackward0",
                                         "optimizer > (no op)",
                                     }));
-    EXPECT_EQ(childNames(t, tree, 0), (std::vector<std::string>{"forward", "backward", "optimizer"}));
+    EXPECT_EQ(childNames(t, tree, 0),
+              (std::vector<std::string>{"forward", "backward", "optimizer"}));
 }
 
 // --- The DDP trace: two training steps ("step 3 rank 0", "step 4 rank 0") ---------------------
 
 TEST(LayerTreeDdp, EachTrainingStepIsATopNode) {
     const auto file = sharedDir() / "traces" / "ddp_bf16_h200x2_rank0.sqlite";
-    if (!std::filesystem::exists(file)) GTEST_SKIP() << file.string() << " absent (the DDP trace lives in ../shared/traces)";
+    if (!std::filesystem::exists(file))
+        GTEST_SKIP() << file.string() << " absent (the DDP trace lives in ../shared/traces)";
     auto r = ls::loadTrace(file.string());
     ASSERT_TRUE(r.ok());
     const auto& t = *r.trace;
@@ -489,14 +518,18 @@ TEST(LayerTreeDdp, EachTrainingStepIsATopNode) {
     EXPECT_EQ(steps, (std::vector<std::string>{"step 3 rank 0", "step 4 rank 0"}));
     for (const auto& step : steps) {
         const uint32_t n = nodeAt(t, tree, {step});
-        EXPECT_EQ(childNames(t, tree, n), (std::vector<std::string>{"forward", "backward", "optimizer"})) << step;
+        EXPECT_EQ(childNames(t, tree, n),
+                  (std::vector<std::string>{"forward", "backward", "optimizer"}))
+            << step;
         // No layer ranges inside the steps: the step is every op's layer, and it is not repeated.
         for (uint32_t d : ls::layerTreeChildren(tree, n))
-            for (uint32_t c : ls::layerTreeChildren(tree, d)) EXPECT_EQ(tree.kind[c], LayerNodeKind::Op) << nodePath(t, tree, c);
+            for (uint32_t c : ls::layerTreeChildren(tree, d))
+                EXPECT_EQ(tree.kind[c], LayerNodeKind::Op) << nodePath(t, tree, c);
     }
     // AccumulateGrad nodes carry no seq, so they pair with no forward op: their kernels (DDP's
     // gradient scaling and NCCL all-reduce) are backward work outside any step.
-    EXPECT_EQ(childNames(t, tree, 0), (std::vector<std::string>{"step 3 rank 0", "backward", "step 4 rank 0"}));
+    EXPECT_EQ(childNames(t, tree, 0),
+              (std::vector<std::string>{"step 3 rank 0", "backward", "step 4 rank 0"}));
 }
 
 } // namespace

@@ -15,10 +15,13 @@ const fs::path kProf = sharedDir() / "traces" / "third-party" / "pyprof_lstm_v10
 TEST(PyprofColumns, MatchPyProfsOwnOutputExceptForListedReasons) {
     LS_REQUIRE_FILE(kTrace);
     LS_REQUIRE_FILE(kProf);
-    const auto ours = cliTable({"kernels", kTrace.string(), "--pyprof", "-c", "kernel,mod,op,dir,sil,tc,device,stream,block,grid"});
-    const auto ref = parseCsv(readFile(kProf)); // Kernel, Module, Op, Direction, Sil(ns), TC, FLOPs, Bytes, Device, Stream, Block, Grid
+    const auto ours = cliTable({"kernels", kTrace.string(), "--pyprof", "-c",
+                                "kernel,mod,op,dir,sil,tc,device,stream,block,grid"});
+    const auto ref = parseCsv(readFile(kProf)); // Kernel, Module, Op, Direction, Sil(ns), TC,
+                                                // FLOPs, Bytes, Device, Stream, Block, Grid
     ASSERT_EQ(ours.rows.size() + 1, ref.size());
-    EXPECT_EQ(ours.header, (std::vector<std::string>{"kernel", "mod", "op", "dir", "sil", "tc", "device", "stream", "block", "grid"}));
+    EXPECT_EQ(ours.header, (std::vector<std::string>{"kernel", "mod", "op", "dir", "sil", "tc",
+                                                     "device", "stream", "block", "grid"}));
     size_t biasKernels = 0, splitKernels = 0;
     for (size_t i = 0; i < ours.rows.size(); ++i) {
         const auto& r = ref[i + 1];
@@ -29,7 +32,8 @@ TEST(PyprofColumns, MatchPyProfsOwnOutputExceptForListedReasons) {
         // for, where we say "-" (not a GEMM/conv/attention); for the fp32 sgemm kernels it writes
         // "-" where our rule says "0" (a GEMM that ran without Tensor Cores).
         const std::string& tc = ours.at(i, "tc");
-        EXPECT_TRUE(tc == r[5] || (tc == "-" && r[5] == "na") || (tc == "0" && r[5] == "-" && r[0].find("sgemm") != std::string::npos))
+        EXPECT_TRUE(tc == r[5] || (tc == "-" && r[5] == "na") ||
+                    (tc == "0" && r[5] == "-" && r[0].find("sgemm") != std::string::npos))
             << i << " " << r[0] << ": ours " << tc << ", PyProf " << r[5];
         EXPECT_EQ(ours.at(i, "device"), r[8]) << i;
         EXPECT_EQ(ours.at(i, "stream"), r[9]) << i;
@@ -46,8 +50,8 @@ TEST(PyprofColumns, MatchPyProfsOwnOutputExceptForListedReasons) {
             // enclosing op (multi_head_attention_forward).
             ++splitKernels;
         } else {
-            ADD_FAILURE() << "kernel " << i << " " << r[0] << ": ours " << ours.at(i, "mod") << "/" << ours.at(i, "op") << ", PyProf " << r[1]
-                          << "/" << r[2];
+            ADD_FAILURE() << "kernel " << i << " " << r[0] << ": ours " << ours.at(i, "mod") << "/"
+                          << ours.at(i, "op") << ", PyProf " << r[1] << "/" << r[2];
         }
     }
     EXPECT_EQ(biasKernels, 3u);
@@ -57,8 +61,10 @@ TEST(PyprofColumns, MatchPyProfsOwnOutputExceptForListedReasons) {
 TEST(PyprofColumns, DefaultColumnSetAndSubIndexes) {
     LS_REQUIRE_FILE(kTrace);
     const auto t = cliTable({"kernels", kTrace.string(), "--pyprof"});
-    EXPECT_EQ(t.header, (std::vector<std::string>{"idx", "seq", "altseq", "tid", "layer", "trace", "dir", "sub", "mod", "op", "kernel",
-                                                  "params", "sil", "tc", "device", "stream", "grid", "block", "flops", "bytes"}));
+    EXPECT_EQ(t.header, (std::vector<std::string>{"idx",    "seq",    "altseq", "tid",   "layer",
+                                                  "trace",  "dir",    "sub",    "mod",   "op",
+                                                  "kernel", "params", "sil",    "tc",    "device",
+                                                  "stream", "grid",   "block",  "flops", "bytes"}));
     // Backward kernels carry the seq of the forward op they pair with as altseq.
     size_t withAlt = 0;
     for (size_t i = 0; i < t.rows.size(); ++i)

@@ -6,9 +6,8 @@
 #include "tests/support/correlation_fixture.h"
 #include "tests/support/sample_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <set>
 
 namespace {
@@ -22,9 +21,14 @@ TEST(TimeWindow, MapsTimeAndPixelsBothWays) {
         int width;
         double time, x;
     } cases[] = {
-        {0, 1000, 1000, 500, 500},      {0, 1000, 100, 500, 50},     {1e9, 2e9, 1000, 1.5e9, 500},
-        {-100, 100, 200, 0, 100},       {10, 20, 1000, 10, 0},       {10, 20, 1000, 20, 1000},
-        {1.7e18, 1.7e18 + 1e6, 1000, 1.7e18 + 5e5, 500}, // absolute epoch timestamps keep ns precision
+        {0, 1000, 1000, 500, 500},
+        {0, 1000, 100, 500, 50},
+        {1e9, 2e9, 1000, 1.5e9, 500},
+        {-100, 100, 200, 0, 100},
+        {10, 20, 1000, 10, 0},
+        {10, 20, 1000, 20, 1000},
+        {1.7e18, 1.7e18 + 1e6, 1000, 1.7e18 + 5e5,
+         500}, // absolute epoch timestamps keep ns precision
     };
     for (const auto& c : cases) {
         const TimeWindow w = ls::fitWindow(c.from, c.to, c.width);
@@ -45,7 +49,7 @@ TEST(TimeWindow, ZoomKeepsTheTimeUnderTheCursor) {
 }
 
 class TimelineSample : public ls::test::SampleTraceSuite {
-protected:
+  protected:
     void SetUp() override { tracks_ = ls::buildTimelineTracks(*trace_); }
     ls::TimelineTracks tracks_;
 };
@@ -57,9 +61,11 @@ TEST_F(TimelineSample, EveryEventIsInOneLaneSortedAndNonOverlapping) {
     for (const auto& lane : tracks_.lanes) {
         seen[static_cast<size_t>(lane.kind)] += lane.events.size();
         for (size_t i = 1; i < lane.events.size(); ++i) {
-            EXPECT_LE(ls::eventEnd(t, lane.kind, lane.events[i - 1]), ls::eventStart(t, lane.kind, lane.events[i]));
+            EXPECT_LE(ls::eventEnd(t, lane.kind, lane.events[i - 1]),
+                      ls::eventStart(t, lane.kind, lane.events[i]));
         }
-        if (lane.kind == TimelineEventKind::Kernel) kernels.insert(lane.events.begin(), lane.events.end());
+        if (lane.kind == TimelineEventKind::Kernel)
+            kernels.insert(lane.events.begin(), lane.events.end());
     }
     size_t marks = 0;
     for (size_t r = 0; r < t.ranges.size(); ++r) marks += t.ranges.kind[r] == ls::RangeKind::Mark;
@@ -106,7 +112,8 @@ TEST(TimelineDeepStack, MoreLanesThanAByteHoldsKeepEveryRangeOnItsLevel) {
         ++lanes;
         for (uint32_t r : lane.events) {
             uint32_t level = 0;
-            for (ls::RangeId p = t->ranges.parent[r]; p.valid(); p = t->ranges.parent[p.value]) ++level;
+            for (ls::RangeId p = t->ranges.parent[r]; p.valid(); p = t->ranges.parent[p.value])
+                ++level;
             EXPECT_EQ(level, lane.level) << t->str(t->ranges.name[r]);
             ++events;
         }
@@ -123,7 +130,8 @@ TEST_F(TimelineSample, FoldedPlusDrawnEqualsEventsInTheWindow) {
     std::vector<std::pair<double, double>> windows;
     for (double fraction : {1.0, 0.1, 0.01, 0.001, 0.00001})
         for (double offset : {0.0, 0.3, 0.55, 0.9})
-            windows.emplace_back(tracks_.start + span * offset * (1 - fraction), tracks_.start + span * (offset * (1 - fraction) + fraction));
+            windows.emplace_back(tracks_.start + span * offset * (1 - fraction),
+                                 tracks_.start + span * (offset * (1 - fraction) + fraction));
     for (int width : {37, 400, 1920})
         for (const auto& [from, to] : windows) {
             const TimeWindow w = ls::fitWindow(from, to, width);
@@ -138,7 +146,8 @@ TEST_F(TimelineSample, FoldedPlusDrawnEqualsEventsInTheWindow) {
                     count += b.count;
                     EXPECT_GE(b.x1 - b.x0, 1.0 - 1e-9);
                 }
-                EXPECT_EQ(count, ls::eventsInWindow(t, lane, w.startNs, w.endNs())) << "width " << width << " window " << from;
+                EXPECT_EQ(count, ls::eventsInWindow(t, lane, w.startNs, w.endNs()))
+                    << "width " << width << " window " << from;
                 EXPECT_LE(bars.size(), static_cast<size_t>(width) * 2 + 2);
             }
         }
@@ -150,7 +159,9 @@ TEST_F(TimelineSample, HitTestFindsTheKernelAtItsMidpoint) {
         if (lane.kind != TimelineEventKind::Kernel) continue;
         for (size_t i = 0; i < lane.events.size(); ++i) {
             const uint32_t k = lane.events[i];
-            const double mid = (static_cast<double>(t.kernels.start[k]) + static_cast<double>(t.kernels.end[k])) / 2;
+            const double mid =
+                (static_cast<double>(t.kernels.start[k]) + static_cast<double>(t.kernels.end[k])) /
+                2;
             EXPECT_EQ(ls::eventAt(t, lane, mid, 0), static_cast<int64_t>(i));
         }
         EXPECT_EQ(ls::eventAt(t, lane, static_cast<double>(tracks_.start) - 1e9, 10), -1);
@@ -189,16 +200,29 @@ TEST(TimelineFolding, ManyTinyEventsFoldToAboutOneBarPerPixel) {
 TEST(KernelClass, NamesAndTensorCoreVerdictsPickTheClass) {
     using ls::KernelClass;
     using ls::TcState;
-    EXPECT_EQ(ls::classifyKernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", TcState::NotApplicable), KernelClass::Communication);
-    EXPECT_EQ(ls::classifyKernel("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16", TcState::Used), KernelClass::Attention);
-    EXPECT_EQ(ls::classifyKernel("nvjet_sm90_hsh_96x64_64x8_1x2_h_bz_NNN", TcState::Used), KernelClass::GemmTensorCore);
-    EXPECT_EQ(ls::classifyKernel("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma", TcState::NotUsed),
-              KernelClass::GemmNoTensorCore);
-    EXPECT_EQ(ls::classifyKernel("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", TcState::NotApplicable),
-              KernelClass::Elementwise);
-    EXPECT_EQ(ls::classifyKernel("void at::native::reduce_kernel<512, 1>", TcState::NotApplicable), KernelClass::Reduction);
+    EXPECT_EQ(
+        ls::classifyKernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", TcState::NotApplicable),
+        KernelClass::Communication);
+    EXPECT_EQ(ls::classifyKernel("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16",
+                                 TcState::Used),
+              KernelClass::Attention);
+    EXPECT_EQ(ls::classifyKernel("nvjet_sm90_hsh_96x64_64x8_1x2_h_bz_NNN", TcState::Used),
+              KernelClass::GemmTensorCore);
+    EXPECT_EQ(
+        ls::classifyKernel(
+            "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma",
+            TcState::NotUsed),
+        KernelClass::GemmNoTensorCore);
+    EXPECT_EQ(
+        ls::classifyKernel(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>",
+            TcState::NotApplicable),
+        KernelClass::Elementwise);
+    EXPECT_EQ(ls::classifyKernel("void at::native::reduce_kernel<512, 1>", TcState::NotApplicable),
+              KernelClass::Reduction);
     EXPECT_EQ(ls::classifyKernel("my_custom_kernel", TcState::NotApplicable), KernelClass::Other);
-    EXPECT_EQ(ls::classifyKernel("sm90_xmma_something", TcState::Used), KernelClass::GemmTensorCore);
+    EXPECT_EQ(ls::classifyKernel("sm90_xmma_something", TcState::Used),
+              KernelClass::GemmTensorCore);
 }
 
 } // namespace

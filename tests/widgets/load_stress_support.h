@@ -7,14 +7,14 @@
 #include "core/views/fwd_bwd.h"
 #include "core/views/layer_tree.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/session/trace_loader.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
-#include "widgets/session/trace_loader.h"
 #include "widgets/util/units.h"
+#include "widgets/window/main_window.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -42,15 +42,12 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QUrl>
-
-#include <gtest/gtest.h>
-
-#include <sqlite3.h>
-
 #include <chrono>
 #include <functional>
+#include <gtest/gtest.h>
 #include <iostream>
 #include <map>
+#include <sqlite3.h>
 #include <thread>
 
 namespace ls::gui::test::stress {
@@ -63,7 +60,11 @@ inline constexpr int kLoadTimeoutMs = 60000;
 
 // Threads of this process, from the kernel's view: a loader thread (or one of its readers) that
 // was never joined, or still runs, shows up here.
-inline int threadCount() { return static_cast<int>(QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()); }
+inline int threadCount() {
+    return static_cast<int>(QDir(QStringLiteral("/proc/self/task"))
+                                .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                                .size());
+}
 
 // Waits (processing events) until at most `baseline` threads are left; true when they are.
 inline bool waitForThreads(int baseline, int timeoutMs = 30000) {
@@ -78,10 +79,10 @@ inline bool waitForThreads(int baseline, int timeoutMs = 30000) {
 struct Expected {
     QString path;
     size_t kernels = 0, apiCalls = 0, ranges = 0;
-    int layerRows = 0;       // top-level rows of the layer tree
-    int summaryRows = 0;     // kernel summary by name
-    size_t forwardRows = 0;  // Forward/Backward pane, forward side
-    double gpuTimeNs = 0;    // every kernel's duration, summed here
+    int layerRows = 0;      // top-level rows of the layer tree
+    int summaryRows = 0;    // kernel summary by name
+    size_t forwardRows = 0; // Forward/Backward pane, forward side
+    double gpuTimeNs = 0;   // every kernel's duration, summed here
 };
 
 inline Expected expectedFor(const QString& path) {
@@ -96,15 +97,21 @@ inline Expected expectedFor(const QString& path) {
     e.ranges = t.ranges.size();
     const ls::LayerTree tree = ls::buildLayerTree(t);
     e.layerRows = static_cast<int>(ls::layerTreeChildren(tree, 0).size());
-    e.summaryRows = static_cast<int>(ls::kernelSummary(t, ls::KernelGrouping::Name, ls::KernelNaming::Demangled).size());
+    e.summaryRows = static_cast<int>(
+        ls::kernelSummary(t, ls::KernelGrouping::Name, ls::KernelNaming::Demangled).size());
     e.forwardRows = ls::buildFwdBwdPairs(t).forward.size();
-    for (size_t k = 0; k < t.kernels.size(); ++k) e.gpuTimeNs += static_cast<double>(t.kernels.duration(k));
+    for (size_t k = 0; k < t.kernels.size(); ++k)
+        e.gpuTimeNs += static_cast<double>(t.kernels.duration(k));
     return e;
 }
 
 inline QLabel* statusLabel(const MainWindow& w) { return w.statusBar()->findChild<QLabel*>(); }
-inline QPushButton* cancelButton(const MainWindow& w) { return w.statusBar()->findChild<QPushButton*>(); }
-inline QProgressBar* progressBar(const MainWindow& w) { return w.statusBar()->findChild<QProgressBar*>(); }
+inline QPushButton* cancelButton(const MainWindow& w) {
+    return w.statusBar()->findChild<QPushButton*>();
+}
+inline QProgressBar* progressBar(const MainWindow& w) {
+    return w.statusBar()->findChild<QProgressBar*>();
+}
 inline TraceLoader* loaderOf(const MainWindow& w) { return w.findChild<TraceLoader*>(); }
 inline QString statusText(const MainWindow& w) { return statusLabel(w)->text(); }
 inline QTextBrowser* reportView(const MainWindow& w) {
@@ -138,17 +145,23 @@ inline void expectPanesShow(const MainWindow& w, const Expected& e) {
     EXPECT_EQ(w.layerModel()->rowCount(), e.layerRows);
     uint64_t treeKernels = 0;
     for (int r = 0; r < w.layerModel()->rowCount(); ++r)
-        treeKernels += w.layerModel()->index(r, ls::gui::LayerTreeModel::Kernels).data(ls::gui::LayerTreeModel::SortRole).toULongLong();
+        treeKernels += w.layerModel()
+                           ->index(r, ls::gui::LayerTreeModel::Kernels)
+                           .data(ls::gui::LayerTreeModel::SortRole)
+                           .toULongLong();
     EXPECT_EQ(treeKernels, e.kernels);
     // Summary tab, Forward/Backward tab, timeline and Load report tab.
     EXPECT_EQ(w.summaryView()->model()->rowCount(), e.summaryRows);
-    EXPECT_EQ(static_cast<size_t>(w.fwdBwdPanel()->forwardView()->model()->rowCount()), e.forwardRows);
+    EXPECT_EQ(static_cast<size_t>(w.fwdBwdPanel()->forwardView()->model()->rowCount()),
+              e.forwardRows);
     ASSERT_NE(timelineData(w), nullptr);
     EXPECT_EQ(timelineData(w)->trace.get(), &t) << "the timeline shows another trace";
     // Its paint, held while the table and tree paint first, is on again whatever came in between.
-    EXPECT_TRUE(w.findChild<ls::gui::TimelineArea*>()->updatesEnabled()) << "the timeline no longer repaints";
+    EXPECT_TRUE(w.findChild<ls::gui::TimelineArea*>()->updatesEnabled())
+        << "the timeline no longer repaints";
     ASSERT_NE(reportView(w), nullptr);
-    EXPECT_TRUE(reportView(w)->toPlainText().contains(e.path)) << reportView(w)->toPlainText().left(200).toStdString();
+    EXPECT_TRUE(reportView(w)->toPlainText().contains(e.path))
+        << reportView(w)->toPlainText().left(200).toStdString();
     // Not loading any more.
     EXPECT_TRUE(progressBar(w)->isHidden());
     EXPECT_TRUE(cancelButton(w)->isHidden());
@@ -159,10 +172,13 @@ inline void expectShows(const MainWindow& w, const Expected& e) {
     expectPanesShow(w, e);
     const QString status = statusText(w);
     EXPECT_TRUE(status.startsWith(QStringLiteral("Span "))) << status.toStdString();
-    EXPECT_TRUE(status.contains(QStringLiteral("  ·  %1 kernels  ·  ").arg(QLocale().toString(static_cast<qulonglong>(e.kernels)))))
+    EXPECT_TRUE(status.contains(QStringLiteral("  ·  %1 kernels  ·  ")
+                                    .arg(QLocale().toString(static_cast<qulonglong>(e.kernels)))))
         << status.toStdString() << " (expected " << e.kernels << " kernels)";
-    EXPECT_TRUE(status.contains(QStringLiteral("  ·  GPU time %1  ·  ").arg(ls::gui::formatDuration(e.gpuTimeNs))))
-        << status.toStdString() << " (expected GPU time " << ls::gui::formatDuration(e.gpuTimeNs).toStdString() << ")";
+    EXPECT_TRUE(status.contains(
+        QStringLiteral("  ·  GPU time %1  ·  ").arg(ls::gui::formatDuration(e.gpuTimeNs))))
+        << status.toStdString() << " (expected GPU time "
+        << ls::gui::formatDuration(e.gpuTimeNs).toStdString() << ")";
 }
 
 inline void expectEmpty(const MainWindow& w) {
@@ -191,7 +207,7 @@ inline bool execSql(const QString& file, const char* sql) {
 
 // Traces made at test time from the bundled sample, in a fresh folder.
 class LoadStress : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
@@ -222,9 +238,11 @@ protected:
     QString bigTrace() {
         const QString path = copyOfSample(QStringLiteral("big.sqlite"));
         for (int i = 0; i < 4; ++i)
-            execSql(path, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
-                          "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME;"
-                          "INSERT INTO NVTX_EVENTS SELECT * FROM NVTX_EVENTS;");
+            execSql(
+                path,
+                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+                "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME;"
+                "INSERT INTO NVTX_EVENTS SELECT * FROM NVTX_EVENTS;");
         return path;
     }
 

@@ -2,30 +2,27 @@
 // kernels in one table whose CSV equals `layerscope-cli kernels FILE FILE`, sorts across ranks
 // checked against SQL over both files, a layer tree with one row per rank whose counts and GPU
 // times are SQL's, and a row of another rank selected on the timeline in that rank's rows.
-#include "widgets/window/main_window.h"
+#include "widget_test_support.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widget_test_support.h"
+#include "widgets/window/main_window.h"
 
 #include <QAction>
 #include <QComboBox>
-#include <QKeySequence>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QImage>
+#include <QKeySequence>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTreeView>
-
-#include <gtest/gtest.h>
-
-#include <sqlite3.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
 
 namespace {
 
@@ -38,12 +35,15 @@ const QString kOurs = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/ranks/")
 const QString kFsdp0 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank0.sqlite");
 const QString kFsdp1 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank1.sqlite");
 
-int64_t kernelCount(const QString& path) { return sqlColumn(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0); }
+int64_t kernelCount(const QString& path) {
+    return sqlColumn(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0);
+}
 
 class AllRanks : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1)) GTEST_SKIP() << "FSDP traces absent";
+        if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1))
+            GTEST_SKIP() << "FSDP traces absent";
         window_ = openSessionInWindow({kFsdp0, kFsdp1});
         ASSERT_NE(window_, nullptr);
         // As a person would: Ctrl+Shift+R (File → All Ranks in Table and Tree).
@@ -62,7 +62,10 @@ protected:
         }
     }
     QString cell(int row, KernelField f) const {
-        return window_->kernelModel()->index(row, static_cast<int>(f)).data(ls::gui::KernelTableModel::ExportRole).toString();
+        return window_->kernelModel()
+            ->index(row, static_cast<int>(f))
+            .data(ls::gui::KernelTableModel::ExportRole)
+            .toString();
     }
     std::unique_ptr<MainWindow> window_;
 };
@@ -72,9 +75,11 @@ TEST_F(AllRanks, TheTableHoldsEveryRankAndExportsAsTheCliWritesBothFiles) {
     const int64_t n0 = kernelCount(kFsdp0), n1 = kernelCount(kFsdp1);
     ASSERT_GT(n0, 100);
     EXPECT_EQ(model->rowCount(), n0 + n1);
-    EXPECT_EQ(model->columnCount(), static_cast<int>(ls::kKernelFieldCount) + 1); // and the file column
+    EXPECT_EQ(model->columnCount(),
+              static_cast<int>(ls::kKernelFieldCount) + 1); // and the file column
     int rank1 = 0;
-    for (int r = 0; r < model->rowCount(); ++r) rank1 += cell(r, KernelField::Rank) == QStringLiteral("1");
+    for (int r = 0; r < model->rowCount(); ++r)
+        rank1 += cell(r, KernelField::Rank) == QStringLiteral("1");
     EXPECT_EQ(rank1, n1);
 
     // Id, then file (stable): the CLI's order, one file after the other.
@@ -98,7 +103,8 @@ TEST_F(AllRanks, ColumnsSortAcrossRanksAsSqlOrdersBothFiles) {
     auto* model = window_->kernelModel();
     auto* table = window_->kernelView()->table();
     table->sortByColumn(static_cast<int>(KernelField::Duration), Qt::DescendingOrder);
-    const char* byDuration = "SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY end - start DESC";
+    const char* byDuration =
+        "SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY end - start DESC";
     std::vector<int64_t> expected = sqlColumn(kFsdp0, byDuration);
     const auto other = sqlColumn(kFsdp1, byDuration);
     expected.insert(expected.end(), other.begin(), other.end());
@@ -106,22 +112,30 @@ TEST_F(AllRanks, ColumnsSortAcrossRanksAsSqlOrdersBothFiles) {
     ASSERT_EQ(static_cast<size_t>(model->rowCount()), expected.size());
     bool bothRanksOnTop = false;
     for (int r = 0; r < model->rowCount(); ++r) {
-        ASSERT_EQ(cell(r, KernelField::Duration).toLongLong(), expected[static_cast<size_t>(r)]) << "row " << r;
-        if (r < 50 && cell(r, KernelField::Rank) != cell(0, KernelField::Rank)) bothRanksOnTop = true;
+        ASSERT_EQ(cell(r, KernelField::Duration).toLongLong(), expected[static_cast<size_t>(r)])
+            << "row " << r;
+        if (r < 50 && cell(r, KernelField::Rank) != cell(0, KernelField::Rank))
+            bothRanksOnTop = true;
     }
     EXPECT_TRUE(bothRanksOnTop); // the two ranks' rows interleave, not one file after the other
 
     // Texts sort by their bytes across both files; equal names keep the previous (duration) order.
     table->sortByColumn(static_cast<int>(KernelField::ShortName), Qt::AscendingOrder);
     for (int r = 1; r < model->rowCount(); ++r) {
-        const QByteArray a = cell(r - 1, KernelField::ShortName).toUtf8(), b = cell(r, KernelField::ShortName).toUtf8();
+        const QByteArray a = cell(r - 1, KernelField::ShortName).toUtf8(),
+                         b = cell(r, KernelField::ShortName).toUtf8();
         ASSERT_LE(a, b) << "row " << r;
         if (a == b) {
-            ASSERT_GE(cell(r - 1, KernelField::Duration).toLongLong(), cell(r, KernelField::Duration).toLongLong()) << "row " << r;
+            ASSERT_GE(cell(r - 1, KernelField::Duration).toLongLong(),
+                      cell(r, KernelField::Duration).toLongLong())
+                << "row " << r;
         }
     }
     table->sortByColumn(static_cast<int>(KernelField::NvtxPath), Qt::DescendingOrder);
-    for (int r = 1; r < model->rowCount(); ++r) ASSERT_GE(cell(r - 1, KernelField::NvtxPath).toUtf8(), cell(r, KernelField::NvtxPath).toUtf8()) << "row " << r;
+    for (int r = 1; r < model->rowCount(); ++r)
+        ASSERT_GE(cell(r - 1, KernelField::NvtxPath).toUtf8(),
+                  cell(r, KernelField::NvtxPath).toUtf8())
+            << "row " << r;
 }
 
 TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
@@ -130,16 +144,24 @@ TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
     const QString files[] = {kFsdp0, kFsdp1};
     for (int r = 0; r < 2; ++r) {
         const QModelIndex name = tree->index(r, ls::gui::LayerTreeModel::Name);
-        EXPECT_EQ(name.data().toString(), QStringLiteral("Rank %1 · %2").arg(r).arg(QFileInfo(files[r]).fileName()));
-        EXPECT_EQ(tree->index(r, ls::gui::LayerTreeModel::Kernels).data(ls::gui::LayerTreeModel::SortRole).toLongLong(), kernelCount(files[r]));
-        EXPECT_EQ(tree->index(r, ls::gui::LayerTreeModel::GpuTime).data(ls::gui::LayerTreeModel::SortRole).toULongLong(), sqlKernelTimeNs(files[r]));
+        EXPECT_EQ(name.data().toString(),
+                  QStringLiteral("Rank %1 · %2").arg(r).arg(QFileInfo(files[r]).fileName()));
+        EXPECT_EQ(tree->index(r, ls::gui::LayerTreeModel::Kernels)
+                      .data(ls::gui::LayerTreeModel::SortRole)
+                      .toLongLong(),
+                  kernelCount(files[r]));
+        EXPECT_EQ(tree->index(r, ls::gui::LayerTreeModel::GpuTime)
+                      .data(ls::gui::LayerTreeModel::SortRole)
+                      .toULongLong(),
+                  sqlKernelTimeNs(files[r]));
         EXPECT_GT(tree->rowCount(name), 0); // the rank's own tree below it
     }
     // A click on rank 1's row: its kernels, and only its.
     window_->layerView()->setCurrentIndex(tree->index(1, 0));
     auto* model = window_->kernelModel();
     EXPECT_EQ(model->rowCount(), kernelCount(kFsdp1));
-    for (int r = 0; r < model->rowCount(); ++r) ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
+    for (int r = 0; r < model->rowCount(); ++r)
+        ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
     // The timeline lights every one of them in rank 1's rows, though its panes show rank 0.
     auto* view = window_->findChild<ls::gui::TimelineArea*>()->view();
     ASSERT_EQ(window_->session()->shownTrace, 0u);
@@ -149,14 +171,19 @@ TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
     view->viewport()->render(&image);
     int outlined = 0; // the highlight's orange outline, drawn over rank 1's kernel rows
     for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x) outlined += image.pixel(x, y) == qRgb(0xff, 0x8c, 0x00);
+        for (int x = 0; x < image.width(); ++x)
+            outlined += image.pixel(x, y) == qRgb(0xff, 0x8c, 0x00);
     EXPECT_GT(outlined, 20);
     // Its first op node below: a subset of rank 1's kernels, as many as the node says.
     QModelIndex node = tree->index(0, 0, tree->index(1, 0));
     while (tree->rowCount(node) > 0) node = tree->index(0, 0, node);
     window_->layerView()->setCurrentIndex(node);
-    EXPECT_EQ(model->rowCount(), tree->index(node.row(), ls::gui::LayerTreeModel::Kernels, node.parent()).data(ls::gui::LayerTreeModel::SortRole).toInt());
-    for (int r = 0; r < model->rowCount(); ++r) ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
+    EXPECT_EQ(model->rowCount(),
+              tree->index(node.row(), ls::gui::LayerTreeModel::Kernels, node.parent())
+                  .data(ls::gui::LayerTreeModel::SortRole)
+                  .toInt());
+    for (int r = 0; r < model->rowCount(); ++r)
+        ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
 }
 
 TEST_F(AllRanks, ARowOfAnotherRankIsSelectedInItsTimelineRowsAndSwitchingBackRestoresOneRank) {
@@ -171,14 +198,18 @@ TEST_F(AllRanks, ARowOfAnotherRankIsSelectedInItsTimelineRowsAndSwitchingBackRes
     EXPECT_EQ(view->selectedTrace(), 1 - shown);
     EXPECT_EQ(view->selectedKernel().value, cell(other, KernelField::Id).toUInt());
     EXPECT_EQ(window_->session()->shownTrace, shown); // the panes stay on their trace
-    EXPECT_TRUE(window_->findChild<QTextBrowser*>(QStringLiteral("kernelDetails"))->toPlainText().contains(cell(other, KernelField::Correlation)));
+    EXPECT_TRUE(window_->findChild<QTextBrowser*>(QStringLiteral("kernelDetails"))
+                    ->toPlainText()
+                    .contains(cell(other, KernelField::Correlation)));
 
     window_->showRank(static_cast<int>(shown));
     ASSERT_TRUE(waitForRank(*window_));
     EXPECT_FALSE(window_->allRanksShown());
     EXPECT_EQ(model->rowCount(), kernelCount(shown == 0 ? kFsdp0 : kFsdp1));
     EXPECT_EQ(model->columnCount(), static_cast<int>(ls::kKernelFieldCount));
-    EXPECT_EQ(window_->layerModel()->index(0, 0).data().toString().startsWith(QStringLiteral("Rank")), false);
+    EXPECT_EQ(
+        window_->layerModel()->index(0, 0).data().toString().startsWith(QStringLiteral("Rank")),
+        false);
 }
 
 } // namespace

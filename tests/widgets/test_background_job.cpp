@@ -6,11 +6,9 @@
 #include <QDeadlineTimer>
 #include <QSignalSpy>
 #include <QThread>
-
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <future>
+#include <gtest/gtest.h>
 #include <memory>
 #include <stdexcept>
 
@@ -21,7 +19,8 @@ using ls::gui::BackgroundJob;
 // Processes events until `done` or two seconds have passed.
 template <typename F> bool spinUntil(F&& done) {
     QDeadlineTimer deadline(2000);
-    while (!done() && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    while (!done() && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     return done();
 }
 

@@ -2,10 +2,10 @@
 // "What's this column?" in the column chooser), and every control on the window's tool strips
 // has a tooltip.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/tables/column_help.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -13,11 +13,10 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QLineEdit>
-#include <QMenuBar>
 #include <QMenu>
+#include <QMenuBar>
 #include <QTabBar>
 #include <QTableView>
-
 #include <gtest/gtest.h>
 
 namespace {
@@ -27,7 +26,9 @@ TEST(ColumnHelp, EveryKernelColumnHasADescriptionWithItsUnit) {
         const QString d = ls::gui::columnDescription(info.field);
         EXPECT_FALSE(d.isEmpty()) << info.name;
         EXPECT_TRUE(d.contains(QStringLiteral("Unit: "))) << info.name;
-        EXPECT_TRUE(d.contains(QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())))) << info.name;
+        EXPECT_TRUE(d.contains(
+            QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size()))))
+            << info.name;
     }
 }
 
@@ -36,7 +37,8 @@ TEST(ColumnHelp, HeaderTooltipsAndWhatsThisInTheColumnChooser) {
     ASSERT_TRUE(w);
     const ls::gui::KernelTableModel* model = w->kernelModel();
     for (const ls::KernelFieldInfo& info : ls::kernelFields())
-        EXPECT_EQ(model->headerData(static_cast<int>(info.field), Qt::Horizontal, Qt::ToolTipRole).toString(),
+        EXPECT_EQ(model->headerData(static_cast<int>(info.field), Qt::Horizontal, Qt::ToolTipRole)
+                      .toString(),
                   ls::gui::columnDescription(info.field))
             << info.name;
     QMenu menu;
@@ -67,16 +69,19 @@ TEST(Tooltips, EveryToolbarControlHasOne) {
     for (auto* e : w->findChildren<QLineEdit*>()) controls << e;
     for (QWidget* c : controls) {
         QWidget* p = c->parentWidget();
-        if (qobject_cast<QTabBar*>(p) || qobject_cast<QDockWidget*>(p) || qobject_cast<QLineEdit*>(p) || qobject_cast<QComboBox*>(p) ||
-            qobject_cast<QDialogButtonBox*>(p) || qobject_cast<QAbstractScrollArea*>(p) || qobject_cast<QMenuBar*>(p) ||
-            qobject_cast<QAbstractSpinBox*>(p))
+        if (qobject_cast<QTabBar*>(p) || qobject_cast<QDockWidget*>(p) ||
+            qobject_cast<QLineEdit*>(p) || qobject_cast<QComboBox*>(p) ||
+            qobject_cast<QDialogButtonBox*>(p) || qobject_cast<QAbstractScrollArea*>(p) ||
+            qobject_cast<QMenuBar*>(p) || qobject_cast<QAbstractSpinBox*>(p))
             continue;
         if (c->toolTip().isEmpty())
             missing << QStringLiteral("%1 '%2' in %3")
                            .arg(QString::fromLatin1(c->metaObject()->className()),
-                                qobject_cast<QAbstractButton*>(c)   ? qobject_cast<QAbstractButton*>(c)->text()
-                                : qobject_cast<QComboBox*>(c) ? qobject_cast<QComboBox*>(c)->itemText(0)
-                                                              : c->objectName(),
+                                qobject_cast<QAbstractButton*>(c)
+                                    ? qobject_cast<QAbstractButton*>(c)->text()
+                                : qobject_cast<QComboBox*>(c)
+                                    ? qobject_cast<QComboBox*>(c)->itemText(0)
+                                    : c->objectName(),
                                 QString::fromLatin1(p ? p->metaObject()->className() : "?"));
     }
     EXPECT_TRUE(missing.isEmpty()) << missing.join(QStringLiteral("\n")).toStdString();

@@ -2,9 +2,9 @@
 // long values wrapped at their punctuation only, selectable text that copies without the
 // invisible break opportunities.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_table_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -16,7 +16,6 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
-
 #include <gtest/gtest.h>
 
 namespace {
@@ -44,11 +43,14 @@ QTextBlock blockWithText(QTextDocument* doc, const QString& text) {
 
 TEST(BreakableHtml, BreaksAfterPunctuationOnly) {
     const QString zw(QChar(0x200B));
-    EXPECT_EQ(ls::gui::breakableHtml(QStringLiteral("cuLaunchKernel")), QStringLiteral("cuLaunchKernel"));
+    EXPECT_EQ(ls::gui::breakableHtml(QStringLiteral("cuLaunchKernel")),
+              QStringLiteral("cuLaunchKernel"));
     EXPECT_EQ(ls::gui::breakableHtml(QStringLiteral("at::native::f<a_b, c>")),
-              QStringLiteral("at::") + zw + QStringLiteral("native::") + zw + QStringLiteral("f&lt;") + zw + QStringLiteral("a_") + zw +
-                  QStringLiteral("b,") + zw + QStringLiteral(" c&gt;"));
-    EXPECT_EQ(ls::gui::withoutBreaks(ls::gui::breakableHtml(QStringLiteral("a_b"))), QStringLiteral("a_b"));
+              QStringLiteral("at::") + zw + QStringLiteral("native::") + zw +
+                  QStringLiteral("f&lt;") + zw + QStringLiteral("a_") + zw + QStringLiteral("b,") +
+                  zw + QStringLiteral(" c&gt;"));
+    EXPECT_EQ(ls::gui::withoutBreaks(ls::gui::breakableHtml(QStringLiteral("a_b"))),
+              QStringLiteral("a_b"));
 }
 
 TEST(DetailsView, FirstWidthIsAQuarterOfTheWindowAtLeast420) {
@@ -67,7 +69,8 @@ TEST(DetailsView, ReadableWidthWholeCallNameAndCopyableText) {
     ASSERT_TRUE(loaded.wait(30000));
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
     ASSERT_TRUE(dock);
-    EXPECT_GE(dock->width(), 420) << "the central widget needs " << w.centralWidget()->minimumSizeHint().width() << " px";
+    EXPECT_GE(dock->width(), 420) << "the central widget needs "
+                                  << w.centralWidget()->minimumSizeHint().width() << " px";
 
     auto* details = qobject_cast<DetailsView*>(w.detailsView());
     ASSERT_TRUE(details);
@@ -79,24 +82,29 @@ TEST(DetailsView, ReadableWidthWholeCallNameAndCopyableText) {
     KernelId chosen;
     for (uint32_t k = 0; k < t.kernels.size() && !chosen.valid(); ++k) {
         const ls::ApiCallId call = t.kernels.launch[k];
-        if (call.valid() && t.str(t.apiCalls.name[call.value]) == "cuLaunchKernel") chosen = KernelId(k);
+        if (call.valid() && t.str(t.apiCalls.name[call.value]) == "cuLaunchKernel")
+            chosen = KernelId(k);
     }
     ASSERT_TRUE(chosen.valid());
     ASSERT_TRUE(w.kernelView()->selectKernel(chosen));
     const QString name = QString::fromStdString(std::string(t.str(t.kernels.name[chosen.value])));
 
-    for (int width : {dock->width(), 260}) { // the first width, and narrower than anyone should make it
+    for (int width :
+         {dock->width(), 260}) { // the first width, and narrower than anyone should make it
         details->setFixedWidth(width);
         QTest::qWait(1);
-        const QTextBlock call = blockWithText(details->document(), QStringLiteral("cuLaunchKernel"));
+        const QTextBlock call =
+            blockWithText(details->document(), QStringLiteral("cuLaunchKernel"));
         ASSERT_TRUE(call.isValid());
-        EXPECT_EQ(linesOf(call).size(), 1) << linesOf(call).join(QStringLiteral(" / ")).toStdString();
+        EXPECT_EQ(linesOf(call).size(), 1)
+            << linesOf(call).join(QStringLiteral(" / ")).toStdString();
         // The kernel name wraps only after a space or an inserted break opportunity.
         const QTextBlock title = blockWithText(details->document(), name);
         ASSERT_TRUE(title.isValid());
         const QStringList lines = linesOf(title);
         for (qsizetype i = 0; i + 1 < lines.size(); ++i)
-            EXPECT_TRUE(lines[i].endsWith(QChar(0x200B)) || lines[i].endsWith(QLatin1Char(' '))) << lines[i].toStdString();
+            EXPECT_TRUE(lines[i].endsWith(QChar(0x200B)) || lines[i].endsWith(QLatin1Char(' ')))
+                << lines[i].toStdString();
     }
 
     details->selectAll();

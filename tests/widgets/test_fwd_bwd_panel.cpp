@@ -1,7 +1,7 @@
 // The Forward/Backward tab offscreen: models under QAbstractItemModelTester; clicking a forward
 // op selects its backward node and lists both sides' kernels (core's kernelsOfOp), and back.
-#include "core/pytorch/correlation.h"
 #include "core/load/load.h"
+#include "core/pytorch/correlation.h"
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/panes/fwd_bwd_models.h"
 #include "widgets/panes/fwd_bwd_panel.h"
@@ -15,10 +15,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <set>
 
 namespace {
@@ -40,9 +38,12 @@ TEST(FwdBwdModels, PassModelTester) {
     auto pairs = std::make_shared<const ls::FwdBwdPairs>(ls::buildFwdBwdPairs(*loaded.trace));
     for (auto side : {OpSideModel::Side::Forward, OpSideModel::Side::Backward}) {
         OpSideModel model(side);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
         model.setPairs(loaded.trace, pairs);
-        EXPECT_EQ(model.rowCount(), static_cast<int>(side == OpSideModel::Side::Forward ? pairs->forward.size() : pairs->backward.size()));
+        EXPECT_EQ(model.rowCount(),
+                  static_cast<int>(side == OpSideModel::Side::Forward ? pairs->forward.size()
+                                                                      : pairs->backward.size()));
         model.setPairs(nullptr, nullptr);
         EXPECT_EQ(model.rowCount(), 0);
     }
@@ -63,21 +64,23 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     uint32_t row = UINT32_MAX;
     for (uint32_t r = 0; r < pairs.forward.size() && row == UINT32_MAX; ++r) {
         const ls::OpId op = pairs.forward[r].op;
-        if (t.str(t.ranges.name[t.ops.range[op.value].value]) == "aten::linear" && t.ops.layer[op.value].valid() &&
-            t.str(t.ops.layer[op.value]) == "layer0")
+        if (t.str(t.ranges.name[t.ops.range[op.value].value]) == "aten::linear" &&
+            t.ops.layer[op.value].valid() && t.str(t.ops.layer[op.value]) == "layer0")
             row = r;
     }
     ASSERT_NE(row, UINT32_MAX);
     ASSERT_EQ(pairs.forward[row].partners.size(), 1u);
     QTableView* forward = panel->forwardView();
-    auto* forwardModel = static_cast<const OpSideModel*>(forward->model()); // its rows are in sort order
+    auto* forwardModel =
+        static_cast<const OpSideModel*>(forward->model()); // its rows are in sort order
     const QModelIndex index = forwardModel->index(forwardModel->modelRow(row), 0);
     forward->scrollTo(index);
     QTest::mouseClick(forward->viewport(), Qt::LeftButton, {}, forward->visualRect(index).center());
 
     const QModelIndexList selected = panel->backwardView()->selectionModel()->selectedRows();
     ASSERT_EQ(selected.size(), 1);
-    const uint32_t node = static_cast<const OpSideModel*>(panel->backwardView()->model())->pairRow(selected.front().row());
+    const uint32_t node = static_cast<const OpSideModel*>(panel->backwardView()->model())
+                              ->pairRow(selected.front().row());
     EXPECT_EQ(node, pairs.forward[row].partners.front());
     EXPECT_EQ(ids(*panel->forwardKernels()), ids(ls::kernelsOfOp(t, pairs.forward[row].op)));
     EXPECT_EQ(ids(*panel->backwardKernels()), ids(ls::kernelsOfOp(t, pairs.backward[node].op)));
@@ -96,7 +99,8 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ASSERT_EQ(w.exportView(*panel->ratioView(), path, false), QString());
     const auto csv = ls::gui::test::parseCsv(QString::fromUtf8(ls::gui::test::readAll(path)));
     ASSERT_GE(csv.size(), 3u);
-    EXPECT_EQ(csv[0].mid(0, 4), (QStringList{QStringLiteral("layer"), QStringLiteral("forward_ns"), QStringLiteral("backward_ns"),
+    EXPECT_EQ(csv[0].mid(0, 4), (QStringList{QStringLiteral("layer"), QStringLiteral("forward_ns"),
+                                             QStringLiteral("backward_ns"),
                                              QStringLiteral("backward_forward_ratio")}));
     for (size_t r = 1; r < csv.size(); ++r)
         if (csv[r][0] == QStringLiteral("layer0")) {
@@ -116,14 +120,16 @@ TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
     const auto& t = *w.trace();
     const auto& pairs = *w.session()->pairs;
     int expected = 0;
-    for (const auto& f : pairs.forward) expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";
+    for (const auto& f : pairs.forward)
+        expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";
     QAbstractItemModel* model = panel->forwardView()->model();
     EXPECT_EQ(model->rowCount(), expected);
     EXPECT_GT(expected, 5);
     // Sorted again, still that layer's rows only; then every layer's again.
     panel->forwardView()->sortByColumn(OpSideModel::Kernels, Qt::AscendingOrder);
     ASSERT_EQ(model->rowCount(), expected);
-    for (int r = 0; r < model->rowCount(); ++r) EXPECT_EQ(model->index(r, OpSideModel::Layer).data().toString(), QStringLiteral("layer1"));
+    for (int r = 0; r < model->rowCount(); ++r)
+        EXPECT_EQ(model->index(r, OpSideModel::Layer).data().toString(), QStringLiteral("layer1"));
     // Pair rows and model rows map both ways in the filtered order (what selection links use);
     // another layer's rows have no model row.
     const auto* side = static_cast<const OpSideModel*>(model);
@@ -152,7 +158,8 @@ TEST(FwdBwdPanelInWindow, NumericColumnsSortAsTheirSortRoleValues) {
     for (QTableView* view : {w->fwdBwdPanel()->forwardView(), w->fwdBwdPanel()->backwardView()}) {
         auto* proxy = view->model();
         ASSERT_GT(proxy->rowCount(), 10);
-        for (int column : {OpSideModel::Kernels, OpSideModel::GpuTime, OpSideModel::Flops, OpSideModel::Tflops, OpSideModel::TcShare})
+        for (int column : {OpSideModel::Kernels, OpSideModel::GpuTime, OpSideModel::Flops,
+                           OpSideModel::Tflops, OpSideModel::TcShare})
             for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 view->sortByColumn(column, order);
                 auto valueAt = [&](int row) {
@@ -160,15 +167,21 @@ TEST(FwdBwdPanelInWindow, NumericColumnsSortAsTheirSortRoleValues) {
                     return v.isNull() ? -INFINITY : v.toDouble();
                 };
                 for (int r = 1; r < proxy->rowCount(); ++r) {
-                    if (order == Qt::AscendingOrder) EXPECT_LE(valueAt(r - 1), valueAt(r)) << "column " << column << " row " << r;
-                    else EXPECT_GE(valueAt(r - 1), valueAt(r)) << "column " << column << " row " << r;
+                    if (order == Qt::AscendingOrder)
+                        EXPECT_LE(valueAt(r - 1), valueAt(r))
+                            << "column " << column << " row " << r;
+                    else
+                        EXPECT_GE(valueAt(r - 1), valueAt(r))
+                            << "column " << column << " row " << r;
                 }
             }
         // Text columns by their characters, as the cells read.
         for (int column : {OpSideModel::Name, OpSideModel::Layer, OpSideModel::Shapes}) {
             view->sortByColumn(column, Qt::AscendingOrder);
             for (int r = 1; r < proxy->rowCount(); ++r)
-                EXPECT_LE(proxy->index(r - 1, column).data().toString(), proxy->index(r, column).data().toString()) << "column " << column << " row " << r;
+                EXPECT_LE(proxy->index(r - 1, column).data().toString(),
+                          proxy->index(r, column).data().toString())
+                    << "column " << column << " row " << r;
         }
     }
 }

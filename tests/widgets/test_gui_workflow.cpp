@@ -4,14 +4,14 @@
 #include "core/pytorch/correlation.h"
 #include "core/views/time_breakdown.h"
 #include "tests/widgets/widget_test_support.h"
+#include "widgets/panes/summary_charts.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/window/main_window.h"
-#include "widgets/panes/summary_charts.h"
 
-#include <QApplication>
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -19,22 +19,20 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
-#include <QPushButton>
-#include <QStandardPaths>
-#include <QStatusBar>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTreeView>
-
 #include <gtest/gtest.h>
-
 #include <set>
 
 namespace {
@@ -47,7 +45,7 @@ using ls::gui::MainWindow;
 using namespace ls::gui::test;
 
 class GuiWorkflow : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
@@ -67,7 +65,8 @@ protected:
         for (const QString& name : path) {
             QModelIndex found;
             for (int r = 0; r < model->rowCount(parent); ++r)
-                if (model->index(r, 0, parent).data().toString() == name) found = model->index(r, 0, parent);
+                if (model->index(r, 0, parent).data().toString() == name)
+                    found = model->index(r, 0, parent);
             if (!found.isValid()) return {};
             parent = found;
         }
@@ -100,10 +99,12 @@ protected:
 };
 
 TEST_F(GuiWorkflow, ClickingALayerShowsItsKernelsInBothDirections) {
-    const QModelIndex layer0 = findNode({QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer0")});
+    const QModelIndex layer0 = findNode(
+        {QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer0")});
     ASSERT_TRUE(layer0.isValid());
     clickTreeRow(layer0);
-    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--layer"), QStringLiteral("layer0")});
+    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--layer"),
+                             QStringLiteral("layer0")});
     ASSERT_EQ(cli.exitCode, 0) << cli.err.toStdString();
     const auto rows = parseCsv(cli.out);
     ASSERT_GT(rows.size(), 1u);
@@ -127,22 +128,39 @@ TEST_F(GuiWorkflow, TreeRowNumbersAddUpAndMatchTheCli) {
     const QModelIndex iteration = findNode({QStringLiteral("iteration 2")});
     ASSERT_TRUE(iteration.isValid());
     // The iteration holds every kernel of the sample: 214, and its GPU time is the SQL sum.
-    EXPECT_EQ(model->index(iteration.row(), LayerTreeModel::Kernels, iteration.parent()).data(LayerTreeModel::SortRole).toULongLong(), 214u);
-    const qulonglong gpu = model->index(iteration.row(), LayerTreeModel::GpuTime, iteration.parent()).data(LayerTreeModel::SortRole).toULongLong();
+    EXPECT_EQ(model->index(iteration.row(), LayerTreeModel::Kernels, iteration.parent())
+                  .data(LayerTreeModel::SortRole)
+                  .toULongLong(),
+              214u);
+    const qulonglong gpu =
+        model->index(iteration.row(), LayerTreeModel::GpuTime, iteration.parent())
+            .data(LayerTreeModel::SortRole)
+            .toULongLong();
     EXPECT_EQ(gpu, sqlKernelTimeNs(samplePath()));
     qulonglong sum = 0;
     for (int r = 0; r < model->rowCount(iteration); ++r)
-        sum += model->index(r, LayerTreeModel::GpuTime, iteration).data(LayerTreeModel::SortRole).toULongLong();
+        sum += model->index(r, LayerTreeModel::GpuTime, iteration)
+                   .data(LayerTreeModel::SortRole)
+                   .toULongLong();
     EXPECT_EQ(sum, gpu);
     // layer0 under forward = layer_sum's (layer0, forward) row.
-    const QModelIndex layer0 = findNode({QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer0")});
-    const auto layerSum = parseCsv(runCli({QStringLiteral("summary"), samplePath(), QStringLiteral("--report"), QStringLiteral("layer_sum")}).out);
+    const QModelIndex layer0 = findNode(
+        {QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer0")});
+    const auto layerSum = parseCsv(runCli({QStringLiteral("summary"), samplePath(),
+                                           QStringLiteral("--report"), QStringLiteral("layer_sum")})
+                                       .out);
     bool seen = false;
     for (const auto& row : layerSum)
         if (row[0] == QStringLiteral("layer0") && row[1] == QStringLiteral("forward")) {
             seen = true;
-            EXPECT_EQ(model->index(layer0.row(), LayerTreeModel::Kernels, layer0.parent()).data(LayerTreeModel::SortRole).toString(), row[2]);
-            EXPECT_EQ(model->index(layer0.row(), LayerTreeModel::GpuTime, layer0.parent()).data(LayerTreeModel::SortRole).toString(), row[3]);
+            EXPECT_EQ(model->index(layer0.row(), LayerTreeModel::Kernels, layer0.parent())
+                          .data(LayerTreeModel::SortRole)
+                          .toString(),
+                      row[2]);
+            EXPECT_EQ(model->index(layer0.row(), LayerTreeModel::GpuTime, layer0.parent())
+                          .data(LayerTreeModel::SortRole)
+                          .toString(),
+                      row[3]);
         }
     EXPECT_TRUE(seen);
 }
@@ -151,12 +169,14 @@ TEST_F(GuiWorkflow, ExportedCsvEqualsCliForTheSameFilterAndSort) {
     showAllColumnsInOrder();
     const QString filter = QStringLiteral("duration > 10us and direction = backward");
     window_->kernelView()->applyFilter(filter);
-    window_->kernelView()->table()->sortByColumn(static_cast<int>(KernelField::Duration), Qt::DescendingOrder);
+    window_->kernelView()->table()->sortByColumn(static_cast<int>(KernelField::Duration),
+                                                 Qt::DescendingOrder);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("kernels.csv"));
     ASSERT_EQ(window_->exportView(*window_->kernelView()->table(), path, false), QString());
-    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--filter"), filter, QStringLiteral("--sort"),
-                             QStringLiteral("duration_ns"), QStringLiteral("--desc")});
+    const auto cli =
+        runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--filter"), filter,
+                QStringLiteral("--sort"), QStringLiteral("duration_ns"), QStringLiteral("--desc")});
     ASSERT_EQ(cli.exitCode, 0) << cli.err.toStdString();
     const QByteArray exported = readAll(path);
     EXPECT_GT(exported.count('\n'), 5);
@@ -165,12 +185,15 @@ TEST_F(GuiWorkflow, ExportedCsvEqualsCliForTheSameFilterAndSort) {
 
 TEST_F(GuiWorkflow, ExportOfALayerEqualsCliLayerOption) {
     showAllColumnsInOrder();
-    clickTreeRow(findNode({QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer1")}));
-    window_->kernelView()->table()->sortByColumn(static_cast<int>(KernelField::Id), Qt::AscendingOrder);
+    clickTreeRow(findNode(
+        {QStringLiteral("iteration 2"), QStringLiteral("forward"), QStringLiteral("layer1")}));
+    window_->kernelView()->table()->sortByColumn(static_cast<int>(KernelField::Id),
+                                                 Qt::AscendingOrder);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("layer1.csv"));
     ASSERT_EQ(window_->exportView(*window_->kernelView()->table(), path, false), QString());
-    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--layer"), QStringLiteral("layer1")});
+    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--layer"),
+                             QStringLiteral("layer1")});
     EXPECT_EQ(readAll(path), cli.out.toUtf8());
 }
 
@@ -180,10 +203,12 @@ TEST_F(GuiWorkflow, ExportsOnlySelectedRowsInViewOrderWithVisibleColumns) {
     for (int c = 0; c < header->count(); ++c) header->setSectionHidden(c, true);
     header->setSectionHidden(static_cast<int>(KernelField::Name), false);
     header->setSectionHidden(static_cast<int>(KernelField::Duration), false);
-    header->moveSection(header->visualIndex(static_cast<int>(KernelField::Name)), 0); // name first, then duration
+    header->moveSection(header->visualIndex(static_cast<int>(KernelField::Name)),
+                        0); // name first, then duration
     view->sortByColumn(static_cast<int>(KernelField::Duration), Qt::DescendingOrder);
-    view->selectionModel()->select(QItemSelection(view->model()->index(1, 0), view->model()->index(3, 0)),
-                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    view->selectionModel()->select(
+        QItemSelection(view->model()->index(1, 0), view->model()->index(3, 0)),
+        QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("selected.csv"));
     ASSERT_EQ(window_->exportView(*view, path, true), QString());
@@ -195,11 +220,13 @@ TEST_F(GuiWorkflow, ExportsOnlySelectedRowsInViewOrderWithVisibleColumns) {
     std::vector<int64_t> durations;
     for (size_t k = 0; k < t.kernels.size(); ++k) durations.push_back(t.kernels.duration(k));
     std::sort(durations.rbegin(), durations.rend());
-    for (int r = 1; r <= 3; ++r) EXPECT_EQ(rows[static_cast<size_t>(r)][1].toLongLong(), durations[static_cast<size_t>(r)]);
+    for (int r = 1; r <= 3; ++r)
+        EXPECT_EQ(rows[static_cast<size_t>(r)][1].toLongLong(), durations[static_cast<size_t>(r)]);
     // Ctrl+C copies the same rows as TSV.
     view->setFocus();
     QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
-    const QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList lines =
+        QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 4);
     EXPECT_EQ(lines[0], QStringLiteral("name\tduration_ns"));
     EXPECT_TRUE(lines[1].endsWith(QString::number(durations[1])));
@@ -212,7 +239,9 @@ TEST_F(GuiWorkflow, LayerTreeExportsEveryNodeDepthFirstWithRawNumbers) {
     const auto rows = parseCsv(QString::fromUtf8(readAll(path)));
     const auto& tree = *window_->session()->layers;
     ASSERT_EQ(rows.size(), tree.size()); // header + every node but the hidden root
-    EXPECT_EQ(rows[0].mid(0, 4), (QStringList{QStringLiteral("depth"), QStringLiteral("name"), QStringLiteral("kernels"), QStringLiteral("gpu_time_ns")}));
+    EXPECT_EQ(rows[0].mid(0, 4),
+              (QStringList{QStringLiteral("depth"), QStringLiteral("name"),
+                           QStringLiteral("kernels"), QStringLiteral("gpu_time_ns")}));
     EXPECT_EQ(rows[1][1], QStringLiteral("iteration 2"));
     EXPECT_EQ(rows[1][0], QStringLiteral("0"));
     EXPECT_EQ(rows[1][2], QStringLiteral("214"));
@@ -223,7 +252,8 @@ TEST_F(GuiWorkflow, LayerTreeExportsEveryNodeDepthFirstWithRawNumbers) {
 
 TEST_F(GuiWorkflow, SortingIsMonotonicOnTheSortRole) {
     auto* view = window_->kernelView()->table();
-    for (KernelField f : {KernelField::Flops, KernelField::Name, KernelField::Start, KernelField::TflopsS}) {
+    for (KernelField f :
+         {KernelField::Flops, KernelField::Name, KernelField::Start, KernelField::TflopsS}) {
         view->sortByColumn(static_cast<int>(f), Qt::AscendingOrder);
         auto* m = view->model();
         QVariant previous;
@@ -231,12 +261,17 @@ TEST_F(GuiWorkflow, SortingIsMonotonicOnTheSortRole) {
             const QVariant v = m->index(r, static_cast<int>(f)).data(KernelTableModel::SortRole);
             if (!v.isValid()) {
                 // Unknown cells come last: everything after is unknown too.
-                for (int s = r; s < m->rowCount(); ++s) EXPECT_FALSE(m->index(s, static_cast<int>(f)).data(KernelTableModel::SortRole).isValid());
+                for (int s = r; s < m->rowCount(); ++s)
+                    EXPECT_FALSE(m->index(s, static_cast<int>(f))
+                                     .data(KernelTableModel::SortRole)
+                                     .isValid());
                 break;
             }
             if (previous.isValid()) {
-                if (v.typeId() == QMetaType::QString) EXPECT_LE(previous.toString().toUtf8(), v.toString().toUtf8()) << r;
-                else EXPECT_LE(previous.toDouble(), v.toDouble()) << r;
+                if (v.typeId() == QMetaType::QString)
+                    EXPECT_LE(previous.toString().toUtf8(), v.toString().toUtf8()) << r;
+                else
+                    EXPECT_LE(previous.toDouble(), v.toDouble()) << r;
             }
             previous = v;
         }
@@ -267,21 +302,25 @@ TEST_F(GuiWorkflow, SelectingAKernelShowsDetailsAndFollowsInTheTree) {
     KernelId chosen;
     for (uint32_t k = 0; k < t.kernels.size() && !chosen.valid(); ++k) {
         const ls::OpId op = t.kernelLinks.opInstance[k];
-        if (op.valid() && t.ops.direction[op.value] == ls::Direction::Backward && t.ops.paired[op.value].valid() &&
-            t.kernelLinks.layer[k].valid() && t.str(t.kernelLinks.layer[k]) == "layer1")
+        if (op.valid() && t.ops.direction[op.value] == ls::Direction::Backward &&
+            t.ops.paired[op.value].valid() && t.kernelLinks.layer[k].valid() &&
+            t.str(t.kernelLinks.layer[k]) == "layer1")
             chosen = KernelId(k);
     }
     ASSERT_TRUE(chosen.valid());
     ASSERT_TRUE(window_->kernelView()->selectKernel(chosen));
-    const QString html = window_->detailsView()->toPlainText().remove(QChar(0x200B)); // the break opportunities
-    EXPECT_TRUE(html.contains(QString::fromStdString(std::string(t.str(t.kernels.name[chosen.value])).substr(0, 30))));
+    const QString html =
+        window_->detailsView()->toPlainText().remove(QChar(0x200B)); // the break opportunities
+    EXPECT_TRUE(html.contains(
+        QString::fromStdString(std::string(t.str(t.kernels.name[chosen.value])).substr(0, 30))));
     EXPECT_TRUE(html.contains(QStringLiteral("Forward op")));
     EXPECT_TRUE(html.contains(QStringLiteral("Tensor Cores")));
     EXPECT_TRUE(html.contains(QStringLiteral("Grid")));
     // The tree follows: its current node is the kernel's leaf, under backward → layer1.
     const QModelIndex current = window_->layerView()->currentIndex();
     ASSERT_TRUE(current.isValid());
-    EXPECT_EQ(window_->layerModel()->nodeOf(current), window_->session()->layers->kernelNode[chosen.value]);
+    EXPECT_EQ(window_->layerModel()->nodeOf(current),
+              window_->session()->layers->kernelNode[chosen.value]);
     EXPECT_EQ(current.parent().data().toString(), QStringLiteral("layer1"));
     EXPECT_EQ(current.parent().parent().data().toString(), QStringLiteral("backward"));
     // ...without narrowing the table to that node.
@@ -293,7 +332,8 @@ TEST_F(GuiWorkflow, CounterpartShowsThePairedOpsKernels) {
     KernelId forward;
     for (uint32_t k = 0; k < t.kernels.size() && !forward.valid(); ++k) {
         const ls::OpId op = t.kernelLinks.opInstance[k];
-        if (op.valid() && t.ops.direction[op.value] == ls::Direction::Forward && t.ops.paired[op.value].valid() &&
+        if (op.valid() && t.ops.direction[op.value] == ls::Direction::Forward &&
+            t.ops.paired[op.value].valid() &&
             t.str(t.ranges.name[t.ops.range[op.value].value]) == "aten::linear")
             forward = KernelId(k);
     }
@@ -310,7 +350,8 @@ TEST_F(GuiWorkflow, ChartBarClickFiltersTheTable) {
     std::vector<QBarSet*> sets;
     for (QChartView* view : window_->charts()->findChildren<QChartView*>())
         for (QAbstractSeries* series : view->chart()->series())
-            if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) sets.push_back(bars->barSets().first());
+            if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+                sets.push_back(bars->barSets().first());
     ASSERT_EQ(sets.size(), 4u);
     // The direction chart (second row, first column) lists directions bottom to top.
     const auto shares = ls::gpuTimeByDirection(*window_->trace());
@@ -321,8 +362,10 @@ TEST_F(GuiWorkflow, ChartBarClickFiltersTheTable) {
     EXPECT_EQ(static_cast<uint64_t>(window_->kernelModel()->rowCount()), shares.back().kernels);
     const QString text = window_->kernelView()->filterEdit()->text();
     ASSERT_FALSE(text.isEmpty());
-    const auto cli = runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--filter"), text});
-    EXPECT_EQ(static_cast<int>(parseCsv(cli.out).size()) - 1, window_->kernelModel()->rowCount()) << text.toStdString();
+    const auto cli =
+        runCli({QStringLiteral("kernels"), samplePath(), QStringLiteral("--filter"), text});
+    EXPECT_EQ(static_cast<int>(parseCsv(cli.out).size()) - 1, window_->kernelModel()->rowCount())
+        << text.toStdString();
 }
 
 TEST(GuiSettings, ColumnsAndDockLayoutPersist) {
@@ -331,13 +374,15 @@ TEST(GuiSettings, ColumnsAndDockLayoutPersist) {
     {
         MainWindow w;
         w.show();
-        w.kernelView()->table()->horizontalHeader()->setSectionHidden(static_cast<int>(KernelField::Tid), false);
+        w.kernelView()->table()->horizontalHeader()->setSectionHidden(
+            static_cast<int>(KernelField::Tid), false);
         w.findChild<QDockWidget*>(QStringLiteral("detailsDock"))->hide();
         w.close();
     }
     MainWindow again;
     again.show();
-    EXPECT_FALSE(again.kernelView()->table()->horizontalHeader()->isSectionHidden(static_cast<int>(KernelField::Tid)));
+    EXPECT_FALSE(again.kernelView()->table()->horizontalHeader()->isSectionHidden(
+        static_cast<int>(KernelField::Tid)));
     EXPECT_FALSE(again.findChild<QDockWidget*>(QStringLiteral("detailsDock"))->isVisible());
 }
 
@@ -374,7 +419,8 @@ TEST(GuiLoading, NotATraceGivesOneLineError) {
     EXPECT_FALSE(reason.isEmpty());
     EXPECT_FALSE(reason.contains(QLatin1Char('\n')));
     EXPECT_FALSE(w.trace());
-    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("notes.sqlite")}); // nothing written beside it
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files),
+              QStringList{QStringLiteral("notes.sqlite")}); // nothing written beside it
 }
 
 } // namespace

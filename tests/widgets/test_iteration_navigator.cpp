@@ -4,12 +4,12 @@
 // tab) zoom the timeline to the iteration's span; the bundled sample shows its one iteration;
 // a trace without iterations gets one line and nothing to click.
 #include "core/reports/iteration_summary.h"
+#include "widget_test_support.h"
 #include "widgets/iterations/iteration_chart.h"
 #include "widgets/iterations/iteration_navigator.h"
-#include "widgets/window/main_window.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
-#include "widget_test_support.h"
+#include "widgets/window/main_window.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -17,28 +17,30 @@
 #include <QLabel>
 #include <QTabWidget>
 #include <QTest>
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 
 namespace {
 
 using namespace ls::gui::test;
 using ls::gui::IterationNavigator;
 
-const QString kFiveIterations = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
-const QString kNoIterations = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/third-party/cloverleaf_perlmutter.nsys.sqlite");
+const QString kFiveIterations =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/iterations/gpt2_fp16_5it_h100.sqlite");
+const QString kNoIterations = QStringLiteral(
+    LAYERSCOPE_SOURCE_DIR "/../shared/traces/third-party/cloverleaf_perlmutter.nsys.sqlite");
 
 struct CliIteration {
     QString name;
-    double start, end, duration; // what the navigator shows: the range and its GPU work; the GPU duration
+    double start, end,
+        duration; // what the navigator shows: the range and its GPU work; the GPU duration
     bool outlier;
 };
 
 // iter_sum's rows, and its median GPU duration in `median`.
 std::vector<CliIteration> cliIterations(const QString& path, double& median) {
-    const CliRun cli = runCli({QStringLiteral("summary"), QStringLiteral("--report"), QStringLiteral("iter_sum"), path});
+    const CliRun cli = runCli(
+        {QStringLiteral("summary"), QStringLiteral("--report"), QStringLiteral("iter_sum"), path});
     EXPECT_EQ(cli.exitCode, 0) << cli.err.toStdString();
     std::vector<CliIteration> out;
     const auto csv = parseCsv(cli.out);
@@ -51,13 +53,16 @@ std::vector<CliIteration> cliIterations(const QString& path, double& median) {
             median = csv[i].value(5).toDouble();
             continue;
         }
-        const double start = std::min(csv[i][1].toDouble(), csv[i][3].toDouble()), end = std::max(csv[i][2].toDouble(), csv[i][4].toDouble());
-        out.push_back({csv[i][0], start, end, csv[i][5].toDouble(), csv[i].value(14) == QStringLiteral("yes")});
+        const double start = std::min(csv[i][1].toDouble(), csv[i][3].toDouble()),
+                     end = std::max(csv[i][2].toDouble(), csv[i][4].toDouble());
+        out.push_back({csv[i][0], start, end, csv[i][5].toDouble(),
+                       csv[i].value(14) == QStringLiteral("yes")});
     }
     return out;
 }
 
-// The timeline shows exactly the iteration's range and the GPU work it launched (to a nanosecond of rounding).
+// The timeline shows exactly the iteration's range and the GPU work it launched (to a nanosecond of
+// rounding).
 void expectWindow(const ls::gui::MainWindow& w, const CliIteration& it) {
     const ls::TimeWindow win = w.findChild<ls::gui::TimelineView*>()->window();
     EXPECT_NEAR(win.startNs, it.start, 1.0) << it.name.toStdString();
@@ -86,7 +91,9 @@ TEST(IterationNavigator, FiveIterationsBarsNavigationAndClicks) {
     size_t slowest = 0;
     for (size_t i = 0; i < cli.size(); ++i) {
         EXPECT_NEAR(chart->barValueNs(static_cast<int>(i)), cli[i].duration, 0.5) << "bar " << i;
-        EXPECT_NEAR(chart->barValueNs(static_cast<int>(i)), static_cast<double>(core.rows[i].duration()), 0.5) << "bar " << i;
+        EXPECT_NEAR(chart->barValueNs(static_cast<int>(i)),
+                    static_cast<double>(core.rows[i].duration()), 0.5)
+            << "bar " << i;
         EXPECT_EQ(chart->barIsOutlier(static_cast<int>(i)), cli[i].outlier) << "bar " << i;
         if (cli[i].duration > cli[slowest].duration) slowest = i;
     }
@@ -99,10 +106,12 @@ TEST(IterationNavigator, FiveIterationsBarsNavigationAndClicks) {
         nav->next();
         ASSERT_EQ(nav->current(), i);
         expectWindow(*w, cli[static_cast<size_t>(i)]);
-        EXPECT_TRUE(nav->positionText().startsWith(QStringLiteral("%1 · %2 of 5 · ").arg(cli[static_cast<size_t>(i)].name).arg(i + 1)))
+        EXPECT_TRUE(nav->positionText().startsWith(
+            QStringLiteral("%1 · %2 of 5 · ").arg(cli[static_cast<size_t>(i)].name).arg(i + 1)))
             << nav->positionText().toStdString();
     }
-    EXPECT_FALSE(nav->navigationActions()[1]->isEnabled()) << "Next is disabled at the last iteration";
+    EXPECT_FALSE(nav->navigationActions()[1]->isEnabled())
+        << "Next is disabled at the last iteration";
     nav->next();
     EXPECT_EQ(nav->current(), 4);
     for (int i = 3; i >= 0; --i) {
@@ -110,20 +119,23 @@ TEST(IterationNavigator, FiveIterationsBarsNavigationAndClicks) {
         ASSERT_EQ(nav->current(), i);
         expectWindow(*w, cli[static_cast<size_t>(i)]);
     }
-    EXPECT_FALSE(nav->navigationActions()[0]->isEnabled()) << "Previous is disabled at the first iteration";
+    EXPECT_FALSE(nav->navigationActions()[0]->isEnabled())
+        << "Previous is disabled at the first iteration";
 
     // Slowest: the longest of iter_sum's durations.
     nav->goTo(3);
     nav->slowest();
     EXPECT_EQ(nav->current(), static_cast<int>(slowest));
     expectWindow(*w, cli[slowest]);
-    EXPECT_TRUE(nav->positionText().contains(QStringLiteral("slowest"))) << nav->positionText().toStdString();
+    EXPECT_TRUE(nav->positionText().contains(QStringLiteral("slowest")))
+        << nav->positionText().toStdString();
 
     // A click on a bar, where a person clicks, zooms the timeline to its iteration.
     settle();
     for (int bar : {3, 1}) {
         const QPoint p = chart->barCenter(bar);
-        ASSERT_TRUE(chart->viewport()->rect().contains(p)) << "bar " << bar << " at " << p.x() << "," << p.y();
+        ASSERT_TRUE(chart->viewport()->rect().contains(p))
+            << "bar " << bar << " at " << p.x() << "," << p.y();
         QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, p);
         EXPECT_EQ(nav->current(), bar);
         expectWindow(*w, cli[static_cast<size_t>(bar)]);
@@ -162,11 +174,13 @@ TEST(IterationNavigator, SampleShowsItsOneIteration) {
     ASSERT_EQ(cli.size(), 1u);
     ASSERT_EQ(nav->chart()->barCount(), 1);
     EXPECT_NEAR(nav->chart()->barValueNs(0), cli[0].duration, 0.5);
-    EXPECT_FALSE(nav->navigationActions()[2]->isEnabled()) << "Slowest means nothing with one iteration";
+    EXPECT_FALSE(nav->navigationActions()[2]->isEnabled())
+        << "Slowest means nothing with one iteration";
     nav->next();
     EXPECT_EQ(nav->current(), 0);
     expectWindow(*w, cli[0]);
-    EXPECT_TRUE(nav->positionText().contains(QStringLiteral("1 of 1"))) << nav->positionText().toStdString();
+    EXPECT_TRUE(nav->positionText().contains(QStringLiteral("1 of 1")))
+        << nav->positionText().toStdString();
     EXPECT_FALSE(nav->navigationActions()[0]->isEnabled());
     EXPECT_FALSE(nav->navigationActions()[1]->isEnabled());
 }
@@ -180,7 +194,8 @@ TEST(IterationNavigator, NoIterationsIsOneLineAndNothingToClick) {
     EXPECT_FALSE(nav.isHidden());
     EXPECT_TRUE(nav.chart()->isHidden());
     EXPECT_EQ(nav.chart()->barCount(), 0);
-    for (QAction* a : nav.navigationActions()) EXPECT_FALSE(a->isEnabled()) << a->text().toStdString();
+    for (QAction* a : nav.navigationActions())
+        EXPECT_FALSE(a->isEnabled()) << a->text().toStdString();
     nav.next();
     nav.slowest();
     EXPECT_EQ(nav.current(), -1);
@@ -202,10 +217,14 @@ TEST(IterationNavigator, RuleSentences) {
     s.rows.resize(5);
     s.rule = ls::IterationRule::OptimizerSteps;
     s.confidence = 0.96;
-    EXPECT_EQ(IterationNavigator::ruleSentence(s), QStringLiteral("5 training steps detected from optimizer runs (op counts agree within 4 %)"));
+    EXPECT_EQ(IterationNavigator::ruleSentence(s),
+              QStringLiteral(
+                  "5 training steps detected from optimizer runs (op counts agree within 4 %)"));
     s.rule = ls::IterationRule::RepeatingOps;
     s.confidence = 1;
-    EXPECT_EQ(IterationNavigator::ruleSentence(s), QStringLiteral("5 passes detected from a repeating op sequence (100 % of positions repeat)"));
+    EXPECT_EQ(IterationNavigator::ruleSentence(s),
+              QStringLiteral(
+                  "5 passes detected from a repeating op sequence (100 % of positions repeat)"));
     s.rule = ls::IterationRule::Ranges;
     EXPECT_EQ(IterationNavigator::ruleSentence(s), QStringLiteral("5 iteration ranges"));
     s.rows.resize(1);

@@ -27,12 +27,16 @@ TEST_F(LoadStress, SecondOpenWhileTheFirstLoadsShowsTheSecond) {
         const Expected& second;
         bool afterProgress; // open the second once the first reports progress
     };
-    for (const Case& c : {Case{"big, then sample at once", big, sample, false}, Case{"big, then fewer after progress", big, few, true},
-                          Case{"sample, then fewer at once", sample_, few, false}, Case{"fewer, then sample at once", fewer, sample, false},
+    for (const Case& c : {Case{"big, then sample at once", big, sample, false},
+                          Case{"big, then fewer after progress", big, few, true},
+                          Case{"sample, then fewer at once", sample_, few, false},
+                          Case{"fewer, then sample at once", fewer, sample, false},
                           Case{"big, then sample after progress", big, sample, true}}) {
         SCOPED_TRACE(c.what);
-        QSignalSpy loaded(w.get(), &MainWindow::traceLoaded), failed(w.get(), &MainWindow::loadFailed);
-        QSignalSpy progress(loaderOf(*w), &TraceLoader::progress), cancelled(loaderOf(*w), &TraceLoader::cancelled);
+        QSignalSpy loaded(w.get(), &MainWindow::traceLoaded),
+            failed(w.get(), &MainWindow::loadFailed);
+        QSignalSpy progress(loaderOf(*w), &TraceLoader::progress),
+            cancelled(loaderOf(*w), &TraceLoader::cancelled);
         w->openFile(c.first);
         if (c.afterProgress) {
             ASSERT_TRUE(progress.count() > 0 || progress.wait(kLoadTimeoutMs));
@@ -40,7 +44,8 @@ TEST_F(LoadStress, SecondOpenWhileTheFirstLoadsShowsTheSecond) {
         w->openFile(c.second.path);
         ASSERT_TRUE(loaded.wait(kLoadTimeoutMs));
         // Let the superseded load end and anything it posted arrive.
-        EXPECT_TRUE(waitForThreads(baseline)) << threadCount() << " threads, " << baseline << " before";
+        EXPECT_TRUE(waitForThreads(baseline))
+            << threadCount() << " threads, " << baseline << " before";
         QTest::qWait(50);
         EXPECT_EQ(loaded.count(), 1) << "the first load's result was shown too";
         EXPECT_EQ(failed.count(), 0);
@@ -63,7 +68,8 @@ TEST_F(LoadStress, CancelInEveryPhaseKeepsAConsistentWindow) {
 
     // Empty window, Cancel at once: stays empty.
     {
-        QSignalSpy cancelled(loader, &TraceLoader::cancelled), loaded(w.get(), &MainWindow::traceLoaded);
+        QSignalSpy cancelled(loader, &TraceLoader::cancelled),
+            loaded(w.get(), &MainWindow::traceLoaded);
         w->openFile(big);
         ASSERT_FALSE(cancelButton(*w)->isHidden()) << "Cancel is offered while loading";
         cancelButton(*w)->click();
@@ -82,18 +88,23 @@ TEST_F(LoadStress, CancelInEveryPhaseKeepsAConsistentWindow) {
     QTimer cancelTimer;
     cancelTimer.setSingleShot(true);
     QObject::connect(&cancelTimer, &QTimer::timeout, cancelButton(*w), &QPushButton::click);
-    const auto cancelledRun = [&](const std::string& what, const std::function<void()>& arm, bool mustCancel) {
+    const auto cancelledRun = [&](const std::string& what, const std::function<void()>& arm,
+                                  bool mustCancel) {
         SCOPED_TRACE(what);
-        QSignalSpy cancelled(loader, &TraceLoader::cancelled), loaded(w.get(), &MainWindow::traceLoaded),
-            failed(w.get(), &MainWindow::loadFailed);
+        QSignalSpy cancelled(loader, &TraceLoader::cancelled),
+            loaded(w.get(), &MainWindow::traceLoaded), failed(w.get(), &MainWindow::loadFailed);
         w->openFile(big);
         arm();
         QElapsedTimer timer;
         timer.start();
-        while (cancelled.isEmpty() && loaded.isEmpty() && failed.isEmpty() && timer.elapsed() < kLoadTimeoutMs) QTest::qWait(5);
+        while (cancelled.isEmpty() && loaded.isEmpty() && failed.isEmpty() &&
+               timer.elapsed() < kLoadTimeoutMs)
+            QTest::qWait(5);
         cancelTimer.stop();
-        ASSERT_EQ(cancelled.count() + loaded.count(), 1) << "one end per load; failed " << failed.count();
-        EXPECT_TRUE(waitForThreads(baseline)) << threadCount() << " threads, " << baseline << " before";
+        ASSERT_EQ(cancelled.count() + loaded.count(), 1)
+            << "one end per load; failed " << failed.count();
+        EXPECT_TRUE(waitForThreads(baseline))
+            << threadCount() << " threads, " << baseline << " before";
         QTest::qWait(20);
         EXPECT_EQ(cancelled.count() + loaded.count(), 1);
         EXPECT_EQ(failed.count(), 0);
@@ -111,36 +122,43 @@ TEST_F(LoadStress, CancelInEveryPhaseKeepsAConsistentWindow) {
         }
     };
 
-    cancelledRun("at once", [&] { cancelButton(*w)->click(); }, true);
+    cancelledRun(
+        "at once", [&] { cancelButton(*w)->click(); }, true);
     // Right after the n-th progress report, until a load ends before reporting n times.
     int reports = 0;
     for (int n = 1; n <= 64; ++n) {
         bool reached = false;
-        cancelledRun("after progress report " + std::to_string(n),
-                     [&] {
-                         auto count = std::make_shared<int>(0);
-                         auto conn = std::make_shared<QMetaObject::Connection>();
-                         *conn = QObject::connect(loader, &TraceLoader::progress, w.get(), [&, count, conn, n] {
-                             if (++*count != n) return;
-                             reached = true;
-                             EXPECT_FALSE(cancelButton(*w)->isHidden());
-                             EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("Reading "))) << statusText(*w).toStdString();
-                             cancelButton(*w)->click();
-                             QObject::disconnect(*conn);
-                         });
-                         QObject::connect(loader, &TraceLoader::cancelled, w.get(), [conn] { QObject::disconnect(*conn); });
-                         QObject::connect(w.get(), &MainWindow::traceLoaded, w.get(), [conn] { QObject::disconnect(*conn); });
-                     },
-                     false);
+        cancelledRun(
+            "after progress report " + std::to_string(n),
+            [&] {
+                auto count = std::make_shared<int>(0);
+                auto conn = std::make_shared<QMetaObject::Connection>();
+                *conn =
+                    QObject::connect(loader, &TraceLoader::progress, w.get(), [&, count, conn, n] {
+                        if (++*count != n) return;
+                        reached = true;
+                        EXPECT_FALSE(cancelButton(*w)->isHidden());
+                        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("Reading ")))
+                            << statusText(*w).toStdString();
+                        cancelButton(*w)->click();
+                        QObject::disconnect(*conn);
+                    });
+                QObject::connect(loader, &TraceLoader::cancelled, w.get(),
+                                 [conn] { QObject::disconnect(*conn); });
+                QObject::connect(w.get(), &MainWindow::traceLoaded, w.get(),
+                                 [conn] { QObject::disconnect(*conn); });
+            },
+            false);
         if (!reached) break;
         reports = n;
     }
     EXPECT_GE(reports, 1) << "the load reports progress";
     // After fixed delays: the later ones land after the read, in the build and table phases.
     for (int ms : {0, 1, 2, 5, 10, 20, 40, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920}) {
-        cancelledRun("after " + std::to_string(ms) + " ms",
-                     [&] { cancelTimer.start(ms); }, false);
-        if (outcomes["loaded anyway"] >= 2) break; // past the end of the load twice: later delays add nothing
+        cancelledRun(
+            "after " + std::to_string(ms) + " ms", [&] { cancelTimer.start(ms); }, false);
+        if (outcomes["loaded anyway"] >= 2)
+            break; // past the end of the load twice: later delays add nothing
     }
     std::cout << "[ cancel ] " << reports << " progress reports per load; outcomes:";
     for (const auto& [outcome, count] : outcomes) std::cout << " " << outcome << " " << count;
@@ -175,11 +193,14 @@ TEST_F(LoadStress, ClosingOrDestroyingTheWindowMidLoadLeavesNoThread) {
              Case{"closed after the first progress report, then destroyed",
                   [&](MainWindow& w) {
                       waitProgress(w);
-                      QSignalSpy cancelled(loaderOf(w), &TraceLoader::cancelled), loaded(&w, &MainWindow::traceLoaded);
+                      QSignalSpy cancelled(loaderOf(w), &TraceLoader::cancelled),
+                          loaded(&w, &MainWindow::traceLoaded);
                       EXPECT_TRUE(w.close());
                       QElapsedTimer t;
                       t.start();
-                      while (cancelled.isEmpty() && loaded.isEmpty() && t.elapsed() < kLoadTimeoutMs) QTest::qWait(5);
+                      while (cancelled.isEmpty() && loaded.isEmpty() &&
+                             t.elapsed() < kLoadTimeoutMs)
+                          QTest::qWait(5);
                       EXPECT_EQ(cancelled.count() + loaded.count(), 1);
                       EXPECT_FALSE(loaderOf(w)->busy());
                   }},
@@ -192,10 +213,14 @@ TEST_F(LoadStress, ClosingOrDestroyingTheWindowMidLoadLeavesNoThread) {
              Case{"destroyed with the finished result still queued",
                   [&](MainWindow& w) {
                       w.openFile(sample_);
-                      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-                      while (threadCount() > baseline && std::chrono::steady_clock::now() < deadline)
-                          std::this_thread::sleep_for(std::chrono::milliseconds(5)); // no events processed
-                      EXPECT_TRUE(loaderOf(w)->busy()) << "the result was delivered although no events ran";
+                      const auto deadline =
+                          std::chrono::steady_clock::now() + std::chrono::seconds(30);
+                      while (threadCount() > baseline &&
+                             std::chrono::steady_clock::now() < deadline)
+                          std::this_thread::sleep_for(
+                              std::chrono::milliseconds(5)); // no events processed
+                      EXPECT_TRUE(loaderOf(w)->busy())
+                          << "the result was delivered although no events ran";
                   }},
          }) {
         SCOPED_TRACE(c.what);
@@ -208,7 +233,8 @@ TEST_F(LoadStress, ClosingOrDestroyingTheWindowMidLoadLeavesNoThread) {
             w.reset();
             EXPECT_LT(timer.elapsed(), 10000) << "destroying the window waited long for its loader";
             // The destructor joined the loader: nothing may be left, without waiting.
-            EXPECT_LE(threadCount(), baseline) << "threads still running right after the window was destroyed";
+            EXPECT_LE(threadCount(), baseline)
+                << "threads still running right after the window was destroyed";
         }
         QTest::qWait(50); // anything the loads posted arrives now, to nobody
         EXPECT_TRUE(waitForThreads(baseline));

@@ -59,23 +59,28 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
         QString reasonHas;
     };
     // A dropped folder opens the traces in it as one session: this one holds none.
-    for (const Bad& b : {Bad{folder, QStringLiteral("holds no trace files")}, Bad{text, QStringLiteral("not an SQLite database")},
+    for (const Bad& b : {Bad{folder, QStringLiteral("holds no trace files")},
+                         Bad{text, QStringLiteral("not an SQLite database")},
                          Bad{nsysRep, QStringLiteral("not an Nsight Systems report")}}) {
         SCOPED_TRACE(b.path.toStdString());
-        QSignalSpy failed(w.get(), &MainWindow::loadFailed), loaded(w.get(), &MainWindow::traceLoaded);
+        QSignalSpy failed(w.get(), &MainWindow::loadFailed),
+            loaded(w.get(), &MainWindow::traceLoaded);
         dropUrls(*w, {QUrl::fromLocalFile(b.path)});
         ASSERT_TRUE(failed.wait(kLoadTimeoutMs));
         const QString reason = failed.first().first().toString();
         EXPECT_TRUE(reason.contains(b.reasonHas)) << reason.toStdString();
         EXPECT_FALSE(reason.contains(QLatin1Char('\n')));
-        EXPECT_EQ(statusText(*w), QStringLiteral("Could not open %1: %2").arg(QFileInfo(b.path).fileName(), reason));
+        EXPECT_EQ(
+            statusText(*w),
+            QStringLiteral("Could not open %1: %2").arg(QFileInfo(b.path).fileName(), reason));
         EXPECT_EQ(loaded.count(), 0);
         expectPanesShow(*w, sample);
     }
     {
         // Not a local file, or no URLs at all: refused or ignored, nothing starts.
         const QString before = statusText(*w);
-        QSignalSpy failed(w.get(), &MainWindow::loadFailed), loaded(w.get(), &MainWindow::traceLoaded);
+        QSignalSpy failed(w.get(), &MainWindow::loadFailed),
+            loaded(w.get(), &MainWindow::traceLoaded);
         dropUrls(*w, {QUrl(QStringLiteral("https://example.com/trace.sqlite"))});
         QMimeData plain;
         plain.setText(sample_);
@@ -89,7 +94,8 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
     {
         // A folder dropped while another trace loads: the load is dropped, the error shown, the
         // earlier trace kept.
-        QSignalSpy failed(w.get(), &MainWindow::loadFailed), loaded(w.get(), &MainWindow::traceLoaded);
+        QSignalSpy failed(w.get(), &MainWindow::loadFailed),
+            loaded(w.get(), &MainWindow::traceLoaded);
         w->openFile(fewer);
         dropUrls(*w, {QUrl::fromLocalFile(folder)});
         ASSERT_TRUE(failed.wait(kLoadTimeoutMs));
@@ -98,11 +104,14 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
         EXPECT_EQ(loaded.count(), 0);
         EXPECT_EQ(failed.count(), 1);
         expectPanesShow(*w, sample);
-        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("Could not open a folder.sqlite: "))) << statusText(*w).toStdString();
+        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("Could not open a folder.sqlite: ")))
+            << statusText(*w).toStdString();
     }
     {
-        // And the other way round: the folder's error never arrives once a trace was opened after it.
-        QSignalSpy failed(w.get(), &MainWindow::loadFailed), loaded(w.get(), &MainWindow::traceLoaded);
+        // And the other way round: the folder's error never arrives once a trace was opened after
+        // it.
+        QSignalSpy failed(w.get(), &MainWindow::loadFailed),
+            loaded(w.get(), &MainWindow::traceLoaded);
         dropUrls(*w, {QUrl::fromLocalFile(folder)});
         w->openFile(fewer);
         ASSERT_TRUE(loaded.wait(kLoadTimeoutMs));
@@ -122,8 +131,10 @@ TEST_F(LoadStress, DroppingAFolderOrANonTraceKeepsTheCurrentTrace) {
         QTest::qWait(50);
         expectPanesShow(*w, sample);
         EXPECT_TRUE(reportView(*w)->toPlainText().contains(QStringLiteral("Not opened:")));
-        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("1 file(s) could not be opened"))) << statusText(*w).toStdString();
-        EXPECT_TRUE(statusText(*w).contains(QStringLiteral("notes.txt"))) << statusText(*w).toStdString();
+        EXPECT_TRUE(statusText(*w).startsWith(QStringLiteral("1 file(s) could not be opened")))
+            << statusText(*w).toStdString();
+        EXPECT_TRUE(statusText(*w).contains(QStringLiteral("notes.txt")))
+            << statusText(*w).toStdString();
     }
 }
 
@@ -143,7 +154,8 @@ TEST_F(LoadStress, TraceWithoutKernelsShowsEmptyPanes) {
 
     ASSERT_TRUE(openAndWait(*w, empty));
     expectShows(*w, none);
-    EXPECT_TRUE(statusText(*w).contains(QStringLiteral("  ·  0 kernels  ·  "))) << statusText(*w).toStdString();
+    EXPECT_TRUE(statusText(*w).contains(QStringLiteral("  ·  0 kernels  ·  ")))
+        << statusText(*w).toStdString();
     EXPECT_EQ(w->fwdBwdPanel()->forwardKernels()->rowCount(), 0);
     EXPECT_EQ(w->fwdBwdPanel()->backwardKernels()->rowCount(), 0);
     EXPECT_TRUE(timelineData(*w)->kernelLane.empty());
@@ -176,7 +188,8 @@ TEST_F(LoadStress, SameFileTwiceIsShownOnce) {
     auto w = newWindow();
     const int baseline = threadCount();
     {
-        QSignalSpy loaded(w.get(), &MainWindow::traceLoaded), cancelled(loaderOf(*w), &TraceLoader::cancelled);
+        QSignalSpy loaded(w.get(), &MainWindow::traceLoaded),
+            cancelled(loaderOf(*w), &TraceLoader::cancelled);
         w->openFile(sample_);
         w->openFile(sample_);
         ASSERT_TRUE(loaded.wait(kLoadTimeoutMs));
@@ -192,7 +205,8 @@ TEST_F(LoadStress, SameFileTwiceIsShownOnce) {
     expectShows(*w, sample);
     EXPECT_NE(w->trace().get(), first) << "reopening reads the file again";
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    EXPECT_EQ(recent.count(QFileInfo(sample_).absoluteFilePath()), 1) << recent.join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(recent.count(QFileInfo(sample_).absoluteFilePath()), 1)
+        << recent.join(QLatin1Char(' ')).toStdString();
     EXPECT_EQ(recent.value(0), QFileInfo(sample_).absoluteFilePath());
 }
 

@@ -2,61 +2,62 @@
 // default): the second open of a file reads the cached model; with the setting off nothing is
 // written. Offscreen, with a temporary XDG_CACHE_HOME.
 #include "core/cache/trace_cache.h"
+#include "core/present/trace_views.h"
 #include "widgets/session/load_settings.h"
 #include "widgets/session/trace_loader.h"
-#include "core/present/trace_session.h"
 
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <gtest/gtest.h>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 
 namespace {
 
+using ls::TraceViews;
 using ls::gui::TraceLoader;
-using ls::TraceSession;
 
-std::shared_ptr<const TraceSession> open(const QString& path) {
+std::shared_ptr<const TraceViews> open(const QString& path) {
     TraceLoader loader;
     QSignalSpy loaded(&loader, &TraceLoader::loaded);
     loader.start(path);
     if (!loaded.wait(60000)) return nullptr;
     ls::waitForCacheWrites();
-    return loaded.takeFirst().at(0).value<std::shared_ptr<const TraceSession>>();
+    return loaded.takeFirst().at(0).value<std::shared_ptr<const TraceViews>>();
 }
 
 // The session once its other tabs are prepared too, after which the loader keeps its views.
-std::shared_ptr<const TraceSession> openComplete(const QString& path, ls::KernelOrder order = {}) {
+std::shared_ptr<const TraceViews> openComplete(const QString& path, ls::KernelOrder order = {}) {
     TraceLoader loader;
     loader.setKernelOrder(order);
     QSignalSpy completed(&loader, &TraceLoader::completed);
     loader.start(path);
     if (!completed.wait(60000)) return nullptr;
-    return completed.takeFirst().at(0).value<std::shared_ptr<const TraceSession>>();
+    return completed.takeFirst().at(0).value<std::shared_ptr<const TraceViews>>();
 }
 
-bool fromCache(const TraceSession& s) {
+bool fromCache(const TraceViews& s) {
     return !s.trace->loadPhases.empty() && s.trace->loadPhases.front().first == "read model cache";
 }
 
 class ModelCacheGui : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         ASSERT_TRUE(home_.isValid());
         qputenv("XDG_CACHE_HOME", home_.path().toUtf8());
         qunsetenv("LAYERSCOPE_NO_CACHE");
-        sample_ = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
+        sample_ =
+            QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
     }
     void TearDown() override {
         QSettings().remove(QStringLiteral("cache/enabled"));
         qputenv("LAYERSCOPE_NO_CACHE", "1");
         qunsetenv("XDG_CACHE_HOME");
     }
-    size_t cacheFiles() const { return ls::traceCacheInfo(ls::defaultTraceCacheDir()).entries.size(); }
+    size_t cacheFiles() const {
+        return ls::traceCacheInfo(ls::defaultTraceCacheDir()).entries.size();
+    }
 
     QTemporaryDir home_;
     QString sample_;
@@ -69,7 +70,9 @@ TEST_F(ModelCacheGui, SecondOpenReadsTheCachedModelWithTheSameTable) {
     ASSERT_TRUE(first);
     EXPECT_FALSE(fromCache(*first));
     EXPECT_EQ(cacheFiles(), 1u);
-    EXPECT_TRUE(std::filesystem::path(ls::defaultTraceCacheDir()).string().rfind(home_.path().toStdString(), 0) == 0);
+    EXPECT_TRUE(std::filesystem::path(ls::defaultTraceCacheDir())
+                    .string()
+                    .rfind(home_.path().toStdString(), 0) == 0);
     const auto second = open(sample_);
     ASSERT_TRUE(second);
     EXPECT_TRUE(fromCache(*second));
@@ -99,13 +102,16 @@ TEST_F(ModelCacheGui, ReopenTakesTheWindowsViewsFromTheViewCache) {
     EXPECT_EQ(second->layers->gpuTimeNs, first->layers->gpuTimeNs);
     ASSERT_EQ(second->timeline->tracks.lanes.size(), first->timeline->tracks.lanes.size());
     for (size_t l = 0; l < first->timeline->tracks.lanes.size(); ++l)
-        EXPECT_EQ(second->timeline->tracks.lanes[l].events, first->timeline->tracks.lanes[l].events);
+        EXPECT_EQ(second->timeline->tracks.lanes[l].events,
+                  first->timeline->tracks.lanes[l].events);
     EXPECT_EQ(second->timeline->kernelLane, first->timeline->kernelLane);
     EXPECT_EQ(second->kernels->paths()->ofKernel, first->kernels->paths()->ofKernel);
     for (uint32_t k = 0; k < first->trace->kernels.size(); ++k)
-        EXPECT_EQ(second->kernels->nvtxPath(ls::KernelId(k)), first->kernels->nvtxPath(ls::KernelId(k)));
+        EXPECT_EQ(second->kernels->nvtxPath(ls::KernelId(k)),
+                  first->kernels->nvtxPath(ls::KernelId(k)));
     ASSERT_EQ(second->iterations->rows.size(), first->iterations->rows.size());
-    for (size_t r = 0; r < first->iterations->rows.size(); ++r) EXPECT_EQ(second->iterations->rows[r].busy, first->iterations->rows[r].busy);
+    for (size_t r = 0; r < first->iterations->rows.size(); ++r)
+        EXPECT_EQ(second->iterations->rows[r].busy, first->iterations->rows[r].busy);
 }
 
 // The table's rows come sorted from the view cache in the order they were kept in; another order

@@ -11,16 +11,18 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBrowser>
-
 #include <gtest/gtest.h>
 
 namespace {
 
-const QString kTrace = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/pair_gpt1layer_fp16_h200.nsys.sqlite");
-const QString kCsv = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/pair_gpt1layer_fp16_h200.ncu.csv");
+const QString kTrace =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/pair_gpt1layer_fp16_h200.nsys.sqlite");
+const QString kCsv =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/pair_gpt1layer_fp16_h200.ncu.csv");
 
 TEST(NcuImportGui, MetricsJoinTheFirst60KernelsAndMalformedFilesChangeNothing) {
-    if (!QFile::exists(kTrace) || !QFile::exists(kCsv)) GTEST_SKIP() << "pair_gpt1layer traces absent from ../shared";
+    if (!QFile::exists(kTrace) || !QFile::exists(kCsv))
+        GTEST_SKIP() << "pair_gpt1layer traces absent from ../shared";
     QStandardPaths::setTestModeEnabled(true);
     ls::gui::MainWindow w;
     QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
@@ -49,10 +51,12 @@ TEST(NcuImportGui, MetricsJoinTheFirst60KernelsAndMalformedFilesChangeNothing) {
     ASSERT_TRUE(duration.has_value());
     const int column = static_cast<int>(ls::kKernelFieldCount + *duration);
     for (int r = 0; r < model->rowCount(); ++r) {
-        const QString cell = model->index(r, column).data(ls::gui::KernelTableModel::ExportRole).toString();
+        const QString cell =
+            model->index(r, column).data(ls::gui::KernelTableModel::ExportRole).toString();
         EXPECT_EQ(cell.isEmpty(), r >= 60) << r;
         if (r < 60) {
-            EXPECT_EQ(cell.toStdString(), model->ncu()->text(ls::KernelId(static_cast<uint32_t>(r)), *duration));
+            EXPECT_EQ(cell.toStdString(),
+                      model->ncu()->text(ls::KernelId(static_cast<uint32_t>(r)), *duration));
         }
     }
     // The details pane shows the measured kernel's sections.
@@ -60,8 +64,12 @@ TEST(NcuImportGui, MetricsJoinTheFirst60KernelsAndMalformedFilesChangeNothing) {
     EXPECT_TRUE(w.detailsView()->toPlainText().contains(QStringLiteral("Nsight Compute")));
     // Sorting by an ncu column puts measured kernels first.
     model->sort(column, Qt::DescendingOrder);
-    EXPECT_FALSE(model->index(0, column).data(ls::gui::KernelTableModel::ExportRole).toString().isEmpty());
-    EXPECT_TRUE(model->index(model->rowCount() - 1, column).data(ls::gui::KernelTableModel::ExportRole).toString().isEmpty());
+    EXPECT_FALSE(
+        model->index(0, column).data(ls::gui::KernelTableModel::ExportRole).toString().isEmpty());
+    EXPECT_TRUE(model->index(model->rowCount() - 1, column)
+                    .data(ls::gui::KernelTableModel::ExportRole)
+                    .toString()
+                    .isEmpty());
 }
 
 } // namespace

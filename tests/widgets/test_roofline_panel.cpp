@@ -5,10 +5,10 @@
 #include "core/load/load.h"
 #include "core/views/kernel_filter.h"
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/roofline/roofline_chart.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/tables/kernel_table_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QChart>
 #include <QLabel>
@@ -19,17 +19,16 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QToolTip>
-
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 namespace {
 
 using ls::RooflineLevel;
 using ls::gui::RooflinePanel;
 
-constexpr RooflineLevel kLevels[] = {RooflineLevel::Family, RooflineLevel::Op, RooflineLevel::Layer, RooflineLevel::Kernel};
+constexpr RooflineLevel kLevels[] = {RooflineLevel::Family, RooflineLevel::Op, RooflineLevel::Layer,
+                                     RooflineLevel::Kernel};
 
 std::shared_ptr<const ls::Trace> sample() {
     auto loaded = ls::loadTrace(ls::gui::test::samplePath().toStdString());
@@ -55,7 +54,8 @@ TEST(RooflinePanel, PlotsCorePointsUnderTheH200Roofs) {
         // Markers: one per point, all in scatter series.
         int plotted = 0;
         for (QAbstractSeries* s : panel.chart()->chart()->series())
-            if (auto* scatter = qobject_cast<QScatterSeries*>(s)) plotted += static_cast<int>(scatter->count());
+            if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+                plotted += static_cast<int>(scatter->count());
         EXPECT_EQ(plotted, static_cast<int>(core.size()));
         const auto& markers = panel.chart()->markers();
         ASSERT_EQ(markers.size(), core.size());
@@ -72,7 +72,8 @@ TEST(RooflinePanel, PlotsCorePointsUnderTheH200Roofs) {
             // The point's filter selects exactly its kernels.
             const auto parsed = ls::KernelFilter::parse(panel.rows()[i].filter);
             ASSERT_TRUE(parsed.filter) << panel.rows()[i].filter << ": " << parsed.error;
-            EXPECT_EQ(parsed.filter->apply(table, all).size(), core[i].kernels) << panel.rows()[i].filter;
+            EXPECT_EQ(parsed.filter->apply(table, all).size(), core[i].kernels)
+                << panel.rows()[i].filter;
             EXPECT_TRUE(panel.chart()->pointText(i).contains(QStringLiteral("% of roof")));
         }
         EXPECT_GT(positive, core.size() / 2);
@@ -85,7 +86,8 @@ TEST(RooflinePanel, PlotsCorePointsUnderTheH200Roofs) {
         for (const QPointF& p : memory->points()) EXPECT_NEAR(p.y() * 1e12 / p.x(), 4800e9, 1e3);
         for (const QPointF& p : compute->points()) EXPECT_NEAR(p.y(), 989.5, 1e-9);
         for (const QPointF& p : fp32->points()) EXPECT_NEAR(p.y(), 67, 1e-9);
-        EXPECT_NEAR(memory->points().back().y(), 989.5, 1e-6); // the memory roof meets the compute roof
+        EXPECT_NEAR(memory->points().back().y(), 989.5,
+                    1e-6); // the memory roof meets the compute roof
         EXPECT_TRUE(panel.chart()->chart()->title().contains(QStringLiteral("NVIDIA H200")));
         EXPECT_TRUE(compute->name().contains(QStringLiteral("989.5")));
         EXPECT_TRUE(memory->name().contains(QStringLiteral("4800")));
@@ -107,7 +109,8 @@ TEST(RooflinePanel, ClickingAMarkerEmitsItsFilter) {
     // A marker no other lies near on screen, so the click can only hit it.
     std::vector<QPoint> screen;
     for (const auto& m : markers)
-        screen.push_back(view->mapFromScene(view->chart()->mapToPosition(m.series->at(m.index), m.series)));
+        screen.push_back(
+            view->mapFromScene(view->chart()->mapToPosition(m.series->at(m.index), m.series)));
     int target = -1;
     for (size_t i = 0; i < screen.size() && target < 0; ++i) {
         bool alone = true;
@@ -119,7 +122,8 @@ TEST(RooflinePanel, ClickingAMarkerEmitsItsFilter) {
     QSignalSpy spy(&panel, &RooflinePanel::filterRequested);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, screen[static_cast<size_t>(target)]);
     ASSERT_EQ(spy.count(), 1);
-    EXPECT_EQ(spy.at(0).at(0).toString().toStdString(), panel.rows()[static_cast<size_t>(target)].filter);
+    EXPECT_EQ(spy.at(0).at(0).toString().toStdString(),
+              panel.rows()[static_cast<size_t>(target)].filter);
     const auto& m = markers[static_cast<size_t>(target)];
     EXPECT_TRUE(m.series->isPointSelected(m.index));
     QToolTip::hideText(); // the hover's tooltip, so that it is not left behind

@@ -1,13 +1,14 @@
 // The main Timeline tab of a session of several ranks, offscreen: every rank's rows under a rank
 // header on one clock (checked against each file's kernel starts in SQL, shifted by the session
 // start times the exports record), the rank filter, collapse and reorder, a collective kernel
-// linked to its peer with the skew SQL gives, and a click on another rank's kernel showing that rank.
-#include "widgets/window/main_window.h"
+// linked to its peer with the skew SQL gives, and a click on another rank's kernel showing that
+// rank.
+#include "widget_test_support.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_layout.h"
-#include "widget_test_support.h"
+#include "widgets/window/main_window.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -17,13 +18,10 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
-
-#include <gtest/gtest.h>
-
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
 
 namespace {
 
@@ -37,8 +35,9 @@ const QString kOurs = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/ranks/")
 const QString kFsdp0 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank0.sqlite");
 const QString kFsdp1 = kOurs + QStringLiteral("fsdp_nsys_bf16_h100x2_rank1.sqlite");
 
-int64_t epochOf(const QString& path) { return sqlColumn(path, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME").at(0); }
-
+int64_t epochOf(const QString& path) {
+    return sqlColumn(path, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME").at(0);
+}
 
 // The kernel of `trace` that starts at `start` (trace time).
 KernelId kernelStartingAt(const ls::Trace& t, int64_t start) {
@@ -58,23 +57,33 @@ TEST(SessionTimeline, RanksShareOneClockUnderTheirHeaders) {
     EXPECT_TRUE(w->findChild<ls::gui::TimelineArea*>()->rankFilter()->isVisibleTo(w.get()));
     // Rank 0 is shown (view part 0); rank 1 is part 1, on rank 0's clock.
     ASSERT_EQ(QString::fromStdString(w->trace()->path), kDdp0);
-    const auto* other = view->session()->parts[view->sessionPart(1)].get();
+    const auto* other = view->session()->traces[view->sessionPart(1)].get();
     ASSERT_EQ(QString::fromStdString(other->trace->path), kDdp1);
     const int64_t shift = epochOf(kDdp1) - epochOf(kDdp0);
     // Every kernel of each file has a lane; the first kernels of both ranks sit where SQL says.
-    EXPECT_EQ(static_cast<int64_t>(w->trace()->kernels.size()), sqlColumn(kDdp0, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0));
-    EXPECT_EQ(static_cast<int64_t>(other->trace->kernels.size()), sqlColumn(kDdp1, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0));
-    const int64_t first0 = sqlColumn(kDdp0, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0);
-    const int64_t first1 = sqlColumn(kDdp1, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0);
-    const KernelId k0 = kernelStartingAt(*w->trace(), first0), k1 = kernelStartingAt(*other->trace, first1);
+    EXPECT_EQ(static_cast<int64_t>(w->trace()->kernels.size()),
+              sqlColumn(kDdp0, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0));
+    EXPECT_EQ(static_cast<int64_t>(other->trace->kernels.size()),
+              sqlColumn(kDdp1, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0));
+    const int64_t first0 =
+        sqlColumn(kDdp0, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0);
+    const int64_t first1 =
+        sqlColumn(kDdp1, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL").at(0);
+    const KernelId k0 = kernelStartingAt(*w->trace(), first0),
+                   k1 = kernelStartingAt(*other->trace, first1);
     ASSERT_TRUE(k0.valid() && k1.valid());
-    view->setWindow(static_cast<double>(std::min(first0, first1 + shift)) - 1e5, static_cast<double>(std::max(first0, first1 + shift)) + 1e6);
+    view->setWindow(static_cast<double>(std::min(first0, first1 + shift)) - 1e5,
+                    static_cast<double>(std::max(first0, first1 + shift)) + 1e6);
     const auto p0 = view->kernelPoint(k0, 0), p1 = view->kernelPoint(k1, 1);
     ASSERT_TRUE(p0 && p1);
     const auto w0 = view->window();
     auto xOf = [&](int64_t ns, const ls::Trace& t, KernelId k) {
-        const double mid = static_cast<double>(ns) + static_cast<double>(t.kernels.end[k.value] - t.kernels.start[k.value]) / 2;
-        return w0.toX(mid) * w0.widthPx / std::max(1, view->viewport()->width() - ls::gui::timeline::kHeaderWidth) + ls::gui::timeline::kHeaderWidth;
+        const double mid =
+            static_cast<double>(ns) +
+            static_cast<double>(t.kernels.end[k.value] - t.kernels.start[k.value]) / 2;
+        return w0.toX(mid) * w0.widthPx /
+                   std::max(1, view->viewport()->width() - ls::gui::timeline::kHeaderWidth) +
+               ls::gui::timeline::kHeaderWidth;
     };
     EXPECT_NEAR(p0->x(), xOf(first0, *w->trace(), k0), 0.5);
     EXPECT_NEAR(p1->x(), xOf(first1 + shift, *other->trace, k1), 0.5);
@@ -104,7 +113,8 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
     const auto w = openSessionInWindow({kDdp0, kDdp1});
     ASSERT_TRUE(w);
     auto* view = w->findChild<ls::gui::TimelineArea*>()->view();
-    const char* allReduces = "SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+    const char* allReduces = "SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                             "s.id = k.demangledName "
                              "WHERE s.value LIKE 'ncclDevKernel_AllReduce%' ORDER BY k.start";
     const auto s0 = sqlColumn(kDdp0, allReduces), s1 = sqlColumn(kDdp1, allReduces);
     ASSERT_EQ(s0.size(), s1.size());
@@ -130,7 +140,7 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
 
     // Clicking rank 1's all-reduce shows rank 1 in the table, keeps the moment on screen and
     // links back to rank 0's kernel.
-    const auto* other = view->session()->parts[view->sessionPart(1)].get();
+    const auto* other = view->session()->traces[view->sessionPart(1)].get();
     const KernelId k1 = kernelStartingAt(*other->trace, s1[1]);
     ASSERT_TRUE(k1.valid());
     view->selectPartKernel(1, k1, true);
@@ -142,14 +152,16 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
     EXPECT_EQ(QString::fromStdString(w->trace()->path), kDdp1);
     EXPECT_EQ(w->rankBox()->currentData().toInt(), 1);
     EXPECT_EQ(view->selectedKernel(), k1);
-    EXPECT_NEAR(view->window().startNs, visibleAt - static_cast<double>(shift), 1.0) << "same moment, now on rank 1's clock";
+    EXPECT_NEAR(view->window().startNs, visibleAt - static_cast<double>(shift), 1.0)
+        << "same moment, now on rank 1's clock";
     ASSERT_NE(view->selectedCollective(), nullptr);
     EXPECT_EQ(view->selectedCollective()->members.size(), 2u);
     EXPECT_EQ(w->kernelModel()->kernelAt(w->kernelView()->table()->currentIndex().row()), k1);
 }
 
 TEST(SessionTimeline, FsdpNsysRanksLinkAllGathersAndReduceScatters) {
-    if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1)) GTEST_SKIP() << "FSDP traces absent";
+    if (!QFileInfo::exists(kFsdp0) || !QFileInfo::exists(kFsdp1))
+        GTEST_SKIP() << "FSDP traces absent";
     const auto w = openSessionInWindow({kFsdp0, kFsdp1});
     ASSERT_TRUE(w);
     auto* view = w->findChild<ls::gui::TimelineArea*>()->view();
@@ -158,7 +170,9 @@ TEST(SessionTimeline, FsdpNsysRanksLinkAllGathersAndReduceScatters) {
     const ls::Trace& t = *w->trace();
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
         const auto name = t.str(t.kernels.name[k]);
-        if (!name.starts_with("ncclDevKernel_AllGather") && !name.starts_with("ncclDevKernel_ReduceScatter")) continue;
+        if (!name.starts_with("ncclDevKernel_AllGather") &&
+            !name.starts_with("ncclDevKernel_ReduceScatter"))
+            continue;
         view->selectKernel(KernelId(k), false);
         const ls::MatchedCollective* c = view->selectedCollective();
         linked += c && c->members.size() == 2;

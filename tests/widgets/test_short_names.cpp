@@ -1,16 +1,14 @@
 // Short kernel names told apart where lists and the timeline show them: the sample (the shared
 // gpt2_2layer_fp16_h200 trace) has three different CUTLASS GEMMs whose short name is Kernel2.
-#include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
-#include "widgets/panes/fwd_bwd_panel.h"
 #include "core/present/kernel_labels.h"
-#include "widgets/tables/kernel_table_model.h"
 #include "core/present/timeline_data.h"
+#include "tests/widgets/widget_test_support.h"
+#include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/window/main_window.h"
 
 #include <QTableView>
-
 #include <gtest/gtest.h>
-
 #include <map>
 #include <set>
 
@@ -25,7 +23,8 @@ TEST(ShortNames, TwoDifferentKernel2sReadDifferentlyInTableTimelineAndPanes) {
     const ls::Trace& t = *w->trace();
     std::map<std::string, KernelId> kernel2; // full name → one of its kernels
     for (uint32_t k = 0; k < t.kernels.size(); ++k)
-        if (t.str(t.kernels.shortName[k]) == "Kernel2") kernel2.emplace(std::string(t.str(t.kernels.name[k])), KernelId(k));
+        if (t.str(t.kernels.shortName[k]) == "Kernel2")
+            kernel2.emplace(std::string(t.str(t.kernels.name[k])), KernelId(k));
     ASSERT_GE(kernel2.size(), 2u);
 
     const ls::KernelLabels labels(t);
@@ -45,10 +44,12 @@ TEST(ShortNames, TwoDifferentKernel2sReadDifferentlyInTableTimelineAndPanes) {
         const QModelIndex cell = model->index(row, static_cast<int>(KernelField::ShortName));
         EXPECT_EQ(cell.data(Qt::DisplayRole).toString().toStdString(), label);
         EXPECT_EQ(cell.data(Qt::ToolTipRole).toString().toStdString(), full);
-        EXPECT_EQ(cell.data(ls::gui::KernelTableModel::ExportRole).toString(), QStringLiteral("Kernel2"));
+        EXPECT_EQ(cell.data(ls::gui::KernelTableModel::ExportRole).toString(),
+                  QStringLiteral("Kernel2"));
     }
     // The Forward/Backward kernel lists show that column rather than the middle-elided full name.
-    for (QTableView* v : {w->fwdBwdPanel()->forwardKernelsView(), w->fwdBwdPanel()->backwardKernelsView()}) {
+    for (QTableView* v :
+         {w->fwdBwdPanel()->forwardKernelsView(), w->fwdBwdPanel()->backwardKernelsView()}) {
         EXPECT_FALSE(v->isColumnHidden(static_cast<int>(KernelField::ShortName)));
         EXPECT_TRUE(v->isColumnHidden(static_cast<int>(KernelField::Name)));
     }

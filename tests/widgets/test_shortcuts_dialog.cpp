@@ -6,9 +6,7 @@
 #include <QAction>
 #include <QStandardPaths>
 #include <QTableWidget>
-
 #include <gtest/gtest.h>
-
 #include <set>
 
 namespace {
@@ -43,7 +41,8 @@ TEST(ShortcutsDialog, ListsEveryActionWithAShortcut) {
             ++withShortcut;
             QString text = a->text().remove(QLatin1Char('&'));
             if (text.endsWith(QStringLiteral("…"))) text.chop(1);
-            EXPECT_TRUE(listed.count({k.toString(QKeySequence::NativeText), text})) << text.toStdString() << " " << k.toString().toStdString();
+            EXPECT_TRUE(listed.count({k.toString(QKeySequence::NativeText), text}))
+                << text.toStdString() << " " << k.toString().toStdString();
         }
     EXPECT_GE(withShortcut, 20);
     EXPECT_TRUE(listed.count({QStringLiteral("Ctrl+O"), QStringLiteral("Open")}));

@@ -2,8 +2,8 @@
 // start page (open, recent files, the sample, the nsys commands, the inputs understood), and
 // opening a recent file from it brings back the tabs and docks.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/start/start_page.h"
+#include "widgets/window/main_window.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -14,7 +14,6 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
-
 #include <gtest/gtest.h>
 
 namespace {
@@ -37,19 +36,23 @@ TEST(StartPage, ShowsWithoutATraceAndOpensARecentFile) {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     const QString sample = ls::gui::test::samplePath();
-    QSettings().setValue(QStringLiteral("recentFiles"), QStringList{sample, QStringLiteral("/nonexistent/gone.sqlite")});
+    QSettings().setValue(QStringLiteral("recentFiles"),
+                         QStringList{sample, QStringLiteral("/nonexistent/gone.sqlite")});
     MainWindow w;
     w.show();
     w.showStartPage();
     auto* page = qobject_cast<StartPage*>(w.centralWidget());
     ASSERT_TRUE(page);
-    for (auto* dock : w.findChildren<QDockWidget*>()) EXPECT_FALSE(dock->isVisible()) << dock->objectName().toStdString();
+    for (auto* dock : w.findChildren<QDockWidget*>())
+        EXPECT_FALSE(dock->isVisible()) << dock->objectName().toStdString();
 
     QString text;
     for (auto* label : page->findChildren<QLabel*>()) text += label->text();
-    for (const char* needle : {"nsys profile -t cuda,nvtx,osrt --capture-range=cudaProfilerApi -o run python train.py",
-                               "nsys export --type sqlite run.nsys-rep", "torch.autograd.profiler.emit_nvtx(record_shapes=True)",
-                               ".nsys-rep", ".sql", ".nvvp", ".json.gz", "Nsight Compute CSV"})
+    for (const char* needle :
+         {"nsys profile -t cuda,nvtx,osrt --capture-range=cudaProfilerApi -o run python train.py",
+          "nsys export --type sqlite run.nsys-rep",
+          "torch.autograd.profiler.emit_nvtx(record_shapes=True)", ".nsys-rep", ".sql", ".nvvp",
+          ".json.gz", "Nsight Compute CSV"})
         EXPECT_TRUE(text.contains(QString::fromUtf8(needle))) << needle;
     EXPECT_TRUE(page->openButton()->isEnabled());
     EXPECT_TRUE(page->sampleButton()->isEnabled());
@@ -61,7 +64,8 @@ TEST(StartPage, ShowsWithoutATraceAndOpensARecentFile) {
     ASSERT_TRUE(loaded.wait(30000));
     EXPECT_TRUE(qobject_cast<QTabWidget*>(w.centralWidget()));
     EXPECT_FALSE(page->isVisible());
-    for (auto* dock : w.findChildren<QDockWidget*>()) EXPECT_TRUE(dock->isVisible()) << dock->objectName().toStdString();
+    for (auto* dock : w.findChildren<QDockWidget*>())
+        EXPECT_TRUE(dock->isVisible()) << dock->objectName().toStdString();
 }
 
 } // namespace

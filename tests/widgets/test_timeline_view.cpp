@@ -1,25 +1,24 @@
 // The timeline widget offscreen: pixels at known kernels' positions have the kernel's colour,
 // a click at a kernel's pixel selects it (in the view, the kernel table and the details pane),
 // keys zoom, pan and walk the history, and a range click lists the range's kernels.
-#include "core/pytorch/correlation.h"
 #include "core/load/load.h"
+#include "core/pytorch/correlation.h"
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
-#include "widgets/window/main_window.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QApplication>
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QScrollBar>
 #include <QTest>
-
 #include <gtest/gtest.h>
 
 namespace {
@@ -28,7 +27,7 @@ using ls::KernelId;
 using ls::gui::TimelineView;
 
 class TimelineViewTest : public ::testing::Test {
-protected:
+  protected:
     static void SetUpTestSuite() {
         auto loaded = ls::loadTrace(ls::gui::test::samplePath().toStdString());
         ASSERT_TRUE(loaded.ok());
@@ -64,16 +63,22 @@ TEST_F(TimelineViewTest, KernelPixelsHaveTheKernelsColourInEachMode) {
     ASSERT_EQ(data_->kernelClass[k.value], ls::KernelClass::GemmTensorCore);
     const auto point = view_->kernelPoint(k);
     ASSERT_TRUE(point);
-    const QPoint probe(static_cast<int>(point->x()), static_cast<int>(point->y()) - 5); // above the label text
-    EXPECT_EQ(render().pixelColor(probe), ls::gui::kernelClassColor(ls::KernelClass::GemmTensorCore));
+    const QPoint probe(static_cast<int>(point->x()),
+                       static_cast<int>(point->y()) - 5); // above the label text
+    EXPECT_EQ(render().pixelColor(probe),
+              ls::gui::kernelClassColor(ls::KernelClass::GemmTensorCore));
     view_->setColorMode(TimelineView::ColorMode::Direction);
-    EXPECT_EQ(render().pixelColor(probe), ls::gui::directionColor(data_->trace->kernelLinks.direction[k.value]));
+    EXPECT_EQ(render().pixelColor(probe),
+              ls::gui::directionColor(data_->trace->kernelLinks.direction[k.value]));
     // Left of the first kernel, the kernel lane is background.
     const auto& kern = data_->trace->kernels;
     const auto first = view_->kernelPoint(KernelId(0));
     ASSERT_TRUE(first);
-    const double x = first->x() - (static_cast<double>(kern.end[0] - kern.start[0]) / 2) / view_->window().nsPerPixel - 4;
-    EXPECT_EQ(render().pixelColor(QPoint(static_cast<int>(x), probe.y())), QColor(0xfa, 0xfa, 0xfa));
+    const double x =
+        first->x() -
+        (static_cast<double>(kern.end[0] - kern.start[0]) / 2) / view_->window().nsPerPixel - 4;
+    EXPECT_EQ(render().pixelColor(QPoint(static_cast<int>(x), probe.y())),
+              QColor(0xfa, 0xfa, 0xfa));
 }
 
 TEST_F(TimelineViewTest, ClickAtAKernelsPixelSelectsIt) {
@@ -117,14 +122,17 @@ TEST_F(TimelineViewTest, FoldedBarsZoomInWhenClicked) {
     ASSERT_TRUE(lane);
     std::optional<QPointF> point;
     for (int x = 230; x < view_->viewport()->width() && !point; ++x)
-        if (const auto hit = view_->hitAt(QPoint(x, static_cast<int>(lane->y()))); hit && hit->count > 1) point = QPointF(x, lane->y());
+        if (const auto hit = view_->hitAt(QPoint(x, static_cast<int>(lane->y())));
+            hit && hit->count > 1)
+            point = QPointF(x, lane->y());
     ASSERT_TRUE(point) << "no folded bar at 40 pixels for 214 kernels";
     // Its tooltip numbers: the summed durations of exactly the kernels it holds.
     const auto folded = view_->hitAt(point->toPoint());
     const auto& kern = data_->trace->kernels;
     double sum = 0, count = 0;
     for (size_t k = 0; k < kern.size(); ++k)
-        if (static_cast<double>(kern.start[k]) >= folded->fromNs && static_cast<double>(kern.end[k]) <= folded->toNs) {
+        if (static_cast<double>(kern.start[k]) >= folded->fromNs &&
+            static_cast<double>(kern.end[k]) <= folded->toNs) {
             sum += static_cast<double>(kern.duration(k));
             ++count;
         }
@@ -139,8 +147,8 @@ TEST_F(TimelineViewTest, ShiftDragMeasuresKernelsAndTheirGpuTimeInTheRange) {
     ASSERT_TRUE(lane);
     const QPoint from(400, static_cast<int>(lane->y())), to(700, static_cast<int>(lane->y()));
     QTest::mousePress(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, from);
-    QMouseEvent move(QEvent::MouseMove, QPointF(to), view_->viewport()->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
-                     Qt::ShiftModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view_->viewport()->mapToGlobal(QPointF(to)),
+                     Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
     QApplication::sendEvent(view_->viewport(), &move);
     QTest::mouseRelease(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, to);
     const auto m = view_->measure();
@@ -150,8 +158,10 @@ TEST_F(TimelineViewTest, ShiftDragMeasuresKernelsAndTheirGpuTimeInTheRange) {
     uint64_t count = 0;
     double gpu = 0;
     for (size_t i = 0; i < k.size(); ++i) {
-        const double s = std::max(m->fromNs, static_cast<double>(k.start[i])), e = std::min(m->toNs, static_cast<double>(k.end[i]));
-        if (static_cast<double>(k.end[i]) > m->fromNs && static_cast<double>(k.start[i]) < m->toNs) {
+        const double s = std::max(m->fromNs, static_cast<double>(k.start[i])),
+                     e = std::min(m->toNs, static_cast<double>(k.end[i]));
+        if (static_cast<double>(k.end[i]) > m->fromNs &&
+            static_cast<double>(k.start[i]) < m->toNs) {
             ++count;
             gpu += e - s;
         }
@@ -167,7 +177,9 @@ TEST_F(TimelineViewTest, RowsCollapseHideLimitNvtxLevelsAndReorder) {
     uint32_t kernelLane = 0, deepRange = 0;
     for (uint32_t l = 0; l < tracks.lanes.size(); ++l) {
         if (tracks.lanes[l].kind == ls::TimelineEventKind::Kernel) kernelLane = l;
-        if (tracks.lanes[l].kind == ls::TimelineEventKind::Range && tracks.lanes[l].group == 0 && tracks.lanes[l].level == 3) deepRange = l;
+        if (tracks.lanes[l].kind == ls::TimelineEventKind::Range && tracks.lanes[l].group == 0 &&
+            tracks.lanes[l].level == 3)
+            deepRange = l;
     }
     ASSERT_GT(deepRange, 0u);
     const int kernelTop = view_->laneTop(kernelLane);
@@ -177,7 +189,8 @@ TEST_F(TimelineViewTest, RowsCollapseHideLimitNvtxLevelsAndReorder) {
     EXPECT_LT(view_->laneTop(kernelLane), kernelTop);
     view_->moveGroup(2, 0); // GPU stream first
     EXPECT_EQ(view_->groupOrder().front(), 2u);
-    EXPECT_LT(view_->laneTop(kernelLane), view_->laneTop(tracks.lanes.front().events.empty() ? 0 : 0));
+    EXPECT_LT(view_->laneTop(kernelLane),
+              view_->laneTop(tracks.lanes.front().events.empty() ? 0 : 0));
     view_->setGroupHidden(2, true);
     EXPECT_EQ(view_->laneTop(kernelLane), -1);
     EXPECT_FALSE(view_->kernelPoint(KernelId(0)));
@@ -212,7 +225,8 @@ TEST(TimelineInWindow, ClickingAKernelSelectsItInTheTableAndRangesListTheirKerne
         return 0u;
     }()));
     EXPECT_TRUE(w.kernelModel()->scopeLabel().contains(QStringLiteral("layer0")));
-    EXPECT_EQ(w.kernelModel()->rowCount(), 24); // layer0's forward kernels, under the range on its thread
+    EXPECT_EQ(w.kernelModel()->rowCount(),
+              24); // layer0's forward kernels, under the range on its thread
 }
 
 } // namespace

@@ -3,12 +3,11 @@
 // they equal what a table of the finished trace builds and sorts. Another order is sorted after
 // the load, the same way.
 #include "core/load/load.h"
+#include "core/present/trace_views.h"
 #include "widgets/session/trace_loader.h"
-#include "core/present/trace_session.h"
 
 #include <QSignalSpy>
 #include <QTest>
-
 #include <gtest/gtest.h>
 
 namespace {
@@ -16,16 +15,16 @@ namespace {
 using ls::KernelField;
 using ls::KernelId;
 using ls::KernelOrder;
+using ls::TraceViews;
 using ls::gui::TraceLoader;
-using ls::TraceSession;
 
-std::shared_ptr<const TraceSession> openVisible(const QString& path, KernelOrder order) {
+std::shared_ptr<const TraceViews> openVisible(const QString& path, KernelOrder order) {
     TraceLoader loader;
     loader.setKernelOrder(order);
     QSignalSpy loaded(&loader, &TraceLoader::loaded);
     loader.start(path);
     if (!loaded.wait(60000)) return nullptr;
-    return loaded.takeFirst().at(0).value<std::shared_ptr<const TraceSession>>();
+    return loaded.takeFirst().at(0).value<std::shared_ptr<const TraceViews>>();
 }
 
 void expectTheTableOfTheFinishedTrace(const QString& path, KernelField field, bool descending) {
@@ -43,11 +42,14 @@ void expectTheTableOfTheFinishedTrace(const QString& path, KernelField field, bo
     table.sort(rows, field, descending);
     EXPECT_EQ(*s->sortedKernels, rows);
     EXPECT_EQ(s->kernels->paths()->ofKernel, table.paths()->ofKernel);
-    for (uint32_t k = 0; k < rows.size(); ++k) ASSERT_EQ(s->kernels->nvtxPath(KernelId(k)), table.nvtxPath(KernelId(k))) << k;
+    for (uint32_t k = 0; k < rows.size(); ++k)
+        ASSERT_EQ(s->kernels->nvtxPath(KernelId(k)), table.nvtxPath(KernelId(k))) << k;
 }
 
-const QString kSample = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
-const QString kKineto = QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
+const QString kSample =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
+const QString kKineto =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz");
 
 TEST(TraceLoaderEarlyViews, TimeOrdersAndPathsEqualThoseOfTheFinishedTrace) {
     for (const QString& path : {kSample, kKineto}) {

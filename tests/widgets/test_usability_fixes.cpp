@@ -3,7 +3,6 @@
 // GPU time; the Summary tab's lower charts keep a readable width whatever their labels; the Ranks
 // tab's table shows the communication columns first.
 #include "tests/widgets/widget_test_support.h"
-#include "widgets/window/main_window.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/tables/kernel_count.h"
@@ -11,6 +10,7 @@
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/window_shortcuts.h"
 #include "widgets/util/units.h"
+#include "widgets/window/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -28,10 +28,8 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <memory>
 
 namespace {
@@ -130,35 +128,53 @@ TEST(KernelCount, GivesTheShownKernelsGpuTime) {
     const double all = ls::gui::shownGpuTimeNs(*model->tables(), model->rows());
     EXPECT_EQ(static_cast<qulonglong>(all), ls::gui::test::sqlKernelTimeNs(samplePath()));
     const auto labels = w->kernelView()->findChildren<QLabel*>();
-    const auto count = std::find_if(labels.begin(), labels.end(), [](const QLabel* l) { return l->text().contains(QStringLiteral(" kernels")); });
+    const auto count = std::find_if(labels.begin(), labels.end(), [](const QLabel* l) {
+        return l->text().contains(QStringLiteral(" kernels"));
+    });
     ASSERT_NE(count, labels.end());
-    EXPECT_EQ((*count)->text(), QStringLiteral("214 of 214 kernels · %1 GPU time").arg(ls::gui::formatDuration(all)));
+    EXPECT_EQ((*count)->text(),
+              QStringLiteral("214 of 214 kernels · %1 GPU time").arg(ls::gui::formatDuration(all)));
 
     w->kernelView()->filterEdit()->setText(QStringLiteral("op = aten::mm"));
     QTest::keyClick(w->kernelView()->filterEdit(), Qt::Key_Return);
     ASSERT_GT(model->rowCount(), 0);
     double mm = 0;
     for (int r = 0; r < model->rowCount(); ++r)
-        mm += model->data(model->index(r, static_cast<int>(ls::KernelField::Duration)), ls::gui::KernelTableModel::SortRole).toDouble();
-    EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time").arg(model->rowCount()).arg(ls::gui::formatDuration(ls::gui::shownGpuTimeNs(*model->tables(), model->rows()))));
-    EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->tables(), model->rows()), mm); // the Duration column sorts by ns
+        mm += model
+                  ->data(model->index(r, static_cast<int>(ls::KernelField::Duration)),
+                         ls::gui::KernelTableModel::SortRole)
+                  .toDouble();
+    EXPECT_EQ((*count)->text(), QStringLiteral("%1 of 214 kernels · %2 GPU time")
+                                    .arg(model->rowCount())
+                                    .arg(ls::gui::formatDuration(
+                                        ls::gui::shownGpuTimeNs(*model->tables(), model->rows()))));
+    EXPECT_DOUBLE_EQ(ls::gui::shownGpuTimeNs(*model->tables(), model->rows()),
+                     mm); // the Duration column sorts by ns
     EXPECT_EQ(ls::gui::kernelCountText(model->tables(), {}), QStringLiteral("0 of 214 kernels"));
 }
 
 TEST(SummaryCharts, LowerChartsKeepAReadableWidthWithLongLayerLabels) {
-    if (!QFile::exists(kShared + QStringLiteral("pair_gpt1layer_fp16_h200.nsys.sqlite"))) GTEST_SKIP() << "pair_gpt1layer trace absent from ../shared";
-    auto w = openInWindow(kShared + QStringLiteral("pair_gpt1layer_fp16_h200.nsys.sqlite")); // its per-layer chart has "(outside layers) · optimizer" labels
+    if (!QFile::exists(kShared + QStringLiteral("pair_gpt1layer_fp16_h200.nsys.sqlite")))
+        GTEST_SKIP() << "pair_gpt1layer trace absent from ../shared";
+    auto w = openInWindow(
+        kShared + QStringLiteral(
+                      "pair_gpt1layer_fp16_h200.nsys.sqlite")); // its per-layer chart has "(outside
+                                                                // layers) · optimizer" labels
     ASSERT_TRUE(w);
     auto* tabs = w->findChild<QTabWidget*>();
     ASSERT_TRUE(tabs);
     for (int i = 0; i < tabs->count(); ++i)
-        if (tabs->widget(i)->isAncestorOf(w->charts()) || tabs->widget(i) == w->charts()) tabs->setCurrentIndex(i);
+        if (tabs->widget(i)->isAncestorOf(w->charts()) || tabs->widget(i) == w->charts())
+            tabs->setCurrentIndex(i);
     QApplication::processEvents();
     ASSERT_TRUE(w->charts()->isVisible());
     std::vector<QChartView*> views;
-    for (QChartView* v : w->charts()->findChildren<QChartView*>(Qt::FindDirectChildrenOnly)) views.push_back(v);
+    for (QChartView* v : w->charts()->findChildren<QChartView*>(Qt::FindDirectChildrenOnly))
+        views.push_back(v);
     ASSERT_EQ(views.size(), 4u);
-    std::sort(views.begin(), views.end(), [](auto* a, auto* b) { return std::pair(a->y(), a->x()) < std::pair(b->y(), b->x()); });
+    std::sort(views.begin(), views.end(), [](auto* a, auto* b) {
+        return std::pair(a->y(), a->x()) < std::pair(b->y(), b->x());
+    });
     const int width = w->charts()->width();
     ASSERT_GT(width, 500);
     EXPECT_GE(views[1]->width(), width * 4 / 10) << "per layer";
@@ -181,10 +197,14 @@ TEST(RanksTab, CommunicationColumnsComeBeforeHostPidDeviceAndKernels) {
     const QHeaderView* header = table->horizontalHeader();
     const QAbstractItemModel* model = table->model();
     QStringList shown;
-    for (int v = 0; v < header->count(); ++v) shown << model->headerData(header->logicalIndex(v), Qt::Horizontal).toString();
-    EXPECT_EQ(shown, (QStringList{QStringLiteral("Rank"), QStringLiteral("Span (ms)"), QStringLiteral("Busy (ms)"), QStringLiteral("Compute (ms)"),
-                                  QStringLiteral("Comm (ms)"), QStringLiteral("Overlap (ms)"), QStringLiteral("Exposed comm (ms)"), QStringLiteral("Idle (ms)"),
-                                  QStringLiteral("Host"), QStringLiteral("PID"), QStringLiteral("Device"), QStringLiteral("Kernels")}));
+    for (int v = 0; v < header->count(); ++v)
+        shown << model->headerData(header->logicalIndex(v), Qt::Horizontal).toString();
+    EXPECT_EQ(shown, (QStringList{QStringLiteral("Rank"), QStringLiteral("Span (ms)"),
+                                  QStringLiteral("Busy (ms)"), QStringLiteral("Compute (ms)"),
+                                  QStringLiteral("Comm (ms)"), QStringLiteral("Overlap (ms)"),
+                                  QStringLiteral("Exposed comm (ms)"), QStringLiteral("Idle (ms)"),
+                                  QStringLiteral("Host"), QStringLiteral("PID"),
+                                  QStringLiteral("Device"), QStringLiteral("Kernels")}));
     // The model keeps rank_sum's order (the ranks test compares it with the CLI column by column).
     EXPECT_EQ(model->headerData(8, Qt::Horizontal).toString(), QStringLiteral("Comm (ms)"));
 }

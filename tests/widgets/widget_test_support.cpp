@@ -8,14 +8,17 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
-
 #include <sqlite3.h>
 
 namespace ls::gui::test {
 
-QString samplePath() { return QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite"); }
+QString samplePath() {
+    return QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
+}
 
-std::unique_ptr<MainWindow> openInWindow(const QString& path) { return openSessionInWindow({path}); }
+std::unique_ptr<MainWindow> openInWindow(const QString& path) {
+    return openSessionInWindow({path});
+}
 
 std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files) {
     QStandardPaths::setTestModeEnabled(true);
@@ -29,7 +32,8 @@ std::unique_ptr<MainWindow> openSessionInWindow(const QStringList& files) {
 
 bool waitForRank(MainWindow& window) {
     QDeadlineTimer deadline(60000);
-    while (window.rankPending() && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    while (window.rankPending() && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     return !window.rankPending();
 }
 
@@ -95,7 +99,8 @@ QByteArray readAll(const QString& path) {
 std::vector<int64_t> sqlColumn(const QString& path, const char* sql) {
     std::vector<int64_t> out;
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK)
             while (sqlite3_step(st) == SQLITE_ROW) out.push_back(sqlite3_column_int64(st, 0));
@@ -109,9 +114,11 @@ qulonglong sqlKernelTimeNs(const QString& path) {
     sqlite3* db = nullptr;
     const QByteArray uri = QStringLiteral("file:%1?immutable=1").arg(path).toUtf8();
     qulonglong total = 0;
-    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK) {
+    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) ==
+        SQLITE_OK) {
         sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL", -1, &st, nullptr) == SQLITE_OK &&
+        if (sqlite3_prepare_v2(db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL", -1,
+                               &st, nullptr) == SQLITE_OK &&
             sqlite3_step(st) == SQLITE_ROW)
             total = static_cast<qulonglong>(sqlite3_column_int64(st, 0));
         sqlite3_finalize(st);

@@ -3,7 +3,6 @@
 // process (the independent reference for what the GUI shows and exports), CSV parsing and SQL.
 #include <QString>
 #include <QStringList>
-
 #include <cstdint>
 #include <memory>
 #include <vector>

@@ -1,20 +1,19 @@
 #include "widgets/compare/compare_loader.h"
 
-#include "widgets/session/load_settings.h"
-
 #include "core/load/load.h"
+#include "widgets/session/load_settings.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QSettings>
-
 #include <chrono>
 #include <exception>
 
 namespace ls::gui {
 namespace {
 
-std::shared_ptr<const CompareResult> computeDiff(std::shared_ptr<const ComparePair> pair, const DiffOptions& options) {
+std::shared_ptr<const CompareResult> computeDiff(std::shared_ptr<const ComparePair> pair,
+                                                 const DiffOptions& options) {
     auto r = std::make_shared<CompareResult>();
     const auto t0 = std::chrono::steady_clock::now();
     r->diff = diffRuns(pair->a, pair->b, options);
@@ -64,7 +63,8 @@ void CompareLoader::cancel() {
     diffing_ = false;
 }
 
-void CompareLoader::open(std::shared_ptr<const Trace> a, std::shared_ptr<const TimelineData> timelineA, const QString& pathA,
+void CompareLoader::open(std::shared_ptr<const Trace> a,
+                         std::shared_ptr<const TimelineData> timelineA, const QString& pathA,
                          const QString& pathB, const DiffOptions& options) {
     if (cancel_) *cancel_ = true; // the superseded load stops; its result is dropped by the job id
     const quint64 job = ++loadJob_;
@@ -74,11 +74,15 @@ void CompareLoader::open(std::shared_ptr<const Trace> a, std::shared_ptr<const T
     diffing_ = false;
     const LoadOptions fromSettings = loadOptionsFromSettings(); // nsys for reports, the model cache
     const QString nameB = QFileInfo(pathB).fileName();
-    launch([this, job, flag = cancel_, a = std::move(a), timelineA = std::move(timelineA), pathA, pathB, nameB, options, fromSettings] {
+    launch([this, job, flag = cancel_, a = std::move(a), timelineA = std::move(timelineA), pathA,
+            pathB, nameB, options, fromSettings] {
         const auto post = [this, job](std::function<void(CompareLoader&)> f) {
-            QMetaObject::invokeMethod(this, [this, job, f = std::move(f)] {
-                if (loadJob_ == job) f(*this);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, job, f = std::move(f)] {
+                    if (loadJob_ == job) f(*this);
+                },
+                Qt::QueuedConnection);
         };
         const auto fail = [post, pathB](const QString& reason) {
             post([pathB, reason](CompareLoader& self) {
@@ -90,16 +94,25 @@ void CompareLoader::open(std::shared_ptr<const Trace> a, std::shared_ptr<const T
             LoadOptions load = fromSettings;
             load.cancel = flag.get();
             load.progress = [post, nameB](const LoadProgress& p) {
-                const int percent = p.rowsTotal ? static_cast<int>(100 * p.rowsRead / p.rowsTotal) : 0;
-                const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
+                const int percent =
+                    p.rowsTotal ? static_cast<int>(100 * p.rowsRead / p.rowsTotal) : 0;
+                const QString table =
+                    QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
                 post([nameB, table, percent](CompareLoader& self) {
-                    emit self.progress(QStringLiteral("Compare: reading %1 of %2 (%3 %)…").arg(table, nameB).arg(percent));
+                    emit self.progress(QStringLiteral("Compare: reading %1 of %2 (%3 %)…")
+                                           .arg(table, nameB)
+                                           .arg(percent));
                 });
             };
             LoadResult loaded = loadTrace(pathB.toStdString(), load);
             if (*flag) return; // cancel() has told the tab already
-            if (!loaded.ok()) return fail(QString::fromStdString(loaded.error ? loaded.error->reason : std::string("could not be read")));
-            post([nameB](CompareLoader& self) { emit self.progress(QStringLiteral("Compare: aligning the runs with %1…").arg(nameB)); });
+            if (!loaded.ok())
+                return fail(QString::fromStdString(
+                    loaded.error ? loaded.error->reason : std::string("could not be read")));
+            post([nameB](CompareLoader& self) {
+                emit self.progress(
+                    QStringLiteral("Compare: aligning the runs with %1…").arg(nameB));
+            });
             auto pair = std::make_shared<ComparePair>();
             pair->a.trace = a;
             pair->a.label = "A: " + QFileInfo(pathA).fileName().toStdString();
@@ -134,12 +147,17 @@ void CompareLoader::diff(std::shared_ptr<const ComparePair> pair, const DiffOpti
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, job, result, error, path = pair->pathB] {
-            if (diffJob_ != job) return;
-            diffing_ = false;
-            if (result) emit diffed(result);
-            else emit failed(path, error);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, result, error, path = pair->pathB] {
+                if (diffJob_ != job) return;
+                diffing_ = false;
+                if (result)
+                    emit diffed(result);
+                else
+                    emit failed(path, error);
+            },
+            Qt::QueuedConnection);
     });
 }
 

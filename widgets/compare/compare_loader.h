@@ -3,13 +3,12 @@
 // timeline rows, find both sides' iterations, compute the first diff) and every later diff of the
 // same pair (another level, a drill-down, per sample). Each request has a job id; a result that a
 // newer request superseded is dropped, as TraceLoader does.
-#include "core/pytorch/iterations.h"
 #include "core/compare/run_diff.h"
 #include "core/present/timeline_data.h"
+#include "core/pytorch/iterations.h"
 
 #include <QObject>
 #include <QString>
-
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -36,13 +35,13 @@ struct CompareResult {
 
 class CompareLoader : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit CompareLoader(QObject* parent = nullptr);
     ~CompareLoader() override;
 
     // A: the open trace and its timeline rows (built when it was opened); B: the file at pathB.
-    void open(std::shared_ptr<const Trace> a, std::shared_ptr<const TimelineData> timelineA, const QString& pathA,
-              const QString& pathB, const DiffOptions& options);
+    void open(std::shared_ptr<const Trace> a, std::shared_ptr<const TimelineData> timelineA,
+              const QString& pathA, const QString& pathB, const DiffOptions& options);
     // Another diff of a pair that is open.
     void diff(std::shared_ptr<const ComparePair> pair, const DiffOptions& options);
     // Stops the load of B (the tab keeps what it showed) and drops pending diffs.
@@ -50,7 +49,7 @@ public:
     bool loading() const { return loading_; }
     bool diffing() const { return diffing_; }
 
-signals:
+  signals:
     void progress(const QString& message);
     // A new pair and its first diff.
     void opened(std::shared_ptr<const ls::gui::CompareResult> result);
@@ -59,7 +58,7 @@ signals:
     void failed(const QString& path, const QString& reason);
     void cancelled();
 
-private:
+  private:
     struct Worker {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);

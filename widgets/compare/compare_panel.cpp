@@ -1,7 +1,5 @@
 #include "widgets/compare/compare_panel.h"
 
-#include <QTabWidget>
-
 #include "widgets/compare/compare_timelines.h"
 #include "widgets/compare/diff_chart.h"
 #include "widgets/compare/diff_table_model.h"
@@ -19,10 +17,10 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace ls::gui {
@@ -30,28 +28,41 @@ namespace {
 
 const auto kLastFileKey = QStringLiteral("compare/lastFile");
 
-constexpr DiffLevel kLevels[] = {DiffLevel::Direction, DiffLevel::Layer, DiffLevel::Op, DiffLevel::Family, DiffLevel::Kernel, DiffLevel::Iteration};
+constexpr DiffLevel kLevels[] = {DiffLevel::Direction, DiffLevel::Layer,  DiffLevel::Op,
+                                 DiffLevel::Family,    DiffLevel::Kernel, DiffLevel::Iteration};
 
 QString levelTitle(DiffLevel l) {
     switch (l) {
-    case DiffLevel::Direction: return QStringLiteral("Direction");
-    case DiffLevel::Layer: return QStringLiteral("Layer");
-    case DiffLevel::Op: return QStringLiteral("Op");
-    case DiffLevel::Family: return QStringLiteral("Kernel family");
-    case DiffLevel::Kernel: return QStringLiteral("Kernel");
-    case DiffLevel::Iteration: return QStringLiteral("Iteration");
+    case DiffLevel::Direction:
+        return QStringLiteral("Direction");
+    case DiffLevel::Layer:
+        return QStringLiteral("Layer");
+    case DiffLevel::Op:
+        return QStringLiteral("Op");
+    case DiffLevel::Family:
+        return QStringLiteral("Kernel family");
+    case DiffLevel::Kernel:
+        return QStringLiteral("Kernel");
+    case DiffLevel::Iteration:
+        return QStringLiteral("Iteration");
     }
     return {};
 }
 
 QString levelPlural(DiffLevel l) {
     switch (l) {
-    case DiffLevel::Direction: return QStringLiteral("directions");
-    case DiffLevel::Layer: return QStringLiteral("layers");
-    case DiffLevel::Op: return QStringLiteral("ops");
-    case DiffLevel::Family: return QStringLiteral("kernel families");
-    case DiffLevel::Kernel: return QStringLiteral("kernels");
-    case DiffLevel::Iteration: return QStringLiteral("iterations");
+    case DiffLevel::Direction:
+        return QStringLiteral("directions");
+    case DiffLevel::Layer:
+        return QStringLiteral("layers");
+    case DiffLevel::Op:
+        return QStringLiteral("ops");
+    case DiffLevel::Family:
+        return QStringLiteral("kernel families");
+    case DiffLevel::Kernel:
+        return QStringLiteral("kernels");
+    case DiffLevel::Iteration:
+        return QStringLiteral("iterations");
     }
     return {};
 }
@@ -59,11 +70,15 @@ QString levelPlural(DiffLevel l) {
 // The level a drill-down from a row of `l` opens; nullopt where there is none.
 std::optional<DiffLevel> nextLevel(DiffLevel l) {
     switch (l) {
-    case DiffLevel::Direction: return DiffLevel::Layer;
-    case DiffLevel::Layer: return DiffLevel::Op;
+    case DiffLevel::Direction:
+        return DiffLevel::Layer;
+    case DiffLevel::Layer:
+        return DiffLevel::Op;
     case DiffLevel::Op:
-    case DiffLevel::Family: return DiffLevel::Kernel;
-    default: return std::nullopt;
+    case DiffLevel::Family:
+        return DiffLevel::Kernel;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -72,23 +87,31 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 // "layer0 backward", "aten::linear #2", a family's name; empty for no scope.
 QString scopeLabel(const DiffScope& s) {
     QString where;
-    if (s.op) where = q(*s.op);
-    else if (s.family) where = q(*s.family);
-    else if (s.layer) where = s.layer->empty() ? QStringLiteral("(no layer)") : q(*s.layer);
-    if (s.direction && !s.op) where += (where.isEmpty() ? QString() : QStringLiteral(" ")) + q(std::string(directionName(*s.direction)));
+    if (s.op)
+        where = q(*s.op);
+    else if (s.family)
+        where = q(*s.family);
+    else if (s.layer)
+        where = s.layer->empty() ? QStringLiteral("(no layer)") : q(*s.layer);
+    if (s.direction && !s.op)
+        where += (where.isEmpty() ? QString() : QStringLiteral(" ")) +
+                 q(std::string(directionName(*s.direction)));
     return where;
 }
 
 QString batchText(int64_t batch, const std::string& source) {
-    return batch > 0 ? QStringLiteral("%1 (%2)").arg(batch).arg(q(source)) : QStringLiteral("unknown");
+    return batch > 0 ? QStringLiteral("%1 (%2)").arg(batch).arg(q(source))
+                     : QStringLiteral("unknown");
 }
 
 } // namespace
 
 ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), loader_(new CompareLoader(this)), verdict_(new QLabel), normalized_(new QLabel), level_(new QComboBox),
-      perSample_(new QCheckBox(QStringLiteral("Per sample"))), back_(new QToolButton), crumbs_(new QLabel), model_(new DiffTableModel(this)),
-      proxy_(new DiffSortProxy(this)), table_(new QTableView), chart_(new DiffChart), timelines_(new CompareTimelines) {
+    : QWidget(parent), loader_(new CompareLoader(this)), verdict_(new QLabel),
+      normalized_(new QLabel), level_(new QComboBox),
+      perSample_(new QCheckBox(QStringLiteral("Per sample"))), back_(new QToolButton),
+      crumbs_(new QLabel), model_(new DiffTableModel(this)), proxy_(new DiffSortProxy(this)),
+      table_(new QTableView), chart_(new DiffChart), timelines_(new CompareTimelines) {
     verdict_->setObjectName(QStringLiteral("compareVerdict"));
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -99,22 +122,27 @@ ComparePanel::ComparePanel(QWidget* parent)
     normalized_->setWordWrap(true);
     normalized_->setStyleSheet(QStringLiteral("color:#555"));
     for (DiffLevel l : kLevels) level_->addItem(levelTitle(l), static_cast<int>(l));
-    level_->setToolTip(QStringLiteral("What the runs are matched by: direction, layer (and direction), op (the k-th op of a name in a "
-                                      "layer and direction), kernel family (precision and tile sizes folded), kernel name, iteration"));
-    perSample_->setToolTip(QStringLiteral("Divide times and FLOPs by each run's batch size (samples per iteration, from the forward ops' shapes)"));
+    level_->setToolTip(QStringLiteral("What the runs are matched by: direction, layer (and "
+                                      "direction), op (the k-th op of a name in a "
+                                      "layer and direction), kernel family (precision and tile "
+                                      "sizes folded), kernel name, iteration"));
+    perSample_->setToolTip(QStringLiteral("Divide times and FLOPs by each run's batch size "
+                                          "(samples per iteration, from the forward ops' shapes)"));
     back_->setText(QStringLiteral("◀ Up"));
     back_->setToolTip(QStringLiteral("Back up one drill-down step (Backspace, Alt+Left)"));
     back_->setAutoRaise(true);
     crumbs_->setTextFormat(Qt::RichText);
     crumbs_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    crumbs_->setToolTip(QStringLiteral("Double-click or Enter on a row drills down: a direction to its layers, a layer to its ops, an op or "
+    crumbs_->setToolTip(QStringLiteral("Double-click or Enter on a row drills down: a direction to "
+                                       "its layers, a layer to its ops, an op or "
                                        "a family to its kernels. Click a step to go back to it."));
 
     proxy_->setSourceModel(model_);
     table_->setObjectName(QStringLiteral("compare"));
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
-    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the diff's order: largest difference first
+    table_->horizontalHeader()->setSortIndicator(
+        -1, Qt::AscendingOrder); // the diff's order: largest difference first
     proxy_->sort(-1);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
@@ -160,39 +188,53 @@ ComparePanel::ComparePanel(QWidget* parent)
     chart_->addAction(up);
     connect(up, &QAction::triggered, this, &ComparePanel::goBack);
     connect(back_, &QToolButton::clicked, this, &ComparePanel::goBack);
-    connect(crumbs_, &QLabel::linkActivated, this, [this](const QString& link) { goToStep(link.toULongLong()); });
-    connect(level_, &QComboBox::activated, this, [this](int i) { setLevel(static_cast<DiffLevel>(level_->itemData(i).toInt())); });
+    connect(crumbs_, &QLabel::linkActivated, this,
+            [this](const QString& link) { goToStep(link.toULongLong()); });
+    connect(level_, &QComboBox::activated, this,
+            [this](int i) { setLevel(static_cast<DiffLevel>(level_->itemData(i).toInt())); });
     connect(perSample_, &QCheckBox::toggled, this, &ComparePanel::setPerSample);
-    connect(table_, &QTableView::activated, this, [this](const QModelIndex& i) { drillDown(proxy_->mapToSource(i).row()); });
+    connect(table_, &QTableView::activated, this,
+            [this](const QModelIndex& i) { drillDown(proxy_->mapToSource(i).row()); });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { rowSelected(current.isValid() ? proxy_->mapToSource(current).row() : -1); });
+            [this](const QModelIndex& current) {
+                rowSelected(current.isValid() ? proxy_->mapToSource(current).row() : -1);
+            });
     connect(chart_, &DiffChart::rowClicked, this, [this](int row) {
         const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
-        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
         table_->scrollTo(i);
     });
 
     connect(loader_, &CompareLoader::progress, this, &ComparePanel::statusMessage);
-    connect(loader_, &CompareLoader::failed, this, [this](const QString& path, const QString& reason) {
-        emit statusMessage(QStringLiteral("Could not compare with %1: %2").arg(QFileInfo(path).fileName(), reason));
-    });
-    connect(loader_, &CompareLoader::cancelled, this, [this] { emit statusMessage(QStringLiteral("Comparison cancelled")); });
-    connect(loader_, &CompareLoader::opened, this, [this](const std::shared_ptr<const CompareResult>& r) {
-        loadingA_.reset();
-        pair_ = r->pair;
-        history_.clear();
-        reselect_.clear();
-        timelines_->setPair(pair_);
-        const bool stale = r->options.level != options_.level || r->options.perSample != options_.perSample;
-        show(r);
-        emit opened();
-        emit statusMessage(QStringLiteral("Comparing %1 (A) with %2 (B) · diff in %3")
-                               .arg(QFileInfo(pair_->pathA).fileName(), QFileInfo(pair_->pathB).fileName(), formatDuration(r->seconds * 1e9)));
-        if (stale) request(options_); // the level or Per sample changed while B was loading
-    });
-    connect(loader_, &CompareLoader::diffed, this, [this](const std::shared_ptr<const CompareResult>& r) {
-        if (r->pair == pair_) show(r);
-    });
+    connect(loader_, &CompareLoader::failed, this,
+            [this](const QString& path, const QString& reason) {
+                emit statusMessage(QStringLiteral("Could not compare with %1: %2")
+                                       .arg(QFileInfo(path).fileName(), reason));
+            });
+    connect(loader_, &CompareLoader::cancelled, this,
+            [this] { emit statusMessage(QStringLiteral("Comparison cancelled")); });
+    connect(loader_, &CompareLoader::opened, this,
+            [this](const std::shared_ptr<const CompareResult>& r) {
+                loadingA_.reset();
+                pair_ = r->pair;
+                history_.clear();
+                reselect_.clear();
+                timelines_->setPair(pair_);
+                const bool stale = r->options.level != options_.level ||
+                                   r->options.perSample != options_.perSample;
+                show(r);
+                emit opened();
+                emit statusMessage(QStringLiteral("Comparing %1 (A) with %2 (B) · diff in %3")
+                                       .arg(QFileInfo(pair_->pathA).fileName(),
+                                            QFileInfo(pair_->pathB).fileName(),
+                                            formatDuration(r->seconds * 1e9)));
+                if (stale) request(options_); // the level or Per sample changed while B was loading
+            });
+    connect(loader_, &CompareLoader::diffed, this,
+            [this](const std::shared_ptr<const CompareResult>& r) {
+                if (r->pair == pair_) show(r);
+            });
     updateControls();
 }
 
@@ -200,12 +242,16 @@ QString ComparePanel::lastComparedFile() { return QSettings().value(kLastFileKey
 
 QString ComparePanel::chooseFile(QWidget* parent) {
     const QString last = lastComparedFile();
-    const QString dir = last.isEmpty() ? QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString() : last;
-    return QFileDialog::getOpenFileName(parent, QStringLiteral("Compare the open trace (A) with… (B)"), dir,
-                                        QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz *.nsys-rep *.qdrep);;All files (*)"));
+    const QString dir =
+        last.isEmpty() ? QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString()
+                       : last;
+    return QFileDialog::getOpenFileName(
+        parent, QStringLiteral("Compare the open trace (A) with… (B)"), dir,
+        QStringLiteral(
+            "Traces (*.sqlite *.sql *.nvvp *.json *.json.gz *.nsys-rep *.qdrep);;All files (*)"));
 }
 
-void ComparePanel::compare(std::shared_ptr<const TraceSession> a, const QString& pathB) {
+void ComparePanel::compare(std::shared_ptr<const TraceViews> a, const QString& pathB) {
     if (!a || !a->trace) return;
     QSettings().setValue(kLastFileKey, QFileInfo(pathB).absoluteFilePath());
     DiffOptions options = options_;
@@ -293,7 +339,8 @@ void ComparePanel::goToStep(size_t step) {
 QString ComparePanel::stepLabel(size_t step) const {
     const DiffOptions& o = step < history_.size() ? history_[step].options : options_;
     const QString where = scopeLabel(o.scope);
-    return where.isEmpty() ? QStringLiteral("All %1").arg(levelPlural(o.level)) : QStringLiteral("%1: %2").arg(where, levelPlural(o.level));
+    return where.isEmpty() ? QStringLiteral("All %1").arg(levelPlural(o.level))
+                           : QStringLiteral("%1: %2").arg(where, levelPlural(o.level));
 }
 
 QString ComparePanel::breadcrumb() const {
@@ -306,7 +353,8 @@ QString ComparePanel::verdict() const { return verdict_->text(); }
 
 void ComparePanel::updateControls() {
     for (int i = 0; i < level_->count(); ++i)
-        if (level_->itemData(i).toInt() == static_cast<int>(options_.level)) level_->setCurrentIndex(i);
+        if (level_->itemData(i).toInt() == static_cast<int>(options_.level))
+            level_->setCurrentIndex(i);
     {
         const QSignalBlocker block(perSample_);
         perSample_->setChecked(options_.perSample);
@@ -328,27 +376,33 @@ void ComparePanel::show(const std::shared_ptr<const CompareResult>& result) {
     chart_->setResult(shownDiff_, q(pair_->a.label), q(pair_->b.label));
     QString verdict = q(d.verdict);
     if (verdict.isEmpty() && std::isfinite(d.total.ratio()))
-        verdict = QStringLiteral("B takes %1× the GPU time of A per iteration").arg(d.total.ratio(), 0, 'f', 2);
+        verdict = QStringLiteral("B takes %1× the GPU time of A per iteration")
+                      .arg(d.total.ratio(), 0, 'f', 2);
     verdict_->setText(verdict);
     QString norm = QStringLiteral("%1 against %2  ·  times per iteration (A over %3, B over %4)")
                        .arg(q(pair_->a.label), q(pair_->b.label))
                        .arg(d.iterationsA)
                        .arg(d.iterationsB);
-    norm += result->options.perSample ? QStringLiteral(" and per sample: batch A %1, B %2") : QStringLiteral("  ·  per sample off (batch A %1, B %2)");
+    norm += result->options.perSample ? QStringLiteral(" and per sample: batch A %1, B %2")
+                                      : QStringLiteral("  ·  per sample off (batch A %1, B %2)");
     norm = norm.arg(batchText(d.batchA, d.batchSourceA), batchText(d.batchB, d.batchSourceB));
     for (const auto& note : d.notes) norm += QStringLiteral("  ·  ") + q(note);
     normalized_->setText(norm);
     if (newColumns) { // another level: other keys, and the op level's shapes
         table_->resizeColumnsToContents();
-        table_->setColumnWidth(DiffTableModel::Key, std::clamp(table_->columnWidth(DiffTableModel::Key), 120, 420));
-        for (int c = DiffTableModel::AShapes; c < model_->columnCount(); ++c) table_->setColumnWidth(c, std::min(table_->columnWidth(c), 300));
+        table_->setColumnWidth(DiffTableModel::Key,
+                               std::clamp(table_->columnWidth(DiffTableModel::Key), 120, 420));
+        for (int c = DiffTableModel::AShapes; c < model_->columnCount(); ++c)
+            table_->setColumnWidth(c, std::min(table_->columnWidth(c), 300));
     }
     updateControls();
     // The row left on the way back is selected again; otherwise the timelines outline the
     // drill-down's scope (the totals row's kernels), or nothing at the top.
     if (reselect_.empty() || !selectKey(reselect_)) {
-        if (result->options.scope.empty()) timelines_->clearHighlight();
-        else rowSelected(model_->rowCount() - 1);
+        if (result->options.scope.empty())
+            timelines_->clearHighlight();
+        else
+            rowSelected(model_->rowCount() - 1);
     }
     reselect_.clear();
     emit resultShown();
@@ -359,7 +413,8 @@ bool ComparePanel::selectKey(const std::string& key) {
         const DiffRow* row = model_->rowAt(r);
         if (!row || row->key != key || model_->isTotal(r)) continue;
         const QModelIndex i = proxy_->mapFromSource(model_->index(r, 0));
-        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
         table_->scrollTo(i);
         return true;
     }
@@ -379,12 +434,14 @@ void ComparePanel::rowSelected(int modelRow) {
 }
 
 void ComparePanel::showAsTabOf(QTabWidget* tabs) {
-    setWindowTitle(QStringLiteral("Compare")); // the tab's name, also before it is a tab (Help → Keyboard Shortcuts)
+    setWindowTitle(QStringLiteral(
+        "Compare")); // the tab's name, also before it is a tab (Help → Keyboard Shortcuts)
     connect(this, &ComparePanel::opened, tabs, [this, tabs] {
         if (tabs->indexOf(this) < 0) tabs->addTab(this, windowTitle());
         tabs->setCurrentWidget(this);
     });
-    connect(this, &ComparePanel::closed, tabs, [this, tabs] { tabs->removeTab(tabs->indexOf(this)); });
+    connect(this, &ComparePanel::closed, tabs,
+            [this, tabs] { tabs->removeTab(tabs->indexOf(this)); });
 }
 
 } // namespace ls::gui

@@ -5,11 +5,10 @@
 // family's kernels: double-click or Enter; Backspace or Alt+Left goes back up; the breadcrumb
 // jumps to any step); bars of A against B; the two timelines stacked, aligned at an iteration,
 // the selected row's kernels outlined in both. Loading B and every diff run off the GUI thread.
+#include "core/present/trace_views.h"
 #include "widgets/compare/compare_loader.h"
-#include "core/present/trace_session.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,14 +30,14 @@ class DiffTableModel;
 
 class ComparePanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     // A "Compare" tab of `tabs` while a comparison is open: added and shown when one opens,
     // removed when it closes.
     void showAsTabOf(QTabWidget* tabs);
     explicit ComparePanel(QWidget* parent = nullptr);
 
     // Loads pathB in the background and compares it (B) with the open trace (A). Remembers pathB.
-    void compare(std::shared_ptr<const TraceSession> a, const QString& pathB);
+    void compare(std::shared_ptr<const TraceViews> a, const QString& pathB);
     // The open trace is now `a`: a comparison of another trace is closed.
     void setBase(const std::shared_ptr<const Trace>& a);
     void close();
@@ -51,14 +50,16 @@ public:
     // Opens the next level under a model row (a direction's layers, a layer's ops, an op's or a
     // family's kernels); false when the row has none.
     bool drillDown(int modelRow);
-    void goBack();             // one step up the drill-down
+    void goBack();              // one step up the drill-down
     void goToStep(size_t step); // 0: the top
 
     bool isOpen() const { return pair_ != nullptr; }
     bool busy() const;
     const ComparePair* pair() const { return pair_.get(); }
     const CompareResult* shown() const { return shown_.get(); }
-    const DiffOptions& options() const { return options_; } // the last asked for (shown once its diff is in)
+    const DiffOptions& options() const {
+        return options_;
+    } // the last asked for (shown once its diff is in)
     size_t depth() const { return history_.size(); }
     QString breadcrumb() const;
     QString verdict() const;
@@ -69,13 +70,13 @@ public:
     QComboBox* levelBox() const { return level_; }
     QCheckBox* perSampleBox() const { return perSample_; }
 
-signals:
+  signals:
     void statusMessage(const QString& text);
-    void opened();     // a new pair's first diff is shown
-    void closed();     // the comparison was closed
+    void opened();      // a new pair's first diff is shown
+    void closed();      // the comparison was closed
     void resultShown(); // a diff is shown (the first and every later one)
 
-private:
+  private:
     struct Step {
         DiffOptions options;
         std::string key; // the row drilled from, selected again on the way back
@@ -91,7 +92,8 @@ private:
     std::shared_ptr<const Trace> loadingA_; // run A of the comparison being opened
     std::shared_ptr<const ComparePair> pair_;
     std::shared_ptr<const CompareResult> shown_;
-    std::shared_ptr<const DiffResult> shownDiff_; // aliases shown_->diff for the model and the chart
+    std::shared_ptr<const DiffResult>
+        shownDiff_; // aliases shown_->diff for the model and the chart
     DiffOptions options_;
     std::vector<Step> history_;
     std::string reselect_; // after a step back: the row to select once the diff is in

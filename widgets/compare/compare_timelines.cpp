@@ -10,7 +10,6 @@
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <optional>
 
@@ -24,12 +23,16 @@ struct Anchor {
 
 Anchor anchorOf(const TimelineData& d, const std::vector<IterationSpan>& spans, int index) {
     if (!spans.empty()) {
-        const IterationSpan& s = spans[static_cast<size_t>(std::clamp(index, 0, static_cast<int>(spans.size()) - 1))];
-        return {static_cast<double>(s.start), std::max(1.0, static_cast<double>(s.end - s.start)), QString::fromStdString(s.name)};
+        const IterationSpan& s =
+            spans[static_cast<size_t>(std::clamp(index, 0, static_cast<int>(spans.size()) - 1))];
+        return {static_cast<double>(s.start), std::max(1.0, static_cast<double>(s.end - s.start)),
+                QString::fromStdString(s.name)};
     }
     const Trace& t = *d.trace;
-    const double start = static_cast<double>(t.kernels.size() ? t.kernels.start.front() : d.tracks.start);
-    return {start, std::max(1.0, static_cast<double>(d.tracks.end) - start), QStringLiteral("first kernel")};
+    const double start =
+        static_cast<double>(t.kernels.size() ? t.kernels.start.front() : d.tracks.start);
+    return {start, std::max(1.0, static_cast<double>(d.tracks.end) - start),
+            QStringLiteral("first kernel")};
 }
 
 // GPU streams first, CPU threads collapsed to their header row.
@@ -37,20 +40,25 @@ void compactRows(TimelineView* view) {
     const auto& groups = view->data()->tracks.groups;
     size_t position = 0;
     for (uint32_t g = 0; g < groups.size(); ++g) {
-        if (groups[g].gpu) view->moveGroup(g, position++);
-        else view->setGroupCollapsed(g, true);
+        if (groups[g].gpu)
+            view->moveGroup(g, position++);
+        else
+            view->setGroupCollapsed(g, true);
     }
 }
 
 // The kernels' span relative to the anchor: those starting in the anchored iteration, else all.
-std::optional<std::pair<double, double>> relativeSpan(const TimelineData& d, const std::vector<KernelId>& kernels, const Anchor& anchor) {
+std::optional<std::pair<double, double>>
+relativeSpan(const TimelineData& d, const std::vector<KernelId>& kernels, const Anchor& anchor) {
     const auto& k = d.trace->kernels;
     std::optional<std::pair<double, double>> inside, all;
     const auto extend = [](std::optional<std::pair<double, double>>& s, double a, double b) {
-        s = s ? std::make_pair(std::min(s->first, a), std::max(s->second, b)) : std::make_pair(a, b);
+        s = s ? std::make_pair(std::min(s->first, a), std::max(s->second, b))
+              : std::make_pair(a, b);
     };
     for (KernelId id : kernels) {
-        const double s = static_cast<double>(k.start[id.value]) - anchor.start, e = static_cast<double>(k.end[id.value]) - anchor.start;
+        const double s = static_cast<double>(k.start[id.value]) - anchor.start,
+                     e = static_cast<double>(k.end[id.value]) - anchor.start;
         extend(all, s, e);
         if (s >= 0 && s <= anchor.length) extend(inside, s, e);
     }
@@ -67,20 +75,27 @@ QLabel* sideLabel(QWidget* parent) {
 } // namespace
 
 CompareTimelines::CompareTimelines(QWidget* parent)
-    : QWidget(parent), a_(new TimelineView), b_(new TimelineView), labelA_(sideLabel(this)), labelB_(sideLabel(this)), what_(new QLabel),
-      legend_(new QLabel), iteration_(new QSpinBox), colorMode_(new QComboBox) {
+    : QWidget(parent), a_(new TimelineView), b_(new TimelineView), labelA_(sideLabel(this)),
+      labelB_(sideLabel(this)), what_(new QLabel), legend_(new QLabel), iteration_(new QSpinBox),
+      colorMode_(new QComboBox) {
     a_->setObjectName(QStringLiteral("compareTimelineA"));
     b_->setObjectName(QStringLiteral("compareTimelineB"));
     for (TimelineView* v : {a_, b_}) {
-        v->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // equal lane widths keep one time scale
+        v->setVerticalScrollBarPolicy(
+            Qt::ScrollBarAlwaysOn); // equal lane widths keep one time scale
         v->setToolTip(QString());
         v->setMinimumHeight(110); // the ruler, the minimap and the first GPU stream
     }
     iteration_->setPrefix(QStringLiteral("Align at iteration "));
     iteration_->setRange(1, 1);
-    iteration_->setToolTip(QStringLiteral("Both timelines start at this iteration of each run (without iteration ranges: at each run's first kernel)"));
-    colorMode_->addItems({QStringLiteral("Colour by kernel class"), QStringLiteral("Colour by layer"), QStringLiteral("Colour by direction")});
-    colorMode_->setToolTip(QStringLiteral("Ctrl+wheel: zoom at the cursor · drag: pan · W/S/A/D · 0: fit · the other run follows"));
+    iteration_->setToolTip(
+        QStringLiteral("Both timelines start at this iteration of each run (without iteration "
+                       "ranges: at each run's first kernel)"));
+    colorMode_->addItems({QStringLiteral("Colour by kernel class"),
+                          QStringLiteral("Colour by layer"),
+                          QStringLiteral("Colour by direction")});
+    colorMode_->setToolTip(QStringLiteral(
+        "Ctrl+wheel: zoom at the cursor · drag: pan · W/S/A/D · 0: fit · the other run follows"));
     auto* fit = new QToolButton;
     fit->setText(QStringLiteral("Fit iteration"));
     fit->setToolTip(QStringLiteral("Show the aligned iteration of both runs"));
@@ -134,19 +149,27 @@ CompareTimelines::CompareTimelines(QWidget* parent)
 void CompareTimelines::updateLegend() {
     QStringList items;
     const auto swatch = [](const QColor& c, const QString& text) {
-        return QStringLiteral("<span style='color:%1'>■</span> %2").arg(c.name(), text.toHtmlEscaped());
+        return QStringLiteral("<span style='color:%1'>■</span> %2")
+            .arg(c.name(), text.toHtmlEscaped());
     };
     if (a_->colorMode() == TimelineView::ColorMode::KernelClass) {
-        static const char* const names[] = {"TC GEMM", "GEMM no TC", "attention", "elementwise", "reduction", "comm", "other"};
-        for (int c = 0; c < kKernelClassCount; ++c) items << swatch(kernelClassColor(static_cast<KernelClass>(c)), QString::fromLatin1(names[c]));
+        static const char* const names[] = {"TC GEMM",   "GEMM no TC", "attention", "elementwise",
+                                            "reduction", "comm",       "other"};
+        for (int c = 0; c < kKernelClassCount; ++c)
+            items << swatch(kernelClassColor(static_cast<KernelClass>(c)),
+                            QString::fromLatin1(names[c]));
     } else if (a_->colorMode() == TimelineView::ColorMode::Direction) {
-        for (Direction d : {Direction::Forward, Direction::Backward, Direction::Optimizer, Direction::Other})
-            items << swatch(directionColor(d), QString::fromStdString(std::string(directionName(d))));
+        for (Direction d :
+             {Direction::Forward, Direction::Backward, Direction::Optimizer, Direction::Other})
+            items << swatch(directionColor(d),
+                            QString::fromStdString(std::string(directionName(d))));
     } else {
         items << QStringLiteral("one colour per layer; grey: no layer");
     }
-    legend_->setText(QStringLiteral("&nbsp;") + items.join(QStringLiteral("&nbsp;&nbsp; ")) +
-                     QStringLiteral("&nbsp;&nbsp; <span style='color:#666'>· outlined: the selected row's kernels</span>"));
+    legend_->setText(
+        QStringLiteral("&nbsp;") + items.join(QStringLiteral("&nbsp;&nbsp; ")) +
+        QStringLiteral(
+            "&nbsp;&nbsp; <span style='color:#666'>· outlined: the selected row's kernels</span>"));
 }
 
 void CompareTimelines::setPair(std::shared_ptr<const ComparePair> pair) {
@@ -159,7 +182,8 @@ void CompareTimelines::setPair(std::shared_ptr<const ComparePair> pair) {
     if (!pair_) return;
     compactRows(a_);
     compactRows(b_);
-    const int iterations = static_cast<int>(std::max(pair_->iterationsA.size(), pair_->iterationsB.size()));
+    const int iterations =
+        static_cast<int>(std::max(pair_->iterationsA.size(), pair_->iterationsB.size()));
     const QSignalBlocker block(iteration_);
     iteration_->setRange(1, std::max(1, iterations));
     iteration_->setValue(1);
@@ -177,12 +201,17 @@ void CompareTimelines::alignAt(int index) {
     lengthB_ = b.length;
     const auto text = [](const std::string& label, const Anchor& anchor, const QString& run) {
         return QStringLiteral("%1   ·   aligned at the start of %2 (%3 into run %4, lasting %5)")
-            .arg(QString::fromStdString(label), anchor.what, formatDuration(anchor.start), run, formatDuration(anchor.length));
+            .arg(QString::fromStdString(label), anchor.what, formatDuration(anchor.start), run,
+                 formatDuration(anchor.length));
     };
     const Trace& ta = *pair_->timelineA->trace;
     const Trace& tb = *pair_->timelineB->trace;
-    labelA_->setText(text(pair_->a.label, Anchor{a.start - static_cast<double>(ta.captureStart), a.length, a.what}, QStringLiteral("A")));
-    labelB_->setText(text(pair_->b.label, Anchor{b.start - static_cast<double>(tb.captureStart), b.length, b.what}, QStringLiteral("B")));
+    labelA_->setText(text(pair_->a.label,
+                          Anchor{a.start - static_cast<double>(ta.captureStart), a.length, a.what},
+                          QStringLiteral("A")));
+    labelB_->setText(text(pair_->b.label,
+                          Anchor{b.start - static_cast<double>(tb.captureStart), b.length, b.what},
+                          QStringLiteral("B")));
     const double length = std::max(lengthA_, lengthB_);
     a_->setWindow(alignA_ - length * 0.02, alignA_ + length * 1.02); // B follows
 }
@@ -195,16 +224,21 @@ void CompareTimelines::follow(const TimelineView* from, TimelineView* to, double
     syncing_ = false;
 }
 
-void CompareTimelines::showKernels(std::vector<KernelId> a, std::vector<KernelId> b, const QString& what) {
+void CompareTimelines::showKernels(std::vector<KernelId> a, std::vector<KernelId> b,
+                                   const QString& what) {
     if (!pair_) return;
-    what_->setText(QStringLiteral("%1 · A %L2 kernels · B %L3 kernels").arg(what).arg(a.size()).arg(b.size()));
+    what_->setText(
+        QStringLiteral("%1 · A %L2 kernels · B %L3 kernels").arg(what).arg(a.size()).arg(b.size()));
     const Anchor anchorA{alignA_, lengthA_, {}}, anchorB{alignB_, lengthB_, {}};
-    auto spanA = relativeSpan(*pair_->timelineA, a, anchorA), spanB = relativeSpan(*pair_->timelineB, b, anchorB);
+    auto spanA = relativeSpan(*pair_->timelineA, a, anchorA),
+         spanB = relativeSpan(*pair_->timelineB, b, anchorB);
     a_->setHighlight(std::move(a), false);
     b_->setHighlight(std::move(b), false);
     if (!spanA && !spanB) return;
-    const double lo = std::min(spanA ? spanA->first : spanB->first, spanB ? spanB->first : spanA->first);
-    const double hi = std::max(spanA ? spanA->second : spanB->second, spanB ? spanB->second : spanA->second);
+    const double lo =
+        std::min(spanA ? spanA->first : spanB->first, spanB ? spanB->first : spanA->first);
+    const double hi =
+        std::max(spanA ? spanA->second : spanB->second, spanB ? spanB->second : spanA->second);
     const double margin = std::max(1000.0, (hi - lo) * 0.05);
     a_->setWindow(alignA_ + lo - margin, alignA_ + hi + margin); // B follows
 }

@@ -7,7 +7,6 @@
 #include "widgets/timeline/timeline_view.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <vector>
 
@@ -19,7 +18,7 @@ namespace ls::gui {
 
 class CompareTimelines : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit CompareTimelines(QWidget* parent = nullptr);
     void setPair(std::shared_ptr<const ComparePair> pair);
     TimelineView* viewA() const { return a_; }
@@ -36,7 +35,7 @@ public:
     void showKernels(std::vector<KernelId> a, std::vector<KernelId> b, const QString& what);
     void clearHighlight();
 
-private:
+  private:
     void follow(const TimelineView* from, TimelineView* to, double shiftNs);
     void updateLegend();
 
@@ -50,7 +49,8 @@ private:
     QSpinBox* iteration_;
     QComboBox* colorMode_;
     double alignA_ = 0, alignB_ = 0;
-    double lengthA_ = 0, lengthB_ = 0; // the aligned iterations' durations (without them: the runs' spans)
+    double lengthA_ = 0,
+           lengthB_ = 0; // the aligned iterations' durations (without them: the runs' spans)
     bool syncing_ = false;
 };
 

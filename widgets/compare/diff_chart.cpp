@@ -6,7 +6,6 @@
 #include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <set>
 
@@ -14,7 +13,8 @@ namespace ls::gui {
 namespace {
 
 QString elide(const QString& s, int width) {
-    return s.size() <= width ? s : s.left(width / 2 - 1) + QStringLiteral("…") + s.right(width / 2 - 1);
+    return s.size() <= width ? s
+                             : s.left(width / 2 - 1) + QStringLiteral("…") + s.right(width / 2 - 1);
 }
 
 QString directionAbbrev(const std::string& d) {
@@ -35,10 +35,12 @@ QChart* emptyChart(const QString& title) {
 
 } // namespace
 
-DiffChart::DiffChart(QWidget* parent) : QChartView(emptyChart(QStringLiteral("GPU time, A against B")), parent) {
+DiffChart::DiffChart(QWidget* parent)
+    : QChartView(emptyChart(QStringLiteral("GPU time, A against B")), parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(260, 200);
-    setToolTip(QStringLiteral("GPU time per iteration of each group in run A and run B (the rows with the largest differences). "
+    setToolTip(QStringLiteral("GPU time per iteration of each group in run A and run B (the rows "
+                              "with the largest differences). "
                               "Click a bar to select its row."));
 }
 
@@ -49,13 +51,17 @@ int DiffChart::barSetCount() const {
     return n;
 }
 
-void DiffChart::setResult(const std::shared_ptr<const DiffResult>& diff, const QString& labelA, const QString& labelB) {
+void DiffChart::setResult(const std::shared_ptr<const DiffResult>& diff, const QString& labelA,
+                          const QString& labelB) {
     shown_.clear();
     QChart* chart = emptyChart(QStringLiteral("GPU time per iteration, A against B"));
     if (diff) {
-        for (int i = 0; i < static_cast<int>(diff->rows.size()) && i < kMaxGroups; ++i) shown_.push_back(i);
+        for (int i = 0; i < static_cast<int>(diff->rows.size()) && i < kMaxGroups; ++i)
+            shown_.push_back(i);
         double most = 0;
-        for (int i : shown_) most = std::max({most, diff->rows[static_cast<size_t>(i)].a.gpuTimeNs, diff->rows[static_cast<size_t>(i)].b.gpuTimeNs});
+        for (int i : shown_)
+            most = std::max({most, diff->rows[static_cast<size_t>(i)].a.gpuTimeNs,
+                             diff->rows[static_cast<size_t>(i)].b.gpuTimeNs});
         const bool ms = most >= 1e6;
         const double scale = ms ? 1e6 : 1e3;
         const QString unit = ms ? QStringLiteral("ms") : QStringLiteral("µs");
@@ -65,13 +71,17 @@ void DiffChart::setResult(const std::shared_ptr<const DiffResult>& diff, const Q
         b->setColor(QColor(0xd9, 0x7a, 0x2b));
         QStringList categories;
         std::set<QString> used;
-        for (auto it = shown_.rbegin(); it != shown_.rend(); ++it) { // bottom to top: the largest difference on top
+        for (auto it = shown_.rbegin(); it != shown_.rend();
+             ++it) { // bottom to top: the largest difference on top
             const DiffRow& r = diff->rows[static_cast<size_t>(*it)];
             *a << r.a.gpuTimeNs / scale;
             *b << r.b.gpuTimeNs / scale;
-            QString label = elide(QString::fromStdString(r.key.empty() ? std::string("(none)") : r.key), 34);
-            if (!r.direction.empty() && diff->level != DiffLevel::Direction) label += QStringLiteral(" · ") + directionAbbrev(r.direction);
-            while (!used.insert(label).second) label += QLatin1Char(' '); // categories must be unique
+            QString label =
+                elide(QString::fromStdString(r.key.empty() ? std::string("(none)") : r.key), 34);
+            if (!r.direction.empty() && diff->level != DiffLevel::Direction)
+                label += QStringLiteral(" · ") + directionAbbrev(r.direction);
+            while (!used.insert(label).second)
+                label += QLatin1Char(' '); // categories must be unique
             categories << label;
         }
         auto* series = new QHorizontalBarSeries;
@@ -80,7 +90,8 @@ void DiffChart::setResult(const std::shared_ptr<const DiffResult>& diff, const Q
         series->setBarWidth(0.8);
         const auto clicked = [this](int index) {
             const int fromTop = static_cast<int>(shown_.size()) - 1 - index;
-            if (fromTop >= 0 && fromTop < static_cast<int>(shown_.size())) emit rowClicked(shown_[static_cast<size_t>(fromTop)]);
+            if (fromTop >= 0 && fromTop < static_cast<int>(shown_.size()))
+                emit rowClicked(shown_[static_cast<size_t>(fromTop)]);
         };
         connect(a, &QBarSet::clicked, this, clicked);
         connect(b, &QBarSet::clicked, this, clicked);
@@ -104,7 +115,10 @@ void DiffChart::setResult(const std::shared_ptr<const DiffResult>& diff, const Q
         chart->legend()->setVisible(true);
         chart->legend()->setAlignment(Qt::AlignTop);
         if (diff->rows.size() > shown_.size())
-            chart->setTitle(QStringLiteral("GPU time per iteration, A against B (largest %1 of %2 differences)").arg(shown_.size()).arg(diff->rows.size()));
+            chart->setTitle(
+                QStringLiteral("GPU time per iteration, A against B (largest %1 of %2 differences)")
+                    .arg(shown_.size())
+                    .arg(diff->rows.size()));
     }
     QChart* old = this->chart();
     setChart(chart); // the view releases, not deletes, the chart it had

@@ -5,7 +5,6 @@
 #include "core/compare/run_diff.h"
 
 #include <QChartView>
-
 #include <memory>
 #include <vector>
 
@@ -13,20 +12,21 @@ namespace ls::gui {
 
 class DiffChart : public QChartView {
     Q_OBJECT
-public:
+  public:
     static constexpr int kMaxGroups = 15;
 
     explicit DiffChart(QWidget* parent = nullptr);
     // Draws diff's first kMaxGroups rows (totals excluded); null clears the chart.
-    void setResult(const std::shared_ptr<const DiffResult>& diff, const QString& labelA, const QString& labelB);
+    void setResult(const std::shared_ptr<const DiffResult>& diff, const QString& labelA,
+                   const QString& labelB);
     // Groups drawn, top to bottom, as indexes into the result's rows.
     const std::vector<int>& shownRows() const { return shown_; }
     int barSetCount() const;
 
-signals:
+  signals:
     void rowClicked(int row);
 
-private:
+  private:
     std::vector<int> shown_;
 };
 

@@ -2,21 +2,38 @@
 // The rows of a comparison (DiffResult) as a table model with the CLI's `diff` columns
 // (core/compare/diff_table.h; the op level adds the shapes): human units on the display role, raw
 // numbers on SortRole, the CLI's cells on kCsvRole (so the CSV export writes what `layerscope-cli
-// diff` writes), rows only in A or only in B marked, and the totals row last. DiffSortProxy sorts by any column and keeps the totals row pinned at the end.
+// diff` writes), rows only in A or only in B marked, and the totals row last. DiffSortProxy sorts
+// by any column and keeps the totals row pinned at the end.
 #include "core/compare/run_diff.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
-
 #include <memory>
 
 namespace ls::gui {
 
 class DiffTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     // AShapes and BShapes only at the op level.
-    enum Column { Key, Dir, ACount, BCount, ATime, BTime, Delta, Ratio, AFlops, BFlops, ATflops, BTflops, ATc, BTc, AShapes, BShapes };
+    enum Column {
+        Key,
+        Dir,
+        ACount,
+        BCount,
+        ATime,
+        BTime,
+        Delta,
+        Ratio,
+        AFlops,
+        BFlops,
+        ATflops,
+        BTflops,
+        ATc,
+        BTc,
+        AShapes,
+        BShapes
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int TotalRole = Qt::UserRole + 3; // true on the totals row
 
@@ -33,7 +50,7 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-private:
+  private:
     std::shared_ptr<const DiffResult> diff_;
     int columns_ = 0;
 };
@@ -42,10 +59,10 @@ private:
 // every other row.
 class DiffSortProxy : public QSortFilterProxyModel {
     Q_OBJECT
-public:
+  public:
     explicit DiffSortProxy(QObject* parent = nullptr);
 
-protected:
+  protected:
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 };
 

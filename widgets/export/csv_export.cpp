@@ -8,7 +8,6 @@
 #include <QSaveFile>
 #include <QTableView>
 #include <QTreeView>
-
 #include <functional>
 
 namespace ls::gui {
@@ -42,11 +41,13 @@ QString cellText(const QModelIndex& i) {
 
 QString headerText(const QAbstractItemModel& m, int column) {
     const QVariant raw = m.headerData(column, Qt::Horizontal, kCsvRole);
-    return raw.isValid() ? raw.toString() : m.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    return raw.isValid() ? raw.toString()
+                         : m.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
 }
 
 // Calls row(depth, index of column 0) for every row the export covers, in view order.
-void forEachRow(const QAbstractItemView& view, bool selectedOnly, const std::function<void(int, const QModelIndex&)>& row) {
+void forEachRow(const QAbstractItemView& view, bool selectedOnly,
+                const std::function<void(int, const QModelIndex&)>& row) {
     const QAbstractItemModel* m = view.model();
     const QItemSelectionModel* sel = view.selectionModel();
     std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
@@ -90,7 +91,8 @@ std::vector<std::string> rowFields(const QModelIndex& first, int depth, const La
 
 } // namespace
 
-CsvExportResult exportViewCsv(const QAbstractItemView& view, const QString& path, bool selectedOnly) {
+CsvExportResult exportViewCsv(const QAbstractItemView& view, const QString& path,
+                              bool selectedOnly) {
     CsvExportResult result;
     const QAbstractItemModel* m = view.model();
     if (!m) {
@@ -141,7 +143,8 @@ QString viewText(const QAbstractItemView& view, bool selectedOnly, QChar separat
         out += QLatin1Char('\n');
     };
     add(headerFields(*m, l));
-    forEachRow(view, selectedOnly, [&](int depth, const QModelIndex& first) { add(rowFields(first, depth, l)); });
+    forEachRow(view, selectedOnly,
+               [&](int depth, const QModelIndex& first) { add(rowFields(first, depth, l)); });
     return out;
 }
 

@@ -3,7 +3,6 @@
 // its rows in their current order (all, or the selected ones). The file is written to a
 // temporary name and renamed over the target only when complete (QSaveFile).
 #include <QString>
-
 #include <vector>
 
 class QAbstractItemView;
@@ -22,7 +21,8 @@ struct CsvExportResult {
 
 // selectedOnly: only rows with a selected cell. Tree models are written depth first with a
 // leading "depth" column.
-CsvExportResult exportViewCsv(const QAbstractItemView& view, const QString& path, bool selectedOnly);
+CsvExportResult exportViewCsv(const QAbstractItemView& view, const QString& path,
+                              bool selectedOnly);
 // The same content as a string (for the clipboard: tab-separated, no quoting beyond tabs/newlines).
 QString viewText(const QAbstractItemView& view, bool selectedOnly, QChar separator);
 

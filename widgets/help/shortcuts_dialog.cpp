@@ -11,7 +11,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <set>
 
 namespace ls::gui {
@@ -33,12 +32,15 @@ QString keysText(const QList<QKeySequence>& keys) {
 // The dock or tab a widget lives in, as the user names it.
 QString placeOf(const QObject* o) {
     for (; o; o = o->parent()) {
-        if (const auto* dock = qobject_cast<const QDockWidget*>(o)) return plain(dock->windowTitle()) + QStringLiteral(" dock");
+        if (const auto* dock = qobject_cast<const QDockWidget*>(o))
+            return plain(dock->windowTitle()) + QStringLiteral(" dock");
         const auto* w = qobject_cast<const QWidget*>(o);
         // A page not added to its tabs yet (Compare): named by its window title.
-        if (w && qobject_cast<const QTabWidget*>(w->parentWidget()) && !w->windowTitle().isEmpty()) return w->windowTitle() + QStringLiteral(" tab");
+        if (w && qobject_cast<const QTabWidget*>(w->parentWidget()) && !w->windowTitle().isEmpty())
+            return w->windowTitle() + QStringLiteral(" tab");
         const auto* stack = w ? qobject_cast<const QStackedWidget*>(w->parentWidget()) : nullptr;
-        if (const auto* tabs = stack ? qobject_cast<const QTabWidget*>(stack->parentWidget()) : nullptr) {
+        if (const auto* tabs =
+                stack ? qobject_cast<const QTabWidget*>(stack->parentWidget()) : nullptr) {
             const int i = tabs->indexOf(const_cast<QWidget*>(w));
             if (i >= 0) return tabs->tabText(i) + QStringLiteral(" tab");
         }
@@ -51,7 +53,8 @@ QString whereOf(const QAction* a) {
     for (const QObject* o : a->associatedObjects())
         if (const auto* menu = qobject_cast<const QMenu*>(o)) {
             QString path = plain(menu->title());
-            for (const auto* up = qobject_cast<const QMenu*>(menu->parent()); up; up = qobject_cast<const QMenu*>(up->parent()))
+            for (const auto* up = qobject_cast<const QMenu*>(menu->parent()); up;
+                 up = qobject_cast<const QMenu*>(up->parent()))
                 path = plain(up->title()) + QStringLiteral(" → ") + path;
             if (!path.isEmpty()) return path + QStringLiteral(" menu");
         }
@@ -73,29 +76,45 @@ std::vector<ShortcutRow> shortcutRows(const QWidget* window) {
     for (const QShortcut* s : window->findChildren<QShortcut*>()) {
         const QString keys = keysText(s->keys());
         if (keys.isEmpty()) continue;
-        rows.push_back({keys, s->whatsThis().isEmpty() ? s->objectName() : s->whatsThis(), placeOf(s->parent())});
+        rows.push_back({keys, s->whatsThis().isEmpty() ? s->objectName() : s->whatsThis(),
+                        placeOf(s->parent())});
     }
     // Handled in the widgets' key and mouse events: no action to walk (README, Timeline).
     const QString timeline = QStringLiteral("Timeline tab");
     const std::pair<const char*, const char*> fixed[] = {
-        {"Ctrl+Wheel", "Zoom at the cursor"}, {"Wheel", "Scroll rows"}, {"Drag", "Pan"}, {"Shift+Drag", "Measure a time range"},
-        {"W / S", "Zoom in / out"}, {"A / D", "Pan left / right"}, {"F", "Zoom to the selection"}, {"0", "Fit the whole capture"},
-        {"Alt+Left / Alt+Right", "Back / forward through the zoom history (also the mouse's back and forward buttons)"},
-        {"Esc", "Clear the measured range"}, {"Click", "Select a kernel; a range lists its kernels; a folded bar zooms into it"},
-        {"Click a row or rank header", "Collapse or expand it (a collapsed rank is one strip of its kernels)"},
+        {"Ctrl+Wheel", "Zoom at the cursor"},
+        {"Wheel", "Scroll rows"},
+        {"Drag", "Pan"},
+        {"Shift+Drag", "Measure a time range"},
+        {"W / S", "Zoom in / out"},
+        {"A / D", "Pan left / right"},
+        {"F", "Zoom to the selection"},
+        {"0", "Fit the whole capture"},
+        {"Alt+Left / Alt+Right",
+         "Back / forward through the zoom history (also the mouse's back and forward buttons)"},
+        {"Esc", "Clear the measured range"},
+        {"Click", "Select a kernel; a range lists its kernels; a folded bar zooms into it"},
+        {"Click a row or rank header",
+         "Collapse or expand it (a collapsed rank is one strip of its kernels)"},
         {"Drag a row or rank header", "Reorder the rows or the ranks"},
-        {"Click another rank's kernel", "Show that rank in the table and tree; an NCCL kernel is linked to its collective on every rank"}};
-    for (const auto& [keys, what] : fixed) rows.push_back({QString::fromUtf8(keys), QString::fromUtf8(what), timeline});
-    rows.push_back({QStringLiteral("Enter, Double-click"), QStringLiteral("Drill down into the selected row"), QStringLiteral("Compare tab")});
+        {"Click another rank's kernel", "Show that rank in the table and tree; an NCCL kernel is "
+                                        "linked to its collective on every rank"}};
+    for (const auto& [keys, what] : fixed)
+        rows.push_back({QString::fromUtf8(keys), QString::fromUtf8(what), timeline});
+    rows.push_back({QStringLiteral("Enter, Double-click"),
+                    QStringLiteral("Drill down into the selected row"),
+                    QStringLiteral("Compare tab")});
     return rows;
 }
 
-ShortcutsDialog::ShortcutsDialog(QWidget* window) : QDialog(window), table_(new QTableWidget(this)) {
+ShortcutsDialog::ShortcutsDialog(QWidget* window)
+    : QDialog(window), table_(new QTableWidget(this)) {
     setObjectName(QStringLiteral("shortcutsDialog"));
     setWindowTitle(QStringLiteral("Keyboard Shortcuts"));
     const auto rows = shortcutRows(window);
     table_->setColumnCount(3);
-    table_->setHorizontalHeaderLabels({QStringLiteral("Keys"), QStringLiteral("Action"), QStringLiteral("Where")});
+    table_->setHorizontalHeaderLabels(
+        {QStringLiteral("Keys"), QStringLiteral("Action"), QStringLiteral("Where")});
     table_->setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const auto& row = rows[static_cast<size_t>(r)];
@@ -118,7 +137,8 @@ ShortcutsDialog::ShortcutsDialog(QWidget* window) : QDialog(window), table_(new 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(QStringLiteral("Every shortcut of this window; click a header to sort."), this));
+    layout->addWidget(
+        new QLabel(QStringLiteral("Every shortcut of this window; click a header to sort."), this));
     layout->addWidget(table_, 1);
     layout->addWidget(buttons);
     resize(960, 760);

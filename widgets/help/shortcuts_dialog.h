@@ -3,7 +3,6 @@
 // QShortcuts the main window actually holds (walked when the dialog opens, so the table cannot
 // drift from the code), plus the keys and mouse gestures widgets handle themselves (timeline).
 #include <QDialog>
-
 #include <vector>
 
 class QMenu;
@@ -23,11 +22,11 @@ std::vector<ShortcutRow> shortcutRows(const QWidget* window);
 
 class ShortcutsDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit ShortcutsDialog(QWidget* window);
     QTableWidget* table() const { return table_; }
 
-private:
+  private:
     QTableWidget* table_;
 };
 

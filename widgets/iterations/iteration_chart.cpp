@@ -11,7 +11,6 @@
 #include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,7 +23,8 @@ const QColor kTypical(0x8c, 0x9d, 0xb5);
 const QColor kTypicalCurrent(0x2f, 0x5d, 0x9a);
 const QColor kOutlier(0xe0, 0x87, 0x3a);
 const QColor kOutlierCurrent(0xa8, 0x47, 0x00);
-constexpr int kMaxLabelledBars = 40; // beyond, the numbers would overlap: the tooltip names each bar
+constexpr int kMaxLabelledBars =
+    40; // beyond, the numbers would overlap: the tooltip names each bar
 
 QChart* emptyChart() {
     auto* chart = new QChart;
@@ -45,13 +45,15 @@ QString label(const IterationRow& r) { return QString::fromStdString(r.name); }
 IterationChart::IterationChart(QWidget* parent) : QChartView(emptyChart(), parent) {
     setRenderHint(QPainter::Antialiasing);
     setFrameShape(QFrame::NoFrame);
-    setFocusPolicy(Qt::NoFocus); // a click must not leave focus here: hidden with its tab, focus would go to the layer tree
+    setFocusPolicy(Qt::NoFocus); // a click must not leave focus here: hidden with its tab, focus
+                                 // would go to the layer tree
     setMinimumWidth(160);
     setToolTip(generalToolTip());
 }
 
 QString IterationChart::generalToolTip() {
-    return QStringLiteral("Duration of each iteration; orange: an outlier (beyond 1.5 interquartile ranges), dashed: the median. "
+    return QStringLiteral("Duration of each iteration; orange: an outlier (beyond 1.5 "
+                          "interquartile ranges), dashed: the median. "
                           "Click a bar to zoom the timeline to that iteration.");
 }
 
@@ -67,8 +69,8 @@ void IterationChart::setSummary(std::shared_ptr<const IterationSummary> summary)
         for (const auto& r : rows) longest = std::max(longest, r.duration());
         nsPerUnit_ = longest >= 1'000'000 ? 1e6 : 1e3;
         const QString unit = nsPerUnit_ == 1e6 ? QStringLiteral("ms") : QStringLiteral("µs");
-        // One stacked series of two sets: each bar has its height in exactly one of them, so a bar's
-        // colour says whether it is an outlier, and selecting it in its set darkens it.
+        // One stacked series of two sets: each bar has its height in exactly one of them, so a
+        // bar's colour says whether it is an outlier, and selecting it in its set darkens it.
         typical_ = new QBarSet(QStringLiteral("typical"));
         outliers_ = new QBarSet(QStringLiteral("outlier"));
         typical_->setColor(kTypical);
@@ -96,7 +98,9 @@ void IterationChart::setSummary(std::shared_ptr<const IterationSummary> summary)
         for (QBarSet* set : {typical_, outliers_}) {
             connect(set, &QBarSet::clicked, this, &IterationChart::barClicked);
             // The view's tooltip is the hovered bar's numbers while the mouse is on it.
-            connect(set, &QBarSet::hovered, this, [this](bool on, int index) { setToolTip(on ? barToolTip(index) : generalToolTip()); });
+            connect(set, &QBarSet::hovered, this, [this](bool on, int index) {
+                setToolTip(on ? barToolTip(index) : generalToolTip());
+            });
         }
 
         const double median = static_cast<double>(summary_->median.duration()) / nsPerUnit_;
@@ -125,7 +129,8 @@ void IterationChart::setSummary(std::shared_ptr<const IterationSummary> summary)
         valueAxis->setGridLineColor(QColor(0xe4, 0xe4, 0xe4));
         chart->addAxis(categoryAxis, Qt::AlignBottom);
         chart->addAxis(valueAxis, Qt::AlignLeft);
-        for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(bars_), static_cast<QAbstractSeries*>(median_)}) {
+        for (QAbstractSeries* s :
+             {static_cast<QAbstractSeries*>(bars_), static_cast<QAbstractSeries*>(median_)}) {
             s->attachAxis(categoryAxis);
             s->attachAxis(valueAxis);
         }
@@ -133,7 +138,8 @@ void IterationChart::setSummary(std::shared_ptr<const IterationSummary> summary)
         chart->legend()->setAlignment(Qt::AlignRight);
         chart->legend()->setFont(small);
         chart->legend()->setVisible(true);
-        const bool anyOutlier = std::any_of(rows.begin(), rows.end(), [](const IterationRow& r) { return r.outlier; });
+        const bool anyOutlier =
+            std::any_of(rows.begin(), rows.end(), [](const IterationRow& r) { return r.outlier; });
         for (QLegendMarker* m : chart->legend()->markers(bars_))
             if (m->label() == outliers_->label()) m->setVisible(anyOutlier);
     }
@@ -157,7 +163,9 @@ double IterationChart::barValueNs(int index) const {
     return (typical_->at(index) + outliers_->at(index)) * nsPerUnit_;
 }
 
-bool IterationChart::barIsOutlier(int index) const { return index >= 0 && index < barCount() && outliers_->at(index) > 0; }
+bool IterationChart::barIsOutlier(int index) const {
+    return index >= 0 && index < barCount() && outliers_->at(index) > 0;
+}
 
 double IterationChart::medianLineNs() const {
     if (!median_ || median_->count() == 0) return std::numeric_limits<double>::quiet_NaN();
@@ -166,26 +174,35 @@ double IterationChart::medianLineNs() const {
 
 QPoint IterationChart::barCenter(int index) const {
     if (index < 0 || index >= barCount()) return {};
-    const QPointF inChart = chart()->mapToPosition(QPointF(index, barValueNs(index) / nsPerUnit_ / 2), bars_);
+    const QPointF inChart =
+        chart()->mapToPosition(QPointF(index, barValueNs(index) / nsPerUnit_ / 2), bars_);
     return mapFromScene(chart()->mapToScene(inChart));
 }
 
 QString IterationChart::barToolTip(int index) const {
     if (!summary_ || index < 0 || index >= static_cast<int>(summary_->rows.size())) return {};
     const IterationRow& r = summary_->rows[static_cast<size_t>(index)];
-    QString tip = QStringLiteral("<b>%1</b>: %2 (median %3)<br>%L4 kernels · GPU busy %5 % · idle %6")
-                      .arg(label(r).toHtmlEscaped(), formatDuration(static_cast<double>(r.duration())),
-                           formatDuration(static_cast<double>(summary_->median.duration())))
-                      .arg(r.kernels)
-                      .arg(r.busyPercent(), 0, 'f', 1)
-                      .arg(formatDuration(static_cast<double>(r.idle)));
+    QString tip =
+        QStringLiteral("<b>%1</b>: %2 (median %3)<br>%L4 kernels · GPU busy %5 % · idle %6")
+            .arg(label(r).toHtmlEscaped(), formatDuration(static_cast<double>(r.duration())),
+                 formatDuration(static_cast<double>(summary_->median.duration())))
+            .arg(r.kernels)
+            .arg(r.busyPercent(), 0, 'f', 1)
+            .arg(formatDuration(static_cast<double>(r.idle)));
     tip += QStringLiteral("<br>forward %1 · backward %2 · optimizer %3")
-               .arg(formatDuration(static_cast<double>(r.forward)), formatDuration(static_cast<double>(r.backward)),
+               .arg(formatDuration(static_cast<double>(r.forward)),
+                    formatDuration(static_cast<double>(r.backward)),
                     formatDuration(static_cast<double>(r.optimizer)));
-    if (r.comm > 0) tip += QStringLiteral(" · communication %1").arg(formatDuration(static_cast<double>(r.comm)));
-    if (r.outlier) tip += QStringLiteral("<br><span style='color:#a84700'>outlier: beyond 1.5 interquartile ranges</span>");
+    if (r.comm > 0)
+        tip +=
+            QStringLiteral(" · communication %1").arg(formatDuration(static_cast<double>(r.comm)));
+    if (r.outlier)
+        tip += QStringLiteral(
+            "<br><span style='color:#a84700'>outlier: beyond 1.5 interquartile ranges</span>");
     // One line per row of numbers: a rich-text tooltip would otherwise wrap at a narrow width.
-    return QStringLiteral("<div style='white-space:pre'>%1<br><i>click: zoom the timeline to it</i></div>").arg(tip);
+    return QStringLiteral(
+               "<div style='white-space:pre'>%1<br><i>click: zoom the timeline to it</i></div>")
+        .arg(tip);
 }
 
 } // namespace ls::gui

@@ -6,7 +6,6 @@
 #include "core/reports/iteration_summary.h"
 
 #include <QChartView>
-
 #include <memory>
 
 class QBarSet;
@@ -17,7 +16,7 @@ namespace ls::gui {
 
 class IterationChart : public QChartView {
     Q_OBJECT
-public:
+  public:
     explicit IterationChart(QWidget* parent = nullptr);
     // Null or no rows: an empty chart.
     void setSummary(std::shared_ptr<const IterationSummary> summary);
@@ -31,10 +30,10 @@ public:
     // Centre of bar `index` in viewport coordinates.
     QPoint barCenter(int index) const;
 
-signals:
+  signals:
     void barClicked(int index);
 
-private:
+  private:
     QString barToolTip(int index) const;
     static QString generalToolTip();
 

@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -34,15 +33,20 @@ QString plural(size_t n, const char* one, const char* many) {
 } // namespace
 
 IterationNavigator::IterationNavigator(TimelineView* timeline, QWidget* parent)
-    : QWidget(parent), timeline_(timeline), previous_(new QAction(QStringLiteral("Previous Iteration"), this)),
-      next_(new QAction(QStringLiteral("Next Iteration"), this)), slowest_(new QAction(QStringLiteral("Slowest Iteration"), this)),
-      position_(new QLabel), rule_(new QLabel), none_(new QLabel), controls_(new QWidget), chart_(new IterationChart) {
+    : QWidget(parent), timeline_(timeline),
+      previous_(new QAction(QStringLiteral("Previous Iteration"), this)),
+      next_(new QAction(QStringLiteral("Next Iteration"), this)),
+      slowest_(new QAction(QStringLiteral("Slowest Iteration"), this)), position_(new QLabel),
+      rule_(new QLabel), none_(new QLabel), controls_(new QWidget), chart_(new IterationChart) {
     setObjectName(QStringLiteral("iterationNavigator"));
     previous_->setIconText(QStringLiteral("◀ Previous"));
-    previous_->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_PageUp), QKeySequence(Qt::Key_BracketLeft)});
-    previous_->setToolTip(QStringLiteral("Zoom the timeline to the previous iteration (Alt+PgUp or [)"));
+    previous_->setShortcuts(
+        {QKeySequence(Qt::ALT | Qt::Key_PageUp), QKeySequence(Qt::Key_BracketLeft)});
+    previous_->setToolTip(
+        QStringLiteral("Zoom the timeline to the previous iteration (Alt+PgUp or [)"));
     next_->setIconText(QStringLiteral("Next ▶"));
-    next_->setShortcuts({QKeySequence(Qt::ALT | Qt::Key_PageDown), QKeySequence(Qt::Key_BracketRight)});
+    next_->setShortcuts(
+        {QKeySequence(Qt::ALT | Qt::Key_PageDown), QKeySequence(Qt::Key_BracketRight)});
     next_->setToolTip(QStringLiteral("Zoom the timeline to the next iteration (Alt+PgDown or ])"));
     slowest_->setIconText(QStringLiteral("Slowest"));
     slowest_->setToolTip(QStringLiteral("Zoom the timeline to the longest iteration"));
@@ -56,8 +60,9 @@ IterationNavigator::IterationNavigator(TimelineView* timeline, QWidget* parent)
     rule_->setStyleSheet(QStringLiteral("color:#667"));
     rule_->setWordWrap(true);
     none_->setStyleSheet(QStringLiteral("color:#667"));
-    none_->setText(QStringLiteral("No iterations in this trace: no iteration ranges (iteration N, step N, ProfilerStep#N), "
-                                  "no optimizer steps and no repeating op sequence to navigate by."));
+    none_->setText(QStringLiteral(
+        "No iterations in this trace: no iteration ranges (iteration N, step N, ProfilerStep#N), "
+        "no optimizer steps and no repeating op sequence to navigate by."));
     auto* buttons = new QHBoxLayout;
     buttons->setContentsMargins(0, 0, 0, 0);
     buttons->setSpacing(2);
@@ -98,14 +103,18 @@ void IterationNavigator::setSummary(std::shared_ptr<const IterationSummary> summ
     refresh();
 }
 
-int IterationNavigator::count() const { return summary_ ? static_cast<int>(summary_->rows.size()) : 0; }
+int IterationNavigator::count() const {
+    return summary_ ? static_cast<int>(summary_->rows.size()) : 0;
+}
 
 int IterationNavigator::slowestIndex() const {
     if (count() == 0) return -1;
     const auto& rows = summary_->rows;
-    return static_cast<int>(std::max_element(rows.begin(), rows.end(), [](const IterationRow& a, const IterationRow& b) {
-                                return a.duration() < b.duration();
-                            }) - rows.begin());
+    return static_cast<int>(std::max_element(rows.begin(), rows.end(),
+                                             [](const IterationRow& a, const IterationRow& b) {
+                                                 return a.duration() < b.duration();
+                                             }) -
+                            rows.begin());
 }
 
 void IterationNavigator::goTo(int index) {
@@ -115,7 +124,8 @@ void IterationNavigator::goTo(int index) {
     emit navigated(current_); // the timeline is shown before it is zoomed: its width is then right
     const IterationRow& r = summary_->rows[static_cast<size_t>(current_)];
     zooming_ = true;
-    timeline_->setWindow(static_cast<double>(r.windowStart()), static_cast<double>(r.windowEnd())); // its range and its GPU work
+    timeline_->setWindow(static_cast<double>(r.windowStart()),
+                         static_cast<double>(r.windowEnd())); // its range and its GPU work
     zooming_ = false;
 }
 
@@ -132,7 +142,10 @@ void IterationNavigator::followTimeline() {
     const TimeWindow w = timeline_->window();
     const double centre = (w.startNs + w.endNs()) / 2;
     const auto& rows = summary_->rows;
-    const auto it = std::upper_bound(rows.begin(), rows.end(), centre, [](double t, const IterationRow& r) { return t < static_cast<double>(r.start); });
+    const auto it =
+        std::upper_bound(rows.begin(), rows.end(), centre, [](double t, const IterationRow& r) {
+            return t < static_cast<double>(r.start);
+        });
     if (it == rows.begin()) return;
     const IterationRow& r = *(it - 1);
     const auto shown = static_cast<double>(r.windowEnd() - r.windowStart());
@@ -160,7 +173,9 @@ QString IterationNavigator::position(bool html) const {
     const int n = count();
     if (n == 0) return {};
     const auto& rows = summary_->rows;
-    const auto bold = [html](const QString& s) { return html ? QStringLiteral("<b>%1</b>").arg(s.toHtmlEscaped()) : s; };
+    const auto bold = [html](const QString& s) {
+        return html ? QStringLiteral("<b>%1</b>").arg(s.toHtmlEscaped()) : s;
+    };
     const QString median = duration(summary_->median.duration());
     if (current_ < 0) {
         const IterationRow& slow = rows[static_cast<size_t>(slowestIndex())];
@@ -178,15 +193,19 @@ QString IterationNavigator::position(bool html) const {
     QString tags;
     if (n > 1 && current_ == slowestIndex()) tags += QStringLiteral(" · slowest");
     if (r.outlier) tags += QStringLiteral(" · outlier");
-    return text + (html && !tags.isEmpty() ? QStringLiteral("<span style='color:#a84700'>%1</span>").arg(tags) : tags);
+    return text + (html && !tags.isEmpty()
+                       ? QStringLiteral("<span style='color:#a84700'>%1</span>").arg(tags)
+                       : tags);
 }
 
 QString IterationNavigator::ruleSentence(const IterationSummary& s) {
     const size_t n = s.rows.size();
     const auto pct = static_cast<int>(std::lround(100 * s.confidence));
     switch (s.rule) {
-    case IterationRule::None: return {};
-    case IterationRule::Ranges: return plural(n, "iteration range", "iteration ranges");
+    case IterationRule::None:
+        return {};
+    case IterationRule::Ranges:
+        return plural(n, "iteration range", "iteration ranges");
     case IterationRule::OptimizerSteps:
         if (n == 1) return QStringLiteral("1 training step detected from a run of optimizer ops");
         return QStringLiteral("%1 detected from optimizer runs (op counts agree within %2 %)")
@@ -203,12 +222,18 @@ QString IterationNavigator::ruleSentence(const IterationSummary& s) {
 QString IterationNavigator::ruleText() const {
     if (count() == 0) return {};
     QString text = ruleSentence(*summary_);
-    const auto outliers = std::count_if(summary_->rows.begin(), summary_->rows.end(), [](const IterationRow& r) { return r.outlier; });
-    if (outliers > 0) text += QStringLiteral(" · %1 (orange)").arg(plural(static_cast<size_t>(outliers), "outlier", "outliers"));
-    else if (count() >= 4) text += QStringLiteral(" · no outliers");
+    const auto outliers = std::count_if(summary_->rows.begin(), summary_->rows.end(),
+                                        [](const IterationRow& r) { return r.outlier; });
+    if (outliers > 0)
+        text += QStringLiteral(" · %1 (orange)")
+                    .arg(plural(static_cast<size_t>(outliers), "outlier", "outliers"));
+    else if (count() >= 4)
+        text += QStringLiteral(" · no outliers");
     return text;
 }
 
-QList<QAction*> IterationNavigator::navigationActions() const { return {previous_, next_, slowest_}; }
+QList<QAction*> IterationNavigator::navigationActions() const {
+    return {previous_, next_, slowest_};
+}
 
 } // namespace ls::gui

@@ -7,7 +7,6 @@
 #include "core/reports/iteration_summary.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QAction;
@@ -21,9 +20,9 @@ class TimelineView;
 
 class IterationNavigator : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit IterationNavigator(TimelineView* timeline, QWidget* parent = nullptr);
-    // Computed on the loader thread (TraceSession::iterations). Null hides the strip.
+    // Computed on the loader thread (TraceViews::iterations). Null hides the strip.
     void setSummary(std::shared_ptr<const IterationSummary> summary);
     const IterationSummary* summary() const { return summary_.get(); }
 
@@ -47,11 +46,11 @@ public:
     // within 0 %)", …; empty for none.
     static QString ruleSentence(const IterationSummary& s);
 
-signals:
+  signals:
     // An iteration was chosen: the window brings the timeline forward (before it is zoomed).
     void navigated(int index);
 
-private:
+  private:
     void followTimeline();
     QString position(bool html) const;
     void refresh();

@@ -6,17 +6,29 @@
 #include "widgets/export/csv_export.h"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace ls::gui {
 
 class OpSideModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum class Side { Forward, Backward };
     // Forward: op, layer, shapes, dtype, paired, … ; backward: node, forward op, layer, …
-    enum Column { Name, Partner, Layer, Shapes, DType, Kernels, GpuTime, Flops, Tflops, TcShare, Unpaired, ColumnCount };
+    enum Column {
+        Name,
+        Partner,
+        Layer,
+        Shapes,
+        DType,
+        Kernels,
+        GpuTime,
+        Flops,
+        Tflops,
+        TcShare,
+        Unpaired,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     OpSideModel(Side side, QObject* parent = nullptr);
@@ -25,7 +37,8 @@ public:
     void setPairs(std::shared_ptr<const Trace> trace, std::shared_ptr<const FwdBwdPairs> pairs,
                   std::shared_ptr<const std::vector<uint32_t>> byTime = nullptr);
     // Rows in order of a number column (unknown below every number), ties in their order.
-    static std::vector<uint32_t> numberOrder(const std::vector<OpSideRow>& rows, int column, bool descending);
+    static std::vector<uint32_t> numberOrder(const std::vector<OpSideRow>& rows, int column,
+                                             bool descending);
     const OpSideRow* rowAt(int row) const;
     // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
     // partners refer to), modelRow back (-1 when out of range or filtered out).
@@ -47,7 +60,7 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-private:
+  private:
     const std::vector<OpSideRow>& rows() const;
     QVariant value(const OpSideRow& r, int column, bool display) const;
     static bool numberKey(const OpSideRow& r, int column, double& key); // false for text columns
@@ -61,7 +74,8 @@ private:
     std::shared_ptr<const FwdBwdPairs> pairs_;
     std::shared_ptr<const std::vector<uint32_t>> sorted_; // every pair row in sort order
     std::vector<uint32_t> order_;                         // sorted_'s rows of the picked layer
-    mutable std::vector<int32_t> rowOfPair_;              // pair row -> model row (-1: filtered out), built on first use
+    mutable std::vector<int32_t>
+        rowOfPair_; // pair row -> model row (-1: filtered out), built on first use
     QString layer_;
     int sortColumn_ = GpuTime;
     Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
@@ -69,8 +83,18 @@ private:
 
 class FwdBwdRatioModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Key, ForwardTime, BackwardTime, Ratio, ForwardFlops, BackwardFlops, ForwardKernels, BackwardKernels, ColumnCount };
+  public:
+    enum Column {
+        Key,
+        ForwardTime,
+        BackwardTime,
+        Ratio,
+        ForwardFlops,
+        BackwardFlops,
+        ForwardKernels,
+        BackwardKernels,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit FwdBwdRatioModel(QObject* parent = nullptr);
@@ -82,7 +106,7 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-private:
+  private:
     std::vector<FwdBwdRatioRow> rows_;
     QString keyTitle_;
 };

@@ -13,7 +13,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-
 #include <set>
 
 namespace ls::gui {
@@ -29,7 +28,8 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
     v->setWordWrap(false);
     v->setTextElideMode(Qt::ElideMiddle);
     v->verticalHeader()->hide();
-    v->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // rows of one height: no per-row sizes to track
+    v->verticalHeader()->setSectionResizeMode(
+        QHeaderView::Fixed); // rows of one height: no per-row sizes to track
     v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
     v->horizontalHeader()->setDefaultSectionSize(85);
     v->horizontalHeader()->setSectionsMovable(true);
@@ -41,8 +41,10 @@ void showKernelColumns(QTableView* v) {
     for (int c = 0; c < v->model()->columnCount(); ++c) {
         const auto f = static_cast<KernelField>(c);
         // Short names told apart (the full name on hover): the lists are narrow.
-        v->setColumnHidden(c, !(f == KernelField::Start || f == KernelField::Duration || f == KernelField::ShortName || f == KernelField::Op ||
-                                f == KernelField::Flops || f == KernelField::TflopsS || f == KernelField::Tc));
+        v->setColumnHidden(c, !(f == KernelField::Start || f == KernelField::Duration ||
+                                f == KernelField::ShortName || f == KernelField::Op ||
+                                f == KernelField::Flops || f == KernelField::TflopsS ||
+                                f == KernelField::Tc));
     }
     v->horizontalHeader()->resizeSection(static_cast<int>(KernelField::ShortName), 260);
     v->horizontalHeader()->resizeSection(static_cast<int>(KernelField::Start), 110);
@@ -64,7 +66,8 @@ QWidget* titled(const QString& title, QWidget* w) {
 
 FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     : QWidget(parent), forward_(new OpSideModel(OpSideModel::Side::Forward, this)),
-      backward_(new OpSideModel(OpSideModel::Side::Backward, this)), forwardKernels_(new KernelTableModel(this)), backwardKernels_(new KernelTableModel(this)),
+      backward_(new OpSideModel(OpSideModel::Side::Backward, this)),
+      forwardKernels_(new KernelTableModel(this)), backwardKernels_(new KernelTableModel(this)),
       ratios_(new FwdBwdRatioModel(this)), layer_(new QComboBox), ratioKey_(new QComboBox) {
     forwardView_ = makeTable(forward_, QStringLiteral("forwardOps"));
     backwardView_ = makeTable(backward_, QStringLiteral("backwardNodes"));
@@ -82,10 +85,12 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     }
     ratioView_->horizontalHeader()->resizeSection(FwdBwdRatioModel::Key, 240);
     ratioView_->horizontalHeader()->setDefaultSectionSize(120);
-    for (QTableView* v : {forwardView_, backwardView_}) v->sortByColumn(OpSideModel::GpuTime, Qt::DescendingOrder); // costliest first
+    for (QTableView* v : {forwardView_, backwardView_})
+        v->sortByColumn(OpSideModel::GpuTime, Qt::DescendingOrder); // costliest first
     ratioView_->horizontalHeader()->setSortIndicator(FwdBwdRatioModel::Ratio, Qt::DescendingOrder);
     ratioKey_->addItems({QStringLiteral("per layer"), QStringLiteral("per op type")});
-    ratioKey_->setToolTip(QStringLiteral("Rows of the backward/forward table: one per layer, or one per op type"));
+    ratioKey_->setToolTip(
+        QStringLiteral("Rows of the backward/forward table: one per layer, or one per op type"));
     layer_->setToolTip(QStringLiteral("Show the ops of one layer"));
 
     auto* left = new QSplitter(Qt::Vertical);
@@ -115,26 +120,35 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(QStringLiteral("Layer:")));
     bar->addWidget(layer_);
-    bar->addWidget(new QLabel(QStringLiteral("<span style='color:#777'>Select a forward op to see the backward work it caused, or the "
-                                             "reverse. Grey rows are unpaired; the last column says why.</span>")),
+    bar->addWidget(new QLabel(QStringLiteral(
+                       "<span style='color:#777'>Select a forward op to see the backward work it "
+                       "caused, or the "
+                       "reverse. Grey rows are unpaired; the last column says why.</span>")),
                    1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(all, 1);
 
-    connect(forwardView_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { sideSelected(true); });
-    connect(backwardView_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { sideSelected(false); });
-    connect(layer_, &QComboBox::currentIndexChanged, this, [this](int i) { showLayer(i <= 0 ? QString() : layer_->itemText(i)); });
+    connect(forwardView_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { sideSelected(true); });
+    connect(backwardView_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { sideSelected(false); });
+    connect(layer_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { showLayer(i <= 0 ? QString() : layer_->itemText(i)); });
     connect(ratioKey_, &QComboBox::currentIndexChanged, this, &FwdBwdPanel::fillRatios);
 }
 
-void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
+void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table,
+                             std::shared_ptr<const FwdBwdData> rows) {
     for (const auto& step : sessionSteps(std::move(table), std::move(rows))) step();
 }
 
-// One step per side (each side's reset is ~15 ms for a million kernels). Both sides are emptied first, so that no selection pairs one trace's rows with another's.
-std::vector<std::function<void()>> FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows) {
+// One step per side (each side's reset is ~15 ms for a million kernels). Both sides are emptied
+// first, so that no selection pairs one trace's rows with another's.
+std::vector<std::function<void()>>
+FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table,
+                          std::shared_ptr<const FwdBwdData> rows) {
     std::vector<std::function<void()>> steps;
     steps.emplace_back([this, table, rows] {
         forward_->setPairs(nullptr, nullptr);
@@ -149,12 +163,16 @@ std::vector<std::function<void()>> FwdBwdPanel::sessionSteps(std::shared_ptr<con
         showKernelColumns(forwardKernelsView_);
         showKernelColumns(backwardKernelsView_);
         // The rows' GPU-time order shared with the data that holds it.
-        forward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_,
-                           data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->forwardByTime) : nullptr);
+        forward_->setPairs(
+            table_ ? table_->tracePtr() : nullptr, pairs_,
+            data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->forwardByTime)
+                  : nullptr);
     });
     steps.emplace_back([this] {
-        backward_->setPairs(table_ ? table_->tracePtr() : nullptr, pairs_,
-                            data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->backwardByTime) : nullptr);
+        backward_->setPairs(
+            table_ ? table_->tracePtr() : nullptr, pairs_,
+            data_ ? std::shared_ptr<const std::vector<uint32_t>>(data_, &data_->backwardByTime)
+                  : nullptr);
     });
     steps.emplace_back([this] {
         const QSignalBlocker block(layer_);
@@ -186,7 +204,8 @@ void FwdBwdPanel::showLayer(const QString& layer) {
 std::vector<uint32_t> FwdBwdPanel::selectedRows(QTableView* view) const {
     std::vector<uint32_t> rows;
     const auto* model = static_cast<const OpSideModel*>(view->model());
-    for (const QModelIndex& i : view->selectionModel()->selectedRows()) rows.push_back(model->pairRow(i.row()));
+    for (const QModelIndex& i : view->selectionModel()->selectedRows())
+        rows.push_back(model->pairRow(i.row()));
     std::sort(rows.begin(), rows.end());
     return rows;
 }
@@ -198,7 +217,8 @@ void FwdBwdPanel::selectRows(QTableView* view, const std::vector<uint32_t>& rows
         const QModelIndex i = model->index(model->modelRow(r), 0);
         if (i.isValid()) selection.select(i, i);
     }
-    view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view->selectionModel()->select(selection,
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     if (!selection.isEmpty()) view->scrollTo(selection.indexes().front());
 }
 
@@ -209,12 +229,15 @@ void FwdBwdPanel::sideSelected(bool forwardSide) {
     const auto mine = forwardSide ? selectedRows(forwardView_) : selectedRows(backwardView_);
     const auto& rows = forwardSide ? pairs_->forward : pairs_->backward;
     std::vector<uint32_t> partners;
-    for (uint32_t r : mine) partners.insert(partners.end(), rows[r].partners.begin(), rows[r].partners.end());
+    for (uint32_t r : mine)
+        partners.insert(partners.end(), rows[r].partners.begin(), rows[r].partners.end());
     std::sort(partners.begin(), partners.end());
     partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
     syncing_ = true;
-    if (forwardSide) selectRows(backwardView_, partners);
-    else selectRows(forwardView_, partners);
+    if (forwardSide)
+        selectRows(backwardView_, partners);
+    else
+        selectRows(forwardView_, partners);
     syncing_ = false;
 
     const auto& fwdRows = forwardSide ? mine : partners;
@@ -229,8 +252,10 @@ void FwdBwdPanel::sideSelected(bool forwardSide) {
     std::vector<KernelId> both = fwdKernels;
     both.insert(both.end(), bwdKernels.begin(), bwdKernels.end());
     if (!both.empty()) {
-        const auto& first = forwardSide ? pairs_->forward[mine.front()] : pairs_->backward[mine.front()];
-        emit kernelsSelected(both, QString::fromStdString(std::string(t.str(t.ranges.name[t.ops.range[first.op.value].value]))) +
+        const auto& first =
+            forwardSide ? pairs_->forward[mine.front()] : pairs_->backward[mine.front()];
+        emit kernelsSelected(both, QString::fromStdString(std::string(
+                                       t.str(t.ranges.name[t.ops.range[first.op.value].value]))) +
                                        QStringLiteral(": forward and backward"));
     }
 }

@@ -7,7 +7,6 @@
 #include "core/views/kernel_table.h"
 
 #include <QWidget>
-
 #include <functional>
 #include <memory>
 #include <vector>
@@ -23,11 +22,13 @@ class OpSideModel;
 
 class FwdBwdPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit FwdBwdPanel(QWidget* parent = nullptr);
-    void setSession(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows);
+    void setSession(std::shared_ptr<const KernelTable> table,
+                    std::shared_ptr<const FwdBwdData> rows);
     // The same in steps, each short enough for one turn of the event loop (run in order).
-    std::vector<std::function<void()>> sessionSteps(std::shared_ptr<const KernelTable> table, std::shared_ptr<const FwdBwdData> rows);
+    std::vector<std::function<void()>> sessionSteps(std::shared_ptr<const KernelTable> table,
+                                                    std::shared_ptr<const FwdBwdData> rows);
 
     // Selects an op instance (forward op or backward node) and its partners.
     bool selectOp(OpId op);
@@ -42,11 +43,11 @@ public:
     KernelTableModel* forwardKernels() const { return forwardKernels_; }
     KernelTableModel* backwardKernels() const { return backwardKernels_; }
 
-signals:
+  signals:
     // Both sides' kernels, for the timeline.
     void kernelsSelected(const std::vector<ls::KernelId>& kernels, const QString& what);
 
-private:
+  private:
     void sideSelected(bool forwardSide);
     void selectRows(QTableView* view, const std::vector<uint32_t>& rows);
     std::vector<uint32_t> selectedRows(QTableView* view) const;

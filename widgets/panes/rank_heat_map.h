@@ -5,14 +5,13 @@
 #include "core/reports/collectives.h"
 
 #include <QWidget>
-
 #include <vector>
 
 namespace ls::gui {
 
 class RankHeatMap : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RankHeatMap(QWidget* parent = nullptr);
     void setIterations(const std::vector<RankIterationRow>& rows);
     QSize sizeHint() const override { return {480, 220}; }
@@ -22,22 +21,25 @@ public:
     };
     // The cell under a point of the widget (row: rank index, column: iteration index), or -1s.
     Cell cellAt(QPoint p) const;
-    int rankOfRow(int row) const { return row >= 0 && row < static_cast<int>(ranks_.size()) ? ranks_[static_cast<size_t>(row)] : -1; }
+    int rankOfRow(int row) const {
+        return row >= 0 && row < static_cast<int>(ranks_.size()) ? ranks_[static_cast<size_t>(row)]
+                                                                 : -1;
+    }
 
-signals:
+  signals:
     void rankClicked(int rank);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* e) override;
     bool event(QEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
 
-private:
+  private:
     QRect gridRect() const;
     std::vector<int> ranks_, iterations_;
-    std::vector<double> ms_;       // ranks × iterations, NaN where a rank lacks the iteration
-    std::vector<double> fastest_;  // per iteration
-    std::vector<double> slowest_;  // per iteration
+    std::vector<double> ms_;      // ranks × iterations, NaN where a rank lacks the iteration
+    std::vector<double> fastest_; // per iteration
+    std::vector<double> slowest_; // per iteration
 };
 
 } // namespace ls::gui

@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -17,18 +16,24 @@ namespace ls::gui {
 namespace {
 
 constexpr int kLabelWidth = 70, kRulerHeight = 18;
-const QColor kCompute(0x3b, 0x6e, 0xa8), kComm(0xd9, 0x5f, 0x3b), kBusy(0x55, 0x55, 0x55), kMarker(0x9c, 0x27, 0xb0);
+const QColor kCompute(0x3b, 0x6e, 0xa8), kComm(0xd9, 0x5f, 0x3b), kBusy(0x55, 0x55, 0x55),
+    kMarker(0x9c, 0x27, 0xb0);
 
 // Fills one lane's bars between x0 and x1 pixels: the intervals inside the window, binary
 // searched, with every run narrower than a pixel folded into the pixel it falls in.
-void paintLane(QPainter& p, const std::vector<Interval>& lane, double startNs, double nsPerPixel, int widthPx, int x0, int y, int h,
-               const QColor& colour) {
+void paintLane(QPainter& p, const std::vector<Interval>& lane, double startNs, double nsPerPixel,
+               int widthPx, int x0, int y, int h, const QColor& colour) {
     const double endNs = startNs + nsPerPixel * widthPx;
-    auto first = std::lower_bound(lane.begin(), lane.end(), startNs, [](const Interval& i, double t) { return static_cast<double>(i.end) < t; });
+    auto first =
+        std::lower_bound(lane.begin(), lane.end(), startNs, [](const Interval& i, double t) {
+            return static_cast<double>(i.end) < t;
+        });
     int lastPixel = -1;
     for (auto it = first; it != lane.end() && static_cast<double>(it->start) < endNs; ++it) {
-        const double a = (static_cast<double>(it->start) - startNs) / nsPerPixel, b = (static_cast<double>(it->end) - startNs) / nsPerPixel;
-        const int left = std::max(0, static_cast<int>(std::floor(a))), right = std::min(widthPx, static_cast<int>(std::ceil(b)));
+        const double a = (static_cast<double>(it->start) - startNs) / nsPerPixel,
+                     b = (static_cast<double>(it->end) - startNs) / nsPerPixel;
+        const int left = std::max(0, static_cast<int>(std::floor(a))),
+                  right = std::min(widthPx, static_cast<int>(std::ceil(b)));
         if (right <= lastPixel) continue; // folded into a pixel already drawn
         const int from = std::max(left, lastPixel + 1);
         p.fillRect(x0 + from, y, std::max(1, right - from), h, colour);
@@ -88,11 +93,13 @@ void RankTimeline::setSplitLanes(bool split) {
 
 void RankTimeline::selectCollective(int index) {
     selected_ = index;
-    if (analysis_ && index >= 0 && static_cast<size_t>(index) < analysis_->collectives.collectives.size()) {
+    if (analysis_ && index >= 0 &&
+        static_cast<size_t>(index) < analysis_->collectives.collectives.size()) {
         const auto& c = analysis_->collectives.collectives[static_cast<size_t>(index)];
         // Bring the collective into view with room around it, unless it is already well visible.
         const double visibleEnd = startNs_ + nsPerPixel_ * plotWidth();
-        if (static_cast<double>(c.firstStart) < startNs_ || static_cast<double>(c.end) > visibleEnd) {
+        if (static_cast<double>(c.firstStart) < startNs_ ||
+            static_cast<double>(c.end) > visibleEnd) {
             const TimeNs pad = std::max<TimeNs>(1000, (c.end - c.firstStart) / 2);
             zoomTo(c.firstStart - pad, c.end + pad);
         }
@@ -116,10 +123,14 @@ void RankTimeline::rebuildRows() {
     auto key = [&](int i) -> double {
         const auto& r = stats[static_cast<size_t>(i)];
         switch (order_) {
-        case Order::ExposedComm: return -static_cast<double>(r.exposedComm);
-        case Order::Idle: return -static_cast<double>(r.idle);
-        case Order::Compute: return -static_cast<double>(r.compute);
-        case Order::Rank: break;
+        case Order::ExposedComm:
+            return -static_cast<double>(r.exposedComm);
+        case Order::Idle:
+            return -static_cast<double>(r.idle);
+        case Order::Compute:
+            return -static_cast<double>(r.compute);
+        case Order::Rank:
+            break;
         }
         return r.rank;
     };
@@ -148,7 +159,8 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), palette().base());
     if (!analysis_ || rows_.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, analysis_ ? QStringLiteral("No rank matches the filter") : QString());
+        p.drawText(rect(), Qt::AlignCenter,
+                   analysis_ ? QStringLiteral("No rank matches the filter") : QString());
         return;
     }
     const int w = plotWidth(), rh = rowHeight();
@@ -159,7 +171,8 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     // Ticks at least ~110 px apart so their labels never overlap (core/present/time_ruler.h).
     const auto origin = static_cast<double>(spanStart_);
-    const RulerTicks ticks = rulerTicks(startNs_, startNs_ + nsPerPixel_ * w, nsPerPixel_, origin, 110);
+    const RulerTicks ticks =
+        rulerTicks(startNs_, startNs_ + nsPerPixel_ * w, nsPerPixel_, origin, 110);
     for (double t : ticks.offsets) {
         const int x = kLabelWidth + static_cast<int>(toX(t + origin));
         p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
@@ -170,21 +183,27 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     for (size_t row = 0; row < rows_.size(); ++row) {
         const int y = kRulerHeight + static_cast<int>(row) * rh;
         const auto i = static_cast<size_t>(rows_[row]);
-        if (rh >= p.fontMetrics().height() - 2 || row % static_cast<size_t>(std::max(1, p.fontMetrics().height() / rh)) == 0)
-            p.drawText(QRect(0, y, kLabelWidth - 6, std::max(rh, p.fontMetrics().height())), Qt::AlignRight | Qt::AlignVCenter,
+        if (rh >= p.fontMetrics().height() - 2 ||
+            row % static_cast<size_t>(std::max(1, p.fontMetrics().height() / rh)) == 0)
+            p.drawText(QRect(0, y, kLabelWidth - 6, std::max(rh, p.fontMetrics().height())),
+                       Qt::AlignRight | Qt::AlignVCenter,
                        QStringLiteral("rank %1").arg(ranks[i].rank));
         if (row % 2) p.fillRect(kLabelWidth, y, w, rh, palette().color(QPalette::AlternateBase));
         const RankBusy& busy = analysis_->busy[i];
         if (split_) {
-            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kCompute);
-            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane, kComm);
+            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane,
+                      kCompute);
+            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane,
+                      kComm);
         } else {
             paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
             paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
         }
     }
-    // The selected collective: a mark at each member's start, the first and last joined, the skew written.
-    if (selected_ >= 0 && static_cast<size_t>(selected_) < analysis_->collectives.collectives.size()) {
+    // The selected collective: a mark at each member's start, the first and last joined, the skew
+    // written.
+    if (selected_ >= 0 &&
+        static_cast<size_t>(selected_) < analysis_->collectives.collectives.size()) {
         const auto& c = analysis_->collectives.collectives[static_cast<size_t>(selected_)];
         p.setPen(QPen(kMarker, 2));
         int top = height(), bottom = 0;
@@ -203,13 +222,16 @@ void RankTimeline::paintEvent(QPaintEvent*) {
             p.setPen(QPen(kMarker, 1, Qt::DashLine));
             p.drawLine(x0, top, x0, bottom);
             p.drawLine(x1, top, x1, bottom);
-            const QString label = QStringLiteral("%1 #%2: skew %3, rank %4 last")
-                           .arg(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size())))
-                           .arg(selected_)
-                           .arg(formatDuration(static_cast<double>(c.skew())))
-                           .arg(c.lastRank);
+            const QString label =
+                QStringLiteral("%1 #%2: skew %3, rank %4 last")
+                    .arg(QString::fromUtf8(collectiveName(c.type).data(),
+                                           static_cast<qsizetype>(collectiveName(c.type).size())))
+                    .arg(selected_)
+                    .arg(formatDuration(static_cast<double>(c.skew())))
+                    .arg(c.lastRank);
             // On a plate of the background, so the label reads over the bars.
-            const QRect box(std::max(x1, x0) + 4, top, p.fontMetrics().horizontalAdvance(label) + 6, p.fontMetrics().height());
+            const QRect box(std::max(x1, x0) + 4, top, p.fontMetrics().horizontalAdvance(label) + 6,
+                            p.fontMetrics().height());
             p.fillRect(box, palette().color(QPalette::Base));
             p.setPen(kMarker);
             p.drawText(box, Qt::AlignCenter, label);
@@ -241,8 +263,11 @@ void RankTimeline::mouseReleaseEvent(QMouseEvent*) { dragX_ = -1; }
 
 void RankTimeline::mouseDoubleClickEvent(QMouseEvent* e) {
     const int row = rowAt(static_cast<int>(e->position().y()));
-    if (row >= 0 && e->position().x() < kLabelWidth) emit rankClicked(analysis_->session->ranks[static_cast<size_t>(rows_[static_cast<size_t>(row)])].rank);
-    else fitAll();
+    if (row >= 0 && e->position().x() < kLabelWidth)
+        emit rankClicked(
+            analysis_->session->ranks[static_cast<size_t>(rows_[static_cast<size_t>(row)])].rank);
+    else
+        fitAll();
 }
 
 bool RankTimeline::event(QEvent* e) {
@@ -253,16 +278,22 @@ bool RankTimeline::event(QEvent* e) {
         const auto i = static_cast<size_t>(rows_[static_cast<size_t>(row)]);
         const auto& r = analysis_->ranks[i];
         const double t = startNs_ + (help->pos().x() - kLabelWidth) * nsPerPixel_;
-        QToolTip::showText(help->globalPos(),
-                           QStringLiteral("rank %1 (%2, GPU %3) at %4\ncompute %5 · comm %6 · hidden %7 · exposed %8 · idle %9\n"
-                                          "Double-click the label to show this rank; double-click elsewhere to fit")
-                               .arg(r.rank)
-                               .arg(QString::fromStdString(r.host.empty() ? std::string("host unknown") : r.host))
-                               .arg(r.device)
-                               .arg(formatDuration(t - static_cast<double>(spanStart_)), formatDuration(static_cast<double>(r.compute)),
-                                    formatDuration(static_cast<double>(r.comm)), formatDuration(static_cast<double>(r.overlap)),
-                                    formatDuration(static_cast<double>(r.exposedComm)), formatDuration(static_cast<double>(r.idle))),
-                           this);
+        QToolTip::showText(
+            help->globalPos(),
+            QStringLiteral(
+                "rank %1 (%2, GPU %3) at %4\ncompute %5 · comm %6 · hidden %7 · exposed %8 · idle "
+                "%9\n"
+                "Double-click the label to show this rank; double-click elsewhere to fit")
+                .arg(r.rank)
+                .arg(QString::fromStdString(r.host.empty() ? std::string("host unknown") : r.host))
+                .arg(r.device)
+                .arg(formatDuration(t - static_cast<double>(spanStart_)),
+                     formatDuration(static_cast<double>(r.compute)),
+                     formatDuration(static_cast<double>(r.comm)),
+                     formatDuration(static_cast<double>(r.overlap)),
+                     formatDuration(static_cast<double>(r.exposedComm)),
+                     formatDuration(static_cast<double>(r.idle))),
+            this);
         return true;
     }
     return QWidget::event(e);
@@ -271,8 +302,10 @@ bool RankTimeline::event(QEvent* e) {
 void RankTimeline::resizeEvent(QResizeEvent* e) {
     const double visible = nsPerPixel_ * std::max(1, e->oldSize().width() - kLabelWidth);
     QWidget::resizeEvent(e);
-    if (e->oldSize().width() > kLabelWidth) nsPerPixel_ = visible / plotWidth();
-    else fitAll();
+    if (e->oldSize().width() > kLabelWidth)
+        nsPerPixel_ = visible / plotWidth();
+    else
+        fitAll();
 }
 
 } // namespace ls::gui

@@ -5,10 +5,9 @@
 // communication, idle); a selected collective is marked on every rank that ran it, with its skew.
 // Per row and lane, two binary searches find the visible intervals; sub-pixel runs fold into one
 // bar per pixel, so a frame costs the same for 2 ranks or 64.
-#include "core/present/trace_session.h"
+#include "core/present/trace_views.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <vector>
 
@@ -16,12 +15,13 @@ namespace ls::gui {
 
 class RankTimeline : public QWidget {
     Q_OBJECT
-public:
+  public:
     enum class Order { Rank, ExposedComm, Idle, Compute };
 
     explicit RankTimeline(QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const RankAnalysis> analysis);
-    // "0-7, 12, 40-": the ranks to show; empty shows all. Returns false (and shows all) when unreadable.
+    // "0-7, 12, 40-": the ranks to show; empty shows all. Returns false (and shows all) when
+    // unreadable.
     bool setRankFilter(const QString& text);
     void setOrder(Order order);
     void setSplitLanes(bool split); // false: one busy lane per rank (collapsed rows)
@@ -30,16 +30,18 @@ public:
     // Shows [from, to] of session time.
     void zoomTo(TimeNs from, TimeNs to);
 
-    const std::vector<int>& shownRanks() const { return rows_; } // indexes into Session::ranks, top to bottom
+    const std::vector<int>& shownRanks() const {
+        return rows_;
+    } // indexes into Session::ranks, top to bottom
     double startNs() const { return startNs_; }
     double nsPerPixel() const { return nsPerPixel_; }
     int rowAt(int y) const;
     QSize sizeHint() const override { return {900, 260}; }
 
-signals:
+  signals:
     void rankClicked(int rank);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
@@ -49,7 +51,7 @@ protected:
     bool event(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
 
-private:
+  private:
     void rebuildRows();
     void fitAll();
     int rowHeight() const;

@@ -11,10 +11,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QItemSelectionModel>
-#include <QLineEdit>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedBarSeries>
@@ -22,7 +22,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
-
 #include <map>
 
 namespace ls::gui {
@@ -55,7 +54,8 @@ QTableView* sortedTable(QStandardItemModel* model, QWidget* parent) {
     auto* view = new QTableView(parent);
     view->setModel(proxy);
     view->setSortingEnabled(true);
-    view->sortByColumn(0, Qt::AscendingOrder); // by rank, by collective: the header's default would be descending
+    view->sortByColumn(
+        0, Qt::AscendingOrder); // by rank, by collective: the header's default would be descending
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->verticalHeader()->hide();
     view->horizontalHeader()->setStretchLastSection(true);
@@ -63,51 +63,76 @@ QTableView* sortedTable(QStandardItemModel* model, QWidget* parent) {
     return view;
 }
 
-void setHeaders(QStandardItemModel* model, const std::vector<std::pair<QString, QString>>& columns) {
+void setHeaders(QStandardItemModel* model,
+                const std::vector<std::pair<QString, QString>>& columns) {
     model->setColumnCount(static_cast<int>(columns.size()));
     for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
         model->setHeaderData(c, Qt::Horizontal, columns[static_cast<size_t>(c)].first);
-        model->setHeaderData(c, Qt::Horizontal, columns[static_cast<size_t>(c)].second, Qt::ToolTipRole);
+        model->setHeaderData(c, Qt::Horizontal, columns[static_cast<size_t>(c)].second,
+                             Qt::ToolTipRole);
     }
 }
 
 } // namespace
 
 RanksPanel::RanksPanel(QWidget* parent)
-    : QWidget(parent), verdict_(new QLabel), rankModel_(new QStandardItemModel(this)), collectiveModel_(new QStandardItemModel(this)),
-      rankTable_(sortedTable(rankModel_, this)), collectiveTable_(sortedTable(collectiveModel_, this)), heatMap_(new RankHeatMap),
+    : QWidget(parent), verdict_(new QLabel), rankModel_(new QStandardItemModel(this)),
+      collectiveModel_(new QStandardItemModel(this)), rankTable_(sortedTable(rankModel_, this)),
+      collectiveTable_(sortedTable(collectiveModel_, this)), heatMap_(new RankHeatMap),
       timeline_(new RankTimeline), chartBox_(new QVBoxLayout) {
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    setHeaders(rankModel_, {{QStringLiteral("Rank"), QStringLiteral("The rank (from the environment, distributedInfo, the file name, the device or the order given)")},
-                            {QStringLiteral("Host"), QStringLiteral("The machine the rank ran on")},
-                            {QStringLiteral("PID"), QStringLiteral("The rank's process")},
-                            {QStringLiteral("Device"), QStringLiteral("The rank's GPU, as the export numbers it")},
-                            {QStringLiteral("Kernels"), QStringLiteral("Kernels the rank ran")},
-                            {QStringLiteral("Span (ms)"), QStringLiteral("From the rank's first kernel start to its last kernel end")},
-                            {QStringLiteral("Busy (ms)"), QStringLiteral("Time any kernel ran (union of kernel intervals)")},
-                            {QStringLiteral("Compute (ms)"), QStringLiteral("Time a compute (non-communication) kernel ran")},
-                            {QStringLiteral("Comm (ms)"), QStringLiteral("Time a communication kernel (NCCL, NVSHMEM) ran")},
-                            {QStringLiteral("Overlap (ms)"), QStringLiteral("Communication hidden behind compute: both ran at once on this GPU")},
-                            {QStringLiteral("Exposed comm (ms)"), QStringLiteral("Communication with no compute beside it: Comm - Overlap")},
-                            {QStringLiteral("Idle (ms)"), QStringLiteral("Span - Busy: the GPU ran no kernel")}});
-    setHeaders(collectiveModel_, {{QStringLiteral("#"), QStringLiteral("Collectives in order of their first start")},
-                                  {QStringLiteral("Type"), QStringLiteral("all_reduce, all_gather, reduce_scatter, broadcast, …")},
-                                  {QStringLiteral("Communicator"), QStringLiteral("As far as the trace tells it: the launch call, or the rank's k-th communication stream")},
-                                  {QStringLiteral("Ranks"), QStringLiteral("Ranks that ran this collective")},
-                                  {QStringLiteral("Bytes"), QStringLiteral("Message size (largest element count × element size), where the trace has it (PyTorch profiler args)")},
-                                  {QStringLiteral("Skew (ms)"), QStringLiteral("Last rank's start - first rank's start")},
-                                  {QStringLiteral("Last rank"), QStringLiteral("The rank that started last: the others waited for it")},
-                                  {QStringLiteral("Waited (ms)"), QStringLiteral("Sum over ranks of (last start - their start)")},
-                                  {QStringLiteral("Longest kernel (ms)"), QStringLiteral("The longest of the collective's kernels, waiting included")}});
+    setHeaders(
+        rankModel_,
+        {{QStringLiteral("Rank"), QStringLiteral("The rank (from the environment, distributedInfo, "
+                                                 "the file name, the device or the order given)")},
+         {QStringLiteral("Host"), QStringLiteral("The machine the rank ran on")},
+         {QStringLiteral("PID"), QStringLiteral("The rank's process")},
+         {QStringLiteral("Device"), QStringLiteral("The rank's GPU, as the export numbers it")},
+         {QStringLiteral("Kernels"), QStringLiteral("Kernels the rank ran")},
+         {QStringLiteral("Span (ms)"),
+          QStringLiteral("From the rank's first kernel start to its last kernel end")},
+         {QStringLiteral("Busy (ms)"),
+          QStringLiteral("Time any kernel ran (union of kernel intervals)")},
+         {QStringLiteral("Compute (ms)"),
+          QStringLiteral("Time a compute (non-communication) kernel ran")},
+         {QStringLiteral("Comm (ms)"),
+          QStringLiteral("Time a communication kernel (NCCL, NVSHMEM) ran")},
+         {QStringLiteral("Overlap (ms)"),
+          QStringLiteral("Communication hidden behind compute: both ran at once on this GPU")},
+         {QStringLiteral("Exposed comm (ms)"),
+          QStringLiteral("Communication with no compute beside it: Comm - Overlap")},
+         {QStringLiteral("Idle (ms)"), QStringLiteral("Span - Busy: the GPU ran no kernel")}});
+    setHeaders(
+        collectiveModel_,
+        {{QStringLiteral("#"), QStringLiteral("Collectives in order of their first start")},
+         {QStringLiteral("Type"),
+          QStringLiteral("all_reduce, all_gather, reduce_scatter, broadcast, …")},
+         {QStringLiteral("Communicator"),
+          QStringLiteral("As far as the trace tells it: the launch call, or the rank's k-th "
+                         "communication stream")},
+         {QStringLiteral("Ranks"), QStringLiteral("Ranks that ran this collective")},
+         {QStringLiteral("Bytes"),
+          QStringLiteral("Message size (largest element count × element size), where the trace has "
+                         "it (PyTorch profiler args)")},
+         {QStringLiteral("Skew (ms)"), QStringLiteral("Last rank's start - first rank's start")},
+         {QStringLiteral("Last rank"),
+          QStringLiteral("The rank that started last: the others waited for it")},
+         {QStringLiteral("Waited (ms)"),
+          QStringLiteral("Sum over ranks of (last start - their start)")},
+         {QStringLiteral("Longest kernel (ms)"),
+          QStringLiteral("The longest of the collective's kernels, waiting included")}});
     // The times first, where the tab's narrow table shows them, and host, PID, device and kernel
     // count after them: Comm and Exposed comm were off to the right, behind a scroll bar, when a
     // user asked which rank spends more time in NCCL (usability test, docs/usability.md). The
     // model keeps rank_sum's column order.
     for (int logical = 1; logical <= 4; ++logical)
-        rankTable_->horizontalHeader()->moveSection(rankTable_->horizontalHeader()->visualIndex(logical), rankModel_->columnCount() - 1);
-    rankTable_->setToolTip(QStringLiteral("Double-click a rank to show its kernels, layers and timeline"));
-    collectiveTable_->setToolTip(QStringLiteral("Double-click a collective to show its last-arriving rank"));
+        rankTable_->horizontalHeader()->moveSection(
+            rankTable_->horizontalHeader()->visualIndex(logical), rankModel_->columnCount() - 1);
+    rankTable_->setToolTip(
+        QStringLiteral("Double-click a rank to show its kernels, layers and timeline"));
+    collectiveTable_->setToolTip(
+        QStringLiteral("Double-click a collective to show its last-arriving rank"));
     connect(rankTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         emit rankRequested(i.sibling(i.row(), 0).data(kSortRole).toInt());
     });
@@ -117,33 +142,44 @@ RanksPanel::RanksPanel(QWidget* parent)
     connect(heatMap_, &RankHeatMap::rankClicked, this, &RanksPanel::rankRequested);
 
     connect(timeline_, &RankTimeline::rankClicked, this, &RanksPanel::rankRequested);
-    connect(collectiveTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
-        timeline_->selectCollective(i.isValid() ? i.sibling(i.row(), 0).data(kSortRole).toInt() : -1);
-    });
+    connect(collectiveTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& i) {
+                timeline_->selectCollective(
+                    i.isValid() ? i.sibling(i.row(), 0).data(kSortRole).toInt() : -1);
+            });
     auto* filter = new QLineEdit;
     filter->setPlaceholderText(QStringLiteral("Ranks, e.g. 0-7, 12"));
-    filter->setToolTip(QStringLiteral("Which ranks the timeline shows: numbers and ranges separated by commas; empty shows all"));
+    filter->setToolTip(QStringLiteral(
+        "Which ranks the timeline shows: numbers and ranges separated by commas; empty shows all"));
     filter->setClearButtonEnabled(true);
     connect(filter, &QLineEdit::textChanged, this, [this, filter](const QString& text) {
         const bool ok = timeline_->setRankFilter(text);
-        filter->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
+        filter->setStyleSheet(ok ? QString()
+                                 : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
     });
     auto* order = new QComboBox;
-    order->addItems({QStringLiteral("Order by rank"), QStringLiteral("Most exposed communication first"), QStringLiteral("Most idle first"),
-                     QStringLiteral("Most compute first")});
+    order->addItems({QStringLiteral("Order by rank"),
+                     QStringLiteral("Most exposed communication first"),
+                     QStringLiteral("Most idle first"), QStringLiteral("Most compute first")});
     order->setToolTip(QStringLiteral("The order of the timeline's rank rows"));
-    connect(order, &QComboBox::currentIndexChanged, this, [this](int i) { timeline_->setOrder(static_cast<RankTimeline::Order>(i)); });
+    connect(order, &QComboBox::currentIndexChanged, this,
+            [this](int i) { timeline_->setOrder(static_cast<RankTimeline::Order>(i)); });
     auto* split = new QCheckBox(QStringLiteral("Compute and communication lanes"));
     split->setChecked(true);
     split->setToolTip(QStringLiteral("Off: one busy lane per rank (collapsed rows)"));
     connect(split, &QCheckBox::toggled, timeline_, &RankTimeline::setSplitLanes);
-    auto* legend = new QLabel(QStringLiteral("<span style='color:#3b6ea8'>■</span> compute  <span style='color:#d95f3b'>■</span> communication  "
-                                             "<span style='color:#9c27b0'>|</span> selected collective · wheel zooms, drag pans, double-click fits"));
+    auto* legend =
+        new QLabel(QStringLiteral("<span style='color:#3b6ea8'>■</span> compute  <span "
+                                  "style='color:#d95f3b'>■</span> communication  "
+                                  "<span style='color:#9c27b0'>|</span> selected collective · "
+                                  "wheel zooms, drag pans, double-click fits"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(filter);
     controls->addWidget(order);
     controls->addWidget(split);
-    legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // clipped rather than widening the window and squeezing the docks
+    legend->setSizePolicy(
+        QSizePolicy::Ignored,
+        QSizePolicy::Preferred); // clipped rather than widening the window and squeezing the docks
     controls->addWidget(legend, 1);
     auto* timelineBox = new QWidget;
     auto* timelineLayout = new QVBoxLayout(timelineBox);
@@ -201,22 +237,31 @@ void RanksPanel::dropChart() {
 }
 
 QString RanksPanel::verdict() const {
-    if (!analysis_ || analysis_->ranks.empty()) return QStringLiteral("No GPU work in these traces.");
+    if (!analysis_ || analysis_->ranks.empty())
+        return QStringLiteral("No GPU work in these traces.");
     const auto& rows = analysis_->ranks;
     const Session& s = *analysis_->session;
-    QString text = QStringLiteral("%1 rank%2 in %3 file%4. ").arg(rows.size()).arg(rows.size() == 1 ? QString() : QStringLiteral("s"))
-                       .arg(s.traces.size()).arg(s.traces.size() == 1 ? QString() : QStringLiteral("s"));
-    const auto mostExposed = std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.exposedComm < b.exposedComm; });
+    QString text = QStringLiteral("%1 rank%2 in %3 file%4. ")
+                       .arg(rows.size())
+                       .arg(rows.size() == 1 ? QString() : QStringLiteral("s"))
+                       .arg(s.traces.size())
+                       .arg(s.traces.size() == 1 ? QString() : QStringLiteral("s"));
+    const auto mostExposed =
+        std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+            return a.exposedComm < b.exposedComm;
+        });
     TimeNs comm = 0, overlap = 0;
     for (const auto& r : rows) {
         comm += r.comm;
         overlap += r.overlap;
     }
     if (comm > 0)
-        text += QStringLiteral("%1 % of communication is hidden behind compute; rank %2 has the most exposed communication (%3 ms). ")
-                    .arg(100.0 * static_cast<double>(overlap) / static_cast<double>(comm), 0, 'f', 1)
-                    .arg(mostExposed->rank)
-                    .arg(ms(mostExposed->exposedComm));
+        text +=
+            QStringLiteral("%1 % of communication is hidden behind compute; rank %2 has the most "
+                           "exposed communication (%3 ms). ")
+                .arg(100.0 * static_cast<double>(overlap) / static_cast<double>(comm), 0, 'f', 1)
+                .arg(mostExposed->rank)
+                .arg(ms(mostExposed->exposedComm));
     else
         text += QStringLiteral("No communication kernels. ");
     std::map<int, int> lastCount;
@@ -227,8 +272,13 @@ QString RanksPanel::verdict() const {
             ++lastCount[c.lastRank];
         }
     if (multi > 0) {
-        const auto straggler = std::max_element(lastCount.begin(), lastCount.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        text += QStringLiteral("Rank %1 arrived last at %2 of %3 collectives. ").arg(straggler->first).arg(straggler->second).arg(multi);
+        const auto straggler =
+            std::max_element(lastCount.begin(), lastCount.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        text += QStringLiteral("Rank %1 arrived last at %2 of %3 collectives. ")
+                    .arg(straggler->first)
+                    .arg(straggler->second)
+                    .arg(multi);
     }
     text += QStringLiteral("Clocks: %1.").arg(QString::fromStdString(s.clockAlignment));
     return text;
@@ -239,10 +289,13 @@ void RanksPanel::fillRankTable() {
     if (!analysis_) return;
     for (const auto& r : analysis_->ranks) {
         auto time = [](TimeNs v) { return numberItem(ms(v), static_cast<double>(v)); };
-        rankModel_->appendRow({numberItem(QString::number(r.rank), r.rank), textItem(QString::fromStdString(r.host)),
-                               numberItem(QString::number(r.pid), r.pid), numberItem(QString::number(r.device), r.device),
-                               numberItem(QString::number(r.kernels), static_cast<double>(r.kernels)), time(r.span), time(r.busy),
-                               time(r.compute), time(r.comm), time(r.overlap), time(r.exposedComm), time(r.idle)});
+        rankModel_->appendRow(
+            {numberItem(QString::number(r.rank), r.rank), textItem(QString::fromStdString(r.host)),
+             numberItem(QString::number(r.pid), r.pid),
+             numberItem(QString::number(r.device), r.device),
+             numberItem(QString::number(r.kernels), static_cast<double>(r.kernels)), time(r.span),
+             time(r.busy), time(r.compute), time(r.comm), time(r.overlap), time(r.exposedComm),
+             time(r.idle)});
     }
     rankTable_->resizeColumnsToContents();
 }
@@ -253,15 +306,18 @@ void RanksPanel::fillCollectives() {
     const auto& list = analysis_->collectives.collectives;
     for (size_t i = 0; i < list.size(); ++i) {
         const auto& c = list[i];
-        collectiveModel_->appendRow({numberItem(QString::number(i), static_cast<double>(i)),
-                                     textItem(QString::fromUtf8(collectiveName(c.type).data(), static_cast<qsizetype>(collectiveName(c.type).size()))),
-                                     textItem(QString::fromStdString(c.comm)),
-                                     numberItem(QString::number(c.members.size()), static_cast<double>(c.members.size())),
-                                     numberItem(c.bytes ? formatBytes(static_cast<double>(c.bytes)) : QString(), static_cast<double>(c.bytes)),
-                                     numberItem(ms(c.skew()), static_cast<double>(c.skew())),
-                                     numberItem(QString::number(c.lastRank), c.lastRank),
-                                     numberItem(ms(c.waited), static_cast<double>(c.waited)),
-                                     numberItem(ms(c.maxDuration), static_cast<double>(c.maxDuration))});
+        collectiveModel_->appendRow(
+            {numberItem(QString::number(i), static_cast<double>(i)),
+             textItem(QString::fromUtf8(collectiveName(c.type).data(),
+                                        static_cast<qsizetype>(collectiveName(c.type).size()))),
+             textItem(QString::fromStdString(c.comm)),
+             numberItem(QString::number(c.members.size()), static_cast<double>(c.members.size())),
+             numberItem(c.bytes ? formatBytes(static_cast<double>(c.bytes)) : QString(),
+                        static_cast<double>(c.bytes)),
+             numberItem(ms(c.skew()), static_cast<double>(c.skew())),
+             numberItem(QString::number(c.lastRank), c.lastRank),
+             numberItem(ms(c.waited), static_cast<double>(c.waited)),
+             numberItem(ms(c.maxDuration), static_cast<double>(c.maxDuration))});
     }
     collectiveTable_->resizeColumnsToContents();
 }
@@ -289,7 +345,8 @@ void RanksPanel::rebuildChart() {
         *computeOnly << v(r.compute - r.overlap);
         *overlap << v(r.overlap);
         *exposed << v(r.exposedComm);
-        *copies << v(r.busy - r.compute - r.exposedComm); // busy with no kernel running: copies and sets
+        *copies << v(r.busy - r.compute -
+                     r.exposedComm); // busy with no kernel running: copies and sets
         *idle << v(r.idle);
         most = std::max(most, v(r.span));
         categories << QString::number(r.rank);
@@ -301,7 +358,8 @@ void RanksPanel::rebuildChart() {
     chart->setTitle(QStringLiteral("GPU time per rank (ms)"));
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setShowToolTips(true); // a narrow chart elides the entries: hovering gives the whole name
+    chart->legend()->setShowToolTips(
+        true); // a narrow chart elides the entries: hovering gives the whole name
     auto* ranks = new QBarCategoryAxis;
     ranks->append(categories);
     ranks->setTitleText(QStringLiteral("rank"));
@@ -316,8 +374,9 @@ void RanksPanel::rebuildChart() {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(220);
-    view->setToolTip(QStringLiteral("Each bar adds up to the rank's span: compute alone, communication hidden behind compute, "
-                                    "exposed communication, copies and sets with no kernel beside them, idle"));
+    view->setToolTip(QStringLiteral(
+        "Each bar adds up to the rank's span: compute alone, communication hidden behind compute, "
+        "exposed communication, copies and sets with no kernel beside them, idle"));
     chart_ = view;
     chartBox_->addWidget(view);
 }

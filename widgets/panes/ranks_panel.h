@@ -3,10 +3,9 @@
 // overlap, exposed communication and idle per rank), the same as stacked bars (Qt Charts), a
 // rank × iteration heat map of step time, and the collectives matched across ranks with their
 // skew and last-arriving rank. A one-line verdict on top says what stands out.
-#include "core/present/trace_session.h"
+#include "core/present/trace_views.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QLabel;
@@ -21,7 +20,7 @@ class RankTimeline;
 
 class RanksPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RanksPanel(QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const RankAnalysis> analysis);
 
@@ -31,11 +30,11 @@ public:
     RankTimeline* timeline() const { return timeline_; }
     QString verdict() const;
 
-signals:
+  signals:
     // The user asked to see rank `rank` (a double click in a table, a click in the heat map).
     void rankRequested(int rank);
 
-private:
+  private:
     void fillRankTable();
     void fillCollectives();
     void rebuildChart();

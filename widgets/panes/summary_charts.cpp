@@ -7,7 +7,6 @@
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
 #include <QValueAxis>
-
 #include <functional>
 
 namespace ls::gui {
@@ -17,7 +16,8 @@ constexpr int kMinChartWidth = 160; // a chart narrower than this shows no reada
 
 QString elide(const std::string& s, int width) {
     QString q = QString::fromStdString(s);
-    return q.size() <= width ? q : q.left(width / 2 - 1) + QStringLiteral("…") + q.right(width / 2 - 1);
+    return q.size() <= width ? q
+                             : q.left(width / 2 - 1) + QStringLiteral("…") + q.right(width / 2 - 1);
 }
 
 // One horizontal bar chart of GPU time in ms, largest share on top.
@@ -42,9 +42,12 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     series->setLabelsFormat(QStringLiteral("@value ms"));
     series->setLabelsPrecision(4);
     QObject::connect(set, &QBarSet::clicked, receiver, [filters, onClick](int index) {
-        if (index >= 0 && static_cast<size_t>(index) < filters.size()) onClick(filters[static_cast<size_t>(index)]);
+        if (index >= 0 && static_cast<size_t>(index) < filters.size())
+            onClick(filters[static_cast<size_t>(index)]);
     });
-    QObject::connect(set, &QBarSet::hovered, receiver, [set](bool on, int) { set->setColor(on ? QColor(0x5a, 0x8f, 0xcc) : QColor(0x3b, 0x6e, 0xa8)); });
+    QObject::connect(set, &QBarSet::hovered, receiver, [set](bool on, int) {
+        set->setColor(on ? QColor(0x5a, 0x8f, 0xcc) : QColor(0x3b, 0x6e, 0xa8));
+    });
     auto* chart = new QChart;
     chart->addSeries(series);
     chart->setTitle(title);
@@ -68,7 +71,9 @@ QChartView* barChart(const QString& title, std::vector<TimeShare> shares, QObjec
     chart->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setToolTip(QStringLiteral("Click a bar to filter the kernel table to it (%1 ms in all shown)").arg(static_cast<double>(total) / 1e6, 0, 'f', 3));
+    view->setToolTip(
+        QStringLiteral("Click a bar to filter the kernel table to it (%1 ms in all shown)")
+            .arg(static_cast<double>(total) / 1e6, 0, 'f', 3));
     view->setMinimumHeight(220);
     return view;
 }
@@ -87,10 +92,18 @@ void SummaryCharts::setShares(const std::shared_ptr<const ChartShares>& shares) 
     if (!shares) return;
     const auto request = [this](const QString& f) { emit filterRequested(f); };
     // Kernel names need the width: the top-kernels chart spans the row above the other three.
-    grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), shares->topKernels, this, request), 0, 0, 1, 3);
-    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"), shares->byLayer, this, request), 1, 0);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by direction"), shares->byDirection, this, request), 1, 1);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), shares->byTensorCores, this, request), 1, 2);
+    grid_->addWidget(
+        barChart(QStringLiteral("Top kernels by GPU time"), shares->topKernels, this, request), 0,
+        0, 1, 3);
+    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"),
+                              shares->byLayer, this, request),
+                     1, 0);
+    grid_->addWidget(
+        barChart(QStringLiteral("GPU time by direction"), shares->byDirection, this, request), 1,
+        1);
+    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), shares->byTensorCores,
+                              this, request),
+                     1, 2);
     // The three charts of the lower row share its width 2:1:1 whatever their labels: the per-layer
     // chart's "(outside layers) · optimizer" labels once took the whole row and squeezed the
     // direction and Tensor Core charts to unreadable slivers (usability test, docs/usability.md).

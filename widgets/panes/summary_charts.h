@@ -4,7 +4,6 @@
 #include "core/present/chart_shares.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QGridLayout;
@@ -13,14 +12,14 @@ namespace ls::gui {
 
 class SummaryCharts : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit SummaryCharts(QWidget* parent = nullptr);
     void setShares(const std::shared_ptr<const ChartShares>& shares); // null: no charts
 
-signals:
+  signals:
     void filterRequested(const QString& expression);
 
-private:
+  private:
     QGridLayout* grid_;
 };
 

@@ -10,7 +10,6 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -22,18 +21,24 @@ constexpr double kTera = 1e12;
 
 QColor tcColor(TcState tc) {
     switch (tc) {
-    case TcState::Used: return QColor(0x2e, 0x9d, 0x4f);
-    case TcState::NotUsed: return QColor(0xd9, 0x6c, 0x1e);
-    case TcState::NotApplicable: break;
+    case TcState::Used:
+        return QColor(0x2e, 0x9d, 0x4f);
+    case TcState::NotUsed:
+        return QColor(0xd9, 0x6c, 0x1e);
+    case TcState::NotApplicable:
+        break;
     }
     return QColor(0x6f, 0x7f, 0x90);
 }
 
 QString tcLabel(TcState tc) {
     switch (tc) {
-    case TcState::Used: return QStringLiteral("Tensor Cores used");
-    case TcState::NotUsed: return QStringLiteral("Tensor Cores not used (eligible)");
-    case TcState::NotApplicable: break;
+    case TcState::Used:
+        return QStringLiteral("Tensor Cores used");
+    case TcState::NotUsed:
+        return QStringLiteral("Tensor Cores not used (eligible)");
+    case TcState::NotApplicable:
+        break;
     }
     return QStringLiteral("Tensor Cores n/a");
 }
@@ -60,8 +65,8 @@ QPointF position(const RooflinePoint& p, double xMin, double xMax, double yMin) 
     return {x, y};
 }
 
-QLineSeries* line(const QString& name, const QString& id, const QColor& color, Qt::PenStyle style, const QList<QPointF>& points,
-                  const QString& label, int labelled) {
+QLineSeries* line(const QString& name, const QString& id, const QColor& color, Qt::PenStyle style,
+                  const QList<QPointF>& points, const QString& label, int labelled) {
     auto* s = new QLineSeries;
     s->setName(name);
     s->setObjectName(id);
@@ -73,7 +78,8 @@ QLineSeries* line(const QString& name, const QString& id, const QColor& color, Q
     s->setPointLabelsClipping(false);
     s->setPointLabelsVisible(true);
     for (int i = 0; i < static_cast<int>(points.size()); ++i)
-        if (i != labelled) s->setPointConfiguration(i, QXYSeries::PointConfiguration::LabelVisibility, false);
+        if (i != labelled)
+            s->setPointConfiguration(i, QXYSeries::PointConfiguration::LabelVisibility, false);
     return s;
 }
 
@@ -112,18 +118,23 @@ QString RooflineChart::pointText(size_t row) const {
     if (!rows_ || row >= rows_->size()) return {};
     const RooflinePoint& p = (*rows_)[row].point;
     QString group = QString::fromStdString(p.group.name).toHtmlEscaped();
-    if (p.group.direction != Direction::Other) group += QStringLiteral(" · ") + QString::fromUtf8(directionName(p.group.direction));
+    if (p.group.direction != Direction::Other)
+        group += QStringLiteral(" · ") + QString::fromUtf8(directionName(p.group.direction));
     QString text = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 kernels, %5 GPU time")
                        .arg(group, QString::fromUtf8(dtypeName(p.dtype)), tcLabel(p.tc))
                        .arg(p.kernels)
                        .arg(formatDuration(static_cast<double>(p.gpuTimeNs)));
     const double i = p.intensity();
-    text += QStringLiteral("<br>Intensity: %1 FLOP/byte").arg(std::isinf(i) ? QStringLiteral("∞ (no bytes; drawn at the right edge)") : number(i));
+    text += QStringLiteral("<br>Intensity: %1 FLOP/byte")
+                .arg(std::isinf(i) ? QStringLiteral("∞ (no bytes; drawn at the right edge)")
+                                   : number(i));
     text += QStringLiteral("<br>Achieved: %1 TFLOP/s").arg(number(p.achieved() / kTera));
     if (!(p.flops > 0)) text += QStringLiteral(" (no FLOPs: drawn on the lower edge)");
     const double roof = p.roof();
     if (std::isnan(roof)) {
-        text += QStringLiteral("<br>Roof: unknown (%1)").arg(p.peaks ? QStringLiteral("no peak for this type") : QStringLiteral("GPU not in the peak table"));
+        text += QStringLiteral("<br>Roof: unknown (%1)")
+                    .arg(p.peaks ? QStringLiteral("no peak for this type")
+                                 : QStringLiteral("GPU not in the peak table"));
     } else {
         text += QStringLiteral("<br>Roof: %1 TFLOP/s (%2-bound), <b>%3 % of roof</b>")
                     .arg(number(roof / kTera), QString::fromUtf8(rooflineBoundName(p.bound())))
@@ -134,10 +145,13 @@ QString RooflineChart::pointText(size_t row) const {
 
 void RooflineChart::select(int row) {
     for (QScatterSeries* s : seriesOrder_) s->deselectAllPoints();
-    if (row >= 0 && static_cast<size_t>(row) < markers_.size()) markers_[static_cast<size_t>(row)].series->selectPoint(markers_[static_cast<size_t>(row)].index);
+    if (row >= 0 && static_cast<size_t>(row) < markers_.size())
+        markers_[static_cast<size_t>(row)].series->selectPoint(
+            markers_[static_cast<size_t>(row)].index);
 }
 
-void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePeaks* peaks, const QString& gpu) {
+void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePeaks* peaks,
+                            const QString& gpu) {
     rows_ = rows;
     markers_.clear();
     seriesRows_.clear();
@@ -163,11 +177,16 @@ void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePe
         fp32 = peaks->fp32;
         std::map<std::pair<DType, TcState>, uint64_t> time;
         for (const auto& row : r)
-            if (row.point.tc == TcState::Used) time[{row.point.dtype, row.point.tc}] += row.point.gpuTimeNs;
-        const auto top = std::max_element(time.begin(), time.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        if (top != time.end() && std::isfinite(computePeak(*peaks, top->first.first, TcState::Used))) {
+            if (row.point.tc == TcState::Used)
+                time[{row.point.dtype, row.point.tc}] += row.point.gpuTimeNs;
+        const auto top =
+            std::max_element(time.begin(), time.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        if (top != time.end() &&
+            std::isfinite(computePeak(*peaks, top->first.first, TcState::Used))) {
             dominant = computePeak(*peaks, top->first.first, TcState::Used);
-            dominantName = QString::fromUtf8(dtypeName(top->first.first)) + QStringLiteral(" Tensor Core peak");
+            dominantName = QString::fromUtf8(dtypeName(top->first.first)) +
+                           QStringLiteral(" Tensor Core peak");
         }
     }
 
@@ -211,20 +230,28 @@ void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePe
         const double bw = peaks->bandwidth, top = std::isfinite(dominant) ? dominant : fp32;
         if (std::isfinite(bw) && std::isfinite(top)) {
             const double x0 = std::max(xMin, yMin * kTera / bw), ridge = top / bw;
-            chart->addSeries(line(QStringLiteral("Memory roof: %1 GB/s").arg(number(bw / 1e9)), QStringLiteral("memoryRoof"),
-                                  QColor(0x44, 0x44, 0x44), Qt::SolidLine,
-                                  {{x0, x0 * bw / kTera}, {std::sqrt(x0 * ridge), std::sqrt(x0 * ridge) * bw / kTera}, {ridge, top / kTera}},
+            chart->addSeries(line(QStringLiteral("Memory roof: %1 GB/s").arg(number(bw / 1e9)),
+                                  QStringLiteral("memoryRoof"), QColor(0x44, 0x44, 0x44),
+                                  Qt::SolidLine,
+                                  {{x0, x0 * bw / kTera},
+                                   {std::sqrt(x0 * ridge), std::sqrt(x0 * ridge) * bw / kTera},
+                                   {ridge, top / kTera}},
                                   QStringLiteral("%1 GB/s").arg(number(bw / 1e9)), 1));
         }
         if (std::isfinite(dominant) && std::isfinite(bw))
-            chart->addSeries(line(QStringLiteral("%1: %2 TFLOP/s").arg(dominantName, number(dominant / kTera)), QStringLiteral("computeRoof"),
-                                  QColor(0x2e, 0x7d, 0x32), Qt::SolidLine, {{dominant / bw, dominant / kTera}, {xMax, dominant / kTera}},
-                                  QStringLiteral("%1 %2 TFLOP/s").arg(dominantName, number(dominant / kTera)), 0));
+            chart->addSeries(line(
+                QStringLiteral("%1: %2 TFLOP/s").arg(dominantName, number(dominant / kTera)),
+                QStringLiteral("computeRoof"), QColor(0x2e, 0x7d, 0x32), Qt::SolidLine,
+                {{dominant / bw, dominant / kTera}, {xMax, dominant / kTera}},
+                QStringLiteral("%1 %2 TFLOP/s").arg(dominantName, number(dominant / kTera)), 0));
         if (std::isfinite(fp32) && std::isfinite(bw))
-            chart->addSeries(line(QStringLiteral("FP32 peak: %1 TFLOP/s").arg(number(fp32 / kTera)), QStringLiteral("fp32Roof"),
-                                  QColor(0x8a, 0x5a, 0x00), Qt::DashLine, {{fp32 / bw, fp32 / kTera}, {xMax, fp32 / kTera}},
-                                  QStringLiteral("FP32 peak %1 TFLOP/s").arg(number(fp32 / kTera)), 0));
-        chart->setTitle(QStringLiteral("<b>%1</b> — peaks of the %2").arg(gpu.toHtmlEscaped(), QString::fromUtf8(peaks->model)));
+            chart->addSeries(line(QStringLiteral("FP32 peak: %1 TFLOP/s").arg(number(fp32 / kTera)),
+                                  QStringLiteral("fp32Roof"), QColor(0x8a, 0x5a, 0x00),
+                                  Qt::DashLine, {{fp32 / bw, fp32 / kTera}, {xMax, fp32 / kTera}},
+                                  QStringLiteral("FP32 peak %1 TFLOP/s").arg(number(fp32 / kTera)),
+                                  0));
+        chart->setTitle(QStringLiteral("<b>%1</b> — peaks of the %2")
+                            .arg(gpu.toHtmlEscaped(), QString::fromUtf8(peaks->model)));
     } else {
         chart->setTitle(QStringLiteral("<b>%1</b>").arg(gpu.toHtmlEscaped()));
     }
@@ -235,7 +262,8 @@ void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePe
         for (size_t bucket = 0; bucket < std::size(kSizes); ++bucket) {
             std::vector<int> members;
             for (size_t i = 0; i < r.size(); ++i)
-                if (r[i].point.tc == tc && sizeBucket(r[i].point.gpuTimeNs, total) == bucket) members.push_back(static_cast<int>(i));
+                if (r[i].point.tc == tc && sizeBucket(r[i].point.gpuTimeNs, total) == bucket)
+                    members.push_back(static_cast<int>(i));
             if (members.empty()) continue;
             auto* s = new QScatterSeries;
             s->setName(tcLabel(tc));
@@ -257,7 +285,8 @@ void RooflineChart::setRows(const std::vector<RooflineRow>* rows, const DevicePe
             connect(s, &QScatterSeries::hovered, this, [this, s](const QPointF& p, bool on) {
                 if (!on) return QToolTip::hideText();
                 const int row = rowAt(s, p);
-                if (row >= 0) QToolTip::showText(QCursor::pos(), pointText(static_cast<size_t>(row)), this);
+                if (row >= 0)
+                    QToolTip::showText(QCursor::pos(), pointText(static_cast<size_t>(row)), this);
             });
             connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF& p) {
                 const int row = rowAt(s, p);

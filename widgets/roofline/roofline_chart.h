@@ -13,10 +13,11 @@ namespace ls::gui {
 
 class RooflineChart : public QChartView {
     Q_OBJECT
-public:
+  public:
     explicit RooflineChart(QWidget* parent = nullptr);
     // Draws rows; peaks null: no roofs.
-    void setRows(const std::vector<RooflineRow>* rows, const DevicePeaks* peaks, const QString& gpu);
+    void setRows(const std::vector<RooflineRow>* rows, const DevicePeaks* peaks,
+                 const QString& gpu);
 
     // Where row i is drawn: its series and index there (tests, selection).
     struct Marker {
@@ -28,10 +29,10 @@ public:
     QString pointText(size_t row) const;                // the hover text
     void select(int row);                               // -1: none
 
-signals:
+  signals:
     void pointClicked(int row);
 
-private:
+  private:
     int rowAt(QScatterSeries* s, const QPointF& p) const;
 
     const std::vector<RooflineRow>* rows_ = nullptr;

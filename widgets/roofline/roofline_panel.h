@@ -5,7 +5,6 @@
 #include "core/present/roofline_data.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QComboBox;
@@ -17,7 +16,7 @@ class RooflineChart;
 
 class RooflinePanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RooflinePanel(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const RooflineData> d); // null: empty
     void setLevel(RooflineLevel level);
@@ -28,10 +27,10 @@ public:
     QComboBox* levelBox() const { return level_; }
     QLabel* message() const { return message_; }
 
-signals:
+  signals:
     void filterRequested(const QString& expression);
 
-private:
+  private:
     void redraw();
 
     std::shared_ptr<const RooflineData> data_;

@@ -1,7 +1,6 @@
 #include "widgets/session/background_job.h"
 
 #include <QMetaObject>
-
 #include <exception>
 
 namespace ls::gui {
@@ -23,7 +22,8 @@ void BackgroundJob::run(std::function<Done()> work) {
     busy_ = true;
     Worker w;
     w.thread = std::thread([this, job, work = std::move(work), done = w.done] {
-        // At the window's own priority: the user waits for it (as for a load, widgets/session/trace_loader.cpp).
+        // At the window's own priority: the user waits for it (as for a load,
+        // widgets/session/trace_loader.cpp).
         Done result;
         QString error;
         try {
@@ -34,16 +34,19 @@ void BackgroundJob::run(std::function<Done()> work) {
             error = QStringLiteral("unknown error");
         }
         // Queued to this object: delivered on the GUI thread, dropped if it is destroyed first.
-        QMetaObject::invokeMethod(this, [this, job, result = std::move(result), error] {
-            if (job != job_) return; // superseded or cancelled
-            busy_ = false;
-            if (!error.isEmpty()) {
-                emit failed(error);
-                return;
-            }
-            if (result) result();
-            emit finished();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, result = std::move(result), error] {
+                if (job != job_) return; // superseded or cancelled
+                busy_ = false;
+                if (!error.isEmpty()) {
+                    emit failed(error);
+                    return;
+                }
+                if (result) result();
+                emit finished();
+            },
+            Qt::QueuedConnection);
         *done = true;
     });
     workers_.push_back(std::move(w));

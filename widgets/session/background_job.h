@@ -4,7 +4,6 @@
 // supersedes the one before it: a superseded or cancelled run's result never reaches the GUI.
 #include <QObject>
 #include <QString>
-
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -15,7 +14,7 @@ namespace ls::gui {
 
 class BackgroundJob : public QObject {
     Q_OBJECT
-public:
+  public:
     using Done = std::function<void()>; // what the work hands back, run on the GUI thread
     explicit BackgroundJob(QObject* parent = nullptr);
     ~BackgroundJob() override; // waits for work still running: it holds what it reads
@@ -24,11 +23,11 @@ public:
     void cancel();
     bool busy() const { return busy_; }
 
-signals:
+  signals:
     void finished();                  // the latest run's result has been applied
     void failed(const QString& what); // the latest run threw
 
-private:
+  private:
     struct Worker {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);

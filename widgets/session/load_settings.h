@@ -18,6 +18,7 @@ LoadOptions loadOptionsFromSettings();
 // The File menu's load settings: "Nsight Systems CLI for Reports…" (the nsys that exports
 // .nsys-rep reports; `status` tells which one is used) and the Model Cache submenu: "Keep a Model
 // Cache for Fast Reopening" (checkable, remembered) and "Clear Model Cache…".
-void addLoadSettingsMenus(QMenu* file, QWidget* parent, const std::function<void(const QString&)>& status);
+void addLoadSettingsMenus(QMenu* file, QWidget* parent,
+                          const std::function<void(const QString&)>& status);
 
 } // namespace ls::gui

@@ -1,7 +1,6 @@
 #pragma once
 // A rank filter as typed: "0-7, 12, 40-" (ranges, single ranks, open ends; empty: every rank).
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -9,6 +8,7 @@ namespace ls::gui {
 
 // shown[i] tells whether ranks[i] passes `text`. Returns false when a piece is unreadable; then
 // every rank is shown.
-bool parseRankFilter(const QString& text, const std::vector<int>& ranks, std::vector<uint8_t>& shown);
+bool parseRankFilter(const QString& text, const std::vector<int>& ranks,
+                     std::vector<uint8_t>& shown);
 
 } // namespace ls::gui

@@ -1,19 +1,16 @@
 #include "widgets/session/trace_loader.h"
 
-#include "core/model/platform.h"
-
-#include "widgets/session/load_settings.h"
-#include "core/present/step_timing.h"
-
 #include "core/cache/trace_cache.h"
 #include "core/load/session_load.h"
+#include "core/model/platform.h"
+#include "core/present/step_timing.h"
 #include "core/views/timeline_tracks.h"
+#include "widgets/session/load_settings.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
 #include <QSettings>
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,7 +49,8 @@ struct EarlyBuilds {
 } // namespace
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<std::shared_ptr<const ls::TraceSession>>("std::shared_ptr<const ls::TraceSession>");
+    qRegisterMetaType<std::shared_ptr<const ls::TraceViews>>(
+        "std::shared_ptr<const ls::TraceViews>");
 }
 
 TraceLoader::~TraceLoader() {
@@ -93,9 +91,11 @@ void TraceLoader::start(const QStringList& paths) {
     busy_ = true;
     QPointer<TraceLoader> self(this);
     auto flag = cancel_;
-    // The nsys for .nsys-rep reports and the model cache, from the settings (widgets/session/load_settings.h).
+    // The nsys for .nsys-rep reports and the model cache, from the settings
+    // (widgets/session/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
-    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings, finished = worker_.done, order = order_] {
+    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings,
+                                  finished = worker_.done, order = order_] {
         // The load and what the window shows first run at the window's own priority: a lower one
         // yielded the cores to every other process too, and the user waits for this work (beside a
         // busy compile the window took 2.2x a CLI load's time at nice 5). The GUI thread mostly
@@ -109,24 +109,34 @@ void TraceLoader::start(const QStringList& paths) {
         options.cancel = flag.get();
         // At most ~16 updates a second reach the window: each repaints the status bar on the GUI
         // thread, on the cores the load's threads are using (a million-kernel file reports a few
-        // hundred chunks).
-        // Calls never overlap (LoadOptions::progress), so the time of the last one needs no lock.
-        options.progress = [this, self, job, lastMs = std::make_shared<int64_t>(-1)](const LoadProgress& p) {
-            const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-            if (p.rowsRead < p.rowsTotal && *lastMs >= 0 && nowMs - *lastMs < kProgressGapMs) return; // the last report always goes
+        // hundred chunks). Calls never overlap (LoadOptions::progress), so the time of the last one
+        // needs no lock.
+        options.progress = [this, self, job,
+                            lastMs = std::make_shared<int64_t>(-1)](const LoadProgress& p) {
+            const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now().time_since_epoch())
+                                      .count();
+            if (p.rowsRead < p.rowsTotal && *lastMs >= 0 && nowMs - *lastMs < kProgressGapMs)
+                return; // the last report always goes
             *lastMs = nowMs;
-            const QString table = QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
-            const auto done = static_cast<qint64>(p.rowsRead), total = static_cast<qint64>(p.rowsTotal);
+            const QString table =
+                QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
+            const auto done = static_cast<qint64>(p.rowsRead),
+                       total = static_cast<qint64>(p.rowsTotal);
             const bool inBytes = p.inBytes;
-            QMetaObject::invokeMethod(this, [self, job, done, total, table, inBytes] {
-                if (self && self->job_ == job) emit self->progress(done, total, table, inBytes);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [self, job, done, total, table, inBytes] {
+                    if (self && self->job_ == job) emit self->progress(done, total, table, inBytes);
+                },
+                Qt::QueuedConnection);
         };
         std::vector<std::string> files;
         for (const QString& p : paths) files.push_back(p.toStdString());
         // One file's views (tree, lanes, paths, iterations) come from the view cache when it has
         // them for the file's state before the load, as the model cache's do.
-        const bool oneFile = files.size() == 1 && !QFileInfo(paths.front()).isDir() && !options.cacheDir.empty() &&
+        const bool oneFile = files.size() == 1 && !QFileInfo(paths.front()).isDir() &&
+                             !options.cacheDir.empty() &&
                              closeLoadParts(options.parts) == kLoadEverything;
         const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
         const std::string cacheDir = options.cacheDir;
@@ -143,8 +153,11 @@ void TraceLoader::start(const QStringList& paths) {
                         const StepTiming step("early: table paths, order");
                         std::optional<SortedKernels> sorted;
                         const auto field = static_cast<KernelField>(order.column);
-                        if (order.column >= 0 && static_cast<size_t>(order.column) < kKernelFieldCount && isKernelTimeField(field))
-                            sorted = SortedKernels{order.column, order.descending, kernelsInTimeOrder(t, field, order.descending)};
+                        if (order.column >= 0 &&
+                            static_cast<size_t>(order.column) < kKernelFieldCount &&
+                            isKernelTimeField(field))
+                            sorted = SortedKernels{order.column, order.descending,
+                                                   kernelsInTimeOrder(t, field, order.descending)};
                         return std::make_pair(buildKernelPaths(t), std::move(sorted));
                     });
                 } catch (const std::exception&) { // no thread: built after the load
@@ -169,10 +182,16 @@ void TraceLoader::start(const QStringList& paths) {
         SessionLoadOptions sessionOptions;
         sessionOptions.load = std::move(options);
         if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
-            sessionOptions.fileDone = [this, self, job](size_t done, size_t total, const std::string&) {
-                QMetaObject::invokeMethod(this, [self, job, done, total] {
-                    if (self && self->job_ == job) emit self->filesProgress(static_cast<int>(done), static_cast<int>(total));
-                }, Qt::QueuedConnection);
+            sessionOptions.fileDone = [this, self, job](size_t done, size_t total,
+                                                        const std::string&) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [self, job, done, total] {
+                        if (self && self->job_ == job)
+                            emit self->filesProgress(static_cast<int>(done),
+                                                     static_cast<int>(total));
+                    },
+                    Qt::QueuedConnection);
             };
         Session loaded;
         {
@@ -180,13 +199,14 @@ void TraceLoader::start(const QStringList& paths) {
             loaded = loadSession(files, sessionOptions);
         }
         QStringList failures;
-        for (const auto& f : loaded.failed) failures << QString::fromStdString(f.file + ": " + f.reason);
+        for (const auto& f : loaded.failed)
+            failures << QString::fromStdString(f.file + ": " + f.reason);
         QString failedPath = paths.value(0), reason;
         if (!loaded.failed.empty()) {
             failedPath = QString::fromStdString(loaded.failed.front().file);
             reason = QString::fromStdString(loaded.failed.front().reason);
         }
-        std::shared_ptr<const TraceSession> session;
+        std::shared_ptr<const TraceViews> session;
         bool storeViews = false;
         if (!loaded.empty() && !*flag) {
             const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
@@ -195,37 +215,49 @@ void TraceLoader::start(const QStringList& paths) {
             // converted copy, and still in the state the identity names: the model is of it.
             if (!identity.empty() && loaded.traces.size() == 1 && loaded.ranks.size() <= 1) {
                 const Trace& t = *loaded.traces.front().trace;
-                storeViews = !t.ownedFiles && t.sourcePath.empty() && traceFileIdentity(files.front()) == identity;
+                storeViews = !t.ownedFiles && t.sourcePath.empty() &&
+                             traceFileIdentity(files.front()) == identity;
                 if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
             }
-            EarlyViews views = early->take(loaded.traces.size() == 1 ? loaded.traces.front().trace.get() : nullptr);
-            session = prepareVisibleSession(std::make_shared<const Session>(std::move(loaded)), shown, order, std::move(cached), std::move(views));
+            EarlyViews views = early->take(
+                loaded.traces.size() == 1 ? loaded.traces.front().trace.get() : nullptr);
+            session = prepareVisibleViews(std::make_shared<const Session>(std::move(loaded)), shown,
+                                          order, std::move(cached), std::move(views));
             storeViews = storeViews && !session->viewsFromCache;
         }
-        QMetaObject::invokeMethod(this, [self, job, flag, failedPath, reason, failures, session] {
-            if (!self || self->job_ != job) return;
-            self->busy_ = false;
-            if (session && !*flag) { // a Cancel before this point cancels the load: nothing was shown
-                emit self->loaded(session);
-                if (!failures.isEmpty()) emit self->partlyFailed(failures);
-            } else if (reason.isEmpty() || session) { // cancelled
-                emit self->cancelled();
-            } else {
-                emit self->failed(failedPath, reason);
-            }
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [self, job, flag, failedPath, reason, failures, session] {
+                if (!self || self->job_ != job) return;
+                self->busy_ = false;
+                if (session &&
+                    !*flag) { // a Cancel before this point cancels the load: nothing was shown
+                    emit self->loaded(session);
+                    if (!failures.isEmpty()) emit self->partlyFailed(failures);
+                } else if (reason.isEmpty() || session) { // cancelled
+                    emit self->cancelled();
+                } else {
+                    emit self->failed(failedPath, reason);
+                }
+            },
+            Qt::QueuedConnection);
         // What follows is for the other tabs and the next open: it yields the cores to the window
         // and to everything else, as the model cache's writer does (core/cache/trace_cache.h).
         platform::lowerThreadPriority();
         if (session && !*flag && job_ == job) {
-            auto complete = completeSession(session);
-            QMetaObject::invokeMethod(this, [self, job, complete] {
-                if (self && self->job_ == job) emit self->completed(complete);
-            }, Qt::QueuedConnection);
-            // Only when the file is as it was before the load: views of another state are never kept.
+            auto complete = completeViews(session);
+            QMetaObject::invokeMethod(
+                this,
+                [self, job, complete] {
+                    if (self && self->job_ == job) emit self->completed(complete);
+                },
+                Qt::QueuedConnection);
+            // Only when the file is as it was before the load: views of another state are never
+            // kept.
             if (storeViews && traceFileIdentity(files.front()) == identity) try {
                     // No views kept is only a slower reopen.
-                    (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session), cacheCap);
+                    (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session),
+                                         cacheCap);
                 } catch (const std::exception&) {
                 }
         }

@@ -14,7 +14,7 @@ namespace ls::gui {
 
 class StartPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     // stateVersion: the version the window saves its dock layout under.
     StartPage(QMainWindow* window, int stateVersion);
 
@@ -33,11 +33,11 @@ public:
     QPushButton* openButton() const { return open_; }
     QPushButton* sampleButton() const { return sample_; }
 
-signals:
+  signals:
     void openRequested();
     void fileRequested(const QString& path);
 
-private:
+  private:
     QMainWindow* window_;
     int stateVersion_;
     QWidget* content_ = nullptr; // the central widget while the page stands in for it

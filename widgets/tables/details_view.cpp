@@ -9,7 +9,6 @@
 #include <QMimeData>
 #include <QTextDocumentFragment>
 #include <QTimer>
-
 #include <algorithm>
 
 namespace ls::gui {
@@ -24,10 +23,11 @@ QString breakableHtml(const QString& text) {
         const QChar c = text[i];
         out += c;
         const bool afterScope = c == QLatin1Char(':') && i > 0 && text[i - 1] == QLatin1Char(':');
-        const bool punct = c == QLatin1Char('<') || c == QLatin1Char(',') || c == QLatin1Char('_') || c == QLatin1Char('(') ||
-                           c == QLatin1Char('/');
+        const bool punct = c == QLatin1Char('<') || c == QLatin1Char(',') ||
+                           c == QLatin1Char('_') || c == QLatin1Char('(') || c == QLatin1Char('/');
         // Not at the very end, nor between two colons of one "::".
-        if ((afterScope || punct) && i + 1 < text.size() && text[i + 1] != QLatin1Char(':')) out += kBreak;
+        if ((afterScope || punct) && i + 1 < text.size() && text[i + 1] != QLatin1Char(':'))
+            out += kBreak;
     }
     return out.toHtmlEscaped();
 }
@@ -39,7 +39,8 @@ DetailsView::DetailsView(QWidget* parent) : QTextBrowser(parent) {
     // Breaks only where the text allows one (spaces and the inserted ones): Qt's default also
     // breaks anywhere, which split "cuLaunchKernel" in a narrow dock.
     setWordWrapMode(QTextOption::WordWrap);
-    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard | Qt::LinksAccessibleByMouse);
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard |
+                            Qt::LinksAccessibleByMouse);
 }
 
 int DetailsView::firstWidth(int windowWidth) { return std::max(420, windowWidth / 4); }
@@ -52,7 +53,8 @@ void DetailsView::showEvent(QShowEvent* e) {
     QTimer::singleShot(0, this, [this] {
         auto* dock = qobject_cast<QDockWidget*>(parentWidget());
         auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
-        if (window && !dock->isFloating()) window->resizeDocks({dock}, {firstWidth(window->width())}, Qt::Horizontal);
+        if (window && !dock->isFloating())
+            window->resizeDocks({dock}, {firstWidth(window->width())}, Qt::Horizontal);
     });
 }
 
@@ -64,11 +66,14 @@ QMimeData* DetailsView::createMimeDataFromSelection() const {
 
 void DetailsView::contextMenuEvent(QContextMenuEvent* e) {
     QMenu menu(this);
-    QAction* copy = menu.addAction(QStringLiteral("&Copy"), QKeySequence::Copy, this, &QTextEdit::copy);
+    QAction* copy =
+        menu.addAction(QStringLiteral("&Copy"), QKeySequence::Copy, this, &QTextEdit::copy);
     copy->setEnabled(textCursor().hasSelection());
-    menu.addAction(QStringLiteral("Copy &All"), this, [this] { QApplication::clipboard()->setText(plainText()); });
+    menu.addAction(QStringLiteral("Copy &All"), this,
+                   [this] { QApplication::clipboard()->setText(plainText()); });
     menu.addSeparator();
-    menu.addAction(QStringLiteral("Select &All"), QKeySequence::SelectAll, this, &QTextEdit::selectAll);
+    menu.addAction(QStringLiteral("Select &All"), QKeySequence::SelectAll, this,
+                   &QTextEdit::selectAll);
     menu.exec(e->globalPos());
 }
 

@@ -15,7 +15,7 @@ QString withoutBreaks(QString text);
 
 class DetailsView : public QTextBrowser {
     Q_OBJECT
-public:
+  public:
     explicit DetailsView(QWidget* parent = nullptr);
     // The dock's first width for a window `windowWidth` wide: a quarter of it, at least 420 px,
     // enough for a launch call and a GEMM's name in a few lines.
@@ -26,12 +26,12 @@ public:
     // What the user reads (and copies): the text without break opportunities.
     QString plainText() const { return withoutBreaks(toPlainText()); }
 
-protected:
+  protected:
     QMimeData* createMimeDataFromSelection() const override;
     void contextMenuEvent(QContextMenuEvent* e) override;
     void showEvent(QShowEvent* e) override;
 
-private:
+  private:
     bool widenDock_ = false;
 };
 

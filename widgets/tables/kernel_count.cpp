@@ -10,13 +10,14 @@ namespace ls::gui {
 
 double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelId>& rows) {
     TimeNs sum = 0;
-    if (table.partCount() == 1) { // row ids are kernel ids: no lookup per row (a million rows per reset)
-        const auto& k = table.part(0).trace().kernels;
+    if (table.traceCount() ==
+        1) { // row ids are kernel ids: no lookup per row (a million rows per reset)
+        const auto& k = table.table(0).trace().kernels;
         for (KernelId id : rows) sum += k.end[id.value] - k.start[id.value];
         return static_cast<double>(sum);
     }
     for (KernelId row : rows) {
-        const auto& k = table.part(table.partOf(row)).trace().kernels;
+        const auto& k = table.table(table.traceOf(row)).trace().kernels;
         const uint32_t id = table.localOf(row).value;
         sum += k.end[id] - k.start[id];
     }
@@ -25,18 +26,22 @@ double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelI
 
 double allGpuTimeNs(const SessionKernelTable& table) {
     TimeNs sum = 0;
-    for (uint32_t p = 0; p < table.partCount(); ++p) {
-        const auto& k = table.part(p).trace().kernels;
+    for (uint32_t p = 0; p < table.traceCount(); ++p) {
+        const auto& k = table.table(p).trace().kernels;
         for (size_t i = 0; i < k.size(); ++i) sum += k.end[i] - k.start[i];
     }
     return static_cast<double>(sum);
 }
 
-QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows, double gpuTimeNs) {
+QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows,
+                        double gpuTimeNs) {
     const qsizetype total = table ? static_cast<qsizetype>(table->size()) : 0;
-    QString text = QStringLiteral("%L1 of %L2 kernels").arg(static_cast<qsizetype>(rows.size())).arg(total);
+    QString text =
+        QStringLiteral("%L1 of %L2 kernels").arg(static_cast<qsizetype>(rows.size())).arg(total);
     if (table && !rows.empty())
-        text += QStringLiteral(" · %1 GPU time").arg(formatDuration(std::isnan(gpuTimeNs) ? shownGpuTimeNs(*table, rows) : gpuTimeNs));
+        text += QStringLiteral(" · %1 GPU time")
+                    .arg(formatDuration(std::isnan(gpuTimeNs) ? shownGpuTimeNs(*table, rows)
+                                                              : gpuTimeNs));
     return text;
 }
 

@@ -7,7 +7,6 @@
 #include "core/model/ids.h"
 
 #include <QString>
-
 #include <cmath>
 #include <vector>
 
@@ -21,6 +20,7 @@ double shownGpuTimeNs(const SessionKernelTable& table, const std::vector<KernelI
 // The same over every row of the table.
 double allGpuTimeNs(const SessionKernelTable& table);
 // gpuTimeNs: shownGpuTimeNs of the rows when the caller has it (NaN: compute it).
-QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows, double gpuTimeNs = NAN);
+QString kernelCountText(const SessionKernelTable* table, const std::vector<KernelId>& rows,
+                        double gpuTimeNs = NAN);
 
 } // namespace ls::gui

@@ -8,18 +8,24 @@ namespace ls::gui {
 namespace {
 
 // Values wrap at their punctuation in a narrow dock (see DetailsView).
-QString esc(std::string_view s) { return breakableHtml(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()))); }
+QString esc(std::string_view s) {
+    return breakableHtml(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())));
+}
 
 class Html {
-public:
+  public:
     void section(const QString& title) {
         end();
-        out_ += QStringLiteral("<h4 style='margin:8px 0 2px 0'>%1</h4><table cellspacing='0' cellpadding='1'>").arg(title);
+        out_ += QStringLiteral(
+                    "<h4 style='margin:8px 0 2px 0'>%1</h4><table cellspacing='0' cellpadding='1'>")
+                    .arg(title);
         open_ = true;
     }
     void row(const QString& key, const QString& value) {
         if (value.isEmpty()) return;
-        out_ += QStringLiteral("<tr><td style='color:#666;padding-right:8px;white-space:nowrap' valign='top'>%1</td><td>%2</td></tr>").arg(key, value);
+        out_ += QStringLiteral("<tr><td style='color:#666;padding-right:8px;white-space:nowrap' "
+                               "valign='top'>%1</td><td>%2</td></tr>")
+                    .arg(key, value);
     }
     void end() {
         if (open_) out_ += QStringLiteral("</table>");
@@ -31,7 +37,7 @@ public:
         return out_;
     }
 
-private:
+  private:
     QString out_;
     bool open_ = false;
 };
@@ -52,19 +58,33 @@ QString opLine(const Trace& t, OpId op) {
 
 QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics* ncu) {
     const Trace& t = table.trace();
-    if (!k.valid() || k.value >= t.kernels.size()) return QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>");
+    if (!k.valid() || k.value >= t.kernels.size())
+        return QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>");
     const uint32_t i = k.value;
     const auto& kern = t.kernels;
     Html h;
-    h.raw(QStringLiteral("<p style='margin:0'><b>%1</b></p>").arg(field(table, k, KernelField::Name)));
+    h.raw(QStringLiteral("<p style='margin:0'><b>%1</b></p>")
+              .arg(field(table, k, KernelField::Name)));
 
     h.section(QStringLiteral("GPU"));
-    h.row(QStringLiteral("Duration"), QStringLiteral("%1 (%2 ns)").arg(formatDuration(static_cast<double>(kern.duration(i)))).arg(kern.duration(i)));
-    h.row(QStringLiteral("Start"), QStringLiteral("%1 after capture start").arg(formatOffset(kern.start[i] - t.captureStart)));
-    h.row(QStringLiteral("Device · stream"), QStringLiteral("GPU %1 · context %2 · stream %3").arg(t.streamOf(kern, i).device).arg(t.streamOf(kern, i).context).arg(t.streamOf(kern, i).stream));
-    h.row(QStringLiteral("Grid · block"), QStringLiteral("(%1) · (%2)").arg(field(table, k, KernelField::Grid), field(table, k, KernelField::Block)));
+    h.row(QStringLiteral("Duration"),
+          QStringLiteral("%1 (%2 ns)")
+              .arg(formatDuration(static_cast<double>(kern.duration(i))))
+              .arg(kern.duration(i)));
+    h.row(
+        QStringLiteral("Start"),
+        QStringLiteral("%1 after capture start").arg(formatOffset(kern.start[i] - t.captureStart)));
+    h.row(QStringLiteral("Device · stream"), QStringLiteral("GPU %1 · context %2 · stream %3")
+                                                 .arg(t.streamOf(kern, i).device)
+                                                 .arg(t.streamOf(kern, i).context)
+                                                 .arg(t.streamOf(kern, i).stream));
+    h.row(QStringLiteral("Grid · block"),
+          QStringLiteral("(%1) · (%2)")
+              .arg(field(table, k, KernelField::Grid), field(table, k, KernelField::Block)));
     h.row(QStringLiteral("Registers"), QString::number(kern.registers[i]));
-    h.row(QStringLiteral("Shared memory"), QStringLiteral("%1 static · %2 dynamic").arg(formatBytes(kern.staticSmem[i]), formatBytes(kern.dynamicSmem[i])));
+    h.row(QStringLiteral("Shared memory"),
+          QStringLiteral("%1 static · %2 dynamic")
+              .arg(formatBytes(kern.staticSmem[i]), formatBytes(kern.dynamicSmem[i])));
 
     h.section(QStringLiteral("Launch"));
     const ApiCallId call = kern.launch[i];
@@ -72,11 +92,17 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
         const auto& a = t.apiCalls;
         const Thread& th = t.threads[a.thread[call.value].value];
         h.row(QStringLiteral("Call"), esc(t.str(a.name[call.value])));
-        h.row(QStringLiteral("Call time"), QStringLiteral("%1 at %2").arg(formatDuration(static_cast<double>(a.end[call.value] - a.start[call.value])),
-                                                                          formatOffset(a.start[call.value] - t.captureStart)));
-        h.row(QStringLiteral("Launch → start"), formatDuration(static_cast<double>(kern.start[i] - a.start[call.value])));
-        h.row(QStringLiteral("Thread"), QStringLiteral("%1%2 · pid %3").arg(th.tid).arg(th.name.empty() ? QString() : QStringLiteral(" (%1)").arg(esc(th.name)))
-                                            .arg(t.processes[th.process.value].pid));
+        h.row(QStringLiteral("Call time"),
+              QStringLiteral("%1 at %2")
+                  .arg(formatDuration(static_cast<double>(a.end[call.value] - a.start[call.value])),
+                       formatOffset(a.start[call.value] - t.captureStart)));
+        h.row(QStringLiteral("Launch → start"),
+              formatDuration(static_cast<double>(kern.start[i] - a.start[call.value])));
+        h.row(QStringLiteral("Thread"),
+              QStringLiteral("%1%2 · pid %3")
+                  .arg(th.tid)
+                  .arg(th.name.empty() ? QString() : QStringLiteral(" (%1)").arg(esc(th.name)))
+                  .arg(t.processes[th.process.value].pid));
     } else {
         h.row(QStringLiteral("Call"), QStringLiteral("<i>no launch call in the export</i>"));
     }
@@ -86,9 +112,12 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
     if (!stack.empty()) {
         h.section(QStringLiteral("NVTX stack"));
         for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-            h.row(QStringLiteral("%1").arg(it == stack.rbegin() ? QStringLiteral("outermost") : it + 1 == stack.rend() ? QStringLiteral("innermost") : QString()),
+            h.row(QStringLiteral("%1").arg(it == stack.rbegin()     ? QStringLiteral("outermost")
+                                           : it + 1 == stack.rend() ? QStringLiteral("innermost")
+                                                                    : QString()),
                   esc(t.str(t.ranges.name[it->value])));
-        h.row(QStringLiteral("Innermost (raw)"), QStringLiteral("<code>%1</code>").arg(field(table, k, KernelField::NvtxRange)));
+        h.row(QStringLiteral("Innermost (raw)"),
+              QStringLiteral("<code>%1</code>").arg(field(table, k, KernelField::NvtxRange)));
     }
 
     h.section(QStringLiteral("Op"));
@@ -101,32 +130,58 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
             h.row(QStringLiteral("Inner op"), field(table, k, KernelField::Op));
         const OpId paired = t.ops.paired[op.value];
         if (paired.valid())
-            h.row(t.ops.direction[op.value] == Direction::Backward ? QStringLiteral("Forward op") : QStringLiteral("Backward op"), opLine(t, paired));
+            h.row(t.ops.direction[op.value] == Direction::Backward ? QStringLiteral("Forward op")
+                                                                   : QStringLiteral("Backward op"),
+                  opLine(t, paired));
     } else {
-        h.row(QStringLiteral("Op"), QStringLiteral("<i>none (no PyTorch marker around the launch)</i>"));
+        h.row(QStringLiteral("Op"),
+              QStringLiteral("<i>none (no PyTorch marker around the launch)</i>"));
     }
     const QString source = field(table, k, KernelField::DataTypeSource);
-    h.row(QStringLiteral("dtype"), field(table, k, KernelField::DataType) + (source.isEmpty() ? QString() : QStringLiteral(" <span style='color:#666'>(from %1)</span>").arg(source)));
+    h.row(QStringLiteral("dtype"),
+          field(table, k, KernelField::DataType) +
+              (source.isEmpty()
+                   ? QString()
+                   : QStringLiteral(" <span style='color:#666'>(from %1)</span>").arg(source)));
 
     h.section(QStringLiteral("Work"));
-    const double flops = table.number(k, KernelField::Flops), bytes = table.number(k, KernelField::Bytes);
-    h.row(QStringLiteral("FLOPs"), flops == flops ? QStringLiteral("%1 (%2)").arg(formatFlops(flops), field(table, k, KernelField::Flops)) : QStringLiteral("<i>unknown</i>"));
-    h.row(QStringLiteral("Bytes"), bytes == bytes ? QStringLiteral("%1 (%2)").arg(formatBytes(bytes), field(table, k, KernelField::Bytes)) : QStringLiteral("<i>unknown</i>"));
-    h.row(QStringLiteral("Intensity"), formatNumber(table.number(k, KernelField::Intensity), 2) + (flops == flops && bytes == bytes ? QStringLiteral(" FLOP/byte") : QString()));
-    h.row(QStringLiteral("Achieved"), flops == flops ? QStringLiteral("%1 TFLOP/s · %2 GB/s").arg(formatNumber(table.number(k, KernelField::TflopsS), 2),
-                                                                                                formatNumber(table.number(k, KernelField::GbytesS), 1))
-                                                    : QString());
+    const double flops = table.number(k, KernelField::Flops),
+                 bytes = table.number(k, KernelField::Bytes);
+    h.row(QStringLiteral("FLOPs"),
+          flops == flops ? QStringLiteral("%1 (%2)").arg(formatFlops(flops),
+                                                         field(table, k, KernelField::Flops))
+                         : QStringLiteral("<i>unknown</i>"));
+    h.row(QStringLiteral("Bytes"),
+          bytes == bytes ? QStringLiteral("%1 (%2)").arg(formatBytes(bytes),
+                                                         field(table, k, KernelField::Bytes))
+                         : QStringLiteral("<i>unknown</i>"));
+    h.row(QStringLiteral("Intensity"),
+          formatNumber(table.number(k, KernelField::Intensity), 2) +
+              (flops == flops && bytes == bytes ? QStringLiteral(" FLOP/byte") : QString()));
+    h.row(QStringLiteral("Achieved"),
+          flops == flops ? QStringLiteral("%1 TFLOP/s · %2 GB/s")
+                               .arg(formatNumber(table.number(k, KernelField::TflopsS), 2),
+                                    formatNumber(table.number(k, KernelField::GbytesS), 1))
+                         : QString());
     h.row(QStringLiteral("Formula"), field(table, k, KernelField::FlopsRule));
-    h.row(QStringLiteral("Tensor Cores"), QStringLiteral("<b>%1</b> — %2").arg(field(table, k, KernelField::Tc), field(table, k, KernelField::TcReason)));
+    h.row(QStringLiteral("Tensor Cores"),
+          QStringLiteral("<b>%1</b> — %2")
+              .arg(field(table, k, KernelField::Tc), field(table, k, KernelField::TcReason)));
     if (ncu && ncu->has(k)) {
         if (const auto measured = ncu->tensorCore(k))
-            h.row(QStringLiteral("Measured"), QStringLiteral("<b>%1</b> — %2").arg(esc(ncuTensorCoreText(measured->state)), esc(measured->reason)));
+            h.row(QStringLiteral("Measured"),
+                  QStringLiteral("<b>%1</b> — %2")
+                      .arg(esc(ncuTensorCoreText(measured->state)), esc(measured->reason)));
         for (const auto& [section, metrics] : ncu->sections()) {
-            h.section(QStringLiteral("Nsight Compute: %1").arg(section.empty() ? QStringLiteral("metrics") : esc(section)));
+            h.section(QStringLiteral("Nsight Compute: %1")
+                          .arg(section.empty() ? QStringLiteral("metrics") : esc(section)));
             for (uint32_t m : metrics) {
                 const auto& info = ncu->metric(m);
                 const std::string value = ncu->text(k, m);
-                if (!value.empty()) h.row(esc(info.name), esc(value) + (info.unit.empty() ? QString() : QStringLiteral(" ") + esc(info.unit)));
+                if (!value.empty())
+                    h.row(esc(info.name),
+                          esc(value) + (info.unit.empty() ? QString()
+                                                          : QStringLiteral(" ") + esc(info.unit)));
             }
         }
     } else if (ncu) {

@@ -1,8 +1,8 @@
 #pragma once
 // The details pane's text for one kernel: full name, launch call, NVTX stack, op with shapes and
 // dtype, paired forward/backward op, launch configuration, FLOPs, bytes and Tensor Core verdict.
-#include "core/views/kernel_table.h"
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/views/kernel_table.h"
 
 #include <QString>
 

@@ -5,14 +5,13 @@
 // row ids (the rows in view order). A scope (a layer, an op, a chart bar) and a filter
 // expression narrow the rows; sorting permutes them in place. Human units on the display role,
 // raw numbers on SortRole, the CLI's exact text on ExportRole.
+#include "core/import/ncu/ncu_metrics.h"
 #include "core/views/kernel_filter.h"
 #include "core/views/kernel_table.h"
 #include "core/views/session_kernel_table.h"
-#include "core/import/ncu/ncu_metrics.h"
 #include "widgets/export/csv_export.h"
 
 #include <QAbstractTableModel>
-
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -26,9 +25,10 @@ namespace ls::gui {
 
 class KernelTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     static constexpr int SortRole = Qt::UserRole + 1;
-    static constexpr int ExportRole = kCsvRole; // the text and header `layerscope-cli kernels` writes
+    static constexpr int ExportRole =
+        kCsvRole; // the text and header `layerscope-cli kernels` writes
     static constexpr int KernelIdRole = Qt::UserRole + 3;
 
     explicit KernelTableModel(QObject* parent = nullptr);
@@ -37,16 +37,20 @@ public:
     void setTable(std::shared_ptr<const KernelTable> table);
     // The table with every kernel already sorted by column in order (off the GUI thread): the
     // model takes that sort and its rows as they are.
-    void setSortedTable(std::shared_ptr<const KernelTable> table, std::shared_ptr<const std::vector<KernelId>> sorted, int column,
+    void setSortedTable(std::shared_ptr<const KernelTable> table,
+                        std::shared_ptr<const std::vector<KernelId>> sorted, int column,
                         Qt::SortOrder order);
     void setTables(std::shared_ptr<const SessionKernelTable> tables); // every rank of a session
     // The table narrowed to a scope from the start (no pass over all its rows first).
-    void setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels, const QString& label);
+    void setScopedTable(std::shared_ptr<const KernelTable> table, std::vector<KernelId> kernels,
+                        const QString& label);
     // The one trace's table; null while several are shown.
-    const KernelTable* table() const { return tables_ && tables_->partCount() == 1 ? &tables_->part(0) : nullptr; }
+    const KernelTable* table() const {
+        return tables_ && tables_->traceCount() == 1 ? &tables_->table(0) : nullptr;
+    }
     const SessionKernelTable* tables() const { return tables_.get(); }
     // The trace table a row id belongs to and the kernel it is there.
-    const KernelTable& tableOf(KernelId row) const { return tables_->part(tables_->partOf(row)); }
+    const KernelTable& tableOf(KernelId row) const { return tables_->table(tables_->traceOf(row)); }
     KernelId localOf(KernelId row) const { return tables_->localOf(row); }
     // Imported Nsight Compute metrics: one more column per metric after the kernels columns, and
     // the measured Tensor Core verdict in the tc column where the file has the counts.
@@ -67,7 +71,8 @@ public:
     KernelId kernelAt(int row) const;
     int rowOf(KernelId k) const; // -1 when not shown
     const std::vector<KernelId>& rows() const { return *rows_; }
-    double rowsGpuTimeNs() const; // sum of the shown kernels' durations, computed once per change of rows
+    double
+    rowsGpuTimeNs() const; // sum of the shown kernels' durations, computed once per change of rows
     int sortColumn() const { return sortColumn_; }
     Qt::SortOrder sortOrder() const { return sortOrder_; }
 
@@ -77,22 +82,24 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     void sort(int column, Qt::SortOrder order) override;
 
-signals:
+  signals:
     void rowsChanged(); // scope, filter or table changed (not on sort)
 
-private:
+  private:
     QString display(const KernelTable& table, KernelId k, KernelField f) const;
     QVariant fileData(KernelId row, int role) const;
-    bool hasFileColumn() const { return tables_ && tables_->partCount() > 1; }
+    bool hasFileColumn() const { return tables_ && tables_->traceCount() > 1; }
     QVariant ncuData(KernelId k, uint32_t metric, int role) const;
     void sortRows(std::vector<KernelId>& rows, int column, bool descending) const;
     void rebuildRows();
-    void replaceTables(std::shared_ptr<const SessionKernelTable> tables, std::vector<KernelId> scope, bool hasScope, const QString& label);
+    void replaceTables(std::shared_ptr<const SessionKernelTable> tables,
+                       std::vector<KernelId> scope, bool hasScope, const QString& label);
     void changeRows(const std::function<void()>& change);
 
     std::shared_ptr<const SessionKernelTable> tables_;
     std::shared_ptr<const NcuMetrics> ncu_; // one trace only
-    mutable std::vector<std::shared_ptr<const KernelLabels>> labels_; // per part, built when a short name is first shown
+    mutable std::vector<std::shared_ptr<const KernelLabels>>
+        labels_; // per part, built when a short name is first shown
     std::vector<KernelId> scope_;
     bool hasScope_ = false;
     QString scopeLabel_;
@@ -101,7 +108,8 @@ private:
     // The rows shown, in order: the loader's sorted order itself when nothing scopes or filters
     // it (a copy faults in 4 MB of fresh pages per million kernels on the GUI thread).
     std::shared_ptr<const std::vector<KernelId>> rows_;
-    std::shared_ptr<const std::vector<KernelId>> sortedAll_; // every row in sortedColumn_/sortedOrder_
+    std::shared_ptr<const std::vector<KernelId>>
+        sortedAll_; // every row in sortedColumn_/sortedOrder_
     int sortedColumn_ = -1;
     Qt::SortOrder sortedOrder_ = Qt::AscendingOrder;
     mutable double rowsGpuTimeNs_ = NAN;

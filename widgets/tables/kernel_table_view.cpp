@@ -19,7 +19,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWhatsThis>
-
 #include <algorithm>
 #include <array>
 
@@ -29,29 +28,33 @@ namespace {
 const auto kHeaderKey = QStringLiteral("kernelTable/header");
 
 // What a first-time user sees; the rest is one right-click on the header away.
-constexpr std::array kDefaultColumns = {KernelField::Start, KernelField::Duration, KernelField::Name,
-                                        KernelField::Layer, KernelField::Op, KernelField::Dir,
-                                        KernelField::Sizes, KernelField::Flops, KernelField::Bytes,
-                                        KernelField::TflopsS, KernelField::GbytesS, KernelField::DataType,
-                                        KernelField::Tc, KernelField::Grid, KernelField::Block, KernelField::Stream};
+constexpr std::array kDefaultColumns = {
+    KernelField::Start, KernelField::Duration, KernelField::Name,    KernelField::Layer,
+    KernelField::Op,    KernelField::Dir,      KernelField::Sizes,   KernelField::Flops,
+    KernelField::Bytes, KernelField::TflopsS,  KernelField::GbytesS, KernelField::DataType,
+    KernelField::Tc,    KernelField::Grid,     KernelField::Block,   KernelField::Stream};
 
 } // namespace
 
 KernelTableView::KernelTableView(KernelTableModel* model, QWidget* parent)
-    : QWidget(parent), model_(model), table_(new QTableView), filter_(new QLineEdit), scope_(new QLabel),
-      clearScope_(new QToolButton), count_(new QLabel), error_(new QLabel), debounce_(new QTimer(this)) {
-    filter_->setPlaceholderText(QStringLiteral("Filter kernels: text, /regex/, duration > 50us, tc = not used, layer = layer0 and op ~ mm"));
+    : QWidget(parent), model_(model), table_(new QTableView), filter_(new QLineEdit),
+      scope_(new QLabel), clearScope_(new QToolButton), count_(new QLabel), error_(new QLabel),
+      debounce_(new QTimer(this)) {
+    filter_->setPlaceholderText(QStringLiteral("Filter kernels: text, /regex/, duration > 50us, tc "
+                                               "= not used, layer = layer0 and op ~ mm"));
     filter_->setClearButtonEnabled(true);
-    filter_->setToolTip(QStringLiteral("Free text matches name, op and layer; /regex/ too.\n"
-                                       "Conditions: COLUMN OP VALUE with = != < <= > >= ~ (regex) !~,\n"
-                                       "units ns us ms s, k M G T, B kB MB GB. Join with 'and' or ';'."));
+    filter_->setToolTip(
+        QStringLiteral("Free text matches name, op and layer; /regex/ too.\n"
+                       "Conditions: COLUMN OP VALUE with = != < <= > >= ~ (regex) !~,\n"
+                       "units ns us ms s, k M G T, B kB MB GB. Join with 'and' or ';'."));
     filter_->setObjectName(QStringLiteral("kernelFilter"));
     letWindowShortcutsThrough(filter_); // Ctrl+E exports from the filter bar too
     clearScope_->setText(QStringLiteral("✕"));
     clearScope_->setToolTip(QStringLiteral("Show all kernels (Esc)"));
     clearScope_->setAutoRaise(true);
     error_->setStyleSheet(QStringLiteral("color: #b00020;"));
-    scope_->setStyleSheet(QStringLiteral("QLabel { background: #e3ecf8; border-radius: 3px; padding: 1px 6px; }"));
+    scope_->setStyleSheet(
+        QStringLiteral("QLabel { background: #e3ecf8; border-radius: 3px; padding: 1px 6px; }"));
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
@@ -78,12 +81,15 @@ KernelTableView::KernelTableView(KernelTableModel* model, QWidget* parent)
     header->resizeSection(static_cast<int>(KernelField::Name), 360);
     header->resizeSection(static_cast<int>(KernelField::Start), 120);
     header->resizeSection(static_cast<int>(KernelField::End), 120);
-    table_->sortByColumn(static_cast<int>(KernelField::Duration), Qt::DescendingOrder); // until a saved layout says otherwise
+    table_->sortByColumn(static_cast<int>(KernelField::Duration),
+                         Qt::DescendingOrder); // until a saved layout says otherwise
     header->resizeSection(static_cast<int>(KernelField::Sizes), 180);
     header->resizeSection(static_cast<int>(KernelField::NvtxPath), 260);
     header->resizeSection(static_cast<int>(KernelField::NvtxRange), 260);
     for (int c = 0; c < model_->columnCount(); ++c)
-        header->setSectionHidden(c, std::find(kDefaultColumns.begin(), kDefaultColumns.end(), static_cast<KernelField>(c)) == kDefaultColumns.end());
+        header->setSectionHidden(c,
+                                 std::find(kDefaultColumns.begin(), kDefaultColumns.end(),
+                                           static_cast<KernelField>(c)) == kDefaultColumns.end());
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -98,11 +104,15 @@ KernelTableView::KernelTableView(KernelTableModel* model, QWidget* parent)
     connect(clearScope_, &QToolButton::clicked, model_, &KernelTableModel::clearScope);
     connect(model_, &KernelTableModel::rowsChanged, this, &KernelTableView::updateStatus);
     connect(model_, &QAbstractItemModel::modelReset, this, &KernelTableView::updateStatus);
-    connect(header, &QHeaderView::customContextMenuRequested, this, &KernelTableView::showHeaderMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this,
+            &KernelTableView::showHeaderMenu);
     connect(table_, &QTableView::customContextMenuRequested, this, &KernelTableView::showRowMenu);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { emit currentKernelChanged(model_->kernelAt(current.row())); });
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { emit selectionChanged(); });
+            [this](const QModelIndex& current) {
+                emit currentKernelChanged(model_->kernelAt(current.row()));
+            });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { emit selectionChanged(); });
 
     auto* copy = new QAction(QStringLiteral("Copy rows"), this);
     copy->setShortcut(QKeySequence::Copy);
@@ -132,7 +142,8 @@ void KernelTableView::applyFilterNow() {
     const QString error = model_->setFilter(filter_->text());
     error_->setText(error);
     error_->setToolTip(error);
-    filter_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
+    filter_->setStyleSheet(
+        error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
     updateStatus();
 }
 
@@ -147,12 +158,15 @@ bool KernelTableView::selectKernel(KernelId k) {
     const int row = model_->rowOf(k);
     if (row < 0) return false;
     const QModelIndex index = model_->index(row, table_->horizontalHeader()->logicalIndex(0));
-    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
     table_->scrollTo(index, QAbstractItemView::PositionAtCenter);
     return true;
 }
 
-KernelId KernelTableView::currentKernel() const { return model_->kernelAt(table_->currentIndex().row()); }
+KernelId KernelTableView::currentKernel() const {
+    return model_->kernelAt(table_->currentIndex().row());
+}
 
 void KernelTableView::copySelection() const {
     QApplication::clipboard()->setText(viewText(*table_, true, QLatin1Char('\t')));
@@ -168,21 +182,32 @@ void KernelTableView::showHeaderMenu(const QPoint& pos) {
 void KernelTableView::fillHeaderMenu(QMenu* menu, int section, const QPoint& globalPos) {
     auto* header = table_->horizontalHeader();
     if (section >= 0 && section < model_->columnCount()) {
-        const QString title = model_->headerData(section, Qt::Horizontal, Qt::DisplayRole).toString();
-        const QString help = model_->headerData(section, Qt::Horizontal, Qt::ToolTipRole).toString();
-        QAction* what = menu->addAction(QStringLiteral("What's this column? (%1)").arg(title), this, [this, title, help, globalPos] {
-            QWhatsThis::showText(globalPos, QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), help.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))), this);
-        });
+        const QString title =
+            model_->headerData(section, Qt::Horizontal, Qt::DisplayRole).toString();
+        const QString help =
+            model_->headerData(section, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QAction* what = menu->addAction(
+            QStringLiteral("What's this column? (%1)").arg(title), this,
+            [this, title, help, globalPos] {
+                QWhatsThis::showText(globalPos,
+                                     QStringLiteral("<b>%1</b><br>%2")
+                                         .arg(title.toHtmlEscaped(),
+                                              help.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                           QStringLiteral("<br>"))),
+                                     this);
+            });
         what->setObjectName(QStringLiteral("whatsThisColumn"));
         what->setToolTip(help);
         menu->addSeparator();
     }
     for (int c = 0; c < model_->columnCount(); ++c) {
-        QAction* a = menu->addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        QAction* a =
+            menu->addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
         a->setCheckable(true);
         a->setChecked(!header->isSectionHidden(c));
         a->setToolTip(model_->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
-        connect(a, &QAction::toggled, this, [header, c](bool on) { header->setSectionHidden(c, !on); });
+        connect(a, &QAction::toggled, this,
+                [header, c](bool on) { header->setSectionHidden(c, !on); });
     }
     menu->setToolTipsVisible(true);
 }
@@ -202,22 +227,28 @@ void KernelTableView::showRowMenu(const QPoint& pos) {
 
     QMenu menu(this);
     menu.addAction(QStringLiteral("Show in timeline"), this, [this, k] { emit showInTimeline(k); });
-    QAction* counterpart = menu.addAction(backward ? QStringLiteral("Show forward op's kernels") : QStringLiteral("Show backward kernels"),
+    QAction* counterpart = menu.addAction(backward ? QStringLiteral("Show forward op's kernels")
+                                                   : QStringLiteral("Show backward kernels"),
                                           this, [this, k] { emit showCounterpart(k); });
     counterpart->setEnabled(paired);
-    QAction* panes = menu.addAction(QStringLiteral("Show op in Forward/Backward"), this, [this, k] { emit showInFwdBwd(k); });
+    QAction* panes = menu.addAction(QStringLiteral("Show op in Forward/Backward"), this,
+                                    [this, k] { emit showInFwdBwd(k); });
     panes->setEnabled(op.valid());
     menu.addSeparator();
-    QAction* byOp = menu.addAction(QStringLiteral("Filter to op %1").arg(opName), this, [this, opName] {
-        QString quoted = opName;
-        quoted.replace(QLatin1Char('"'), QStringLiteral("\\\""));
-        applyFilter(QStringLiteral("op = \"%1\"").arg(quoted));
-    });
+    QAction* byOp =
+        menu.addAction(QStringLiteral("Filter to op %1").arg(opName), this, [this, opName] {
+            QString quoted = opName;
+            quoted.replace(QLatin1Char('"'), QStringLiteral("\\\""));
+            applyFilter(QStringLiteral("op = \"%1\"").arg(quoted));
+        });
     byOp->setEnabled(!opName.isEmpty());
-    QAction* byLayer = menu.addAction(QStringLiteral("Show layer %1 (forward and backward)").arg(layer), this, [this, k] { emit scopeToLayer(k); });
+    QAction* byLayer =
+        menu.addAction(QStringLiteral("Show layer %1 (forward and backward)").arg(layer), this,
+                       [this, k] { emit scopeToLayer(k); });
     byLayer->setEnabled(!layer.isEmpty());
     menu.addSeparator();
-    menu.addAction(QStringLiteral("Copy rows"), QKeySequence::Copy, this, &KernelTableView::copySelection);
+    menu.addAction(QStringLiteral("Copy rows"), QKeySequence::Copy, this,
+                   &KernelTableView::copySelection);
     menu.exec(table_->viewport()->mapToGlobal(pos));
 }
 

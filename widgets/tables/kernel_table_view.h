@@ -19,7 +19,7 @@ class KernelTableModel;
 
 class KernelTableView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit KernelTableView(KernelTableModel* model, QWidget* parent = nullptr);
 
     QTableView* table() const { return table_; }
@@ -36,7 +36,7 @@ public:
     // column?" (its meaning and unit), then the column chooser.
     void fillHeaderMenu(QMenu* menu, int section, const QPoint& globalPos);
 
-signals: // kernels by the model's row id (KernelTableModel::tableOf/localOf)
+  signals: // kernels by the model's row id (KernelTableModel::tableOf/localOf)
     void currentKernelChanged(ls::KernelId k);
     void selectionChanged();
     void showInTimeline(ls::KernelId k);
@@ -44,7 +44,7 @@ signals: // kernels by the model's row id (KernelTableModel::tableOf/localOf)
     void scopeToLayer(ls::KernelId k);
     void showInFwdBwd(ls::KernelId k);
 
-private:
+  private:
     void applyFilterNow();
     void updateStatus();
     void showHeaderMenu(const QPoint& pos);

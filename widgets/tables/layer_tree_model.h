@@ -1,6 +1,6 @@
 #pragma once
-// The layer tree (core/views/layer_tree.h) as an item model: iteration → direction → layer → op, each
-// row with kernel count, GPU time, share of the total, FLOPs, TFLOP/s and Tensor Core share.
+// The layer tree (core/views/layer_tree.h) as an item model: iteration → direction → layer → op,
+// each row with kernel count, GPU time, share of the total, FLOPs, TFLOP/s and Tensor Core share.
 // Nodes are addressed by their index in the tree's columns (internalId), no item objects. Every
 // rank of a session at once: the session's combined tree, a row per rank on top.
 #include "core/views/layer_tree.h"
@@ -9,14 +9,13 @@
 
 #include <QAbstractItemModel>
 #include <QStringList>
-
 #include <memory>
 
 namespace ls::gui {
 
 class LayerTreeModel : public QAbstractItemModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Name, Kernels, GpuTime, Percent, Flops, Tflops, TcShare, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int NodeRole = Qt::UserRole + 3;
@@ -24,8 +23,8 @@ public:
     explicit LayerTreeModel(QObject* parent = nullptr);
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const LayerTree> tree);
     // traces[p] is the session tree's part p, rankNames[p] names its Rank row.
-    void setSessionTree(std::shared_ptr<const SessionLayerTree> tree, std::vector<std::shared_ptr<const Trace>> traces,
-                        QStringList rankNames);
+    void setSessionTree(std::shared_ptr<const SessionLayerTree> tree,
+                        std::vector<std::shared_ptr<const Trace>> traces, QStringList rankNames);
     const LayerTree* tree() const { return tree_.get(); }
     QString nodeName(uint32_t node) const;
 
@@ -40,7 +39,7 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-private:
+  private:
     QVariant value(uint32_t node, int column, bool display) const;
     void indexTree();
 

@@ -12,8 +12,18 @@ bool isEditingKey(const QKeyEvent& e) {
     // Ctrl+A, Ctrl+C, Ctrl+V, Ctrl+X, Ctrl+Z, Ctrl+Y and Ctrl+arrows stay the field's; Ctrl+E
     // (emacs end of line on X11) does not: Home/End do that.
     switch (e.key()) {
-    case Qt::Key_A: case Qt::Key_C: case Qt::Key_V: case Qt::Key_X: case Qt::Key_Z: case Qt::Key_Y:
-    case Qt::Key_Left: case Qt::Key_Right: case Qt::Key_Backspace: case Qt::Key_Delete: case Qt::Key_Home: case Qt::Key_End:
+    case Qt::Key_A:
+    case Qt::Key_C:
+    case Qt::Key_V:
+    case Qt::Key_X:
+    case Qt::Key_Z:
+    case Qt::Key_Y:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Backspace:
+    case Qt::Key_Delete:
+    case Qt::Key_Home:
+    case Qt::Key_End:
         return true;
     default:
         return false;
@@ -21,10 +31,10 @@ bool isEditingKey(const QKeyEvent& e) {
 }
 
 class PassThrough : public QObject {
-public:
+  public:
     using QObject::QObject;
 
-protected:
+  protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
         if (event->type() != QEvent::ShortcutOverride) return false;
         auto* edit = qobject_cast<QLineEdit*>(watched);

@@ -5,7 +5,6 @@
 #include "widgets/timeline/timeline_view.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <vector>
 
@@ -18,11 +17,11 @@ namespace ls::gui {
 
 class TimelineArea : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TimelineArea(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const TimelineData> timeline);
     // Several ranks: all their rows, trace `shown` the one the table and tree show.
-    void setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown);
+    void setSession(std::shared_ptr<const SessionTimeline> session, uint32_t shown);
     QLineEdit* rankFilter() const { return rankFilter_; }
     TimelineView* view() const { return view_; }
     // Kernels selected elsewhere (a layer click, a range, the counterpart of an op).
@@ -34,7 +33,7 @@ public:
     // A strip of controls between the toolbar and the view (the iteration navigator).
     void addStrip(QWidget* strip);
 
-private:
+  private:
     void updateLegend();
 
     TimelineView* view_;

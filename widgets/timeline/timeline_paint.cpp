@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
-
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -23,15 +22,23 @@ QColor TimelineView::colorOf(uint32_t part, TimelineEventKind kind, uint32_t id)
     switch (kind) {
     case TimelineEventKind::Kernel:
         switch (colorMode_) {
-        case ColorMode::KernelClass: return kernelClassColor(parts_[part]->kernelClass[id]);
-        case ColorMode::Direction: return directionColor(t.kernelLinks.direction[id]);
-        case ColorMode::Layer: return t.kernelLinks.layer[id].valid() ? nameColor(t.kernelLinks.layer[id].value) : QColor(0xb0, 0xb0, 0xb0);
+        case ColorMode::KernelClass:
+            return kernelClassColor(parts_[part]->kernelClass[id]);
+        case ColorMode::Direction:
+            return directionColor(t.kernelLinks.direction[id]);
+        case ColorMode::Layer:
+            return t.kernelLinks.layer[id].valid() ? nameColor(t.kernelLinks.layer[id].value)
+                                                   : QColor(0xb0, 0xb0, 0xb0);
         }
         break;
-    case TimelineEventKind::Range: return nameColor(t.ranges.name[id].value);
-    case TimelineEventKind::ApiCall: return QColor(0x9a, 0xa5, 0xb1);
-    case TimelineEventKind::Memcpy: return memcpyColor(t.memcpys.kind[id]);
-    case TimelineEventKind::Memset: return QColor(0x8e, 0x6c, 0x4a);
+    case TimelineEventKind::Range:
+        return nameColor(t.ranges.name[id].value);
+    case TimelineEventKind::ApiCall:
+        return QColor(0x9a, 0xa5, 0xb1);
+    case TimelineEventKind::Memcpy:
+        return memcpyColor(t.memcpys.kind[id]);
+    case TimelineEventKind::Memset:
+        return QColor(0x8e, 0x6c, 0x4a);
     }
     return Qt::gray;
 }
@@ -45,7 +52,8 @@ void TimelineView::paintContent(QPainter& p, const QSize& size) const {
     p.fillRect(QRect(QPoint(0, 0), size), QColor(0xfa, 0xfa, 0xfa));
     if (!data_) {
         p.setPen(QColor(0x66, 0x66, 0x66));
-        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QStringLiteral("Open a trace to see its timeline."));
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter,
+                   QStringLiteral("Open a trace to see its timeline."));
         return;
     }
     const TimeWindow w = laneWindow(std::max(1, size.width() - kHeaderWidth));
@@ -53,7 +61,8 @@ void TimelineView::paintContent(QPainter& p, const QSize& size) const {
     paintOverlays(p, size, w);
     p.fillRect(QRect(0, 0, size.width(), kTop), QColor(0xf0, 0xf0, 0xf0));
     paintMinimap(p, QRect(kHeaderWidth, 0, size.width() - kHeaderWidth, kMinimapHeight), w);
-    paintRuler(p, QRect(kHeaderWidth, kMinimapHeight, size.width() - kHeaderWidth, kRulerHeight), w);
+    paintRuler(p, QRect(kHeaderWidth, kMinimapHeight, size.width() - kHeaderWidth, kRulerHeight),
+               w);
     p.setPen(QColor(0x55, 0x55, 0x55));
     p.drawText(QRect(6, 0, kHeaderWidth - 8, kTop), Qt::AlignVCenter | Qt::AlignLeft,
                QStringLiteral("%1 visible").arg(formatDuration(w.endNs() - w.startNs)));
@@ -71,13 +80,17 @@ void TimelineView::paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w
             const auto& busy = parts_[part]->busy;
             const auto& tracks = parts_[part]->tracks;
             const double from = static_cast<double>(tracks.start) + shift_[part];
-            const double bucket = std::max(1.0, static_cast<double>(tracks.end - tracks.start)) / std::max<size_t>(1, busy.size());
+            const double bucket = std::max(1.0, static_cast<double>(tracks.end - tracks.start)) /
+                                  std::max<size_t>(1, busy.size());
             for (float b : busy) minimapPeak_ = std::max(minimapPeak_, b);
             for (int x = 0; x < r.width(); ++x) {
-                const double t0 = spanStart_ + span * x / r.width() - from, t1 = spanStart_ + span * (x + 1) / r.width() - from;
+                const double t0 = spanStart_ + span * x / r.width() - from,
+                             t1 = spanStart_ + span * (x + 1) / r.width() - from;
                 if (t1 <= 0 || t0 >= bucket * static_cast<double>(busy.size())) continue;
                 const auto first = static_cast<size_t>(std::max(0.0, t0 / bucket));
-                const auto last = std::min(busy.size(), std::max(first + 1, static_cast<size_t>(std::max(0.0, t1 / bucket))));
+                const auto last =
+                    std::min(busy.size(),
+                             std::max(first + 1, static_cast<size_t>(std::max(0.0, t1 / bucket))));
                 float& v = minimap_[static_cast<size_t>(x)];
                 for (size_t i = first; i < last; ++i) v = std::max(v, busy[i]);
             }
@@ -87,14 +100,17 @@ void TimelineView::paintMinimap(QPainter& p, const QRect& r, const TimeWindow& w
     const float peak = minimapPeak_;
     const QColor fill(0x3b, 0x6e, 0xa8);
     for (int x = 0; x < r.width(); ++x) {
-        const int h = static_cast<int>(std::lround((r.height() - 4) * column[static_cast<size_t>(x)] / peak));
+        const int h =
+            static_cast<int>(std::lround((r.height() - 4) * column[static_cast<size_t>(x)] / peak));
         if (h > 0) p.fillRect(r.left() + x, r.bottom() - 1 - h, 1, h, fill);
     }
     const double x0 = (w.startNs - spanStart_) / span * r.width();
     const double x1 = (w.endNs() - spanStart_) / span * r.width();
     p.setPen(QColor(0xd0, 0x40, 0x20));
     p.setBrush(QColor(0xd0, 0x40, 0x20, 40));
-    p.drawRect(QRectF(r.left() + std::max(0.0, x0), r.top() + 1, std::max(2.0, std::min<double>(r.width(), x1) - std::max(0.0, x0)), r.height() - 3));
+    p.drawRect(QRectF(r.left() + std::max(0.0, x0), r.top() + 1,
+                      std::max(2.0, std::min<double>(r.width(), x1) - std::max(0.0, x0)),
+                      r.height() - 3));
     p.setBrush(Qt::NoBrush);
 }
 
@@ -107,7 +123,8 @@ void TimelineView::paintRuler(QPainter& p, const QRect& r, const TimeWindow& w) 
     for (double t : ticks.offsets) {
         const int x = r.left() + static_cast<int>(std::lround(w.toX(origin + t)));
         p.drawLine(x, r.bottom() - 5, x, r.bottom());
-        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, ticks.stepNs));
+        p.drawText(QRect(x + 3, r.top(), 120, r.height() - 3), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatTick(t, ticks.stepNs));
     }
 }
 
@@ -134,10 +151,13 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
         const int indent = sectioned() ? 12 : 0;
         if (row.kind == RowKind::Group) {
             const auto& g = groupAt(row.index);
-            p.fillRect(QRect(0, y, size.width(), row.height), g.gpu ? QColor(0xe6, 0xee, 0xe6) : QColor(0xe6, 0xea, 0xf2));
+            p.fillRect(QRect(0, y, size.width(), row.height),
+                       g.gpu ? QColor(0xe6, 0xee, 0xe6) : QColor(0xe6, 0xea, 0xf2));
             p.setPen(QColor(0x22, 0x22, 0x22));
-            const QString arrow = collapsed_[row.index] ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
-            p.drawText(QRect(4 + indent, y, size.width() - 8 - indent, row.height), Qt::AlignVCenter | Qt::AlignLeft, arrow + qstr(g.label));
+            const QString arrow =
+                collapsed_[row.index] ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            p.drawText(QRect(4 + indent, y, size.width() - 8 - indent, row.height),
+                       Qt::AlignVCenter | Qt::AlignLeft, arrow + qstr(g.label));
             continue;
         }
         const auto& lane = laneAt(row.index);
@@ -149,32 +169,46 @@ void TimelineView::paintLanes(QPainter& p, const QSize& size, const TimeWindow& 
         p.setPen(QColor(0x55, 0x55, 0x55));
         QString name = QString::fromLatin1(kindNames[static_cast<int>(lane.kind)]);
         if (lane.kind == TimelineEventKind::Range && rangesAreOps) name = QStringLiteral("Ops");
-        if (lane.kind == TimelineEventKind::Range) name += QStringLiteral(" %1").arg(lane.level);
-        else if (lane.level > 0) name += QStringLiteral(" (%1)").arg(lane.level + 1);
-        p.drawText(QRect(16 + indent, y, kHeaderWidth - 20 - indent, row.height), Qt::AlignVCenter | Qt::AlignLeft, name);
+        if (lane.kind == TimelineEventKind::Range)
+            name += QStringLiteral(" %1").arg(lane.level);
+        else if (lane.level > 0)
+            name += QStringLiteral(" (%1)").arg(lane.level + 1);
+        p.drawText(QRect(16 + indent, y, kHeaderWidth - 20 - indent, row.height),
+                   Qt::AlignVCenter | Qt::AlignLeft, name);
         bars.clear();
         TimeWindow own = w; // the part's own clock: same pixels
         own.startNs -= shift_[part];
         foldLane(t, lane, own, bars);
         for (const auto& b : bars) {
-            const double x0 = std::max(-2.0, b.x0) + kHeaderWidth, x1 = std::min<double>(size.width() + 2, b.x1 + kHeaderWidth);
+            const double x0 = std::max(-2.0, b.x0) + kHeaderWidth,
+                         x1 = std::min<double>(size.width() + 2, b.x1 + kHeaderWidth);
             if (x1 < kHeaderWidth) continue;
-            const QRectF rect(std::max<double>(x0, kHeaderWidth), y + 2, std::max(1.0, x1 - std::max<double>(x0, kHeaderWidth)), row.height - 4);
+            const QRectF rect(std::max<double>(x0, kHeaderWidth), y + 2,
+                              std::max(1.0, x1 - std::max<double>(x0, kHeaderWidth)),
+                              row.height - 4);
             QColor c = colorOf(part, lane.kind, lane.events[b.first]);
             if (b.count > 1) c = c.darker(125);
-            // Touching bars of one colour in a row become one rectangle: far fewer fills when zoomed out.
+            // Touching bars of one colour in a row become one rectangle: far fewer fills when
+            // zoomed out.
             auto& batch = batches[c.rgb()];
-            if (!batch.empty() && batch.back().top() == rect.top() && batch.back().right() >= rect.left() - 0.5)
+            if (!batch.empty() && batch.back().top() == rect.top() &&
+                batch.back().right() >= rect.left() - 0.5)
                 batch.back().setRight(std::max(batch.back().right(), rect.right()));
             else
                 batch.push_back(rect);
             if (b.count == 1 && rect.width() > 40) {
                 const uint32_t id = lane.events[b.first];
                 std::string_view text;
-                if (lane.kind == TimelineEventKind::Kernel) text = parts_[part]->kernelLabels->of(id);
-                else if (lane.kind == TimelineEventKind::Range) text = t.str(t.ranges.name[id]);
-                else if (lane.kind == TimelineEventKind::ApiCall) text = t.str(t.apiCalls.name[id]);
-                if (!text.empty()) labels.push_back(Label{rect.adjusted(3, 0, -2, 0), fm.elidedText(qstr(text), Qt::ElideRight, static_cast<int>(rect.width()) - 5)});
+                if (lane.kind == TimelineEventKind::Kernel)
+                    text = parts_[part]->kernelLabels->of(id);
+                else if (lane.kind == TimelineEventKind::Range)
+                    text = t.str(t.ranges.name[id]);
+                else if (lane.kind == TimelineEventKind::ApiCall)
+                    text = t.str(t.apiCalls.name[id]);
+                if (!text.empty())
+                    labels.push_back(Label{rect.adjusted(3, 0, -2, 0),
+                                           fm.elidedText(qstr(text), Qt::ElideRight,
+                                                         static_cast<int>(rect.width()) - 5)});
             }
         }
     }
@@ -200,13 +234,19 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
         const auto& list = highlightByLane_[lane];
         const int top = laneTop(lane);
         if (list.empty() || top < 0) continue;
-        const auto& kern = parts_[lanePart_[lane]]->trace->kernels; // the lane's trace, on the view's clock
+        const auto& kern =
+            parts_[lanePart_[lane]]->trace->kernels; // the lane's trace, on the view's clock
         const double shift = shift_[lanePart_[lane]];
-        auto it = std::partition_point(list.begin(), list.end(), [&](KernelId k) { return static_cast<double>(kern.end[k.value]) + shift <= w.startNs; });
+        auto it = std::partition_point(list.begin(), list.end(), [&](KernelId k) {
+            return static_cast<double>(kern.end[k.value]) + shift <= w.startNs;
+        });
         double lastX = -1e9;
-        for (; it != list.end() && static_cast<double>(kern.start[it->value]) + shift < w.endNs(); ++it) {
-            const double x0 = w.toX(static_cast<double>(kern.start[it->value]) + shift) + kHeaderWidth;
-            const double x1 = w.toX(static_cast<double>(kern.end[it->value]) + shift) + kHeaderWidth;
+        for (; it != list.end() && static_cast<double>(kern.start[it->value]) + shift < w.endNs();
+             ++it) {
+            const double x0 =
+                w.toX(static_cast<double>(kern.start[it->value]) + shift) + kHeaderWidth;
+            const double x1 =
+                w.toX(static_cast<double>(kern.end[it->value]) + shift) + kHeaderWidth;
             if (x1 < lastX + 1) continue;
             p.drawRect(QRectF(x0, top + 1, std::max(2.0, x1 - x0), kLaneHeight - 2));
             lastX = x1;
@@ -214,11 +254,14 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
     }
     // A clicked range's GPU projection: a band over the GPU rows.
     if (projection_) {
-        const double x0 = w.toX(projection_->first) + kHeaderWidth, x1 = w.toX(projection_->second) + kHeaderWidth;
+        const double x0 = w.toX(projection_->first) + kHeaderWidth,
+                     x1 = w.toX(projection_->second) + kHeaderWidth;
         for (const Row& row : rows_)
-            if (!row.header() && groupAt(groupBase_[lanePart_[row.index]] + laneAt(row.index).group).gpu) {
+            if (!row.header() &&
+                groupAt(groupBase_[lanePart_[row.index]] + laneAt(row.index).group).gpu) {
                 const int top = kTop + row.y - verticalScrollBar()->value();
-                p.fillRect(QRectF(x0, top, std::max(1.0, x1 - x0), row.height), QColor(0xff, 0x8c, 0x00, 45));
+                p.fillRect(QRectF(x0, top, std::max(1.0, x1 - x0), row.height),
+                           QColor(0xff, 0x8c, 0x00, 45));
             }
     }
     paintLinks(p, w);
@@ -229,17 +272,25 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
         const double shift = shift_[selectedPart_];
         const auto point = kernelPoint(selected_, selectedPart_);
         if (point) {
-            const double x0 = w.toX(static_cast<double>(st.kernels.start[selected_.value]) + shift) + kHeaderWidth;
-            const double x1 = w.toX(static_cast<double>(st.kernels.end[selected_.value]) + shift) + kHeaderWidth;
+            const double x0 =
+                w.toX(static_cast<double>(st.kernels.start[selected_.value]) + shift) +
+                kHeaderWidth;
+            const double x1 =
+                w.toX(static_cast<double>(st.kernels.end[selected_.value]) + shift) + kHeaderWidth;
             p.setPen(QPen(Qt::black, 2));
-            p.drawRect(QRectF(x0, point->y() - kLaneHeight / 2.0, std::max(3.0, x1 - x0), kLaneHeight));
+            p.drawRect(
+                QRectF(x0, point->y() - kLaneHeight / 2.0, std::max(3.0, x1 - x0), kLaneHeight));
         }
         const ApiCallId call = st.kernels.launch[selected_.value];
-        const uint32_t apiLane = call.valid() ? parts_[selectedPart_]->apiLane[call.value] : UINT32_MAX;
+        const uint32_t apiLane =
+            call.valid() ? parts_[selectedPart_]->apiLane[call.value] : UINT32_MAX;
         if (apiLane != UINT32_MAX && point) {
             const int top = laneTop(laneBase_[selectedPart_] + apiLane);
             if (top >= 0) {
-                const QPointF from(w.toX(static_cast<double>(st.apiCalls.start[call.value]) + shift) + kHeaderWidth, top + kLaneHeight / 2.0);
+                const QPointF from(
+                    w.toX(static_cast<double>(st.apiCalls.start[call.value]) + shift) +
+                        kHeaderWidth,
+                    top + kLaneHeight / 2.0);
                 p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5));
                 p.drawLine(from, *point);
                 const QPointF d = *point - from;
@@ -258,13 +309,15 @@ void TimelineView::paintOverlays(QPainter& p, const QSize& size, const TimeWindo
     }
     // A measured time range: its duration and the GPU work inside.
     if (measure_) {
-        const double x0 = w.toX(measure_->first) + kHeaderWidth, x1 = w.toX(measure_->second) + kHeaderWidth;
+        const double x0 = w.toX(measure_->first) + kHeaderWidth,
+                     x1 = w.toX(measure_->second) + kHeaderWidth;
         p.fillRect(QRectF(x0, kTop, x1 - x0, size.height() - kTop), QColor(0x30, 0x60, 0xc0, 40));
         const QString text = QStringLiteral("%1 · %L2 kernels · GPU time %3")
                                  .arg(formatDuration(measure_->second - measure_->first))
                                  .arg(measuredKernels_)
                                  .arg(formatDuration(measuredGpuNs_));
-        const QRectF box(std::max<double>(x0, kHeaderWidth) + 4, kTop + 4, QFontMetrics(p.font()).horizontalAdvance(text) + 12, 20);
+        const QRectF box(std::max<double>(x0, kHeaderWidth) + 4, kTop + 4,
+                         QFontMetrics(p.font()).horizontalAdvance(text) + 12, 20);
         p.fillRect(box, QColor(255, 255, 255, 230));
         p.setPen(QColor(0x10, 0x30, 0x80));
         p.drawText(box, Qt::AlignCenter, text);
@@ -285,7 +338,8 @@ void TimelineView::paintLinks(QPainter& p, const TimeWindow& w) const {
         if (!to) continue;
         const double x0 = w.toX(static_cast<double>(t.kernels.start[k.value])) + kHeaderWidth;
         const double x1 = w.toX(static_cast<double>(t.kernels.end[k.value])) + kHeaderWidth;
-        p.drawRect(QRectF(x0, to->y() - kLaneHeight / 2.0 + 1, std::max(3.0, x1 - x0), kLaneHeight - 2));
+        p.drawRect(
+            QRectF(x0, to->y() - kLaneHeight / 2.0 + 1, std::max(3.0, x1 - x0), kLaneHeight - 2));
         if (from) {
             QPainterPath arc(*from);
             const double lift = std::min(60.0, std::abs(to->x() - from->x()) / 4 + 10);

@@ -7,33 +7,48 @@ namespace ls::gui {
 
 QColor kernelClassColor(KernelClass c) {
     switch (c) {
-    case KernelClass::GemmTensorCore: return QColor(0x2e, 0x8b, 0x57);   // green: the math we want
-    case KernelClass::GemmNoTensorCore: return QColor(0xd9, 0x3a, 0x2b); // red: math that missed the Tensor Cores
-    case KernelClass::Attention: return QColor(0x7b, 0x4f, 0xc9);
-    case KernelClass::Elementwise: return QColor(0x4a, 0x90, 0xd9);
-    case KernelClass::Reduction: return QColor(0xe0, 0x9b, 0x2d);
-    case KernelClass::Communication: return QColor(0xc2, 0x3b, 0x8a);
-    case KernelClass::Other: return QColor(0x9e, 0x9e, 0x9e);
+    case KernelClass::GemmTensorCore:
+        return QColor(0x2e, 0x8b, 0x57); // green: the math we want
+    case KernelClass::GemmNoTensorCore:
+        return QColor(0xd9, 0x3a, 0x2b); // red: math that missed the Tensor Cores
+    case KernelClass::Attention:
+        return QColor(0x7b, 0x4f, 0xc9);
+    case KernelClass::Elementwise:
+        return QColor(0x4a, 0x90, 0xd9);
+    case KernelClass::Reduction:
+        return QColor(0xe0, 0x9b, 0x2d);
+    case KernelClass::Communication:
+        return QColor(0xc2, 0x3b, 0x8a);
+    case KernelClass::Other:
+        return QColor(0x9e, 0x9e, 0x9e);
     }
     return Qt::gray;
 }
 
 QColor directionColor(Direction d) {
     switch (d) {
-    case Direction::Forward: return QColor(0x3b, 0x7d, 0xd8);
-    case Direction::Backward: return QColor(0xe0, 0x6c, 0x2d);
-    case Direction::Optimizer: return QColor(0x5a, 0xa0, 0x4a);
-    case Direction::Other: return QColor(0xa0, 0xa0, 0xa0);
+    case Direction::Forward:
+        return QColor(0x3b, 0x7d, 0xd8);
+    case Direction::Backward:
+        return QColor(0xe0, 0x6c, 0x2d);
+    case Direction::Optimizer:
+        return QColor(0x5a, 0xa0, 0x4a);
+    case Direction::Other:
+        return QColor(0xa0, 0xa0, 0xa0);
     }
     return Qt::gray;
 }
 
 QColor memcpyColor(CopyKind k) {
     switch (k) {
-    case CopyKind::HtoD: return QColor(0xd4, 0xa0, 0x17);
-    case CopyKind::DtoH: return QColor(0xb0, 0x6a, 0x10);
-    case CopyKind::DtoD: return QColor(0x8f, 0x8f, 0x3a);
-    default: return QColor(0xa8, 0x8f, 0x5f);
+    case CopyKind::HtoD:
+        return QColor(0xd4, 0xa0, 0x17);
+    case CopyKind::DtoH:
+        return QColor(0xb0, 0x6a, 0x10);
+    case CopyKind::DtoD:
+        return QColor(0x8f, 0x8f, 0x3a);
+    default:
+        return QColor(0xa8, 0x8f, 0x5f);
     }
 }
 
@@ -42,7 +57,8 @@ QColor nameColor(uint32_t stringId) {
     // Quantized to a table: paint asks for thousands of these per frame.
     static const std::array<QColor, 128> table = [] {
         std::array<QColor, 128> colors;
-        for (size_t i = 0; i < colors.size(); ++i) colors[i] = QColor::fromHsvF(static_cast<float>(i) / 128.f, 0.38f, 0.93f);
+        for (size_t i = 0; i < colors.size(); ++i)
+            colors[i] = QColor::fromHsvF(static_cast<float>(i) / 128.f, 0.38f, 0.93f);
         return colors;
     }();
     const double hue = std::fmod(static_cast<double>(stringId) * 0.618033988749895, 1.0);

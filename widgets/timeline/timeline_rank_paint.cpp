@@ -6,18 +6,19 @@
 
 #include <QPainter>
 #include <QScrollBar>
-
 #include <algorithm>
 
 namespace ls::gui {
 
 using namespace timeline;
 
-void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size, const TimeWindow& w) const {
+void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size,
+                                   const TimeWindow& w) const {
     const TimelineRankSection& section = session_->sections[row.index];
     const bool collapsed = sectionCollapsed_[row.index];
-    const bool shown = section.part == partIndex_[0];
-    p.fillRect(QRect(0, y, size.width(), row.height), shown ? QColor(0xc9, 0xd6, 0xea) : QColor(0xd9, 0xdd, 0xe4));
+    const bool shown = section.trace == partIndex_[0];
+    p.fillRect(QRect(0, y, size.width(), row.height),
+               shown ? QColor(0xc9, 0xd6, 0xea) : QColor(0xd9, 0xdd, 0xe4));
     p.setPen(QColor(0x9a, 0xa4, 0xb4));
     p.drawLine(0, y, size.width(), y);
     QFont bold = p.font();
@@ -25,8 +26,11 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
     p.save();
     p.setFont(bold);
     p.setPen(QColor(0x10, 0x18, 0x30));
-    const QString label = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + qstr(section.label) +
-                          (shown ? (everyRankInTable_ ? QStringLiteral(" (in the panes)") : QStringLiteral(" (in the table)")) : QString());
+    const QString label = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
+                          qstr(section.label) +
+                          (shown ? (everyRankInTable_ ? QStringLiteral(" (in the panes)")
+                                                      : QStringLiteral(" (in the table)"))
+                                 : QString());
     const int labelWidth = collapsed ? kHeaderWidth - 8 : size.width() - 8;
     p.drawText(QRect(4, y, labelWidth, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                QFontMetrics(bold).elidedText(label, Qt::ElideRight, labelWidth));
@@ -46,7 +50,8 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
             if (x1 <= x0) continue;
             QColor c = colorOf(part, lane.kind, lane.events[b.first]);
             if (b.count > 1) c = c.darker(125);
-            p.fillRect(QRectF(x0 + kHeaderWidth, y + 5, std::max(1.0, x1 - x0), row.height - 10), c);
+            p.fillRect(QRectF(x0 + kHeaderWidth, y + 5, std::max(1.0, x1 - x0), row.height - 10),
+                       c);
         }
     }
 }
@@ -62,7 +67,8 @@ void TimelineView::paintCollective(QPainter& p, const QSize& size, const TimeWin
     for (const CollectiveMember& m : c->members) {
         if (m.rank >= session_->sections.size()) continue;
         const TimelineRankSection& section = session_->sections[m.rank];
-        const auto vp = static_cast<uint32_t>(std::find(partIndex_.begin(), partIndex_.end(), section.part) - partIndex_.begin());
+        const auto vp = static_cast<uint32_t>(
+            std::find(partIndex_.begin(), partIndex_.end(), section.trace) - partIndex_.begin());
         if (vp >= parts_.size()) continue;
         const double x0 = w.toX(static_cast<double>(m.start - shownOffset)) + kHeaderWidth;
         const double x1 = w.toX(static_cast<double>(m.end - shownOffset)) + kHeaderWidth;
@@ -80,10 +86,12 @@ void TimelineView::paintCollective(QPainter& p, const QSize& size, const TimeWin
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(x0, top + 1, std::max(3.0, x1 - x0), height - 2));
         starts.emplace_back(x0, top + height / 2.0);
-        if (m.kernel == selected_ && section.part == partIndex_[selectedPart_]) label = starts.back();
+        if (m.kernel == selected_ && section.trace == partIndex_[selectedPart_])
+            label = starts.back();
     }
     if (starts.size() < 2) return;
-    std::sort(starts.begin(), starts.end(), [](const QPointF& a, const QPointF& b) { return a.y() < b.y(); });
+    std::sort(starts.begin(), starts.end(),
+              [](const QPointF& a, const QPointF& b) { return a.y() < b.y(); });
     p.setPen(QPen(QColor(0x00, 0x8c, 0x8c), 1.5, Qt::DashLine));
     p.drawPolyline(starts.data(), static_cast<int>(starts.size()));
     const QString text = QStringLiteral("%1 #%2 · %3 ranks · skew %4 · last: rank %5")
@@ -95,7 +103,8 @@ void TimelineView::paintCollective(QPainter& p, const QSize& size, const TimeWin
     const QFontMetrics fm(p.font());
     const QPointF at = label.x() >= 0 ? label : starts.front();
     QRectF box(at.x() + 6, at.y() - 24, fm.horizontalAdvance(text) + 10, 18);
-    box.moveLeft(std::clamp(box.left(), static_cast<double>(kHeaderWidth), std::max<double>(kHeaderWidth, size.width() - box.width())));
+    box.moveLeft(std::clamp(box.left(), static_cast<double>(kHeaderWidth),
+                            std::max<double>(kHeaderWidth, size.width() - box.width())));
     box.moveTop(std::max<double>(kTop, box.top()));
     p.fillRect(box, QColor(255, 255, 255, 235));
     p.setPen(QColor(0x00, 0x5a, 0x5a));

@@ -7,7 +7,6 @@
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QScrollBar>
-
 #include <algorithm>
 
 namespace ls::gui {
@@ -21,7 +20,8 @@ bool moveInOrder(std::vector<uint32_t>& order, uint32_t item, size_t position) {
     auto it = std::find(order.begin(), order.end(), item);
     if (it == order.end()) return false;
     order.erase(it);
-    order.insert(order.begin() + static_cast<std::ptrdiff_t>(std::min(position, order.size())), item);
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(std::min(position, order.size())),
+                 item);
     return true;
 }
 
@@ -40,7 +40,8 @@ void TimelineView::layoutRows() {
             if (collapsed_[group]) continue;
             for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l) {
                 const auto& lane = laneAt(l);
-                if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group]) continue;
+                if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group])
+                    continue;
                 laneRow_[l] = static_cast<int>(rows_.size());
                 rows_.push_back(Row{RowKind::Lane, l, y, kLaneHeight});
                 y += kLaneHeight;
@@ -129,27 +130,32 @@ void TimelineView::dropHeader(const Row& dragged, int viewportY) {
             if (r.kind == dragged.kind && r.index == index) top = r.y;
         if (top >= 0 && top + dragged.height / 2 < y) ++position;
     }
-    if (dragged.kind == RowKind::Rank) moveRank(dragged.index, position);
-    else moveGroup(dragged.index, position);
+    if (dragged.kind == RowKind::Rank)
+        moveRank(dragged.index, position);
+    else
+        moveGroup(dragged.index, position);
 }
 
 void TimelineView::showGroupMenu(uint32_t group, const QPoint& globalPos) {
     QMenu menu(this);
     uint32_t depth = 0;
     for (uint32_t l = groupLanes_[group].first; l < groupLanes_[group].second; ++l)
-        if (laneAt(l).kind == TimelineEventKind::Range) depth = std::max(depth, laneAt(l).level + 1);
+        if (laneAt(l).kind == TimelineEventKind::Range)
+            depth = std::max(depth, laneAt(l).level + 1);
     menu.addAction(collapsed_[group] ? QStringLiteral("Expand") : QStringLiteral("Collapse"), this,
                    [this, group] { setGroupCollapsed(group, !collapsed_[group]); });
     if (depth > 0) {
         QMenu* levels = menu.addMenu(QStringLiteral("NVTX levels shown"));
         for (uint32_t n = 1; n <= depth; ++n) {
-            QAction* a = levels->addAction(n == depth ? QStringLiteral("All (%1)").arg(n) : QString::number(n), this,
-                                           [this, group, n, depth] { setNvtxLevels(group, n == depth ? UINT32_MAX : n); });
+            QAction* a = levels->addAction(
+                n == depth ? QStringLiteral("All (%1)").arg(n) : QString::number(n), this,
+                [this, group, n, depth] { setNvtxLevels(group, n == depth ? UINT32_MAX : n); });
             a->setCheckable(true);
             a->setChecked(std::min(nvtxLevels_[group], depth) == n);
         }
     }
-    menu.addAction(QStringLiteral("Hide this row"), this, [this, group] { setGroupHidden(group, true); });
+    menu.addAction(QStringLiteral("Hide this row"), this,
+                   [this, group] { setGroupHidden(group, true); });
     menu.addSeparator();
     QAction* showAll = menu.addAction(QStringLiteral("Show all rows"), this, [this] {
         std::fill(hidden_.begin(), hidden_.end(), 0);
@@ -157,15 +163,19 @@ void TimelineView::showGroupMenu(uint32_t group, const QPoint& globalPos) {
         std::fill(nvtxLevels_.begin(), nvtxLevels_.end(), UINT32_MAX);
         layoutRows();
     });
-    showAll->setEnabled(std::count(hidden_.begin(), hidden_.end(), 1) > 0 || std::count(collapsed_.begin(), collapsed_.end(), 1) > 0 ||
-                        std::any_of(nvtxLevels_.begin(), nvtxLevels_.end(), [](uint32_t v) { return v != UINT32_MAX; }));
+    showAll->setEnabled(std::count(hidden_.begin(), hidden_.end(), 1) > 0 ||
+                        std::count(collapsed_.begin(), collapsed_.end(), 1) > 0 ||
+                        std::any_of(nvtxLevels_.begin(), nvtxLevels_.end(),
+                                    [](uint32_t v) { return v != UINT32_MAX; }));
     menu.exec(globalPos);
 }
 
 void TimelineView::showRankMenu(uint32_t section, const QPoint& globalPos) {
     QMenu menu(this);
     const int rank = session_->sections[section].rank;
-    menu.addAction(sectionCollapsed_[section] ? QStringLiteral("Expand rank %1").arg(rank) : QStringLiteral("Collapse rank %1").arg(rank), this,
+    menu.addAction(sectionCollapsed_[section] ? QStringLiteral("Expand rank %1").arg(rank)
+                                              : QStringLiteral("Collapse rank %1").arg(rank),
+                   this,
                    [this, section] { setRankCollapsed(section, !sectionCollapsed_[section]); });
     menu.addAction(QStringLiteral("Expand only rank %1").arg(rank), this, [this, section] {
         for (uint32_t s = 0; s < sectionCollapsed_.size(); ++s) sectionCollapsed_[s] = s != section;
@@ -199,8 +209,10 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
     if (pos.y() < kTop) return;
     const auto header = headerAt(pos.y());
     if (!header) return;
-    if (header->kind == RowKind::Rank) showRankMenu(header->index, e->globalPos());
-    else showGroupMenu(header->index, e->globalPos());
+    if (header->kind == RowKind::Rank)
+        showRankMenu(header->index, e->globalPos());
+    else
+        showGroupMenu(header->index, e->globalPos());
 }
 
 } // namespace ls::gui

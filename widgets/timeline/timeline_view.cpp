@@ -9,7 +9,6 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -38,26 +37,27 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
     fitAll();
 }
 
-void TimelineView::setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown) {
-    if (!session || shown >= session->parts.size()) return setData(nullptr);
+void TimelineView::setSession(std::shared_ptr<const SessionTimeline> session, uint32_t shown) {
+    if (!session || shown >= session->traces.size()) return setData(nullptr);
     const bool same = session_ == session && !parts_.empty();
     const double oldShift = same ? static_cast<double>(session_->offset[partIndex_[0]]) : 0;
     const std::vector<uint32_t> oldOrder = sectionOrder_;
     const std::vector<uint8_t> oldCollapsed = sectionCollapsed_, oldShown = sectionShown_;
     const std::pair<double, double> visible{window_.startNs, window_.endNs()};
     session_ = std::move(session);
-    data_ = session_->parts[shown];
+    data_ = session_->traces[shown];
     // View part 0 is the shown trace, then the others in session order; each shifted onto the
     // shown trace's clock.
     std::vector<std::shared_ptr<const TimelineData>> parts{data_};
     partIndex_ = {shown};
-    for (uint32_t p = 0; p < session_->parts.size(); ++p)
+    for (uint32_t p = 0; p < session_->traces.size(); ++p)
         if (p != shown) {
-            parts.push_back(session_->parts[p]);
+            parts.push_back(session_->traces[p]);
             partIndex_.push_back(p);
         }
     std::vector<double> shift;
-    for (uint32_t p : partIndex_) shift.push_back(static_cast<double>(session_->offset[p] - session_->offset[shown]));
+    for (uint32_t p : partIndex_)
+        shift.push_back(static_cast<double>(session_->offset[p] - session_->offset[shown]));
     flattenParts(parts, shift);
     resetRowState();
     if (same) { // another rank of the same session: same rank layout, same moment on screen
@@ -71,12 +71,14 @@ void TimelineView::setSession(std::shared_ptr<const TimelineSession> session, ui
     }
     // Up to eight ranks open expanded; beyond, only the shown trace's, the others as busy strips.
     for (uint32_t s = 0; s < sectionCollapsed_.size(); ++s)
-        sectionCollapsed_[s] = session_->sections.size() > 8 && session_->sections[s].part != shown;
+        sectionCollapsed_[s] =
+            session_->sections.size() > 8 && session_->sections[s].trace != shown;
     layoutRows();
     fitAll();
 }
 
-void TimelineView::flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts, const std::vector<double>& shift) {
+void TimelineView::flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts,
+                                const std::vector<double>& shift) {
     parts_ = parts;
     shift_ = shift;
     laneBase_.clear();
@@ -92,8 +94,10 @@ void TimelineView::flattenParts(const std::vector<std::shared_ptr<const Timeline
         groupBase_.push_back(static_cast<uint32_t>(groupPart_.size()));
         lanePart_.insert(lanePart_.end(), tracks.lanes.size(), p);
         groupPart_.insert(groupPart_.end(), tracks.groups.size(), p);
-        for (const TimelineGroup& g : tracks.groups) groupSection_.push_back(session_ ? session_->sectionOf(partIndex_[p], g) : -1);
-        const double from = static_cast<double>(tracks.start) + shift_[p], to = static_cast<double>(tracks.end) + shift_[p];
+        for (const TimelineGroup& g : tracks.groups)
+            groupSection_.push_back(session_ ? session_->sectionOf(partIndex_[p], g) : -1);
+        const double from = static_cast<double>(tracks.start) + shift_[p],
+                     to = static_cast<double>(tracks.end) + shift_[p];
         spanStart_ = p == 0 ? from : std::min(spanStart_, from);
         spanEnd_ = p == 0 ? to : std::max(spanEnd_, to);
     }
@@ -145,7 +149,8 @@ const TimelineGroup& TimelineView::groupAt(uint32_t group) const {
 }
 
 uint32_t TimelineView::flatKernelLane(uint32_t part, KernelId k) const {
-    if (part >= parts_.size() || !k.valid() || k.value >= parts_[part]->kernelLane.size()) return UINT32_MAX;
+    if (part >= parts_.size() || !k.valid() || k.value >= parts_[part]->kernelLane.size())
+        return UINT32_MAX;
     const uint32_t l = parts_[part]->kernelLane[k.value];
     return l == UINT32_MAX ? l : laneBase_[part] + l;
 }
@@ -196,7 +201,8 @@ void TimelineView::setMeasure(double fromNs, double toNs) {
         measuredKernels_ += last - first;
         for (size_t i = first; i < last; ++i) {
             const uint32_t id = lane.events[i];
-            measuredGpuNs_ += std::min<double>(to, static_cast<double>(t.kernels.end[id])) - std::max<double>(from, static_cast<double>(t.kernels.start[id]));
+            measuredGpuNs_ += std::min<double>(to, static_cast<double>(t.kernels.end[id])) -
+                              std::max<double>(from, static_cast<double>(t.kernels.start[id]));
         }
     }
     viewport()->update();
@@ -239,7 +245,8 @@ void TimelineView::zoomToSelection() {
     const auto& kern = parts_[selectedPart_]->trace->kernels;
     const TimeNs a = kern.start[selected_.value], b = kern.end[selected_.value];
     const double margin = std::max(1.0, static_cast<double>(b - a) * 0.1);
-    setWindow(static_cast<double>(a) + shift_[selectedPart_] - margin, static_cast<double>(b) + shift_[selectedPart_] + margin);
+    setWindow(static_cast<double>(a) + shift_[selectedPart_] - margin,
+              static_cast<double>(b) + shift_[selectedPart_] + margin);
 }
 
 void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
@@ -248,7 +255,8 @@ void TimelineView::setHighlight(std::vector<KernelId> kernels, bool reveal) {
     setTraceHighlight(byTrace, reveal);
 }
 
-void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& byTrace, bool reveal) {
+void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& byTrace,
+                                     bool reveal) {
     highlight_.clear();
     highlightByLane_.assign(lanePart_.size(), {});
     highlightCount_ = 0;
@@ -258,13 +266,18 @@ void TimelineView::setTraceHighlight(const std::vector<std::vector<KernelId>>& b
         const auto& kernelLane = parts_[part]->kernelLane;
         highlightCount_ += kernels.size();
         for (KernelId k : kernels)
-            if (k.value < kernelLane.size() && kernelLane[k.value] != UINT32_MAX) highlightByLane_[laneBase_[part] + kernelLane[k.value]].push_back(k);
+            if (k.value < kernelLane.size() && kernelLane[k.value] != UINT32_MAX)
+                highlightByLane_[laneBase_[part] + kernelLane[k.value]].push_back(k);
         if (part == 0) highlight_ = kernels;
     }
-    const auto byStart = [](const Column<TimeNs>& start) { return [&start](KernelId a, KernelId b) { return start[a.value] < start[b.value]; }; };
+    const auto byStart = [](const Column<TimeNs>& start) {
+        return [&start](KernelId a, KernelId b) { return start[a.value] < start[b.value]; };
+    };
     for (uint32_t lane = 0; lane < highlightByLane_.size(); ++lane)
-        std::sort(highlightByLane_[lane].begin(), highlightByLane_[lane].end(), byStart(parts_[lanePart_[lane]]->trace->kernels.start));
-    if (!parts_.empty()) std::sort(highlight_.begin(), highlight_.end(), byStart(parts_[0]->trace->kernels.start));
+        std::sort(highlightByLane_[lane].begin(), highlightByLane_[lane].end(),
+                  byStart(parts_[lanePart_[lane]]->trace->kernels.start));
+    if (!parts_.empty())
+        std::sort(highlight_.begin(), highlight_.end(), byStart(parts_[0]->trace->kernels.start));
     if (reveal && highlightCount_) revealHighlight();
     viewport()->update();
 }
@@ -278,12 +291,14 @@ void TimelineView::revealHighlight() {
         const uint32_t part = lanePart_[lane];
         const auto& kern = parts_[part]->trace->kernels;
         for (KernelId k : highlightByLane_[lane]) {
-            const double s = static_cast<double>(kern.start[k.value]) + shift_[part], e = static_cast<double>(kern.end[k.value]) + shift_[part];
+            const double s = static_cast<double>(kern.start[k.value]) + shift_[part],
+                         e = static_cast<double>(kern.end[k.value]) + shift_[part];
             from = any ? std::min(from, s) : s;
             to = any ? std::max(to, e) : e;
             any = true;
         }
-        if (firstLane == UINT32_MAX || (lanePart_[firstLane] != 0 && part == 0)) firstLane = lane; // the shown trace's first
+        if (firstLane == UINT32_MAX || (lanePart_[firstLane] != 0 && part == 0))
+            firstLane = lane; // the shown trace's first
     }
     if (!any) return;
     const double margin = std::max(1.0, (to - from) * 0.1);
@@ -301,21 +316,26 @@ void TimelineView::selectPartKernel(uint32_t part, KernelId k, bool reveal) {
     selectedPart_ = part;
     if (reveal && data_ && k.valid()) {
         const auto& kern = parts_[part]->trace->kernels;
-        const double s = static_cast<double>(kern.start[k.value]) + shift_[part], e = static_cast<double>(kern.end[k.value]) + shift_[part];
-        if (s < window_.startNs || e > window_.endNs()) { // off screen: centre it, zooming in if it would be sub-pixel
-            const double span = std::min(window_.endNs() - window_.startNs, std::max(1000.0, (e - s) * 40));
+        const double s = static_cast<double>(kern.start[k.value]) + shift_[part],
+                     e = static_cast<double>(kern.end[k.value]) + shift_[part];
+        if (s < window_.startNs ||
+            e > window_.endNs()) { // off screen: centre it, zooming in if it would be sub-pixel
+            const double span =
+                std::min(window_.endNs() - window_.startNs, std::max(1000.0, (e - s) * 40));
             setWindow((s + e) / 2 - span / 2, (s + e) / 2 + span / 2);
         }
         const int top = laneTop(flatKernelLane(part, k));
         if (top >= 0 && (top < kTop || top > viewport()->height() - kLaneHeight))
-            verticalScrollBar()->setValue(verticalScrollBar()->value() + top - viewport()->height() / 2);
+            verticalScrollBar()->setValue(verticalScrollBar()->value() + top -
+                                          viewport()->height() / 2);
     }
     viewport()->update();
 }
 
 void TimelineView::selectTraceKernel(uint32_t trace, KernelId k, bool reveal) {
     const auto it = std::find(partIndex_.begin(), partIndex_.end(), trace);
-    if (it != partIndex_.end()) selectPartKernel(static_cast<uint32_t>(it - partIndex_.begin()), k, reveal);
+    if (it != partIndex_.end())
+        selectPartKernel(static_cast<uint32_t>(it - partIndex_.begin()), k, reveal);
 }
 
 void TimelineView::setLinked(std::vector<KernelId> kernels) {
@@ -344,14 +364,17 @@ std::optional<QPointF> TimelineView::kernelPoint(KernelId k, uint32_t part) cons
     if (top < 0) return std::nullopt;
     const TimeWindow w = laneWindow(lanesWidth());
     const auto& kern = parts_[part]->trace->kernels;
-    const double mid = (static_cast<double>(kern.start[k.value]) + static_cast<double>(kern.end[k.value])) / 2 + shift_[part];
+    const double mid =
+        (static_cast<double>(kern.start[k.value]) + static_cast<double>(kern.end[k.value])) / 2 +
+        shift_[part];
     return QPointF(w.toX(mid) + kHeaderWidth, top + kLaneHeight / 2.0);
 }
 
 std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
     if (!data_ || pos.x() < kHeaderWidth || pos.y() < kTop) return std::nullopt;
     const int y = pos.y() - kTop + verticalScrollBar()->value();
-    const auto row = std::partition_point(rows_.begin(), rows_.end(), [&](const Row& r) { return r.y + r.height <= y; });
+    const auto row = std::partition_point(rows_.begin(), rows_.end(),
+                                          [&](const Row& r) { return r.y + r.height <= y; });
     if (row == rows_.end() || row->header() || y < row->y) return std::nullopt;
     const auto& lane = laneAt(row->index);
     const uint32_t part = lanePart_[row->index];
@@ -371,19 +394,28 @@ std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
         const uint32_t first = lane.events[b.first], last = lane.events[b.first + b.count - 1];
         double total = 0; // the events of one pixel column
         for (uint32_t i = b.first; i < b.first + b.count; ++i)
-            total += static_cast<double>(eventEnd(t, lane.kind, lane.events[i]) - eventStart(t, lane.kind, lane.events[i]));
-        return Hit{lane.kind, first, b.count, static_cast<double>(eventStart(t, lane.kind, first)) + shift,
-                   static_cast<double>(eventEnd(t, lane.kind, last)) + shift, total, part};
+            total += static_cast<double>(eventEnd(t, lane.kind, lane.events[i]) -
+                                         eventStart(t, lane.kind, lane.events[i]));
+        return Hit{lane.kind,
+                   first,
+                   b.count,
+                   static_cast<double>(eventStart(t, lane.kind, first)) + shift,
+                   static_cast<double>(eventEnd(t, lane.kind, last)) + shift,
+                   total,
+                   part};
     }
     const int64_t i = eventAt(t, lane, time, w.nsPerPixel * 2);
     if (i < 0) return std::nullopt;
     const uint32_t id = lane.events[static_cast<size_t>(i)];
-    const double s = static_cast<double>(eventStart(t, lane.kind, id)) + shift, e = static_cast<double>(eventEnd(t, lane.kind, id)) + shift;
+    const double s = static_cast<double>(eventStart(t, lane.kind, id)) + shift,
+                 e = static_cast<double>(eventEnd(t, lane.kind, id)) + shift;
     return Hit{lane.kind, id, 1, s, e, e - s, part};
 }
 
 const MatchedCollective* TimelineView::selectedCollective() const {
-    return session_ && selected_.valid() ? session_->collectiveOfKernel(partIndex_[selectedPart_], selected_) : nullptr;
+    return session_ && selected_.valid()
+               ? session_->collectiveOfKernel(partIndex_[selectedPart_], selected_)
+               : nullptr;
 }
 
 QString TimelineView::tooltipFor(const Hit& h) const {
@@ -392,14 +424,17 @@ QString TimelineView::tooltipFor(const Hit& h) const {
         static const char* const what[] = {"ranges", "API calls", "kernels", "memcpys", "memsets"};
         return QStringLiteral("%L1 %2 folded here: %3 in all, spanning %4\nclick to zoom in")
             .arg(h.count)
-            .arg(QString::fromLatin1(what[static_cast<int>(h.kind)]), formatDuration(h.totalNs), formatDuration(h.toNs - h.fromNs));
+            .arg(QString::fromLatin1(what[static_cast<int>(h.kind)]), formatDuration(h.totalNs),
+                 formatDuration(h.toNs - h.fromNs));
     }
     const QString duration = formatDuration(h.toNs - h.fromNs);
     switch (h.kind) {
     case TimelineEventKind::Kernel: {
         const RangeId op = t.kernelLinks.op[h.id];
         QString peers;
-        if (const MatchedCollective* c = session_ ? session_->collectiveOfKernel(partIndex_[h.part], KernelId(h.id)) : nullptr)
+        if (const MatchedCollective* c =
+                session_ ? session_->collectiveOfKernel(partIndex_[h.part], KernelId(h.id))
+                         : nullptr)
             peers = QStringLiteral("\n%1 #%2 on %3 ranks · skew %4 · last: rank %5")
                         .arg(qstr(collectiveName(c->type)))
                         .arg(c->sequence)
@@ -407,17 +442,26 @@ QString TimelineView::tooltipFor(const Hit& h) const {
                         .arg(formatDuration(static_cast<double>(c->skew())))
                         .arg(c->lastRank);
         return QStringLiteral("%1\n%2 · %3 · %4\nop %5 · layer %6 · Tensor Cores: %7%8")
-            .arg(qstr(t.str(t.kernels.name[h.id])), duration, qstr(kernelClassName(parts_[h.part]->kernelClass[h.id])),
-                 qstr(directionName(t.kernelLinks.direction[h.id])), op.valid() ? qstr(t.str(t.ranges.name[op.value])) : QStringLiteral("–"),
-                 t.kernelLinks.layer[h.id].valid() ? qstr(t.str(t.kernelLinks.layer[h.id])) : QStringLiteral("–"),
+            .arg(qstr(t.str(t.kernels.name[h.id])), duration,
+                 qstr(kernelClassName(parts_[h.part]->kernelClass[h.id])),
+                 qstr(directionName(t.kernelLinks.direction[h.id])),
+                 op.valid() ? qstr(t.str(t.ranges.name[op.value])) : QStringLiteral("–"),
+                 t.kernelLinks.layer[h.id].valid() ? qstr(t.str(t.kernelLinks.layer[h.id]))
+                                                   : QStringLiteral("–"),
                  qstr(tcStateName(t.metrics.tc[h.id])), peers);
     }
     case TimelineEventKind::Range:
-        return QStringLiteral("%1\n%2 · click to show its kernels").arg(qstr(t.str(t.ranges.name[h.id])), duration);
-    case TimelineEventKind::ApiCall: return QStringLiteral("%1\n%2").arg(qstr(t.str(t.apiCalls.name[h.id])), duration);
+        return QStringLiteral("%1\n%2 · click to show its kernels")
+            .arg(qstr(t.str(t.ranges.name[h.id])), duration);
+    case TimelineEventKind::ApiCall:
+        return QStringLiteral("%1\n%2").arg(qstr(t.str(t.apiCalls.name[h.id])), duration);
     case TimelineEventKind::Memcpy:
-        return QStringLiteral("memcpy %1 · %2 · %3").arg(qstr(copyKindName(t.memcpys.kind[h.id])), formatBytes(static_cast<double>(t.memcpys.bytes[h.id])), duration);
-    case TimelineEventKind::Memset: return QStringLiteral("memset · %1 · %2").arg(formatBytes(static_cast<double>(t.memsets.bytes[h.id])), duration);
+        return QStringLiteral("memcpy %1 · %2 · %3")
+            .arg(qstr(copyKindName(t.memcpys.kind[h.id])),
+                 formatBytes(static_cast<double>(t.memcpys.bytes[h.id])), duration);
+    case TimelineEventKind::Memset:
+        return QStringLiteral("memset · %1 · %2")
+            .arg(formatBytes(static_cast<double>(t.memsets.bytes[h.id])), duration);
     }
     return {};
 }
@@ -433,8 +477,10 @@ bool TimelineView::viewportEvent(QEvent* e) {
     }
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        if (const auto hit = hitAt(help->pos())) QToolTip::showText(help->globalPos(), tooltipFor(*hit), viewport());
-        else QToolTip::hideText();
+        if (const auto hit = hitAt(help->pos()))
+            QToolTip::showText(help->globalPos(), tooltipFor(*hit), viewport());
+        else
+            QToolTip::hideText();
         return true;
     }
     return QAbstractScrollArea::viewportEvent(e);
@@ -469,13 +515,16 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !data_) return;
     pressPos_ = e->pos();
     moved_ = false;
-    if (e->pos().y() < kMinimapHeight && e->pos().x() >= kHeaderWidth) { // jump there on the minimap
-        const double centre = spanStart_ + (spanEnd_ - spanStart_) * (e->pos().x() - kHeaderWidth) / lanesWidth();
+    if (e->pos().y() < kMinimapHeight &&
+        e->pos().x() >= kHeaderWidth) { // jump there on the minimap
+        const double centre =
+            spanStart_ + (spanEnd_ - spanStart_) * (e->pos().x() - kHeaderWidth) / lanesWidth();
         const double half = (window_.endNs() - window_.startNs) / 2;
         setWindow(centre - half, centre + half);
         return;
     }
-    if (e->pos().y() >= kTop && e->pos().x() < kHeaderWidth) { // a rank or group header: click toggles, drag reorders
+    if (e->pos().y() >= kTop &&
+        e->pos().x() < kHeaderWidth) { // a rank or group header: click toggles, drag reorders
         draggedHeader_ = headerAt(e->pos().y());
         if (draggedHeader_) return;
     }
@@ -515,7 +564,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         const bool dragged = moved_;
         moved_ = false;
         if (dragged) return dropHeader(header, e->pos().y());
-        if (header.kind == RowKind::Rank) return setRankCollapsed(header.index, !sectionCollapsed_[header.index]);
+        if (header.kind == RowKind::Rank)
+            return setRankCollapsed(header.index, !sectionCollapsed_[header.index]);
         return setGroupCollapsed(header.index, !collapsed_[header.index]);
     }
     const bool click = !moved_;
@@ -539,8 +589,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
             emit kernelClicked(KernelId(hit->id));
         } else { // another rank's kernel: the rank of its row
             const uint32_t lane = flatKernelLane(hit->part, KernelId(hit->id));
-            const int section = lane == UINT32_MAX ? -1 : groupSection_[groupBase_[hit->part] + laneAt(lane).group];
-            if (section >= 0) emit otherRankKernelClicked(session_->sections[static_cast<size_t>(section)].rank, KernelId(hit->id));
+            const int section =
+                lane == UINT32_MAX ? -1 : groupSection_[groupBase_[hit->part] + laneAt(lane).group];
+            if (section >= 0)
+                emit otherRankKernelClicked(session_->sections[static_cast<size_t>(section)].rank,
+                                            KernelId(hit->id));
         }
     } else if (hit->kind == TimelineEventKind::Range && hit->part == 0) {
         emit rangeClicked(RangeId(hit->id));
@@ -556,24 +609,49 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
     const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
-    const double atX = viewport()->rect().contains(cursor) && cursor.x() > kHeaderWidth ? cursor.x() - kHeaderWidth : lanesWidth() / 2.0;
+    const double atX = viewport()->rect().contains(cursor) && cursor.x() > kHeaderWidth
+                           ? cursor.x() - kHeaderWidth
+                           : lanesWidth() / 2.0;
     switch (e->key()) {
-    case Qt::Key_W: zoomBy(0.7, atX); recordHistory(); break;
-    case Qt::Key_S: zoomBy(1 / 0.7, atX); recordHistory(); break;
-    case Qt::Key_A: panBy(-lanesWidth() * 0.15); break;
-    case Qt::Key_D: panBy(lanesWidth() * 0.15); break;
-    case Qt::Key_F: zoomToSelection(); break;
-    case Qt::Key_0: fitAll(); break;
+    case Qt::Key_W:
+        zoomBy(0.7, atX);
+        recordHistory();
+        break;
+    case Qt::Key_S:
+        zoomBy(1 / 0.7, atX);
+        recordHistory();
+        break;
+    case Qt::Key_A:
+        panBy(-lanesWidth() * 0.15);
+        break;
+    case Qt::Key_D:
+        panBy(lanesWidth() * 0.15);
+        break;
+    case Qt::Key_F:
+        zoomToSelection();
+        break;
+    case Qt::Key_0:
+        fitAll();
+        break;
     case Qt::Key_Left:
-        if (e->modifiers() & Qt::AltModifier) back();
-        else panBy(-lanesWidth() * 0.15);
+        if (e->modifiers() & Qt::AltModifier)
+            back();
+        else
+            panBy(-lanesWidth() * 0.15);
         break;
     case Qt::Key_Right:
-        if (e->modifiers() & Qt::AltModifier) forward();
-        else panBy(lanesWidth() * 0.15);
+        if (e->modifiers() & Qt::AltModifier)
+            forward();
+        else
+            panBy(lanesWidth() * 0.15);
         break;
-    case Qt::Key_Escape: measure_.reset(); viewport()->update(); break;
-    default: QAbstractScrollArea::keyPressEvent(e); return;
+    case Qt::Key_Escape:
+        measure_.reset();
+        viewport()->update();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(e);
+        return;
     }
 }
 

@@ -8,10 +8,9 @@
 // Ctrl+wheel zooms at the cursor, wheel scrolls rows, drag pans, Shift+drag measures a time
 // range, W/S/A/D zoom and pan, F zooms to the selection, 0 fits all, Alt+Left/Right go back and
 // forward through zoom history.
-#include "core/present/timeline_session.h"
+#include "core/present/session_timeline.h"
 
 #include <QAbstractScrollArea>
-
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,14 +19,14 @@ namespace ls::gui {
 
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
-public:
+  public:
     enum class ColorMode { KernelClass, Layer, Direction };
     struct Hit {
         TimelineEventKind kind;
-        uint32_t id;       // event id (kernel id, range id, …)
-        uint32_t count;    // > 1 for a folded bar
+        uint32_t id;    // event id (kernel id, range id, …)
+        uint32_t count; // > 1 for a folded bar
         double fromNs, toNs;
-        double totalNs; // summed durations (a folded bar: of all it holds)
+        double totalNs;    // summed durations (a folded bar: of all it holds)
         uint32_t part = 0; // 0: the shown trace; else another trace of the session (view order)
     };
 
@@ -36,9 +35,9 @@ public:
     // A session: every part's rows under rank headers, on the clock of part `shown`, whose
     // kernels the highlight, selection and linked lists name. Setting the same session with
     // another part shown keeps the rank layout and the visible time.
-    void setSession(std::shared_ptr<const TimelineSession> session, uint32_t shown);
+    void setSession(std::shared_ptr<const SessionTimeline> session, uint32_t shown);
     const TimelineData* data() const { return data_.get(); }
-    const TimelineSession* session() const { return session_.get(); }
+    const SessionTimeline* session() const { return session_.get(); }
 
     void setColorMode(ColorMode mode);
     ColorMode colorMode() const { return colorMode_; }
@@ -57,13 +56,16 @@ public:
     // The GPU projection of a clicked range: from its first kernel's start to its last's end.
     void setProjection(std::optional<std::pair<double, double>> span);
     KernelId selectedKernel() const { return selected_; }
-    uint32_t selectedTrace() const { return sessionPart(selectedPart_); } // the session trace it belongs to
+    uint32_t selectedTrace() const {
+        return sessionPart(selectedPart_);
+    } // the session trace it belongs to
 
     TimeWindow window() const { return window_; }
     void setWindow(double fromNs, double toNs, bool record = true);
     void fitAll();
     void zoomToSelection();
-    void revealHighlight(); // zooms to the highlighted kernels of every trace and scrolls to the first
+    void
+    revealHighlight(); // zooms to the highlighted kernels of every trace and scrolls to the first
     void back();
     void forward();
     void zoomBy(double factor, double atX);
@@ -72,7 +74,8 @@ public:
     // Paints what the view shows into any device (the bench renders into a QImage).
     void paintContent(QPainter& p, const QSize& size) const;
     std::optional<Hit> hitAt(const QPoint& viewportPos) const;
-    // Centre of the kernel's bar in viewport coordinates, if its lane is on screen (part as in Hit).
+    // Centre of the kernel's bar in viewport coordinates, if its lane is on screen (part as in
+    // Hit).
     std::optional<QPointF> kernelPoint(KernelId k, uint32_t part = 0) const;
     int laneTop(uint32_t lane) const; // -1 when hidden
     // The Shift+drag measurement: its range, the kernels in it and their GPU time inside it.
@@ -102,7 +105,9 @@ public:
     // Sections with a header on screen order (shown by the filter), top to bottom.
     std::vector<uint32_t> shownRankSections() const;
     // The session part shown at view part `part`, and the view part of a session part.
-    uint32_t sessionPart(uint32_t part) const { return part < partIndex_.size() ? partIndex_[part] : 0; }
+    uint32_t sessionPart(uint32_t part) const {
+        return part < partIndex_.size() ? partIndex_[part] : 0;
+    }
     // The collective of the selected kernel when it is one matched across ranks, else nullptr.
     const MatchedCollective* selectedCollective() const;
     // Selects a kernel of view part `part` (0: the shown trace, as selectKernel).
@@ -115,14 +120,14 @@ public:
     // Selects a kernel of session trace `trace` wherever its rows are in this view.
     void selectTraceKernel(uint32_t trace, KernelId k, bool reveal);
 
-signals:
+  signals:
     void kernelClicked(ls::KernelId k);
     // A kernel of another trace of the session: the rank it belongs to.
     void otherRankKernelClicked(int rank, ls::KernelId k);
     void rangeClicked(ls::RangeId r);
     void windowChanged();
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
@@ -135,7 +140,7 @@ protected:
     bool viewportEvent(QEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
 
-private:
+  private:
     enum class RowKind : uint8_t { Rank, Group, Lane };
     struct Row {
         RowKind kind;
@@ -145,7 +150,8 @@ private:
     };
     // The parts' groups and lanes in one numbering: view part 0 is the shown trace, so its
     // group and lane numbers are the flat ones.
-    void flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts, const std::vector<double>& shift);
+    void flattenParts(const std::vector<std::shared_ptr<const TimelineData>>& parts,
+                      const std::vector<double>& shift);
     const TimelineLane& laneAt(uint32_t lane) const;
     const TimelineGroup& groupAt(uint32_t group) const;
     uint32_t flatKernelLane(uint32_t part, KernelId k) const;
@@ -169,20 +175,22 @@ private:
     void paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintLinks(QPainter& p, const TimeWindow& w) const;
     void paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const;
-    void paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size, const TimeWindow& w) const;
+    void paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size,
+                         const TimeWindow& w) const;
 
     std::shared_ptr<const TimelineData> data_; // the shown trace: view part 0
-    std::shared_ptr<const TimelineSession> session_;
+    std::shared_ptr<const SessionTimeline> session_;
     std::vector<std::shared_ptr<const TimelineData>> parts_; // by view part
     std::vector<uint32_t> partIndex_;                        // view part -> session part
-    std::vector<double> shift_;                              // per view part: add to its times for the view's clock
-    std::vector<uint32_t> laneBase_, groupBase_;             // per view part: its first flat lane / group
-    std::vector<uint32_t> lanePart_, groupPart_;             // per flat lane / group: its view part
-    std::vector<int> groupSection_;                          // per flat group: its rank section, -1 none
-    double spanStart_ = 0, spanEnd_ = 0;                     // all parts, the view's clock
+    std::vector<double> shift_; // per view part: add to its times for the view's clock
+    std::vector<uint32_t> laneBase_, groupBase_; // per view part: its first flat lane / group
+    std::vector<uint32_t> lanePart_, groupPart_; // per flat lane / group: its view part
+    std::vector<int> groupSection_;              // per flat group: its rank section, -1 none
+    double spanStart_ = 0, spanEnd_ = 0;         // all parts, the view's clock
     std::vector<uint32_t> sectionOrder_;
     std::vector<uint8_t> sectionCollapsed_, sectionShown_;
-    std::vector<std::vector<uint32_t>> sectionKernelLanes_; // per section: its GPU kernel lanes (a collapsed rank's strip)
+    std::vector<std::vector<uint32_t>>
+        sectionKernelLanes_; // per section: its GPU kernel lanes (a collapsed rank's strip)
     std::optional<Row> draggedHeader_;
     mutable std::vector<float> minimap_; // busy per minimap pixel, for minimapWidth_
     mutable int minimapWidth_ = -1;
@@ -190,16 +198,17 @@ private:
     ColorMode colorMode_ = ColorMode::KernelClass;
     TimeWindow window_;
     std::vector<Row> rows_;
-    std::vector<int> laneRow_; // per lane: index into rows_, -1 hidden
-    std::vector<uint8_t> collapsed_; // per group
-    std::vector<uint8_t> hidden_;    // per group
+    std::vector<int> laneRow_;         // per lane: index into rows_, -1 hidden
+    std::vector<uint8_t> collapsed_;   // per group
+    std::vector<uint8_t> hidden_;      // per group
     std::vector<uint32_t> nvtxLevels_; // per group: NVTX lanes shown
     std::vector<uint32_t> groupOrder_; // display order of groups (drag a header to change it)
     std::vector<std::pair<uint32_t, uint32_t>> groupLanes_; // per group: [first, last) lane
-    std::vector<KernelId> highlight_; // by start
+    std::vector<KernelId> highlight_;                       // by start
     std::vector<KernelId> linked_;
     std::optional<std::pair<double, double>> projection_;
-    std::vector<std::vector<KernelId>> highlightByLane_; // per flat lane, by start: of that lane's part
+    std::vector<std::vector<KernelId>>
+        highlightByLane_; // per flat lane, by start: of that lane's part
     size_t highlightCount_ = 0;
     KernelId selected_;
     uint32_t selectedPart_ = 0;

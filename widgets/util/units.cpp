@@ -35,28 +35,40 @@ QString formatDuration(double ns) {
 QString formatTick(double ns, double stepNs) {
     if (!std::isfinite(ns) || !(stepNs > 0)) return {};
     const double a = std::fabs(ns);
-    const auto [unit, name] = a < 1e3 ? std::pair(1.0, "ns") : a < 1e6 ? std::pair(1e3, "µs") : a < 1e9 ? std::pair(1e6, "ms") : std::pair(1e9, "s");
+    const auto [unit, name] = a < 1e3   ? std::pair(1.0, "ns")
+                              : a < 1e6 ? std::pair(1e3, "µs")
+                              : a < 1e9 ? std::pair(1e6, "ms")
+                                        : std::pair(1e9, "s");
     // Decimals that resolve the step in this unit (steps are 1, 2 or 5 x 10^k ns).
-    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(stepNs / unit) - 1e-9)), 0, 9);
+    const int decimals =
+        std::clamp(static_cast<int>(std::ceil(-std::log10(stepNs / unit) - 1e-9)), 0, 9);
     return QStringLiteral("%1 %2").arg(ns / unit, 0, 'f', decimals).arg(QString::fromUtf8(name));
 }
 
 QString formatOffset(long long ns) {
     const bool negative = ns < 0;
-    const unsigned long long a = negative ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
+    const unsigned long long a =
+        negative ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
     return QStringLiteral("%1%2.%3 ms")
         .arg(negative ? QStringLiteral("-") : QString())
         .arg(a / 1000000ULL)
         .arg(a % 1000000ULL, 6, 10, QLatin1Char('0'));
 }
 
-QString formatFlops(double flops) { return std::isfinite(flops) ? withPrefix(flops, QStringLiteral("FLOP")) : QString(); }
-QString formatBytes(double bytes) { return std::isfinite(bytes) ? withPrefix(bytes, QStringLiteral("B")) : QString(); }
+QString formatFlops(double flops) {
+    return std::isfinite(flops) ? withPrefix(flops, QStringLiteral("FLOP")) : QString();
+}
+QString formatBytes(double bytes) {
+    return std::isfinite(bytes) ? withPrefix(bytes, QStringLiteral("B")) : QString();
+}
 
-QString formatNumber(double v, int decimals) { return std::isfinite(v) ? QString::number(v, 'f', decimals) : QString(); }
+QString formatNumber(double v, int decimals) {
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QString();
+}
 
 QString formatPercent(double fraction) {
-    return std::isfinite(fraction) ? QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2) : QString();
+    return std::isfinite(fraction) ? QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2)
+                                   : QString();
 }
 
 } // namespace ls::gui

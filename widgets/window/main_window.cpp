@@ -1,28 +1,27 @@
 #include "widgets/window/main_window.h"
 
-#include "widgets/session/background_job.h"
-
+#include "core/present/step_timing.h"
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/export/csv_export.h"
 #include "widgets/help/shortcuts_dialog.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/panes/load_report_text.h"
+#include "widgets/panes/ranks_panel.h"
+#include "widgets/panes/summary_charts.h"
+#include "widgets/roofline/roofline_panel.h"
+#include "widgets/session/background_job.h"
+#include "widgets/session/load_settings.h"
+#include "widgets/session/trace_loader.h"
+#include "widgets/start/start_page.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_details.h"
 #include "widgets/tables/kernel_summary_model.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
-#include "widgets/panes/load_report_text.h"
-#include "widgets/panes/ranks_panel.h"
-#include "widgets/panes/summary_charts.h"
-#include "widgets/start/start_page.h"
-#include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
-#include "widgets/session/trace_loader.h"
-#include "widgets/session/load_settings.h"
-#include "core/present/step_timing.h"
 #include "widgets/util/units.h"
 
 #include <QAction>
@@ -101,9 +100,10 @@ MainWindow::MainWindow(QWidget* parent)
     summary->setStretchFactor(1, 2);
 
     reportView_ = new QTextBrowser;
-    reportView_->setHtml(QStringLiteral("<p>Open an Nsight Systems SQLite export, an nvprof database or a PyTorch profiler trace "
-                                        "(.json or .json.gz) with File → Open (Ctrl+O), drop one on "
-                                        "this window, or try the sample trace (Help → Open sample trace).</p>"));
+    reportView_->setHtml(QStringLiteral(
+        "<p>Open an Nsight Systems SQLite export, an nvprof database or a PyTorch profiler trace "
+        "(.json or .json.gz) with File → Open (Ctrl+O), drop one on "
+        "this window, or try the sample trace (Help → Open sample trace).</p>"));
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(timeline_, QStringLiteral("Timeline"));
@@ -111,8 +111,10 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(fwdBwd_ = new FwdBwdPanel, QStringLiteral("Forward/Backward"));
     tabs_->addTab(reportView_, QStringLiteral("Load report"));
     tabs_->addTab(ranks_ = new RanksPanel, QStringLiteral("Ranks"));
-    tabs_->setTabToolTip(tabs_->indexOf(ranks_), QStringLiteral("Per rank of the files opened together: compute, communication, "
-                                                                 "overlap, idle; collectives across ranks; step time per iteration"));
+    tabs_->setTabToolTip(
+        tabs_->indexOf(ranks_),
+        QStringLiteral("Per rank of the files opened together: compute, communication, "
+                       "overlap, idle; collectives across ranks; step time per iteration"));
     tabs_->addTab(roofline_ = new RooflinePanel, QStringLiteral("Roofline"));
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
@@ -127,11 +129,13 @@ MainWindow::MainWindow(QWidget* parent)
     progress_->setMaximumWidth(300);
     progress_->setTextVisible(true);
     cancelButton_ = new QPushButton(QStringLiteral("Cancel"));
-    cancelButton_->setToolTip(QStringLiteral("Stop loading (the window keeps what it showed before)"));
+    cancelButton_->setToolTip(
+        QStringLiteral("Stop loading (the window keeps what it showed before)"));
     statusLabel_ = new QLabel;
     statusBar()->addWidget(statusLabel_, 1);
     rankBox_ = new QComboBox;
-    rankBox_->setToolTip(QStringLiteral("The rank the kernel table, layer tree, timeline and panes show (Ctrl+[ / Ctrl+])"));
+    rankBox_->setToolTip(QStringLiteral(
+        "The rank the kernel table, layer tree, timeline and panes show (Ctrl+[ / Ctrl+])"));
     rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     rankBox_->hide(); // until a session of several ranks opens (an empty box on the start page)
     statusBar()->addPermanentWidget(rankBox_);
@@ -140,22 +144,32 @@ MainWindow::MainWindow(QWidget* parent)
     setLoading(false);
 
     connect(cancelButton_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
-    connect(loader_, &TraceLoader::progress, this, [this](qint64 done, qint64 total, const QString& table, bool inBytes) {
-        progress_->setMaximum(1000);
-        progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
-        const QString unit = inBytes ? QStringLiteral("MB") : QStringLiteral("M rows");
-        progress_->setFormat(QStringLiteral("%p% of %1 %2").arg(static_cast<double>(total) / 1e6, 0, 'f', 1).arg(unit));
-        progress_->setToolTip(QStringLiteral("%L1 of %L2 %3 read").arg(done).arg(total).arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
-        statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
+    connect(loader_, &TraceLoader::progress, this,
+            [this](qint64 done, qint64 total, const QString& table, bool inBytes) {
+                progress_->setMaximum(1000);
+                progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
+                const QString unit = inBytes ? QStringLiteral("MB") : QStringLiteral("M rows");
+                progress_->setFormat(QStringLiteral("%p% of %1 %2")
+                                         .arg(static_cast<double>(total) / 1e6, 0, 'f', 1)
+                                         .arg(unit));
+                progress_->setToolTip(
+                    QStringLiteral("%L1 of %L2 %3 read")
+                        .arg(done)
+                        .arg(total)
+                        .arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
+                statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
+            });
+    connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceViews> loaded) {
+        showSession(std::move(loaded), true);
     });
-    connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceSession> loaded) { showSession(std::move(loaded), true); });
     connect(loader_, &TraceLoader::completed, this, &MainWindow::completeShownSession);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
     connect(loader_, &TraceLoader::partlyFailed, this, [this](const QStringList& lines) {
         notOpened_ = lines;
-        if (!reportPending_) showNotOpened(); // else with the loaded session's report, which comes later
+        if (!reportPending_)
+            showNotOpened(); // else with the loaded session's report, which comes later
     });
     connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
@@ -166,10 +180,12 @@ MainWindow::MainWindow(QWidget* parent)
         endBusy();
         statusLabel_->setText(QStringLiteral("Could not prepare the rank: %1").arg(what));
     });
-    connect(iterations_, &IterationNavigator::navigated, this, [this] { tabs_->setCurrentWidget(timeline_); });
+    connect(iterations_, &IterationNavigator::navigated, this,
+            [this] { tabs_->setCurrentWidget(timeline_); });
     connect(compare_, &ComparePanel::statusMessage, statusLabel_, &QLabel::setText);
     compare_->showAsTabOf(tabs_);
-    connect(rankBox_, &QComboBox::activated, this, [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
+    connect(rankBox_, &QComboBox::activated, this,
+            [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);
         statusLabel_->setText(QStringLiteral("Loading cancelled"));
@@ -178,8 +194,10 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) fitToScreen(this); // first start: 90% of the screen
-    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) static_cast<DetailsView*>(details_)->widenDockWhenShown();
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+        fitToScreen(this); // first start: 90% of the screen
+    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion))
+        static_cast<DetailsView*>(details_)->widenDockWhenShown();
     tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
     kernelView_->restoreLayout();
     layerView_->header()->restoreState(settings.value(kLayerHeaderKey).toByteArray());
@@ -213,7 +231,8 @@ void MainWindow::buildDocks() {
 
     details_ = new DetailsView;
     details_->setObjectName(QStringLiteral("kernelDetails"));
-    details_->setHtml(QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>"));
+    details_->setHtml(
+        QStringLiteral("<p style='color:#666'>Select a kernel to see its details.</p>"));
     detailsDock_ = new QDockWidget(QStringLiteral("Details"), this);
     detailsDock_->setObjectName(QStringLiteral("detailsDock"));
     detailsDock_->setWidget(details_);
@@ -223,10 +242,11 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::connectViews() {
-    connect(layerView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (syncing_ || !current.isValid()) return;
-        showLayerNode(layerModel_->nodeOf(current));
-    });
+    connect(layerView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (syncing_ || !current.isValid()) return;
+                showLayerNode(layerModel_->nodeOf(current));
+            });
     connect(kernelView_, &KernelTableView::currentKernelChanged, this, [this](KernelId k) {
         showKernelDetails(k);
         syncTreeToKernel(k);
@@ -235,7 +255,8 @@ void MainWindow::connectViews() {
     connect(kernelView_, &KernelTableView::selectionChanged, this, [this] {
         std::vector<KernelId> selected;
         for (const QItemSelectionRange& range : kernelView_->table()->selectionModel()->selection())
-            for (int r = range.top(); r <= range.bottom(); ++r) selected.push_back(kernelModel_->kernelAt(r));
+            for (int r = range.top(); r <= range.bottom(); ++r)
+                selected.push_back(kernelModel_->kernelAt(r));
         std::sort(selected.begin(), selected.end());
         selected.erase(std::unique(selected.begin(), selected.end()), selected.end());
         if (selected.size() > 1) showRowsOnTimeline(selected, QStringLiteral("Selected rows"));
@@ -243,8 +264,10 @@ void MainWindow::connectViews() {
     connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId row) {
         tabs_->setCurrentWidget(timeline_);
         const uint32_t trace = traceOfRow(row);
-        if (trace == session_->shownTrace) timeline_->focusKernel(allRanks_ ? kernelModel_->localOf(row) : row);
-        else timeline_->view()->selectTraceKernel(trace, kernelModel_->localOf(row), true);
+        if (trace == session_->shownTrace)
+            timeline_->focusKernel(allRanks_ ? kernelModel_->localOf(row) : row);
+        else
+            timeline_->view()->selectTraceKernel(trace, kernelModel_->localOf(row), true);
     });
     connect(kernelView_, &KernelTableView::showCounterpart, this, &MainWindow::showCounterpart);
     connect(kernelView_, &KernelTableView::scopeToLayer, this, [this](KernelId row) {
@@ -257,25 +280,30 @@ void MainWindow::connectViews() {
         if (allRanks_) { // the layer on every rank
             for (uint32_t p = 0; p < allRanks_->traces.size(); ++p)
                 if (const StringId there = allRanks_->traces[p]->strings.find(name); there.valid())
-                    for (KernelId k : kernelsOfLayer(*allRanks_->traces[p], there)) rows.push_back(allRanks_->kernels->rowOf(p, k));
+                    for (KernelId k : kernelsOfLayer(*allRanks_->traces[p], there))
+                        rows.push_back(allRanks_->kernels->rowOf(p, k));
         } else {
             rows = kernelsOfLayer(t, layer);
         }
         const QString label = QString::fromStdString(name);
-        kernelModel_->setScope(std::move(rows), allRanks_ ? QStringLiteral("Layer %1 on every rank, forward and backward").arg(label)
-                                                          : QStringLiteral("Layer %1, forward and backward").arg(label));
+        kernelModel_->setScope(
+            std::move(rows),
+            allRanks_ ? QStringLiteral("Layer %1 on every rank, forward and backward").arg(label)
+                      : QStringLiteral("Layer %1, forward and backward").arg(label));
         showRowsOnTimeline(kernelModel_->rows(), QStringLiteral("Layer %1").arg(label));
     });
-    connect(timeline_->view(), &TimelineView::kernelClicked, this, &MainWindow::selectTimelineKernel);
-    connect(timeline_->view(), &TimelineView::otherRankKernelClicked, this, [this](int rank, KernelId k) {
-        if (allRanks_) { // the table has every rank: select the row, the panes stay
-            for (const auto& r : session_->ranks->session->ranks)
-                if (r.rank == rank) return selectRow(allRanks_->kernels->rowOf(r.trace, k));
-            return;
-        }
-        // The table, tree and panes follow the rank; the timeline keeps its place.
-        showRank(rank, [this, k] { selectTimelineKernel(k); });
-    });
+    connect(timeline_->view(), &TimelineView::kernelClicked, this,
+            &MainWindow::selectTimelineKernel);
+    connect(timeline_->view(), &TimelineView::otherRankKernelClicked, this,
+            [this](int rank, KernelId k) {
+                if (allRanks_) { // the table has every rank: select the row, the panes stay
+                    for (const auto& r : session_->ranks->session->ranks)
+                        if (r.rank == rank) return selectRow(allRanks_->kernels->rowOf(r.trace, k));
+                    return;
+                }
+                // The table, tree and panes follow the rank; the timeline keeps its place.
+                showRank(rank, [this, k] { selectTimelineKernel(k); });
+            });
     connect(timeline_->view(), &TimelineView::rangeClicked, this, [this](RangeId r) {
         if (!session_) return;
         const Trace& t = *session_->trace;
@@ -285,14 +313,18 @@ void MainWindow::connectViews() {
         timeline_->view()->setHighlight(kernels, false);
         std::optional<std::pair<double, double>> projection;
         for (KernelId k : kernels) {
-            const auto s = static_cast<double>(t.kernels.start[k.value]), e = static_cast<double>(t.kernels.end[k.value]);
-            projection = projection ? std::make_pair(std::min(projection->first, s), std::max(projection->second, e)) : std::make_pair(s, e);
+            const auto s = static_cast<double>(t.kernels.start[k.value]),
+                       e = static_cast<double>(t.kernels.end[k.value]);
+            projection = projection ? std::make_pair(std::min(projection->first, s),
+                                                     std::max(projection->second, e))
+                                    : std::make_pair(s, e);
         }
         timeline_->view()->setProjection(projection);
     });
-    connect(fwdBwd_, &FwdBwdPanel::kernelsSelected, this, [this](const std::vector<KernelId>& kernels, const QString& what) {
-        timeline_->showKernels(kernels, what);
-    });
+    connect(fwdBwd_, &FwdBwdPanel::kernelsSelected, this,
+            [this](const std::vector<KernelId>& kernels, const QString& what) {
+                timeline_->showKernels(kernels, what);
+            });
     connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId row) {
         if (!session_ || !row.valid()) return;
         const KernelId k = kernelModel_->localOf(row);
@@ -308,33 +340,43 @@ void MainWindow::connectViews() {
         kernelView_->applyFilter(expression);
         kernelDock_->raise();
     });
-    connect(roofline_, &RooflinePanel::filterRequested, charts_, &SummaryCharts::filterRequested); // the same path
+    connect(roofline_, &RooflinePanel::filterRequested, charts_,
+            &SummaryCharts::filterRequested); // the same path
     // The export target is the table or tree the user last worked in.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
-        for (QAbstractItemView* v : {static_cast<QAbstractItemView*>(kernelView_->table()), static_cast<QAbstractItemView*>(layerView_),
-                                     static_cast<QAbstractItemView*>(summaryView_), static_cast<QAbstractItemView*>(fwdBwd_->forwardView()),
-                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardView()), static_cast<QAbstractItemView*>(fwdBwd_->ratioView()),
-                                     static_cast<QAbstractItemView*>(fwdBwd_->forwardKernelsView()),
-                                     static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView()),
-                                     static_cast<QAbstractItemView*>(compare_->table())})
+        for (QAbstractItemView* v :
+             {static_cast<QAbstractItemView*>(kernelView_->table()),
+              static_cast<QAbstractItemView*>(layerView_),
+              static_cast<QAbstractItemView*>(summaryView_),
+              static_cast<QAbstractItemView*>(fwdBwd_->forwardView()),
+              static_cast<QAbstractItemView*>(fwdBwd_->backwardView()),
+              static_cast<QAbstractItemView*>(fwdBwd_->ratioView()),
+              static_cast<QAbstractItemView*>(fwdBwd_->forwardKernelsView()),
+              static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView()),
+              static_cast<QAbstractItemView*>(compare_->table())})
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
-        if (now && kernelView_->isAncestorOf(now)) lastExportView_ = kernelView_->table(); // the filter bar exports the table it filters
+        if (now && kernelView_->isAncestorOf(now))
+            lastExportView_ = kernelView_->table(); // the filter bar exports the table it filters
     });
 }
 
 QString MainWindow::samplePath() {
     const QString name = QStringLiteral("sample_gpt2_2layer_fp16_h200.sqlite");
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/layerscope/") + name;
+    const QString installed =
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/layerscope/") + name;
     if (QFileInfo::exists(installed)) return QDir::cleanPath(installed);
     return QStringLiteral(LAYERSCOPE_RESOURCES_DIR "/") + name;
 }
 
-void MainWindow::showStartPage() { start_->showIn(QSettings().value(kRecentKey).toStringList(), samplePath()); }
+void MainWindow::showStartPage() {
+    start_->showIn(QSettings().value(kRecentKey).toStringList(), samplePath());
+}
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
-    for (const QString& path : recent) recentMenu_->addAction(path, this, [this, path] { openFile(path); });
+    for (const QString& path : recent)
+        recentMenu_->addAction(path, this, [this, path] { openFile(path); });
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
@@ -346,8 +388,9 @@ void MainWindow::openFiles(const QStringList& paths) {
     loadingPath_ = paths.size() == 1 ? paths.front() : QString();
     loadingFolder_ = QFileInfo(paths.front()).absolutePath();
     setLoading(true);
-    statusLabel_->setText(paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
-                                            : QStringLiteral("Opening %1 files…").arg(paths.size()));
+    statusLabel_->setText(
+        paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
+                          : QStringLiteral("Opening %1 files…").arg(paths.size()));
     loader_->setKernelOrder(tableOrder());
     loader_->start(paths);
 }
@@ -361,7 +404,7 @@ void MainWindow::setLoading(bool loading) {
     }
 }
 
-void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool deferPanes) {
+void MainWindow::showSession(std::shared_ptr<const TraceViews> session, bool deferPanes) {
     setLoading(false);
     start_->leave();
     paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
@@ -380,8 +423,10 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
     {
         const StepTiming step("timeline");
-        if (session_->ranks && session_->ranks->timelines) timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
-        else timeline_->setData(session_->timeline);
+        if (session_->ranks && session_->ranks->timelines)
+            timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
+        else
+            timeline_->setData(session_->timeline);
         iterations_->setSummary(session_->iterations);
         details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
     }
@@ -401,7 +446,8 @@ void MainWindow::showSession(std::shared_ptr<const TraceSession> session, bool d
     reportPending_ = true;
     QTimer::singleShot(kStepGapMs, this, [this, shown = session_, newSession, wasComplete] {
         timeline_->setUpdatesEnabled(true); // whatever is shown now
-        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks) return; // another one shown since
+        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks)
+            return; // another one shown since
         reportPending_ = false;
         showReportAndTitle(newSession, wasComplete, true);
         if (auto complete = std::move(completeWaiting_)) completeShownSession(std::move(complete));
@@ -412,7 +458,8 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     const Trace& t = *session_->trace;
     {
         const StepTiming report("load report");
-        reportView_->setHtml(loadReportHtml(t)); // now: a partly failed session's list goes above it
+        reportView_->setHtml(
+            loadReportHtml(t)); // now: a partly failed session's list goes above it
     }
     // The other tabs once their rows are built (a load sends them after the table, tree and
     // timeline), each step in its own turn of the event loop.
@@ -425,17 +472,25 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     }
     const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
     const bool oneFile = !opened || opened->traces.size() == 1;
-    shownPath_ = oneFile && opened ? QString::fromStdString(opened->traces.front().file) : loadingPath_;
+    shownPath_ =
+        oneFile && opened ? QString::fromStdString(opened->traces.front().file) : loadingPath_;
     const QFileInfo info(shownPath_.isEmpty() ? loadingFolder_ : shownPath_);
-    if (oneFile) setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
-    else setWindowTitle(QStringLiteral("%1 ranks in %2 files · %3 — Layerscope").arg(opened->ranks.size()).arg(opened->traces.size()).arg(info.fileName()));
+    if (oneFile)
+        setWindowTitle(QStringLiteral("%1 — Layerscope").arg(info.fileName()));
+    else
+        setWindowTitle(QStringLiteral("%1 ranks in %2 files · %3 — Layerscope")
+                           .arg(opened->ranks.size())
+                           .arg(opened->traces.size())
+                           .arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
     // The layer tree's root holds every kernel's time: no pass over a million kernels here.
     const double gpu = static_cast<double>(session_->layers->gpuTimeNs[0]);
-    statusLabel_->setText(QStringLiteral("Span %1  ·  %L2 kernels  ·  GPU time %3  ·  loaded in %4")
-                              .arg(formatDuration(static_cast<double>(t.captureEnd - t.captureStart)))
-                              .arg(t.kernels.size())
-                              .arg(formatDuration(gpu), formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
+    statusLabel_->setText(
+        QStringLiteral("Span %1  ·  %L2 kernels  ·  GPU time %3  ·  loaded in %4")
+            .arg(formatDuration(static_cast<double>(t.captureEnd - t.captureStart)))
+            .arg(t.kernels.size())
+            .arg(formatDuration(gpu),
+                 formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
 
     const StepTiming recentStep("title, status, recent files");
     QSettings settings;
@@ -455,16 +510,21 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
 
 void MainWindow::showNotOpened() {
     if (notOpened_.isEmpty()) return;
-    statusLabel_->setText(QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
-                              .arg(notOpened_.size()).arg(notOpened_.front()));
+    statusLabel_->setText(
+        QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
+            .arg(notOpened_.size())
+            .arg(notOpened_.front()));
     QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
-    for (const QString& line : notOpened_) html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+    for (const QString& line : notOpened_)
+        html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
     reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
     notOpened_.clear();
 }
 
-void MainWindow::completeShownSession(std::shared_ptr<const TraceSession> complete) {
-    if (!session_ || session_->complete || complete->trace != session_->trace || complete->ranks != session_->ranks) return;
+void MainWindow::completeShownSession(std::shared_ptr<const TraceViews> complete) {
+    if (!session_ || session_->complete || complete->trace != session_->trace ||
+        complete->ranks != session_->ranks)
+        return;
     if (reportPending_) {
         completeWaiting_ = std::move(complete);
         return;
@@ -497,7 +557,8 @@ void MainWindow::queuePaneSteps(bool defer) {
         });
     if (pendingLoaded_) paneSteps_.push_back([this] { emit traceLoaded(); });
     pendingLoaded_ = false;
-    if (defer) QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
+    if (defer)
+        QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
     else
         while (!paneSteps_.empty()) runPaneStep();
 }
@@ -511,26 +572,33 @@ void MainWindow::runPaneStep() {
 }
 
 QAbstractItemView* MainWindow::exportTarget() const {
-    return lastExportView_ ? lastExportView_ : static_cast<QAbstractItemView*>(kernelView_->table());
+    return lastExportView_ ? lastExportView_
+                           : static_cast<QAbstractItemView*>(kernelView_->table());
 }
 
 void MainWindow::compareWith(const QString& path) {
-    if (session_) compare_->compare(session_, path);
-    else statusLabel_->setText(QStringLiteral("Open a trace first: it is run A of the comparison"));
+    if (session_)
+        compare_->compare(session_, path);
+    else
+        statusLabel_->setText(QStringLiteral("Open a trace first: it is run A of the comparison"));
 }
 
 void MainWindow::showError(const QString& path, const QString& reason) {
     setLoading(false);
-    statusLabel_->setText(QStringLiteral("Could not open %1: %2").arg(QFileInfo(path).fileName(), reason));
+    statusLabel_->setText(
+        QStringLiteral("Could not open %1: %2").arg(QFileInfo(path).fileName(), reason));
     emit loadFailed(reason);
-    if (QApplication::platformName() == QLatin1String("offscreen")) return; // no modal dialogs in tests
+    if (QApplication::platformName() == QLatin1String("offscreen"))
+        return; // no modal dialogs in tests
     QMessageBox box(QMessageBox::Warning, QStringLiteral("Could not open trace"),
-                    QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), reason), QMessageBox::Ok, this);
-    box.setDetailedText(QStringLiteral("File: %1\nReason: %2\n\nLayerscope reads Nsight Systems exports made with "
-                                       "`nsys export --type sqlite`, nvprof databases and PyTorch profiler traces "
-                                       "(torch.profiler's export_chrome_trace, .json or .json.gz). It opens them "
-                                       "read-only and never writes beside them.")
-                            .arg(path, reason));
+                    QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), reason),
+                    QMessageBox::Ok, this);
+    box.setDetailedText(
+        QStringLiteral("File: %1\nReason: %2\n\nLayerscope reads Nsight Systems exports made with "
+                       "`nsys export --type sqlite`, nvprof databases and PyTorch profiler traces "
+                       "(torch.profiler's export_chrome_trace, .json or .json.gz). It opens them "
+                       "read-only and never writes beside them.")
+            .arg(path, reason));
     box.exec();
 }
 
@@ -549,7 +617,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, start_->windowState()); // the docks' layout, also while the start page hides them
+    settings.setValue(
+        kStateKey,
+        start_->windowState()); // the docks' layout, also while the start page hides them
     settings.setValue(kTabKey, tabs_->currentIndex());
     settings.setValue(kLayerHeaderKey, layerView_->header()->saveState());
     kernelView_->saveLayout();

@@ -4,10 +4,9 @@
 // traces from the menu, recent files, drag and drop, the command line or the bundled sample;
 // loads them in the background with progress and Cancel. Layout persists in QSettings.
 #include "core/import/ncu/ncu_metrics.h"
-#include "core/present/trace_session.h"
+#include "core/present/trace_views.h"
 
 #include <QMainWindow>
-
 #include <functional>
 #include <memory>
 #include <vector>
@@ -43,7 +42,7 @@ class BackgroundJob;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -61,7 +60,7 @@ public:
     // follows once it is on screen).
     bool rankPending() const;
     std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
-    const TraceSession* session() const { return session_.get(); }
+    const TraceViews* session() const { return session_.get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
     static QString samplePath();
     // The start page instead of the tabs (open, recent files, the sample, how to get a trace)
@@ -96,30 +95,30 @@ public:
     // (the trace and its table stay as they were).
     QString importNcu(const QString& path);
 
-signals:
+  signals:
     void windowReady(); // a newly opened trace's table, tree and timeline are shown
     void traceLoaded(); // and its other tabs too
     void loadFailed(const QString& reason);
     void rankShown(); // what showRank asked for is on screen
 
-protected:
+  protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
 
-private:
+  private:
     void buildDocks();
     void buildMenus();
     void connectViews();
     void updateRecentMenu();
     // deferPanes: the tabs other than the timeline fill in later turns of the event loop
     // (traceLoaded once they have).
-    void showSession(std::shared_ptr<const TraceSession> session, bool deferPanes = false);
+    void showSession(std::shared_ptr<const TraceViews> session, bool deferPanes = false);
     void showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes);
     void showNotOpened(); // notOpened_ above the load report and in the status line
     void runPaneStep();
     void queuePaneSteps(bool defer);
-    void completeShownSession(std::shared_ptr<const TraceSession> complete);
+    void completeShownSession(std::shared_ptr<const TraceViews> complete);
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
     // The timeline and panes on another trace of the session, prepared off the GUI thread; `then`
     // runs once it is shown (at once when it already is). leaveAllRanks: the table and tree go
@@ -131,7 +130,8 @@ private:
     void fillTableAndTree();        // the shown trace's, or every rank's
     KernelOrder tableOrder() const; // the kernel table header's sort
     QStringList traceRankNames() const;
-    // Kernel ids of the shown trace <-> the kernel table's row ids (the same but in all-ranks mode).
+    // Kernel ids of the shown trace <-> the kernel table's row ids (the same but in all-ranks
+    // mode).
     KernelId rowOfShown(KernelId k) const;
     std::vector<KernelId> rowsOfShown(const std::vector<KernelId>& kernels) const;
     uint32_t traceOfRow(KernelId row) const;
@@ -152,11 +152,11 @@ private:
     void saveSettings();
 
     TraceLoader* loader_;
-    std::shared_ptr<const TraceSession> session_;
+    std::shared_ptr<const TraceViews> session_;
     std::shared_ptr<const NcuMetrics> ncu_;
     QString loadingPath_; // the file or folder being opened; empty for several files picked at once
     QString loadingFolder_; // the folder of what is being opened
-    QString shownPath_;   // the file on screen: a failed or cancelled open leaves it
+    QString shownPath_;     // the file on screen: a failed or cancelled open leaves it
 
     KernelTableModel* kernelModel_;
     KernelTableView* kernelView_ = nullptr;
@@ -172,11 +172,13 @@ private:
     IterationNavigator* iterations_ = nullptr;
     StartPage* start_ = nullptr;
     QComboBox* rankBox_ = nullptr;
-    std::shared_ptr<const RankAnalysis> shownRanks_; // the session the Ranks tab and the rank box show
-    std::shared_ptr<const AllRanksView> allRanks_;   // set while the table and tree show every rank
+    std::shared_ptr<const RankAnalysis>
+        shownRanks_; // the session the Ranks tab and the rank box show
+    std::shared_ptr<const AllRanksView> allRanks_; // set while the table and tree show every rank
     std::shared_ptr<const AllRanksView> allRanksBuilt_; // of shownRanks_, kept for switching back
     BackgroundJob* rankJob_ = nullptr; // showTrace's and the all-ranks view's preparation
-    QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving the rank
+    QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving
+                         // the rank
     KernelSummaryModel* summaryModel_;
     QTableView* summaryView_ = nullptr;
     QTextBrowser* reportView_ = nullptr;
@@ -190,7 +192,7 @@ private:
     bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled
     // The other tabs' rows when they come before the shown session's title and report (a small
     // trace's can): taken once those are shown, so that windowReady always comes first.
-    std::shared_ptr<const TraceSession> completeWaiting_;
+    std::shared_ptr<const TraceViews> completeWaiting_;
     bool reportPending_ = false; // showSession's title and report are still to come
     QStringList notOpened_;      // a partly failed session's files: listed with its report
 

@@ -1,12 +1,11 @@
 // MainWindow's file actions on the user's request: exporting a table as CSV and importing an
 // Nsight Compute CSV (kept apart from the window's construction and views).
-#include "widgets/window/main_window.h"
-
 #include "core/import/ncu/ncu_metrics.h"
 #include "widgets/export/csv_export.h"
 #include "widgets/panes/load_report_text.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QAbstractItemView>
 #include <QDir>
@@ -25,10 +24,12 @@ const auto kExportDirKey = QStringLiteral("exportDir");
 
 } // namespace
 
-QString MainWindow::exportView(const QAbstractItemView& view, const QString& path, bool selectedOnly) {
+QString MainWindow::exportView(const QAbstractItemView& view, const QString& path,
+                               bool selectedOnly) {
     const CsvExportResult r = exportViewCsv(view, path, selectedOnly);
     if (!r.ok) return r.error.isEmpty() ? QStringLiteral("could not write the file") : r.error;
-    statusLabel_->setText(QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
+    statusLabel_->setText(
+        QStringLiteral("Exported %L1 rows to %2").arg(r.rows).arg(QDir::toNativeSeparators(path)));
     return {};
 }
 
@@ -39,14 +40,18 @@ QString MainWindow::importNcu(const QString& path) {
     ncu_ = imported.metrics;
     kernelModel_->setNcu(ncu_);
     const auto& m = ncu_->match();
-    QString report = QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
-    for (const auto& line : ncu_->report(10)) report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
+    QString report =
+        QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
+    for (const auto& line : ncu_->report(10))
+        report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
     reportView_->setHtml(loadReportHtml(*session_->trace) + report + QStringLiteral("</ul>"));
-    statusLabel_->setText(QStringLiteral("Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
-                              .arg(m.matched)
-                              .arg(m.unmatched)
-                              .arg(m.ambiguous)
-                              .arg(ncu_->metricCount()));
+    statusLabel_->setText(
+        QStringLiteral(
+            "Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
+            .arg(m.matched)
+            .arg(m.unmatched)
+            .arg(m.ambiguous)
+            .arg(ncu_->metricCount()));
     showKernelDetails(kernelView_->currentKernel());
     return {};
 }
@@ -54,13 +59,16 @@ QString MainWindow::importNcu(const QString& path) {
 void MainWindow::importNcuInteractive() {
     if (!session_) return;
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Import Nsight Compute CSV"),
-                                                      settings.value(QStringLiteral("ncuDir"), QDir::homePath()).toString(),
-                                                      QStringLiteral("Nsight Compute CSV (*.csv *.txt);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Import Nsight Compute CSV"),
+        settings.value(QStringLiteral("ncuDir"), QDir::homePath()).toString(),
+        QStringLiteral("Nsight Compute CSV (*.csv *.txt);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("ncuDir"), QFileInfo(path).absolutePath());
     const QString error = importNcu(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Import failed"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
+    if (!error.isEmpty())
+        QMessageBox::warning(this, QStringLiteral("Import failed"),
+                             QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
 }
 
 void MainWindow::exportInteractive(bool selectedOnly) {
@@ -70,13 +78,18 @@ void MainWindow::exportInteractive(bool selectedOnly) {
     if (view == kernelView_->table()) what = QStringLiteral("kernels");
     QSettings settings;
     const QString dir = settings.value(kExportDirKey, QDir::homePath()).toString();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("%1-%2.csv").arg(QFileInfo(shownPath_).completeBaseName(), what));
-    const QString path = QFileDialog::getSaveFileName(this, selectedOnly ? QStringLiteral("Export selected rows") : QStringLiteral("Export table"),
-                                                      suggested, QStringLiteral("CSV (*.csv)"));
+    const QString suggested = QDir(dir).filePath(
+        QStringLiteral("%1-%2.csv").arg(QFileInfo(shownPath_).completeBaseName(), what));
+    const QString path = QFileDialog::getSaveFileName(
+        this,
+        selectedOnly ? QStringLiteral("Export selected rows") : QStringLiteral("Export table"),
+        suggested, QStringLiteral("CSV (*.csv)"));
     if (path.isEmpty()) return;
     settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
     const QString error = exportView(*view, path, selectedOnly);
-    if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Export failed"), QStringLiteral("%1: %2").arg(path, error));
+    if (!error.isEmpty())
+        QMessageBox::warning(this, QStringLiteral("Export failed"),
+                             QStringLiteral("%1: %2").arg(path, error));
 }
 
 } // namespace ls::gui

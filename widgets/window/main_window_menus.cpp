@@ -1,31 +1,29 @@
 // The main window's menus: File (open, recent, compare, export, load settings), Edit, View (docks,
 // tabs, iteration navigation) and Help, with their shortcuts.
-#include "widgets/window/main_window.h"
-
-#include "widgets/session/background_job.h"
-
+#include "core/present/step_timing.h"
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/export/csv_export.h"
 #include "widgets/help/shortcuts_dialog.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
+#include "widgets/panes/load_report_text.h"
+#include "widgets/panes/ranks_panel.h"
+#include "widgets/panes/summary_charts.h"
+#include "widgets/roofline/roofline_panel.h"
+#include "widgets/session/background_job.h"
+#include "widgets/session/load_settings.h"
+#include "widgets/session/trace_loader.h"
+#include "widgets/start/start_page.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_details.h"
 #include "widgets/tables/kernel_summary_model.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
-#include "widgets/panes/load_report_text.h"
-#include "widgets/panes/ranks_panel.h"
-#include "widgets/panes/summary_charts.h"
-#include "widgets/start/start_page.h"
-#include "widgets/roofline/roofline_panel.h"
 #include "widgets/timeline/timeline_area.h"
-#include "widgets/session/trace_loader.h"
-#include "widgets/session/load_settings.h"
-#include "core/present/step_timing.h"
 #include "widgets/util/units.h"
+#include "widgets/window/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -64,50 +62,72 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(QStringLiteral("&Open…"), this, [this] {
         QSettings settings;
         const QString dir = settings.value(QStringLiteral("lastDir"), QDir::homePath()).toString();
-        const QStringList paths = QFileDialog::getOpenFileNames(this, QStringLiteral("Open trace (several: the ranks of one job)"), dir,
-                                                          QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz *.nsys-rep *.qdrep);;Nsight Systems or nvprof (*.sqlite *.sql *.nvvp *.nsys-rep *.qdrep);;PyTorch profiler (*.json *.json.gz);;All files (*)"));
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, QStringLiteral("Open trace (several: the ranks of one job)"), dir,
+            QStringLiteral("Traces (*.sqlite *.sql *.nvvp *.json *.json.gz *.nsys-rep "
+                           "*.qdrep);;Nsight Systems or nvprof (*.sqlite *.sql *.nvvp *.nsys-rep "
+                           "*.qdrep);;PyTorch profiler (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
     connect(start_, &StartPage::openRequested, open, &QAction::trigger);
-    open->setToolTip(QStringLiteral("Open a trace, or select several (one per rank) to open them as one session"));
+    open->setToolTip(QStringLiteral(
+        "Open a trace, or select several (one per rank) to open them as one session"));
     QAction* openDir = file->addAction(QStringLiteral("Open &Folder of Ranks…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open the traces of a folder as one session"),
-                                                              QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString());
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, QStringLiteral("Open the traces of a folder as one session"),
+            QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString());
         if (!dir.isEmpty()) openFile(dir);
     });
     openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction* nextRank = file->addAction(QStringLiteral("Next Rank"), this, [this] {
-        if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + 1) % rankBox_->count()).toInt());
+        if (rankBox_->count() > 1)
+            showRank(
+                rankBox_->itemData((rankBox_->currentIndex() + 1) % rankBox_->count()).toInt());
     });
     nextRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
     QAction* previousRank = file->addAction(QStringLiteral("Previous Rank"), this, [this] {
-        if (rankBox_->count() > 1) showRank(rankBox_->itemData((rankBox_->currentIndex() + rankBox_->count() - 1) % rankBox_->count()).toInt());
+        if (rankBox_->count() > 1)
+            showRank(rankBox_
+                         ->itemData((rankBox_->currentIndex() + rankBox_->count() - 1) %
+                                    rankBox_->count())
+                         .toInt());
     });
     previousRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
-    QAction* allRanks = file->addAction(QStringLiteral("All Ranks in Table and Tree"), this, [this] {
-        if (shownRanks_ && shownRanks_->session->traces.size() > 1) showRank(kAllRanks);
-        else statusLabel_->setText(QStringLiteral("All ranks: open several rank files (or their folder) as one session first"));
-    });
+    QAction* allRanks =
+        file->addAction(QStringLiteral("All Ranks in Table and Tree"), this, [this] {
+            if (shownRanks_ && shownRanks_->session->traces.size() > 1)
+                showRank(kAllRanks);
+            else
+                statusLabel_->setText(QStringLiteral(
+                    "All ranks: open several rank files (or their folder) as one session first"));
+        });
     allRanks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     allRanks->setObjectName(QStringLiteral("allRanksAction"));
-    allRanks->setToolTip(QStringLiteral("Every rank's kernels in one table and one layer tree; the timeline and panes keep their rank"));
+    allRanks->setToolTip(QStringLiteral("Every rank's kernels in one table and one layer tree; the "
+                                        "timeline and panes keep their rank"));
     QAction* compare = file->addAction(QStringLiteral("&Compare With…"), this, [this] {
         if (const QString path = ComparePanel::chooseFile(this); !path.isEmpty()) compareWith(path);
     });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    compare->setToolTip(QStringLiteral("Open a second run (B) and compare it with this one (A) by layer, op and kernel"));
+    compare->setToolTip(QStringLiteral(
+        "Open a second run (B) and compare it with this one (A) by layer, op and kernel"));
     recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
     addLoadSettingsMenus(file, this, [this](const QString& text) { statusLabel_->setText(text); });
-    QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this, &MainWindow::importNcuInteractive);
+    QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV…"), this,
+                                         &MainWindow::importNcuInteractive);
     importNcu->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same program: its metrics join the kernels they measured"));
+    importNcu->setToolTip(QStringLiteral("ncu --csv output (details or raw page) of the same "
+                                         "program: its metrics join the kernels they measured"));
     file->addSeparator();
-    QAction* exportAll = file->addAction(QStringLiteral("&Export Table as CSV…"), this, [this] { exportInteractive(false); });
+    QAction* exportAll = file->addAction(QStringLiteral("&Export Table as CSV…"), this,
+                                         [this] { exportInteractive(false); });
     exportAll->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportAll->setToolTip(QStringLiteral("The kernel table, layer tree or kernel summary you last clicked, as shown"));
-    QAction* exportSelected = file->addAction(QStringLiteral("Export &Selected Rows as CSV…"), this, [this] { exportInteractive(true); });
+    exportAll->setToolTip(QStringLiteral(
+        "The kernel table, layer tree or kernel summary you last clicked, as shown"));
+    QAction* exportSelected = file->addAction(QStringLiteral("Export &Selected Rows as CSV…"), this,
+                                              [this] { exportInteractive(true); });
     exportSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
@@ -128,14 +148,19 @@ void MainWindow::buildMenus() {
     });
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
-    const QString tabNames[] = {QStringLiteral("&Timeline"), QStringLiteral("&Summary"), QStringLiteral("&Forward/Backward"),
-                                QStringLiteral("&Load Report"), QStringLiteral("&Ranks"), QStringLiteral("R&oofline")};
+    const QString tabNames[] = {QStringLiteral("&Timeline"),
+                                QStringLiteral("&Summary"),
+                                QStringLiteral("&Forward/Backward"),
+                                QStringLiteral("&Load Report"),
+                                QStringLiteral("&Ranks"),
+                                QStringLiteral("R&oofline")};
     for (int i = 0; i < 6; ++i) {
         QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();
-    for (QDockWidget* dock : {layerDock_, kernelDock_, detailsDock_}) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : {layerDock_, kernelDock_, detailsDock_})
+        view->addAction(dock->toggleViewAction());
     layerDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
     kernelDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     detailsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
@@ -149,13 +174,16 @@ void MainWindow::buildMenus() {
     help->addAction(QStringLiteral("Open &Sample Trace"), this, [this] { openFile(samplePath()); });
     addShortcutsAction(help, this); // F1, Ctrl+/
     help->addAction(QStringLiteral("&Filter Syntax"), this, [this] {
-        QMessageBox::information(this, QStringLiteral("Kernel filter syntax"), kernelView_->filterEdit()->toolTip());
+        QMessageBox::information(this, QStringLiteral("Kernel filter syntax"),
+                                 kernelView_->filterEdit()->toolTip());
     });
     help->addAction(QStringLiteral("&About Layerscope"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About Layerscope"),
-                           QStringLiteral("<b>Layerscope %1</b><p>A viewer for GPU traces of deep-learning jobs: Nsight "
-                                          "Systems SQLite exports, correlated by layer.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+        QMessageBox::about(
+            this, QStringLiteral("About Layerscope"),
+            QStringLiteral(
+                "<b>Layerscope %1</b><p>A viewer for GPU traces of deep-learning jobs: Nsight "
+                "Systems SQLite exports, correlated by layer.</p>")
+                .arg(QCoreApplication::applicationVersion()));
     });
 }
 

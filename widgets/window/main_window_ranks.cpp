@@ -1,18 +1,16 @@
 // MainWindow over a session of several ranks: the rank box, switching the shown trace, and the
 // all-ranks mode of the kernel table and layer tree (their row ids are then session row ids,
 // mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
-#include "widgets/window/main_window.h"
-
+#include "core/present/step_timing.h"
+#include "widgets/panes/ranks_panel.h"
 #include "widgets/session/background_job.h"
 #include "widgets/session/trace_loader.h"
-
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
-#include "widgets/panes/ranks_panel.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
-#include "core/present/step_timing.h"
+#include "widgets/window/main_window.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -22,7 +20,6 @@
 #include <QProgressBar>
 #include <QTableView>
 #include <QTreeView>
-
 #include <optional>
 
 namespace ls::gui {
@@ -37,21 +34,30 @@ void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) 
     const Session* s = analysis ? analysis->session.get() : nullptr;
     if (s && s->ranks.size() > 1) {
         for (const auto& r : s->ranks) {
-            const QString file = QFileInfo(QString::fromStdString(s->traces[r.trace].file)).fileName();
-            rankBox_->addItem(QStringLiteral("Rank %1 · GPU %2 · %3").arg(r.rank).arg(r.device).arg(file), r.rank);
+            const QString file =
+                QFileInfo(QString::fromStdString(s->traces[r.trace].file)).fileName();
+            rankBox_->addItem(
+                QStringLiteral("Rank %1 · GPU %2 · %3").arg(r.rank).arg(r.device).arg(file),
+                r.rank);
         }
         for (uint32_t t = 0; t < s->traces.size(); ++t) {
             int inTrace = 0;
             for (const auto& r : s->ranks) inTrace += r.trace == t;
             if (inTrace > 1)
-                rankBox_->addItem(QStringLiteral("All ranks of %1").arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
-                                  -1 - static_cast<int>(t));
+                rankBox_->addItem(
+                    QStringLiteral("All ranks of %1")
+                        .arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
+                    -1 - static_cast<int>(t));
         }
         if (s->traces.size() > 1) {
-            rankBox_->addItem(QStringLiteral("All %1 ranks in the table and tree").arg(s->ranks.size()), kAllRanks);
-            rankBox_->setItemData(rankBox_->count() - 1, QStringLiteral("Every rank's kernels in one table and one layer tree; "
-                                                                        "the timeline and the panes keep the shown rank's trace"),
-                                  Qt::ToolTipRole);
+            rankBox_->addItem(
+                QStringLiteral("All %1 ranks in the table and tree").arg(s->ranks.size()),
+                kAllRanks);
+            rankBox_->setItemData(
+                rankBox_->count() - 1,
+                QStringLiteral("Every rank's kernels in one table and one layer tree; "
+                               "the timeline and the panes keep the shown rank's trace"),
+                Qt::ToolTipRole);
         }
     }
     rankBox_->setVisible(rankBox_->count() > 1);
@@ -87,12 +93,16 @@ void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leav
     // Building another trace's table, tree, timeline and panes takes seconds on a big trace:
     // off the GUI thread, the window as it was until then.
     const auto ranks = session_->ranks;
-    showBusy(QStringLiteral("Preparing %1…").arg(QFileInfo(QString::fromStdString(ranks->session->traces.at(trace).file)).fileName()));
-    rankJob_->run([this, ranks, trace, order = tableOrder(), then = std::move(then), leaveAllRanks]() -> BackgroundJob::Done {
-        auto prepared = prepareSession(ranks, trace, order);
+    showBusy(QStringLiteral("Preparing %1…")
+                 .arg(QFileInfo(QString::fromStdString(ranks->session->traces.at(trace).file))
+                          .fileName()));
+    rankJob_->run([this, ranks, trace, order = tableOrder(), then = std::move(then),
+                   leaveAllRanks]() -> BackgroundJob::Done {
+        auto prepared = prepareTraceViews(ranks, trace, order);
         return [this, prepared = std::move(prepared), then, leaveAllRanks] {
             endBusy();
-            if (!session_ || session_->ranks != prepared->ranks) return; // another file was opened meanwhile
+            if (!session_ || session_->ranks != prepared->ranks)
+                return; // another file was opened meanwhile
             if (leaveAllRanks) allRanks_.reset();
             showSession(prepared);
             if (then) then();
@@ -104,13 +114,15 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
     if (!session_ || !session_->ranks) return;
     const auto analysis = session_->ranks;
     const Session& s = *analysis->session;
-    if (kernelView_->filterEdit()->text() == rankFilter_ && !rankFilter_.isEmpty()) kernelView_->applyFilter(QString());
+    if (kernelView_->filterEdit()->text() == rankFilter_ && !rankFilter_.isEmpty())
+        kernelView_->applyFilter(QString());
     rankFilter_.clear();
     if (rank == kAllRanks) {
         if (s.traces.size() < 2) return;
         setRankBoxTo(kAllRanks);
         if (!allRanksBuilt_) { // every trace's table and tree: seconds over many ranks
-            showBusy(QStringLiteral("Building the table and layer tree of all %1 ranks…").arg(s.ranks.size()));
+            showBusy(QStringLiteral("Building the table and layer tree of all %1 ranks…")
+                         .arg(s.ranks.size()));
             rankJob_->run([this, analysis, then = std::move(then)]() -> BackgroundJob::Done {
                 auto built = prepareAllRanks(*analysis);
                 return [this, analysis, built = std::move(built), then] {
@@ -128,11 +140,14 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
             allRanks_ = allRanksBuilt_;
             fillTableAndTree();
         }
-        statusLabel_->setText(QStringLiteral("Table and layer tree: %L1 kernels of all %2 ranks in %3 files; timeline and panes: %4")
-                                  .arg(static_cast<qulonglong>(allRanks_->kernels->size()))
-                                  .arg(s.ranks.size())
-                                  .arg(s.traces.size())
-                                  .arg(QFileInfo(QString::fromStdString(s.traces[session_->shownTrace].file)).fileName()));
+        statusLabel_->setText(
+            QStringLiteral("Table and layer tree: %L1 kernels of all %2 ranks in %3 files; "
+                           "timeline and panes: %4")
+                .arg(static_cast<qulonglong>(allRanks_->kernels->size()))
+                .arg(s.ranks.size())
+                .arg(s.traces.size())
+                .arg(QFileInfo(QString::fromStdString(s.traces[session_->shownTrace].file))
+                         .fileName()));
         if (then) then();
         emit rankShown();
         return;
@@ -146,22 +161,28 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
     setRankBoxTo(rank);
     int inTrace = 0;
     for (const auto& r : s.ranks) inTrace += r.trace == trace;
-    const std::optional<uint32_t> device = chosen && inTrace > 1 ? std::optional(chosen->device) : std::nullopt;
+    const std::optional<uint32_t> device =
+        chosen && inTrace > 1 ? std::optional(chosen->device) : std::nullopt;
     const QString file = QString::fromStdString(s.traces[trace].file);
-    showTrace(trace, [this, rank, device, file, known = chosen != nullptr, then = std::move(then)] {
-        // A file holding several GPUs: the rank is its device's kernels.
-        if (device) {
-            rankFilter_ = QStringLiteral("device = %1").arg(*device);
-            kernelView_->applyFilter(rankFilter_);
-        }
-        setRankBoxTo(rank);
-        statusLabel_->setText(known ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(file) : QStringLiteral("Showing all ranks of %1").arg(file));
-        if (then) then();
-        emit rankShown();
-    }, true);
+    showTrace(
+        trace,
+        [this, rank, device, file, known = chosen != nullptr, then = std::move(then)] {
+            // A file holding several GPUs: the rank is its device's kernels.
+            if (device) {
+                rankFilter_ = QStringLiteral("device = %1").arg(*device);
+                kernelView_->applyFilter(rankFilter_);
+            }
+            setRankBoxTo(rank);
+            statusLabel_->setText(known ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(file)
+                                        : QStringLiteral("Showing all ranks of %1").arg(file));
+            if (then) then();
+            emit rankShown();
+        },
+        true);
 }
 
-// Each trace's row in the all-ranks layer tree: "Rank 3 · job_rank3.sqlite", "Ranks 0–7 · node.nvvp".
+// Each trace's row in the all-ranks layer tree: "Rank 3 · job_rank3.sqlite", "Ranks 0–7 ·
+// node.nvvp".
 QStringList MainWindow::traceRankNames() const {
     QStringList names;
     if (!shownRanks_) return names;
@@ -171,37 +192,50 @@ QStringList MainWindow::traceRankNames() const {
         for (const auto& r : s.ranks)
             if (r.trace == t) ranks.push_back(r.rank);
         const QString file = QFileInfo(QString::fromStdString(s.traces[t].file)).fileName();
-        if (ranks.empty()) names << file;
-        else if (ranks.size() == 1) names << QStringLiteral("Rank %1 · %2").arg(ranks.front()).arg(file);
-        else names << QStringLiteral("Ranks %1–%2 · %3").arg(ranks.front()).arg(ranks.back()).arg(file);
+        if (ranks.empty())
+            names << file;
+        else if (ranks.size() == 1)
+            names << QStringLiteral("Rank %1 · %2").arg(ranks.front()).arg(file);
+        else
+            names << QStringLiteral("Ranks %1–%2 · %3")
+                         .arg(ranks.front())
+                         .arg(ranks.back())
+                         .arg(file);
     }
     return names;
 }
 
 KernelOrder MainWindow::tableOrder() const {
     const auto* header = kernelView_->table()->horizontalHeader();
-    return KernelOrder{header->sortIndicatorSection(), header->sortIndicatorOrder() == Qt::DescendingOrder};
+    return KernelOrder{header->sortIndicatorSection(),
+                       header->sortIndicatorOrder() == Qt::DescendingOrder};
 }
 
 void MainWindow::fillTableAndTree() {
     std::optional<StepTiming> step(std::in_place, "kernel table");
-    if (allRanks_) kernelModel_->setTables(allRanks_->kernels);
+    if (allRanks_)
+        kernelModel_->setTables(allRanks_->kernels);
     else if (session_->sortedKernels) // sorted on the loader thread
-        kernelModel_->setSortedTable(session_->kernels, session_->sortedKernels, session_->kernelOrder.column,
-                                     session_->kernelOrder.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
-    else kernelModel_->setTable(session_->kernels);
+        kernelModel_->setSortedTable(
+            session_->kernels, session_->sortedKernels, session_->kernelOrder.column,
+            session_->kernelOrder.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+    else
+        kernelModel_->setTable(session_->kernels);
     step.emplace("kernel table: sort and filter");
     // The model keeps its sort and filter across tables; sort again only where the header asks
     // for another order (the remembered one on the first open).
     auto* header = kernelView_->table()->horizontalHeader();
     const int column = header->sortIndicatorSection();
     if (column >= 0 && column < kernelModel_->columnCount() &&
-        (column != kernelModel_->sortColumn() || header->sortIndicatorOrder() != kernelModel_->sortOrder()))
+        (column != kernelModel_->sortColumn() ||
+         header->sortIndicatorOrder() != kernelModel_->sortOrder()))
         kernelModel_->sort(column, header->sortIndicatorOrder());
     kernelView_->applyFilter(kernelView_->filterEdit()->text());
     step.emplace("layer tree");
-    if (allRanks_) layerModel_->setSessionTree(allRanks_->layers, allRanks_->traces, traceRankNames());
-    else layerModel_->setTree(session_->trace, session_->layers);
+    if (allRanks_)
+        layerModel_->setSessionTree(allRanks_->layers, allRanks_->traces, traceRankNames());
+    else
+        layerModel_->setTree(session_->trace, session_->layers);
     layerView_->expandToDepth(allRanks_ ? 0 : 1);
     timeline_->view()->setEveryRankInTable(allRanks_ != nullptr);
 }
@@ -222,12 +256,14 @@ void MainWindow::showRowsOnTimeline(const std::vector<KernelId>& rows, const QSt
     if (!allRanks_) return timeline_->showKernels(rows, what);
     // Every rank's rows: each lit in its own trace's rows of the session timeline.
     std::vector<std::vector<KernelId>> byTrace(allRanks_->traces.size());
-    for (KernelId row : rows) byTrace[allRanks_->kernels->partOf(row)].push_back(allRanks_->kernels->localOf(row));
+    for (KernelId row : rows)
+        byTrace[allRanks_->kernels->traceOf(row)].push_back(allRanks_->kernels->localOf(row));
     timeline_->showTraceKernels(byTrace, what);
 }
 
 uint32_t MainWindow::traceOfRow(KernelId row) const {
-    return allRanks_ && row.valid() ? allRanks_->kernels->partOf(row) : (session_ ? session_->shownTrace : 0);
+    return allRanks_ && row.valid() ? allRanks_->kernels->traceOf(row)
+                                    : (session_ ? session_->shownTrace : 0);
 }
 
 } // namespace ls::gui

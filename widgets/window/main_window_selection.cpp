@@ -1,7 +1,5 @@
 // MainWindow's answers to a selection: a layer tree node clicked, a kernel picked in the table or
 // on the timeline (table row, details, tree and timeline follow), an op's counterpart asked for.
-#include "widgets/window/main_window.h"
-
 #include "core/pytorch/correlation.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/tables/kernel_details.h"
@@ -10,6 +8,7 @@
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
+#include "widgets/window/main_window.h"
 
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -24,14 +23,20 @@ void MainWindow::showLayerNode(uint32_t node) {
     const LayerTree* tree = layerModel_->tree();
     if (!session_ || !tree || node >= tree->size()) return;
     QString label = layerModel_->nodeName(node);
-    if (tree->kind[node] == LayerNodeKind::Layer) label = QStringLiteral("Layer %1, forward and backward").arg(label);
-    else if (tree->kind[node] == LayerNodeKind::Root) label = allRanks_ ? QStringLiteral("All ranks") : QStringLiteral("All kernels");
-    if (allRanks_ && tree->kind[node] != LayerNodeKind::Root && tree->kind[node] != LayerNodeKind::Rank)
-        label = QStringLiteral("%1: %2").arg(traceRankNames().value(static_cast<qsizetype>(allRanks_->layers->part[node])), label);
+    if (tree->kind[node] == LayerNodeKind::Layer)
+        label = QStringLiteral("Layer %1, forward and backward").arg(label);
+    else if (tree->kind[node] == LayerNodeKind::Root)
+        label = allRanks_ ? QStringLiteral("All ranks") : QStringLiteral("All kernels");
+    if (allRanks_ && tree->kind[node] != LayerNodeKind::Root &&
+        tree->kind[node] != LayerNodeKind::Rank)
+        label = QStringLiteral("%1: %2").arg(
+            traceRankNames().value(static_cast<qsizetype>(allRanks_->layers->trace[node])), label);
     std::vector<const Trace*> traces;
     if (allRanks_)
         for (const auto& t : allRanks_->traces) traces.push_back(t.get());
-    kernelModel_->setScope(allRanks_ ? kernelsOfSessionNode(*allRanks_->layers, traces, node) : kernelsOfNode(*session_->trace, *tree, node), label);
+    kernelModel_->setScope(allRanks_ ? kernelsOfSessionNode(*allRanks_->layers, traces, node)
+                                     : kernelsOfNode(*session_->trace, *tree, node),
+                           label);
     showRowsOnTimeline(kernelModel_->rows(), label);
 }
 
@@ -45,24 +50,27 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
     menu.addAction(QStringLiteral("Show its kernels"), this, [this, node] { showLayerNode(node); });
     if (tree.kind[node] == LayerNodeKind::Layer) {
         const QString layer = layerModel_->nodeName(node);
-        const uint32_t trace = allRanks_ ? allRanks_->layers->part[node] : session_->shownTrace;
-        menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this, [this, layer, trace] {
-            showTrace(trace, [this, layer] { // the panes show one trace: the node's
-                tabs_->setCurrentWidget(fwdBwd_);
-                fwdBwd_->showLayer(layer);
-            });
-        });
+        const uint32_t trace = allRanks_ ? allRanks_->layers->trace[node] : session_->shownTrace;
+        menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this,
+                       [this, layer, trace] {
+                           showTrace(trace, [this, layer] { // the panes show one trace: the node's
+                               tabs_->setCurrentWidget(fwdBwd_);
+                               fwdBwd_->showLayer(layer);
+                           });
+                       });
     }
     menu.exec(layerView_->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::syncTreeToKernel(KernelId row) {
     if (!session_ || !row.valid()) return;
-    const uint32_t node = allRanks_ ? allRanks_->layers->tree.kernelNode[row.value] : session_->layers->kernelNode[row.value];
+    const uint32_t node = allRanks_ ? allRanks_->layers->tree.kernelNode[row.value]
+                                    : session_->layers->kernelNode[row.value];
     const QModelIndex index = layerModel_->indexOf(node);
     if (!index.isValid()) return;
     syncing_ = true;
-    layerView_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    layerView_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
     layerView_->scrollTo(index);
     syncing_ = false;
 }
@@ -70,7 +78,8 @@ void MainWindow::syncTreeToKernel(KernelId row) {
 void MainWindow::selectTimelineKernel(KernelId k) { selectRow(rowOfShown(k)); }
 
 void MainWindow::selectRow(KernelId row) {
-    if (!kernelView_->selectKernel(row)) { // hidden by a scope or filter: show everything, then select
+    if (!kernelView_->selectKernel(
+            row)) { // hidden by a scope or filter: show everything, then select
         kernelModel_->clearScope();
         kernelView_->applyFilter(QString());
         timeline_->clearHighlight();
@@ -99,7 +108,9 @@ void MainWindow::showKernelDetails(KernelId row) {
     // Link the kernel to its op's counterpart in the other direction.
     const Trace& t = *session_->trace;
     const OpId op = t.kernelLinks.opInstance[k.value];
-    timeline_->view()->setLinked(op.valid() && t.ops.paired[op.value].valid() ? kernelsOfOp(t, t.ops.paired[op.value]) : std::vector<KernelId>{});
+    timeline_->view()->setLinked(op.valid() && t.ops.paired[op.value].valid()
+                                     ? kernelsOfOp(t, t.ops.paired[op.value])
+                                     : std::vector<KernelId>{});
 }
 
 void MainWindow::showCounterpart(KernelId row) {
@@ -116,9 +127,11 @@ void MainWindow::showCounterpart(KernelId row) {
     std::vector<KernelId> rows = kernelsOfOp(t, other);
     if (allRanks_)
         for (KernelId& r : rows) r = allRanks_->kernels->rowOf(trace, r);
-    kernelModel_->setScope(std::move(rows), QStringLiteral("%1 op %2 (op_id %3)")
-                                                      .arg(toForward ? QStringLiteral("Forward") : QStringLiteral("Backward"), name)
-                                                      .arg(t.ranges.opId[marker.value]));
+    kernelModel_->setScope(
+        std::move(rows),
+        QStringLiteral("%1 op %2 (op_id %3)")
+            .arg(toForward ? QStringLiteral("Forward") : QStringLiteral("Backward"), name)
+            .arg(t.ranges.opId[marker.value]));
     showRowsOnTimeline(kernelModel_->rows(), name);
 }
 

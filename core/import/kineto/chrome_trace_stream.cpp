@@ -26,10 +26,12 @@ bool blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 unsigned interestingBytes(const char* p) {
 #ifdef __SSE2__
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i m =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     // '[' 0x5B and '{' 0x7B, ']' 0x5D and '}' 0x7D differ in bit 5 only: clear it, compare twice.
     const __m128i folded = _mm_and_si128(v, _mm_set1_epi8(static_cast<char>(0xDF)));
-    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('[')), _mm_cmpeq_epi8(folded, _mm_set1_epi8(']'))));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('[')),
+                                     _mm_cmpeq_epi8(folded, _mm_set1_epi8(']'))));
     return static_cast<unsigned>(_mm_movemask_epi8(m));
 #else
     unsigned mask = 0;
@@ -121,7 +123,8 @@ struct ChromeTraceStream::File {
     }
 };
 
-ChromeTraceStream::ChromeTraceStream(const std::string& path, size_t blockBytes) : file_(std::make_unique<File>()) {
+ChromeTraceStream::ChromeTraceStream(const std::string& path, size_t blockBytes)
+    : file_(std::make_unique<File>()) {
     file_->block = std::clamp<size_t>(blockBytes, 1, kBlockBytes);
     file_->gz = gzopen(path.c_str(), "rb");
     if (!file_->gz) throw std::runtime_error("cannot open for reading");
@@ -134,7 +137,9 @@ ChromeTraceStream::ChromeTraceStream(const std::string& path, size_t blockBytes)
 
 ChromeTraceStream::~ChromeTraceStream() = default;
 
-uint64_t ChromeTraceStream::compressedBytesRead() const { return file_->offset.load(std::memory_order_relaxed); }
+uint64_t ChromeTraceStream::compressedBytesRead() const {
+    return file_->offset.load(std::memory_order_relaxed);
+}
 
 bool ChromeTraceStream::fill() {
     if (eof_) return false;
@@ -212,7 +217,9 @@ bool ChromeTraceStream::scanValue(size_t& end) {
     size_t i = pos_;
     if (first != '{' && first != '[') { // a number, true, false or null
         for (;;) {
-            while (i < end_ && !blank(buf_[i]) && buf_[i] != ',' && buf_[i] != '}' && buf_[i] != ']') ++i;
+            while (i < end_ && !blank(buf_[i]) && buf_[i] != ',' && buf_[i] != '}' &&
+                   buf_[i] != ']')
+                ++i;
             if (i < end_ || eof_) break;
             const size_t rel = i - pos_;
             const bool more = fill(); // moves the text to the front even when it meets the end
@@ -222,9 +229,9 @@ bool ChromeTraceStream::scanValue(size_t& end) {
         end = i;
         return i > pos_;
     }
-    // Brackets and strings, 16 bytes at a time: a mask of the bytes that matter (quotes, backslashes,
-    // brackets) and a walk over its set bits. Events are mostly short keys and values, where a
-    // memchr per string costs more than the string.
+    // Brackets and strings, 16 bytes at a time: a mask of the bytes that matter (quotes,
+    // backslashes, brackets) and a walk over its set bits. Events are mostly short keys and values,
+    // where a memchr per string costs more than the string.
     int depth = 0;
     bool inString = false, escaped = false; // escaped: the byte at i is escaped by the block before
     for (;;) {
@@ -241,11 +248,14 @@ bool ChromeTraceStream::scanValue(size_t& end) {
                 mask &= mask - 1;
                 const char c = buf_[i + bit];
                 if (inString) {
-                    if (c == '"') inString = false;
+                    if (c == '"')
+                        inString = false;
                     else if (c == '\\') {
                         // The escaped byte may lie past this chunk: past the text read so far, too.
-                        if (bit + 1 == chunk) escaped = true;
-                        else mask &= ~(1u << (bit + 1));
+                        if (bit + 1 == chunk)
+                            escaped = true;
+                        else
+                            mask &= ~(1u << (bit + 1));
                     }
                 } else if (c == '"') {
                     inString = true;
@@ -275,13 +285,15 @@ ChromeTraceStream::Item ChromeTraceStream::next(std::string_view& key, std::stri
         switch (state_) {
         case State::Start:
             if (c == '\xEF') { // a UTF-8 byte order mark? Its 3 bytes may span two read blocks.
-                while (end_ - pos_ < 3 && fill()) {}
+                while (end_ - pos_ < 3 && fill()) {
+                }
                 if (end_ - pos_ >= 3 && buf_[pos_ + 1] == '\xBB' && buf_[pos_ + 2] == '\xBF') {
                     pos_ += 3;
                     break;
                 }
             }
-            if (c == '{') state_ = State::Key;
+            if (c == '{')
+                state_ = State::Key;
             else if (c == '[') { // the JSON Array Format: events only
                 state_ = State::Events;
                 sawTraceEvents_ = true;
@@ -330,8 +342,10 @@ ChromeTraceStream::Item ChromeTraceStream::next(std::string_view& key, std::stri
             return Item::Member;
         }
         case State::AfterMember:
-            if (c == ',') state_ = State::Key;
-            else if (c == '}') state_ = State::Done;
+            if (c == ',')
+                state_ = State::Key;
+            else if (c == '}')
+                state_ = State::Done;
             else {
                 stop("a top-level member is followed by neither ',' nor '}'");
                 return Item::End;
@@ -356,15 +370,18 @@ ChromeTraceStream::Item ChromeTraceStream::next(std::string_view& key, std::stri
             return Item::Event;
         }
         case State::AfterEvent:
-            if (c == ',') state_ = State::Events;
-            else if (c == ']') state_ = State::AfterMember;
+            if (c == ',')
+                state_ = State::Events;
+            else if (c == ']')
+                state_ = State::AfterMember;
             else {
                 stop("an event is followed by neither ',' nor ']'");
                 return Item::End;
             }
             ++pos_;
             break;
-        case State::Done: return Item::End;
+        case State::Done:
+            return Item::End;
         }
     }
 }

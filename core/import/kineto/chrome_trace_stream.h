@@ -15,7 +15,7 @@
 namespace ls {
 
 class ChromeTraceStream {
-public:
+  public:
     enum class Item { Event, Member, End };
 
     static constexpr size_t kBlockBytes = 2u << 20; // text read per fill (up to two read ahead)
@@ -40,11 +40,11 @@ public:
     bool gzip() const { return gzip_; }
     uint64_t compressedBytesRead() const; // for progress against the file size
 
-private:
+  private:
     enum class State { Start, Key, AfterMember, Events, AfterEvent, Done };
-    bool fill();                         // reads more text; false at the end of the file
-    bool skipSpace();                    // true when a non-blank byte is at pos_ (reads as needed)
-    bool scanValue(size_t& end);         // end of the value starting at pos_ (reads as needed)
+    bool fill();                 // reads more text; false at the end of the file
+    bool skipSpace();            // true when a non-blank byte is at pos_ (reads as needed)
+    bool scanValue(size_t& end); // end of the value starting at pos_ (reads as needed)
     bool scanString(size_t from, size_t& end); // end of the string whose opening quote is at from
     void stop(std::string why);
 
@@ -52,7 +52,7 @@ private:
     std::unique_ptr<File> file_;
     std::vector<char> buf_;
     size_t pos_ = 0, end_ = 0; // unread text is buf_[pos_, end_)
-    uint64_t consumed_ = 0;     // text bytes dropped from the buffer's front
+    uint64_t consumed_ = 0;    // text bytes dropped from the buffer's front
     bool eof_ = false;
     bool gzip_ = false;
     bool sawTraceEvents_ = false;

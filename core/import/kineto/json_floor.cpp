@@ -1,12 +1,11 @@
 #include "core/import/kineto/json_floor.h"
 
-#include <simdjson.h>
-#include <zlib.h>
-
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <simdjson.h>
 #include <stdexcept>
+#include <zlib.h>
 
 namespace ls {
 
@@ -15,7 +14,8 @@ namespace od = simdjson::ondemand;
 namespace {
 
 struct Text {
-    std::unique_ptr<char[]> data; // not a vector: no zero fill, no copy while it grows for a plain file
+    std::unique_ptr<char[]>
+        data; // not a vector: no zero fill, no copy while it grows for a plain file
     size_t size = 0, capacity = 0;
 };
 
@@ -28,7 +28,8 @@ Text readWhole(const std::string& path) {
     Text t;
     std::error_code ec;
     const auto fileSize = std::filesystem::file_size(path, ec);
-    t.capacity = (ec ? size_t(1) << 26 : static_cast<size_t>(fileSize)) + simdjson::SIMDJSON_PADDING;
+    t.capacity =
+        (ec ? size_t(1) << 26 : static_cast<size_t>(fileSize)) + simdjson::SIMDJSON_PADDING;
     t.data.reset(new char[t.capacity]);
     for (;;) {
         if (t.capacity - t.size <= simdjson::SIMDJSON_PADDING) {
@@ -38,7 +39,8 @@ Text readWhole(const std::string& path) {
             t.capacity *= 2;
         }
         const size_t room = t.capacity - simdjson::SIMDJSON_PADDING - t.size;
-        const int got = gzread(gz, t.data.get() + t.size, static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
+        const int got = gzread(gz, t.data.get() + t.size,
+                               static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
         if (got <= 0) break;
         t.size += static_cast<size_t>(got);
     }
@@ -60,7 +62,9 @@ uint64_t visitArgs(od::object args) {
         if (key == "Input Dims") {
             od::array a;
             std::string_view raw;
-            if (v.get_array().get(a) == simdjson::SUCCESS && a.raw_json().get(raw) == simdjson::SUCCESS) sum += raw.size();
+            if (v.get_array().get(a) == simdjson::SUCCESS &&
+                a.raw_json().get(raw) == simdjson::SUCCESS)
+                sum += raw.size();
         } else if (key == "grid" || key == "block") {
             od::array a;
             if (v.get_array().get(a) == simdjson::SUCCESS)
@@ -68,8 +72,9 @@ uint64_t visitArgs(od::object args) {
                     int64_t n = 0;
                     if (e.get_int64().get(n) == simdjson::SUCCESS) sum += static_cast<uint64_t>(n);
                 }
-        } else if (key == "correlation" || key == "External id" || key == "Sequence number" || key == "device" || key == "context" ||
-                   key == "stream" || key == "registers per thread" || key == "shared memory" || key == "bytes") {
+        } else if (key == "correlation" || key == "External id" || key == "Sequence number" ||
+                   key == "device" || key == "context" || key == "stream" ||
+                   key == "registers per thread" || key == "shared memory" || key == "bytes") {
             sum += visitScalar(v);
         } else if (key == "name") {
             std::string_view s;
@@ -85,15 +90,18 @@ FloorResult scanJsonFloor(const std::string& path) {
     const Text text = readWhole(path);
     od::parser parser;
     od::document doc;
-    if (parser.iterate(text.data.get(), text.size, text.capacity).get(doc) != simdjson::SUCCESS) throw std::runtime_error("not JSON");
+    if (parser.iterate(text.data.get(), text.size, text.capacity).get(doc) != simdjson::SUCCESS)
+        throw std::runtime_error("not JSON");
     od::object top;
-    if (doc.get_object().get(top) != simdjson::SUCCESS) throw std::runtime_error("not a JSON object");
+    if (doc.get_object().get(top) != simdjson::SUCCESS)
+        throw std::runtime_error("not a JSON object");
     FloorResult r;
     for (auto member : top) {
         od::raw_json_string key = member.key();
         if (!(key == "traceEvents")) continue;
         od::array events;
-        if (member.value().get_array().get(events) != simdjson::SUCCESS) throw std::runtime_error("traceEvents is not an array");
+        if (member.value().get_array().get(events) != simdjson::SUCCESS)
+            throw std::runtime_error("traceEvents is not an array");
         for (auto element : events) {
             od::object e;
             if (element.get_object().get(e) != simdjson::SUCCESS) continue;
@@ -108,7 +116,8 @@ FloorResult scanJsonFloor(const std::string& path) {
                     r.checksum += visitScalar(v);
                 } else if (k == "args") {
                     od::object args;
-                    if (v.get_object().get(args) == simdjson::SUCCESS) r.checksum += visitArgs(args);
+                    if (v.get_object().get(args) == simdjson::SUCCESS)
+                        r.checksum += visitArgs(args);
                 }
             }
         }

@@ -33,15 +33,17 @@ std::optional<int64_t> microsTextToNs(std::string_view text) {
         us = us * 10 + (text[i] - '0');
     }
     if (i == intStart) return std::nullopt;
-    int64_t frac = 0;    // the first three decimals, as nanoseconds
-    int roundDigit = 0;  // the fourth decimal decides the rounding
+    int64_t frac = 0;   // the first three decimals, as nanoseconds
+    int roundDigit = 0; // the fourth decimal decides the rounding
     if (i < text.size() && text[i] == '.') {
         ++i;
         const size_t fracStart = i;
         for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
             const size_t k = i - fracStart;
-            if (k < 3) frac = frac * 10 + (text[i] - '0');
-            else if (k == 3) roundDigit = text[i] - '0';
+            if (k < 3)
+                frac = frac * 10 + (text[i] - '0');
+            else if (k == 3)
+                roundDigit = text[i] - '0';
         }
         if (i == fracStart) return std::nullopt;
         for (size_t k = i - fracStart; k < 3; ++k) frac *= 10;

@@ -4,11 +4,10 @@
 #include "core/import/trace_assembler.h"
 #include "core/model/columns.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <charconv>
 #include <iterator>
+#include <simdjson.h>
 
 namespace ls {
 
@@ -21,9 +20,13 @@ namespace {
 // stay resident beside the joined columns.
 constexpr size_t kPartRows = size_t(1) << 18;
 
-int64_t threadKey(int64_t pid, int64_t tid) { return static_cast<int64_t>((static_cast<uint64_t>(pid) << 32) ^ static_cast<uint64_t>(tid)); }
+int64_t threadKey(int64_t pid, int64_t tid) {
+    return static_cast<int64_t>((static_cast<uint64_t>(pid) << 32) ^ static_cast<uint64_t>(tid));
+}
 
-uint32_t clampU32(int64_t v) { return v < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(v, UINT32_MAX)); }
+uint32_t clampU32(int64_t v) {
+    return v < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(v, UINT32_MAX));
+}
 
 // Times beyond +-2^62 ns (146 years) are corrupt, as in the nsys importer; with starts and ends
 // inside, ts + dur and the span between any two times fit in int64.
@@ -42,20 +45,28 @@ CopyKind copyKindOf(std::string_view name) {
 // CUPTI's number for the direction (what an nsys export stores in copyKind).
 uint8_t cuptiCopyKindOf(CopyKind k) {
     switch (k) {
-    case CopyKind::HtoD: return 1;
-    case CopyKind::DtoH: return 2;
-    case CopyKind::DtoD: return 8;
-    case CopyKind::HtoH: return 9;
-    case CopyKind::PtoP: return 10;
-    default: return 0;
+    case CopyKind::HtoD:
+        return 1;
+    case CopyKind::DtoH:
+        return 2;
+    case CopyKind::DtoD:
+        return 8;
+    case CopyKind::HtoH:
+        return 9;
+    case CopyKind::PtoP:
+        return 10;
+    default:
+        return 0;
     }
 }
 
-// PyTorch 1.8 and 1.9 wrote capitalized categories: Operator, Runtime, Kernel, Memcpy, Memset, Python.
+// PyTorch 1.8 and 1.9 wrote capitalized categories: Operator, Runtime, Kernel, Memcpy, Memset,
+// Python.
 std::string_view currentCategory(std::string_view cat) {
     static constexpr std::pair<std::string_view, std::string_view> kLegacy[] = {
-        {"Operator", "cpu_op"}, {"Runtime", "cuda_runtime"}, {"Driver", "cuda_driver"}, {"Kernel", "kernel"},
-        {"Memcpy", "gpu_memcpy"}, {"Memset", "gpu_memset"}, {"Python", "python_function"},
+        {"Operator", "cpu_op"},        {"Runtime", "cuda_runtime"}, {"Driver", "cuda_driver"},
+        {"Kernel", "kernel"},          {"Memcpy", "gpu_memcpy"},    {"Memset", "gpu_memset"},
+        {"Python", "python_function"},
     };
     for (const auto& [old, now] : kLegacy)
         if (cat == old) return now;
@@ -64,7 +75,8 @@ std::string_view currentCategory(std::string_view cat) {
 
 // Categories the importer understands but does not keep, with why (the load report's detail).
 constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
-    {"gpu_user_annotation", "gpu_user_annotation (GPU spans of user annotations; derived from kernels here)"},
+    {"gpu_user_annotation",
+     "gpu_user_annotation (GPU spans of user annotations; derived from kernels here)"},
     {"cuda_sync", "cuda_sync (synchronization spans on GPU streams)"},
     {"python_function", "python_function (Python stack frames other than nn.Module)"},
     {"Trace", "Trace (the profiler's own span)"},
@@ -74,7 +86,8 @@ constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
 // Annotations PyTorch itself records around library code: emit_nvtx writes them as op markers
 // (with an op_id), so they are ops here too; the user's own record_function names stay user ranges.
 bool isFrameworkAnnotation(std::string_view name) {
-    for (std::string_view prefix : {"Optimizer.", "DistributedDataParallel.", "FullyShardedDataParallel."})
+    for (std::string_view prefix :
+         {"Optimizer.", "DistributedDataParallel.", "FullyShardedDataParallel."})
         if (name.substr(0, prefix.size()) == prefix) return true;
     return false;
 }
@@ -84,13 +97,15 @@ bool isFrameworkAnnotation(std::string_view name) {
 KinetoBuilder::KinetoBuilder(Trace& t) : t_(t) {}
 
 ProcessId KinetoBuilder::process(int64_t pid) {
-    auto [it, inserted] = processByPid_.try_emplace(pid, static_cast<uint32_t>(t_.processes.size()));
+    auto [it, inserted] =
+        processByPid_.try_emplace(pid, static_cast<uint32_t>(t_.processes.size()));
     if (inserted) t_.processes.push_back({clampU32(pid), {}});
     return it->second;
 }
 
 ThreadId KinetoBuilder::thread(int64_t pid, int64_t tid) {
-    auto [it, inserted] = threadByKey_.try_emplace(threadKey(pid, tid), static_cast<uint32_t>(t_.threads.size()));
+    auto [it, inserted] =
+        threadByKey_.try_emplace(threadKey(pid, tid), static_cast<uint32_t>(t_.threads.size()));
     if (inserted) t_.threads.push_back({process(pid), clampU32(tid), {}, kNoThreadPriority});
     return it->second;
 }
@@ -108,7 +123,9 @@ StringId KinetoBuilder::sizesOf(std::string_view dims) {
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
         if (c == '[') {
             size_t j = i + 1;
-            while (j < dims.size() && (dims[j] == ' ' || dims[j] == '\n' || dims[j] == '\r' || dims[j] == '\t')) ++j;
+            while (j < dims.size() &&
+                   (dims[j] == ' ' || dims[j] == '\n' || dims[j] == '\r' || dims[j] == '\t'))
+                ++j;
             const bool listOfShapes = dropped.size() == 1 && j < dims.size() && dims[j] == '[';
             dropped.push_back(listOfShapes ? 1 : 0);
             if (listOfShapes) continue;
@@ -140,9 +157,10 @@ namespace {
 // Element sizes of the dtype names PyTorch writes in a collective's args.
 uint64_t elementBytes(std::string_view dtype) {
     static constexpr std::pair<std::string_view, uint64_t> kSizes[] = {
-        {"Float", 4},     {"BFloat16", 2}, {"Half", 2},          {"Double", 8},        {"Int", 4},  {"Long", 8},
-        {"Short", 2},     {"Byte", 1},     {"Char", 1},          {"Bool", 1},          {"Float8_e4m3fn", 1},
-        {"Float8_e5m2", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16},
+        {"Float", 4},        {"BFloat16", 2},       {"Half", 2},          {"Double", 8},
+        {"Int", 4},          {"Long", 8},           {"Short", 2},         {"Byte", 1},
+        {"Char", 1},         {"Bool", 1},           {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
+        {"ComplexFloat", 8}, {"ComplexDouble", 16},
     };
     for (const auto& [name, size] : kSizes)
         if (dtype == name) return size;
@@ -152,11 +170,13 @@ uint64_t elementBytes(std::string_view dtype) {
 } // namespace
 
 void KinetoBuilder::collectiveArgs(const KinetoEvent& e) {
-    const auto elements = static_cast<uint64_t>(std::max<int64_t>({0, e.inMsgNelems, e.outMsgNelems}));
+    const auto elements =
+        static_cast<uint64_t>(std::max<int64_t>({0, e.inMsgNelems, e.outMsgNelems}));
     const uint64_t size = elementBytes(e.dtype);
     const bool overflows = size && elements > UINT64_MAX / size;
-    t_.collectiveArgs.push_back({*e.ts, clampU32(e.correlation), overflows ? 0 : elements * size,
-                                 e.processGroup.empty() ? StringId() : t_.strings.intern(e.processGroup)});
+    t_.collectiveArgs.push_back(
+        {*e.ts, clampU32(e.correlation), overflows ? 0 : elements * size,
+         e.processGroup.empty() ? StringId() : t_.strings.intern(e.processGroup)});
 }
 
 void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
@@ -167,7 +187,9 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     r.name.push_back(t_.strings.intern(e.name));
     r.sizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
     r.seq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
-    r.opId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX ? static_cast<int32_t>(e.externalId) : -1); // Kineto's per-op id
+    r.opId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
+                         ? static_cast<int32_t>(e.externalId)
+                         : -1); // Kineto's per-op id
     r.kind.push_back(RangeKind::PushPop);
     r.depth.push_back(0);
     r.parent.emplace_back();
@@ -194,8 +216,10 @@ void KinetoBuilder::flow(const KinetoEvent& e) {
 }
 
 void KinetoBuilder::metadata(const KinetoEvent& e) {
-    if (e.name == "process_name" && !e.argName.empty()) processNames_[e.pid] = std::string(e.argName);
-    else if (e.name == "thread_name" && !e.argName.empty()) threadNames_[threadKey(e.pid, e.tid)] = std::string(e.argName);
+    if (e.name == "process_name" && !e.argName.empty())
+        processNames_[e.pid] = std::string(e.argName);
+    else if (e.name == "thread_name" && !e.argName.empty())
+        threadNames_[threadKey(e.pid, e.tid)] = std::string(e.argName);
 }
 
 void KinetoBuilder::event(const KinetoEvent& e) {
@@ -203,9 +227,11 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     if (e.ph == 'M') return metadata(e);
     if (e.ph == 'i' || e.ph == 'I') return skipped("i");
     const bool timed = e.ts.has_value() && (e.ph != 'X' || e.dur.has_value());
-    if (timed && (absurd(*e.ts) || (e.ph == 'X' && (absurd(*e.dur) || absurd(*e.ts + *e.dur))))) return void(++missingTime_);
+    if (timed && (absurd(*e.ts) || (e.ph == 'X' && (absurd(*e.dur) || absurd(*e.ts + *e.dur)))))
+        return void(++missingTime_);
     if (e.ph == 's' || e.ph == 'f' || e.ph == 't') {
-        if (e.cat != "ac2g" && e.cat != "fwdbwd") return count(unknown_, "flow " + std::string(e.cat));
+        if (e.cat != "ac2g" && e.cat != "fwdbwd")
+            return count(unknown_, "flow " + std::string(e.cat));
         if (!timed || e.id < 0) return void(++missingTime_);
         return flow(e);
     }
@@ -213,8 +239,9 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     const std::string_view cat = currentCategory(e.cat);
     auto known = [&](std::string_view c) { return cat == c; };
     const bool module = known("python_function") && e.name.starts_with("nn.Module: ");
-    const bool used = known("kernel") || known("gpu_memcpy") || known("gpu_memset") || known("cuda_runtime") ||
-                      known("cuda_driver") || known("cpu_op") || known("user_annotation") || module;
+    const bool used = known("kernel") || known("gpu_memcpy") || known("gpu_memset") ||
+                      known("cuda_runtime") || known("cuda_driver") || known("cpu_op") ||
+                      known("user_annotation") || module;
     if (used && !timed) return void(++missingTime_);
     if (used && *e.dur < 0) ++negativeDuration_; // kept, ending where it starts
     if (known("kernel")) {
@@ -227,8 +254,10 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         k.shortName.push_back(it->second);
         k.grid.push_back(e.grid);
         k.block.push_back(e.block);
-        k.registers.push_back(static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
-        k.staticSmem.push_back(clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
+        k.registers.push_back(
+            static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
+        k.staticSmem.push_back(
+            clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
         k.dynamicSmem.push_back(0);
         k.smemConfig.push_back(0); // the carveout is not recorded
         if (e.inMsgNelems >= 0 || e.outMsgNelems >= 0) collectiveArgs(e);
@@ -257,7 +286,8 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         range(e, isFrameworkAnnotation(e.name) ? kPytorchMarker : 0);
     } else if (module) {
         range(e, kModuleScope);
-    } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled), [&](const auto& m) { return m.first == cat; })) {
+    } else if (std::any_of(std::begin(kNotModelled), std::end(kNotModelled),
+                           [&](const auto& m) { return m.first == cat; })) {
         skipped(cat);
     } else {
         count(unknown_, cat.empty() ? std::string_view("(no category)") : cat);
@@ -267,10 +297,14 @@ void KinetoBuilder::event(const KinetoEvent& e) {
 void KinetoBuilder::member(std::string_view key, std::string_view json) {
     od::parser parser;
     od::document doc;
-    if (parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING).get(doc) != simdjson::SUCCESS) return;
+    if (parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
+            .get(doc) != simdjson::SUCCESS)
+        return;
     auto text = [](od::value v) {
         std::string s(v.raw_json_token());
-        while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+        while (!s.empty() &&
+               (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+            s.pop_back();
         if (s.size() >= 2 && s.front() == '"') s = s.substr(1, s.size() - 2);
         return s;
     };
@@ -284,14 +318,22 @@ void KinetoBuilder::member(std::string_view key, std::string_view json) {
             for (auto field : o) {
                 od::raw_json_string k;
                 od::value v;
-                if (field.key().get(k) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) return;
+                if (field.key().get(k) != simdjson::SUCCESS ||
+                    field.value().get(v) != simdjson::SUCCESS)
+                    return;
                 int64_t n = 0;
-                if (k == "id" && v.get_int64().get(n) == simdjson::SUCCESS) d.id = clampU32(n);
-                else if (k == "name") d.name = text(v);
-                else if (k == "numSms" && v.get_int64().get(n) == simdjson::SUCCESS) d.smCount = clampU32(n);
-                else if (k == "totalGlobalMem" && v.get_int64().get(n) == simdjson::SUCCESS) d.memoryBytes = static_cast<uint64_t>(std::max<int64_t>(0, n));
-                else if (k == "computeMajor" && v.get_int64().get(n) == simdjson::SUCCESS) d.computeMajor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
-                else if (k == "computeMinor" && v.get_int64().get(n) == simdjson::SUCCESS) d.computeMinor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
+                if (k == "id" && v.get_int64().get(n) == simdjson::SUCCESS)
+                    d.id = clampU32(n);
+                else if (k == "name")
+                    d.name = text(v);
+                else if (k == "numSms" && v.get_int64().get(n) == simdjson::SUCCESS)
+                    d.smCount = clampU32(n);
+                else if (k == "totalGlobalMem" && v.get_int64().get(n) == simdjson::SUCCESS)
+                    d.memoryBytes = static_cast<uint64_t>(std::max<int64_t>(0, n));
+                else if (k == "computeMajor" && v.get_int64().get(n) == simdjson::SUCCESS)
+                    d.computeMajor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
+                else if (k == "computeMinor" && v.get_int64().get(n) == simdjson::SUCCESS)
+                    d.computeMinor = static_cast<int>(std::clamp<int64_t>(n, 0, 99));
             }
             devices_.push_back(std::move(d));
         }
@@ -303,9 +345,13 @@ void KinetoBuilder::member(std::string_view key, std::string_view json) {
         for (auto field : o) {
             std::string_view k;
             od::value v;
-            if (field.unescaped_key().get(k) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) return;
+            if (field.unescaped_key().get(k) != simdjson::SUCCESS ||
+                field.value().get(v) != simdjson::SUCCESS)
+                return;
             od::json_type type;
-            if (v.type().get(type) != simdjson::SUCCESS || type == od::json_type::array || type == od::json_type::object) continue;
+            if (v.type().get(type) != simdjson::SUCCESS || type == od::json_type::array ||
+                type == od::json_type::object)
+                continue;
             t_.info.metadata.emplace_back("distributedInfo." + std::string(k), text(v));
         }
         return;
@@ -332,29 +378,38 @@ void KinetoBuilder::checkFlows() {
     std::sort(ac2gStarts_.begin(), ac2gStarts_.end());
     std::sort(ac2gFinishes_.begin(), ac2gFinishes_.end());
     std::vector<int64_t> oneEnd;
-    std::set_symmetric_difference(ac2gStarts_.begin(), ac2gStarts_.end(), ac2gFinishes_.begin(), ac2gFinishes_.end(), std::back_inserter(oneEnd));
+    std::set_symmetric_difference(ac2gStarts_.begin(), ac2gStarts_.end(), ac2gFinishes_.begin(),
+                                  ac2gFinishes_.end(), std::back_inserter(oneEnd));
     const uint64_t brokenLaunch = oneEnd.size();
     columns::release(ac2gStarts_);
     columns::release(ac2gFinishes_);
     // A start and a finish with one id make a flow; anything else with that id is broken.
-    std::sort(fwdbwd_.begin(), fwdbwd_.end(), [](const FlowEnd& a, const FlowEnd& b) { return a.id != b.id ? a.id < b.id : a.start > b.start; });
+    std::sort(fwdbwd_.begin(), fwdbwd_.end(), [](const FlowEnd& a, const FlowEnd& b) {
+        return a.id != b.id ? a.id < b.id : a.start > b.start;
+    });
     uint64_t brokenFwdBwd = 0;
     for (size_t i = 0; i < fwdbwd_.size();) {
         size_t j = i;
         while (j < fwdbwd_.size() && fwdbwd_[j].id == fwdbwd_[i].id) ++j;
         if (j - i == 2 && fwdbwd_[i].start && !fwdbwd_[i + 1].start)
-            t_.fwdBwdFlows.push_back({fwdbwd_[i].thread, fwdbwd_[i].ts, fwdbwd_[i + 1].thread, fwdbwd_[i + 1].ts});
+            t_.fwdBwdFlows.push_back(
+                {fwdbwd_[i].thread, fwdbwd_[i].ts, fwdbwd_[i + 1].thread, fwdbwd_[i + 1].ts});
         else
             brokenFwdBwd += j - i;
         i = j;
     }
     columns::release(fwdbwd_);
-    std::sort(t_.fwdBwdFlows.begin(), t_.fwdBwdFlows.end(), [](const FwdBwdFlow& a, const FwdBwdFlow& b) { return a.fromTs < b.fromTs; });
+    std::sort(t_.fwdBwdFlows.begin(), t_.fwdBwdFlows.end(),
+              [](const FwdBwdFlow& a, const FwdBwdFlow& b) { return a.fromTs < b.fromTs; });
     if (brokenLaunch)
         t_.report.add(Anomaly::BrokenFlow, brokenLaunch,
                       "ac2g (launch -> GPU): " + std::to_string(brokenLaunch) +
-                          " with one end (Kineto also writes ends for calls without GPU work; launches link by correlation id)");
-    if (brokenFwdBwd) t_.report.add(Anomaly::BrokenFlow, brokenFwdBwd, "fwdbwd (forward -> backward): " + std::to_string(brokenFwdBwd) + " with one end");
+                          " with one end (Kineto also writes ends for calls without GPU work; "
+                          "launches link by correlation id)");
+    if (brokenFwdBwd)
+        t_.report.add(Anomaly::BrokenFlow, brokenFwdBwd,
+                      "fwdbwd (forward -> backward): " + std::to_string(brokenFwdBwd) +
+                          " with one end");
 }
 
 // With CUDA_VISIBLE_DEVICES (or HIP_VISIBLE_DEVICES) set, deviceProperties numbers the visible GPUs
@@ -364,7 +419,8 @@ void KinetoBuilder::checkFlows() {
 void KinetoBuilder::matchVisibleDevice() {
     if (devices_.size() != 1) return;
     std::vector<uint32_t> used;
-    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t_.kernels), static_cast<const GpuOpColumns*>(&t_.memcpys),
+    for (const GpuOpColumns* c : {static_cast<const GpuOpColumns*>(&t_.kernels),
+                                  static_cast<const GpuOpColumns*>(&t_.memcpys),
                                   static_cast<const GpuOpColumns*>(&t_.memsets)})
         for (uint32_t d : c->importDevice) {
             if (std::find(used.begin(), used.end(), d) != used.end()) continue;
@@ -372,8 +428,10 @@ void KinetoBuilder::matchVisibleDevice() {
             if (used.size() > 1) return;
         }
     if (used.size() != 1 || used[0] == devices_[0].id) return;
-    t_.info.metadata.emplace_back("device_mapping", "deviceProperties id " + std::to_string(devices_[0].id) + " is the GPU the events call device " +
-                                                        std::to_string(used[0]) + " (one of each: visible-device numbering)");
+    t_.info.metadata.emplace_back(
+        "device_mapping", "deviceProperties id " + std::to_string(devices_[0].id) +
+                              " is the GPU the events call device " + std::to_string(used[0]) +
+                              " (one of each: visible-device numbering)");
     devices_[0].id = used[0];
 }
 
@@ -403,12 +461,17 @@ void KinetoBuilder::finish(unsigned threads) {
     for (auto& p : t_.processes)
         if (auto it = processNames_.find(p.pid); it != processNames_.end()) p.name = it->second;
     for (auto& th : t_.threads)
-        if (auto it = threadNames_.find(threadKey(t_.processes[th.process.value].pid, th.tid)); it != threadNames_.end()) th.name = it->second;
+        if (auto it = threadNames_.find(threadKey(t_.processes[th.process.value].pid, th.tid));
+            it != threadNames_.end())
+            th.name = it->second;
 
-    // GPU rows carry the device as pid; their process is the one whose call has their correlation id.
+    // GPU rows carry the device as pid; their process is the one whose call has their correlation
+    // id.
     std::unordered_map<uint32_t, ProcessId> processOf;
     processOf.reserve(t_.apiCalls.size());
-    for (size_t i = 0; i < t_.apiCalls.size(); ++i) processOf.try_emplace(t_.apiCalls.correlation[i], t_.threads[t_.apiCalls.thread[i].value].process);
+    for (size_t i = 0; i < t_.apiCalls.size(); ++i)
+        processOf.try_emplace(t_.apiCalls.correlation[i],
+                              t_.threads[t_.apiCalls.thread[i].value].process);
     const bool anyGpu = t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() > 0;
     const ProcessId fallback = t_.processes.empty() && anyGpu ? process(0) : ProcessId(0);
     auto resolve = [&](GpuOpColumns& c) {
@@ -420,7 +483,8 @@ void KinetoBuilder::finish(unsigned threads) {
     resolve(t_.kernels);
     resolve(t_.memcpys);
     resolve(t_.memsets);
-    std::sort(t_.collectiveArgs.begin(), t_.collectiveArgs.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
+    std::sort(t_.collectiveArgs.begin(), t_.collectiveArgs.end(),
+              [](const auto& a, const auto& b) { return a.key() < b.key(); });
     checkFlows();
 
     for (const auto& [cat, n] : skipped_) {
@@ -429,11 +493,18 @@ void KinetoBuilder::finish(unsigned threads) {
             if (m.first == cat) why = m.second;
         t_.report.add(Anomaly::NotModelledEvent, n, std::to_string(n) + " " + std::string(why));
     }
-    for (const auto& [cat, n] : unknown_) t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
-    if (malformed_) t_.report.add(Anomaly::MalformedEvent, malformed_, std::to_string(malformed_) + " not valid JSON objects");
-    if (negativeDuration_) t_.report.add(Anomaly::NegativeDuration, negativeDuration_, "trace events");
-    if (missingTime_) t_.report.add(Anomaly::MalformedEvent, missingTime_, std::to_string(missingTime_) + " without a usable ts or dur");
-    if (t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() + t_.apiCalls.size() == 0) t_.report.add(Anomaly::NoActivity, 1);
+    for (const auto& [cat, n] : unknown_)
+        t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
+    if (malformed_)
+        t_.report.add(Anomaly::MalformedEvent, malformed_,
+                      std::to_string(malformed_) + " not valid JSON objects");
+    if (negativeDuration_)
+        t_.report.add(Anomaly::NegativeDuration, negativeDuration_, "trace events");
+    if (missingTime_)
+        t_.report.add(Anomaly::MalformedEvent, missingTime_,
+                      std::to_string(missingTime_) + " without a usable ts or dur");
+    if (t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() + t_.apiCalls.size() == 0)
+        t_.report.add(Anomaly::NoActivity, 1);
 
     matchVisibleDevice();
     ExportInfo info = std::move(t_.info);

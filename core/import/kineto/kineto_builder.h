@@ -16,7 +16,7 @@
 namespace ls {
 
 class KinetoBuilder {
-public:
+  public:
     explicit KinetoBuilder(Trace& t);
     void event(const KinetoEvent& e);
     void malformedEvent() { ++malformed_; }
@@ -27,7 +27,7 @@ public:
     void finish(unsigned threads);
     uint64_t events() const { return events_; }
 
-private:
+  private:
     ProcessId process(int64_t pid);
     ThreadId thread(int64_t pid, int64_t tid);
     StringId sizesOf(std::string_view inputDims);
@@ -38,8 +38,10 @@ private:
     void flow(const KinetoEvent& e);
     void metadata(const KinetoEvent& e);
     static void count(std::map<std::string, uint64_t, std::less<>>& counts, std::string_view key) {
-        if (auto it = counts.find(key); it != counts.end()) ++it->second;
-        else counts.emplace(std::string(key), 1);
+        if (auto it = counts.find(key); it != counts.end())
+            ++it->second;
+        else
+            counts.emplace(std::string(key), 1);
     }
     void skipped(std::string_view category) { count(skipped_, category); }
     void matchVisibleDevice();
@@ -51,10 +53,11 @@ private:
     std::unordered_map<int64_t, ThreadId> threadByKey_;
     std::unordered_map<int64_t, std::string> processNames_;
     std::unordered_map<int64_t, std::string> threadNames_; // by (pid << 32) ^ tid
-    std::unordered_map<uint32_t, StringId> baseNames_;      // kernel name -> short name
+    std::unordered_map<uint32_t, StringId> baseNames_;     // kernel name -> short name
     std::string scratch_;
     std::vector<uint8_t> droppedBrackets_;
-    // Flow ends in arrival order, paired by sorting at the end: flat vectors cost a third of a hash map.
+    // Flow ends in arrival order, paired by sorting at the end: flat vectors cost a third of a hash
+    // map.
     struct FlowEnd {
         int64_t id = 0;
         ThreadId thread;
@@ -72,7 +75,8 @@ private:
     std::vector<RangeColumns> rangeParts_;
     template <typename Cols> void sealIfFull(Cols& c, std::vector<Cols>& parts);
     void joinParts();
-    std::map<std::string, uint64_t, std::less<>> skipped_, unknown_; // by category: find without a copy
+    std::map<std::string, uint64_t, std::less<>> skipped_,
+        unknown_; // by category: find without a copy
     uint64_t events_ = 0, malformed_ = 0, missingTime_ = 0, negativeDuration_ = 0;
 };
 

@@ -2,11 +2,10 @@
 
 #include "core/import/kineto/json_time.h"
 
-#include <simdjson.h>
-
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <simdjson.h>
 
 namespace ls {
 
@@ -59,14 +58,17 @@ bool readId(od::value v, int64_t& out) {
         for (size_t i = begin; i < end; ++i) n = n * 10 + (s[i] - '0');
         out = n;
     } else {
-        out = static_cast<int64_t>(std::hash<std::string_view>{}(s) & 0x3FFFFFFF) | (int64_t(1) << 40);
+        out =
+            static_cast<int64_t>(std::hash<std::string_view>{}(s)&0x3FFFFFFF) | (int64_t(1) << 40);
     }
     return true;
 }
 
 bool readTime(od::value v, std::optional<TimeNs>& out) {
     std::string_view raw = v.raw_json_token();
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+    while (!raw.empty() &&
+           (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+        raw.remove_suffix(1);
     out = microsTextToNs(raw);
     return out.has_value();
 }
@@ -91,28 +93,44 @@ bool readArgs(od::value v, KinetoEvent& e) {
     for (auto field : args) {
         od::raw_json_string key;
         od::value value;
-        if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
+        if (field.key().get(key) != simdjson::SUCCESS ||
+            field.value().get(value) != simdjson::SUCCESS)
+            return false;
         // A correlation id that is not a number leaves the event unlinkable: it counts as damage.
         // Other numbers of an unexpected form leave their field unknown and the event kept.
         bool ok = true;
-        if (key == "correlation") ok = readInt(value, e.correlation);
-        else if (key == "External id" || key == "external id") readInt(value, e.externalId);
-        else if (key == "Sequence number") readInt(value, e.seq);
-        else if (key == "device") readInt(value, e.device);
-        else if (key == "context") readInt(value, e.context);
-        else if (key == "stream") readInt(value, e.stream);
-        else if (key == "registers per thread") readInt(value, e.registers);
-        else if (key == "shared memory") readInt(value, e.sharedMemory);
-        else if (key == "bytes") readInt(value, e.bytes);
-        else if (key == "grid") ok = readDim3(value, e.grid);
-        else if (key == "block") ok = readDim3(value, e.block);
+        if (key == "correlation")
+            ok = readInt(value, e.correlation);
+        else if (key == "External id" || key == "external id")
+            readInt(value, e.externalId);
+        else if (key == "Sequence number")
+            readInt(value, e.seq);
+        else if (key == "device")
+            readInt(value, e.device);
+        else if (key == "context")
+            readInt(value, e.context);
+        else if (key == "stream")
+            readInt(value, e.stream);
+        else if (key == "registers per thread")
+            readInt(value, e.registers);
+        else if (key == "shared memory")
+            readInt(value, e.sharedMemory);
+        else if (key == "bytes")
+            readInt(value, e.bytes);
+        else if (key == "grid")
+            ok = readDim3(value, e.grid);
+        else if (key == "block")
+            ok = readDim3(value, e.block);
         else if (key == "Input Dims" || key == "Input dims") { // "Input dims" before PyTorch 1.10
             od::array dims;
-            ok = value.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
-        }
-        else if (key == "name") ok = value.get_string().get(e.argName) == simdjson::SUCCESS;
-        else if (key == "In msg nelems") readInt(value, e.inMsgNelems);
-        else if (key == "Out msg nelems") readInt(value, e.outMsgNelems);
+            ok = value.get_array().get(dims) == simdjson::SUCCESS &&
+                 dims.raw_json().get(e.inputDims) == simdjson::SUCCESS;
+        } else if (key == "name")
+            ok = value.get_string().get(e.argName) == simdjson::SUCCESS;
+        else if (key == "In msg nelems")
+            readInt(value, e.inMsgNelems);
+        else if (key == "Out msg nelems")
+            readInt(value, e.outMsgNelems);
         // Text fields that are not text are ignored, not errors: they only add to what is known.
         else if (key == "dtype") {
             if (value.get_string().get(e.dtype) != simdjson::SUCCESS) e.dtype = {};
@@ -132,27 +150,38 @@ KinetoEventParser::~KinetoEventParser() = default;
 bool KinetoEventParser::parse(std::string_view text, KinetoEvent& e) {
     e = KinetoEvent{};
     od::document doc;
-    if (impl_->parser.iterate(text.data(), text.size(), text.size() + simdjson::SIMDJSON_PADDING).get(doc) != simdjson::SUCCESS)
+    if (impl_->parser.iterate(text.data(), text.size(), text.size() + simdjson::SIMDJSON_PADDING)
+            .get(doc) != simdjson::SUCCESS)
         return false;
     od::object obj;
     if (doc.get_object().get(obj) != simdjson::SUCCESS) return false;
     for (auto field : obj) {
         od::raw_json_string key;
         od::value value;
-        if (field.key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) return false;
+        if (field.key().get(key) != simdjson::SUCCESS ||
+            field.value().get(value) != simdjson::SUCCESS)
+            return false;
         bool ok = true;
         if (key == "ph") {
             std::string_view ph;
             ok = value.get_string().get(ph) == simdjson::SUCCESS && !ph.empty();
             if (ok) e.ph = ph[0];
-        } else if (key == "cat") ok = value.get_string().get(e.cat) == simdjson::SUCCESS;
-        else if (key == "name") ok = value.get_string().get(e.name) == simdjson::SUCCESS;
-        else if (key == "pid") ok = e.hasPid = readId(value, e.pid);
-        else if (key == "tid") ok = e.hasTid = readId(value, e.tid);
-        else if (key == "ts") ok = readTime(value, e.ts);
-        else if (key == "dur") ok = readTime(value, e.dur);
-        else if (key == "id") ok = readId(value, e.id);
-        else if (key == "args") ok = readArgs(value, e);
+        } else if (key == "cat")
+            ok = value.get_string().get(e.cat) == simdjson::SUCCESS;
+        else if (key == "name")
+            ok = value.get_string().get(e.name) == simdjson::SUCCESS;
+        else if (key == "pid")
+            ok = e.hasPid = readId(value, e.pid);
+        else if (key == "tid")
+            ok = e.hasTid = readId(value, e.tid);
+        else if (key == "ts")
+            ok = readTime(value, e.ts);
+        else if (key == "dur")
+            ok = readTime(value, e.dur);
+        else if (key == "id")
+            ok = readId(value, e.id);
+        else if (key == "args")
+            ok = readArgs(value, e);
         if (!ok) return false;
     }
     return true; // the span ends at the object's closing brace (ChromeTraceStream)

@@ -31,7 +31,7 @@ struct KinetoEvent {
 };
 
 class KinetoEventParser {
-public:
+  public:
     KinetoEventParser();
     ~KinetoEventParser();
     KinetoEventParser(const KinetoEventParser&) = delete;
@@ -41,7 +41,7 @@ public:
     // not a JSON object (the event is skipped and counted by the caller).
     bool parse(std::string_view text, KinetoEvent& e);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

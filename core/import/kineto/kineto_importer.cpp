@@ -5,16 +5,18 @@
 #include "core/import/kineto/kineto_event.h"
 #include "core/import/trace_assembler.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
+#include <zlib.h>
 
 namespace ls {
 namespace {
 
-bool isGzip(const std::string& b) { return b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x1f && static_cast<unsigned char>(b[1]) == 0x8b; }
+bool isGzip(const std::string& b) {
+    return b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x1f &&
+           static_cast<unsigned char>(b[1]) == 0x8b;
+}
 
 // The first decompressed bytes of a gzip head (as many as the head's compressed bytes give).
 std::string gunzipHead(const std::string& compressed) {
@@ -44,9 +46,12 @@ bool isEmptyObject(std::string_view v) {
 // out what cannot be JSON; the stream then reads members until the first event (or the end).
 bool acceptsKinetoJson(const ImportProbe& probe) {
     if (probe.head.isSqlite()) return false;
-    const std::string text = isGzip(probe.head.bytes) ? gunzipHead(probe.head.bytes) : probe.head.bytes;
+    const std::string text =
+        isGzip(probe.head.bytes) ? gunzipHead(probe.head.bytes) : probe.head.bytes;
     size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t')) ++i;
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+        ++i;
     if (i >= text.size() || (text[i] != '{' && text[i] != '[')) return false;
     try {
         ChromeTraceStream stream(probe.path);
@@ -54,10 +59,14 @@ bool acceptsKinetoJson(const ImportProbe& probe) {
         bool namedTraceMember = false;
         for (;;) {
             const auto item = stream.next(key, value);
-            if (item == ChromeTraceStream::Item::Event) return !value.empty() && value.front() == '{';
-            if (item == ChromeTraceStream::Item::End) return text[i] == '{' && (stream.sawTraceEvents() || namedTraceMember);
-            // An object of trace members without events is taken, so that its error says what is missing.
-            for (std::string_view k : {"schemaVersion", "deviceProperties", "displayTimeUnit", "traceName"})
+            if (item == ChromeTraceStream::Item::Event)
+                return !value.empty() && value.front() == '{';
+            if (item == ChromeTraceStream::Item::End)
+                return text[i] == '{' && (stream.sawTraceEvents() || namedTraceMember);
+            // An object of trace members without events is taken, so that its error says what is
+            // missing.
+            for (std::string_view k :
+                 {"schemaVersion", "deviceProperties", "displayTimeUnit", "traceName"})
                 namedTraceMember = namedTraceMember || key == k;
         }
     } catch (const std::runtime_error&) {
@@ -87,27 +96,39 @@ LoadResult readKinetoJson(const ImportProbe& probe, const LoadOptions& options) 
             builder.member(key, value);
             continue;
         }
-        if (isEmptyObject(value)) continue; // the "{}" Paddle's profiler writes after the last event
-        if (parser.parse(value, event)) builder.event(event);
-        else builder.malformedEvent();
+        if (isEmptyObject(value))
+            continue; // the "{}" Paddle's profiler writes after the last event
+        if (parser.parse(value, event))
+            builder.event(event);
+        else
+            builder.malformedEvent();
         if (++sinceCheck == 1u << 16) {
             sinceCheck = 0;
-            if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-            if (options.progress) options.progress(LoadProgress{"trace events", stream->compressedBytesRead(), probe.head.size, true});
+            if (options.cancelled())
+                return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+            if (options.progress)
+                options.progress(LoadProgress{"trace events", stream->compressedBytesRead(),
+                                              probe.head.size, true});
         }
     }
     timer.mark("read json");
     if (!stream->sawTraceEvents()) {
-        const std::string why = stream->problem() ? *stream->problem() : std::string("no traceEvents array");
-        return {nullptr, LoadError{LoadErrorKind::UnsupportedFormat, "not a PyTorch profiler or Chrome trace (" + why + ")"}};
+        const std::string why =
+            stream->problem() ? *stream->problem() : std::string("no traceEvents array");
+        return {nullptr, LoadError{LoadErrorKind::UnsupportedFormat,
+                                   "not a PyTorch profiler or Chrome trace (" + why + ")"}};
     }
     if (builder.events() == 0 && stream->problem())
-        return {nullptr, LoadError{LoadErrorKind::Corrupt, "truncated or corrupt JSON (" + *stream->problem() + ")"}};
+        return {nullptr, LoadError{LoadErrorKind::Corrupt,
+                                   "truncated or corrupt JSON (" + *stream->problem() + ")"}};
     if (builder.events() == 0)
-        return {nullptr, LoadError{LoadErrorKind::UnsupportedFormat, "no trace events: traceEvents holds no event objects"}};
+        return {nullptr, LoadError{LoadErrorKind::UnsupportedFormat,
+                                   "no trace events: traceEvents holds no event objects"}};
     if (stream->problem()) trace->report.add(Anomaly::TruncatedJson, 1, *stream->problem());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
-    const unsigned threads = std::clamp(options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u, 16u);
+    const unsigned threads = std::clamp(
+        options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()), 1u,
+        16u);
     builder.finish(threads);
     return {std::move(trace), std::nullopt};
 }

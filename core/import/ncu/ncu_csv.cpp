@@ -25,13 +25,15 @@ struct Record {
 };
 
 class CsvCursor {
-public:
-    CsvCursor(std::string_view text, size_t pos, size_t line) : text_(text), pos_(pos), line_(line) {}
+  public:
+    CsvCursor(std::string_view text, size_t pos, size_t line)
+        : text_(text), pos_(pos), line_(line) {}
     bool atEnd() const { return pos_ >= text_.size(); }
     size_t line() const { return line_; }
     std::string_view restOfLine() const {
         const size_t end = text_.find('\n', pos_);
-        return text_.substr(pos_, end == std::string_view::npos ? std::string_view::npos : end - pos_);
+        return text_.substr(pos_,
+                            end == std::string_view::npos ? std::string_view::npos : end - pos_);
     }
     void skipLine() {
         const size_t end = text_.find('\n', pos_);
@@ -48,7 +50,8 @@ public:
                 ++pos_;
                 while (true) {
                     if (pos_ >= text_.size()) {
-                        error = "line " + std::to_string(r.line) + ": truncated: the file ends inside a quoted field";
+                        error = "line " + std::to_string(r.line) +
+                                ": truncated: the file ends inside a quoted field";
                         return false;
                     }
                     const char c = text_[pos_++];
@@ -64,14 +67,17 @@ public:
                         field += c;
                     }
                 }
-                if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') {
+                if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' &&
+                    text_[pos_] != '\r') {
                     error = "line " + std::to_string(line_) + ": text after a closing quote";
                     return false;
                 }
             } else {
-                while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') {
+                while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' &&
+                       text_[pos_] != '\r') {
                     if (text_[pos_] == '"') {
-                        error = "line " + std::to_string(line_) + ": a quote inside an unquoted field";
+                        error =
+                            "line " + std::to_string(line_) + ": a quote inside an unquoted field";
                         return false;
                     }
                     field += text_[pos_++];
@@ -88,17 +94,20 @@ public:
         }
     }
 
-private:
+  private:
     std::string_view text_;
     size_t pos_;
     size_t line_;
 };
 
 bool isBlank(std::string_view s) {
-    return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
-bool isHeaderLine(std::string_view line) { return line.rfind("\"ID\",", 0) == 0 || line.rfind("ID,", 0) == 0; }
+bool isHeaderLine(std::string_view line) {
+    return line.rfind("\"ID\",", 0) == 0 || line.rfind("ID,", 0) == 0;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Units: ncu scales some values per kernel ("usecond" here, "msecond" there); cells of one metric
@@ -111,15 +120,32 @@ struct UnitScale {
 };
 
 constexpr std::array kUnits = {
-    UnitScale{"ns", 0, 1},        UnitScale{"nsecond", 0, 1},      UnitScale{"us", 0, 1e3},
-    UnitScale{"usecond", 0, 1e3}, UnitScale{"ms", 0, 1e6},         UnitScale{"msecond", 0, 1e6},
-    UnitScale{"s", 0, 1e9},       UnitScale{"second", 0, 1e9},     UnitScale{"byte", 1, 1},
-    UnitScale{"Kbyte", 1, 1e3},   UnitScale{"Mbyte", 1, 1e6},      UnitScale{"Gbyte", 1, 1e9},
-    UnitScale{"Tbyte", 1, 1e12},  UnitScale{"hz", 2, 1},           UnitScale{"Khz", 2, 1e3},
-    UnitScale{"khz", 2, 1e3},     UnitScale{"Mhz", 2, 1e6},        UnitScale{"Ghz", 2, 1e9},
-    UnitScale{"cycle/second", 2, 1}, UnitScale{"cycle/usecond", 2, 1e6}, UnitScale{"cycle/nsecond", 2, 1e9},
-    UnitScale{"byte/second", 3, 1},  UnitScale{"Kbyte/second", 3, 1e3}, UnitScale{"Mbyte/second", 3, 1e6},
-    UnitScale{"Gbyte/second", 3, 1e9}, UnitScale{"Tbyte/second", 3, 1e12},
+    UnitScale{"ns", 0, 1},
+    UnitScale{"nsecond", 0, 1},
+    UnitScale{"us", 0, 1e3},
+    UnitScale{"usecond", 0, 1e3},
+    UnitScale{"ms", 0, 1e6},
+    UnitScale{"msecond", 0, 1e6},
+    UnitScale{"s", 0, 1e9},
+    UnitScale{"second", 0, 1e9},
+    UnitScale{"byte", 1, 1},
+    UnitScale{"Kbyte", 1, 1e3},
+    UnitScale{"Mbyte", 1, 1e6},
+    UnitScale{"Gbyte", 1, 1e9},
+    UnitScale{"Tbyte", 1, 1e12},
+    UnitScale{"hz", 2, 1},
+    UnitScale{"Khz", 2, 1e3},
+    UnitScale{"khz", 2, 1e3},
+    UnitScale{"Mhz", 2, 1e6},
+    UnitScale{"Ghz", 2, 1e9},
+    UnitScale{"cycle/second", 2, 1},
+    UnitScale{"cycle/usecond", 2, 1e6},
+    UnitScale{"cycle/nsecond", 2, 1e9},
+    UnitScale{"byte/second", 3, 1},
+    UnitScale{"Kbyte/second", 3, 1e3},
+    UnitScale{"Mbyte/second", 3, 1e6},
+    UnitScale{"Gbyte/second", 3, 1e9},
+    UnitScale{"Tbyte/second", 3, 1e12},
 };
 
 const UnitScale* unitScale(std::string_view unit) {
@@ -150,10 +176,27 @@ int8_t decimalsOf(std::string_view s) {
 // Columns that identify a launch or annotate a details line; everything else on the raw page is a
 // metric.
 constexpr std::array<std::string_view, 21> kIdentityColumns = {
-    "ID",          "Process ID",  "Process Name", "Host Name",   "Kernel Name",        "Kernel Time",
-    "Context",     "Stream",      "Block Size",   "Grid Size",   "Device",             "CC",
-    "Section Name", "Metric Name", "Metric Unit", "Metric Value", "Rule Name",          "Rule Type",
-    "Rule Description", "Estimated Speedup Type", "Estimated Speedup",
+    "ID",
+    "Process ID",
+    "Process Name",
+    "Host Name",
+    "Kernel Name",
+    "Kernel Time",
+    "Context",
+    "Stream",
+    "Block Size",
+    "Grid Size",
+    "Device",
+    "CC",
+    "Section Name",
+    "Metric Name",
+    "Metric Unit",
+    "Metric Value",
+    "Rule Name",
+    "Rule Type",
+    "Rule Description",
+    "Estimated Speedup Type",
+    "Estimated Speedup",
 };
 
 template <typename T> std::optional<T> parseUnsigned(std::string_view s) {
@@ -164,11 +207,11 @@ template <typename T> std::optional<T> parseUnsigned(std::string_view s) {
 }
 
 class Parser {
-public:
+  public:
     explicit Parser(std::string_view text) : text_(text) {}
     NcuParseResult run();
 
-private:
+  private:
     bool fail(size_t line, const std::string& what) {
         error_ = line ? "line " + std::to_string(line) + ": " + what : what;
         return false;
@@ -179,14 +222,16 @@ private:
         return -1;
     }
     std::string_view field(const Record& r, int c) const {
-        return c >= 0 && static_cast<size_t>(c) < r.fields.size() ? std::string_view(r.fields[c]) : std::string_view();
+        return c >= 0 && static_cast<size_t>(c) < r.fields.size() ? std::string_view(r.fields[c])
+                                                                  : std::string_view();
     }
     bool readHeader(const Record& r);
     bool kernelOf(const Record& r, uint32_t& kernel);
     bool detailsRow(const Record& r);
     bool rawRow(const Record& r);
     uint32_t intern(std::string_view s);
-    void addCell(uint32_t kernel, uint32_t metric, std::string_view value, std::string_view unit, size_t line);
+    void addCell(uint32_t kernel, uint32_t metric, std::string_view value, std::string_view unit,
+                 size_t line);
     NcuCsv finish();
 
     std::string_view text_;
@@ -194,8 +239,10 @@ private:
     NcuCsv out_;
     std::vector<std::string> header_;
     size_t minFields_ = 0;
-    int cId_ = -1, cPid_ = -1, cProcess_ = -1, cHost_ = -1, cName_ = -1, cContext_ = -1, cStream_ = -1;
-    int cBlock_ = -1, cGrid_ = -1, cDevice_ = -1, cCc_ = -1, cSection_ = -1, cMetric_ = -1, cUnit_ = -1, cValue_ = -1;
+    int cId_ = -1, cPid_ = -1, cProcess_ = -1, cHost_ = -1, cName_ = -1, cContext_ = -1,
+        cStream_ = -1;
+    int cBlock_ = -1, cGrid_ = -1, cDevice_ = -1, cCc_ = -1, cSection_ = -1, cMetric_ = -1,
+        cUnit_ = -1, cValue_ = -1;
     std::vector<int> rawColumns_; // raw page: metric index → column
     bool sawRawUnits_ = false, sawRawRow_ = false;
     std::unordered_map<uint64_t, uint32_t> kernelById_;
@@ -210,7 +257,9 @@ bool Parser::readHeader(const Record& r) {
     while (!header_.empty() && header_.back().empty()) header_.pop_back();
     cId_ = col("ID");
     cName_ = col("Kernel Name");
-    if (cName_ < 0) return fail(r.line, "the header has no \"Kernel Name\" column; is this `ncu --csv` output?");
+    if (cName_ < 0)
+        return fail(r.line,
+                    "the header has no \"Kernel Name\" column; is this `ncu --csv` output?");
     cPid_ = col("Process ID");
     cProcess_ = col("Process Name");
     cHost_ = col("Host Name");
@@ -225,25 +274,33 @@ bool Parser::readHeader(const Record& r) {
     cUnit_ = col("Metric Unit");
     cValue_ = col("Metric Value");
     if ((cMetric_ >= 0) != (cValue_ >= 0))
-        return fail(r.line, "the header has one of \"Metric Name\" and \"Metric Value\" but not the other");
+        return fail(r.line,
+                    "the header has one of \"Metric Name\" and \"Metric Value\" but not the other");
     out_.page = cMetric_ >= 0 ? NcuPage::Details : NcuPage::Raw;
-    for (int c : {cId_, cPid_, cName_, cContext_, cStream_, cBlock_, cGrid_, cDevice_, cSection_, cMetric_, cUnit_, cValue_})
+    for (int c : {cId_, cPid_, cName_, cContext_, cStream_, cBlock_, cGrid_, cDevice_, cSection_,
+                  cMetric_, cUnit_, cValue_})
         minFields_ = std::max(minFields_, static_cast<size_t>(c + 1));
     if (out_.page == NcuPage::Raw) {
         for (size_t c = 0; c < header_.size(); ++c) {
-            if (std::find(kIdentityColumns.begin(), kIdentityColumns.end(), header_[c]) != kIdentityColumns.end()) continue;
-            if (header_[c].empty()) return fail(r.line, "column " + std::to_string(c + 1) + " of the header has no name");
+            if (std::find(kIdentityColumns.begin(), kIdentityColumns.end(), header_[c]) !=
+                kIdentityColumns.end())
+                continue;
+            if (header_[c].empty())
+                return fail(r.line,
+                            "column " + std::to_string(c + 1) + " of the header has no name");
             metricByKey_.emplace(header_[c], static_cast<uint32_t>(out_.metrics.size()));
             out_.metrics.push_back(NcuMetricInfo{std::string(), header_[c], std::string()});
             rawColumns_.push_back(static_cast<int>(c));
         }
-        if (out_.metrics.empty()) return fail(r.line, "the header names no metric columns and no \"Metric Name\"");
+        if (out_.metrics.empty())
+            return fail(r.line, "the header names no metric columns and no \"Metric Name\"");
     }
     return true;
 }
 
 uint32_t Parser::intern(std::string_view s) {
-    auto [it, added] = textIds_.try_emplace(std::string(s), static_cast<uint32_t>(out_.textPool.size()));
+    auto [it, added] =
+        textIds_.try_emplace(std::string(s), static_cast<uint32_t>(out_.textPool.size()));
     if (added) out_.textPool.emplace_back(s);
     return it->second;
 }
@@ -255,7 +312,10 @@ bool Parser::kernelOf(const Record& r, uint32_t& kernel) {
     if (auto it = kernelById_.find(*id); it != kernelById_.end()) {
         kernel = it->second;
         if (out_.kernels[kernel].name != name)
-            return fail(r.line, "ID " + std::to_string(*id) + " appears again with another kernel name (several reports in one file?)");
+            return fail(
+                r.line,
+                "ID " + std::to_string(*id) +
+                    " appears again with another kernel name (several reports in one file?)");
         return true;
     }
     NcuKernel k;
@@ -280,7 +340,8 @@ bool Parser::kernelOf(const Record& r, uint32_t& kernel) {
     return true;
 }
 
-void Parser::addCell(uint32_t kernel, uint32_t metric, std::string_view value, std::string_view unit, size_t line) {
+void Parser::addCell(uint32_t kernel, uint32_t metric, std::string_view value,
+                     std::string_view unit, size_t line) {
     Cell c{kernel, metric, NAN, 0, -1};
     if (auto v = parseNcuNumber(value)) {
         c.value = *v;
@@ -296,8 +357,9 @@ void Parser::addCell(uint32_t kernel, uint32_t metric, std::string_view value, s
                 c.text = intern(std::string(value) + " " + std::string(unit));
                 if (unitWarned_.size() <= metric) unitWarned_.resize(metric + 1);
                 if (!unitWarned_[metric]++)
-                    out_.warnings.push_back("line " + std::to_string(line) + ": " + out_.columnName(metric) +
-                                            " is in \"" + std::string(unit) + "\" here; kept as text");
+                    out_.warnings.push_back("line " + std::to_string(line) + ": " +
+                                            out_.columnName(metric) + " is in \"" +
+                                            std::string(unit) + "\" here; kept as text");
             }
         }
     } else if (!value.empty()) {
@@ -316,20 +378,29 @@ bool Parser::detailsRow(const Record& r) {
     }
     const std::string_view section = field(r, cSection_), unit = field(r, cUnit_);
     std::string key = std::string(section) + '\x1f' + std::string(name);
-    auto [it, added] = metricByKey_.try_emplace(std::move(key), static_cast<uint32_t>(out_.metrics.size()));
-    if (added) out_.metrics.push_back(NcuMetricInfo{std::string(section), std::string(name), std::string(unit)});
+    auto [it, added] =
+        metricByKey_.try_emplace(std::move(key), static_cast<uint32_t>(out_.metrics.size()));
+    if (added)
+        out_.metrics.push_back(
+            NcuMetricInfo{std::string(section), std::string(name), std::string(unit)});
     addCell(kernel, it->second, field(r, cValue_), unit, r.line);
     return true;
 }
 
 bool Parser::rawRow(const Record& r) {
-    if (r.fields.size() != header_.size() && !(r.fields.size() == header_.size() + 1 && r.fields.back().empty()))
-        return fail(r.line, std::to_string(r.fields.size()) + " fields where the header has " + std::to_string(header_.size()) +
-                                (r.fields.size() < header_.size() ? " (truncated, or details-page lines under a raw-page header?)" : ""));
+    if (r.fields.size() != header_.size() &&
+        !(r.fields.size() == header_.size() + 1 && r.fields.back().empty()))
+        return fail(r.line,
+                    std::to_string(r.fields.size()) + " fields where the header has " +
+                        std::to_string(header_.size()) +
+                        (r.fields.size() < header_.size()
+                             ? " (truncated, or details-page lines under a raw-page header?)"
+                             : ""));
     if (field(r, cId_).empty()) { // the units line under the header
         if (sawRawUnits_ || sawRawRow_) return fail(r.line, "a line without an ID");
         sawRawUnits_ = true;
-        for (size_t m = 0; m < rawColumns_.size(); ++m) out_.metrics[m].unit = r.fields[rawColumns_[m]];
+        for (size_t m = 0; m < rawColumns_.size(); ++m)
+            out_.metrics[m].unit = r.fields[rawColumns_[m]];
         return true;
     }
     sawRawRow_ = true;
@@ -345,7 +416,8 @@ NcuCsv Parser::finish() {
     // Kernels in ID order; cells follow their kernels.
     std::vector<uint32_t> order(o.kernels.size()), rank(o.kernels.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return o.kernels[a].id < o.kernels[b].id; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return o.kernels[a].id < o.kernels[b].id; });
     std::vector<NcuKernel> sorted;
     sorted.reserve(order.size());
     for (uint32_t i = 0; i < order.size(); ++i) {
@@ -370,20 +442,24 @@ NcuCsv Parser::finish() {
         o.texts[i] = c.text;
         o.decimals[i] = c.decimals;
     }
-    if (duplicates) o.warnings.push_back(std::to_string(duplicates) + " repeated (kernel, metric) lines; the first of each kept");
+    if (duplicates)
+        o.warnings.push_back(std::to_string(duplicates) +
+                             " repeated (kernel, metric) lines; the first of each kept");
     if (o.page == NcuPage::Details && !o.kernels.empty()) {
         // A details table cut between two lines leaves its last kernel with fewer metrics.
         size_t most = 0;
         std::vector<size_t> per(o.kernels.size());
         for (size_t k = 0; k < o.kernels.size(); ++k) {
-            per[k] = static_cast<size_t>(std::count(o.present.begin() + static_cast<ptrdiff_t>(k * o.metrics.size()),
-                                                    o.present.begin() + static_cast<ptrdiff_t>((k + 1) * o.metrics.size()), 1));
+            per[k] = static_cast<size_t>(std::count(
+                o.present.begin() + static_cast<ptrdiff_t>(k * o.metrics.size()),
+                o.present.begin() + static_cast<ptrdiff_t>((k + 1) * o.metrics.size()), 1));
             most = std::max(most, per[k]);
         }
         for (size_t k = 0; k < o.kernels.size(); ++k)
             if (per[k] < most)
-                o.warnings.push_back("kernel ID " + std::to_string(o.kernels[k].id) + " has " + std::to_string(per[k]) + " of " +
-                                     std::to_string(most) + " metrics");
+                o.warnings.push_back("kernel ID " + std::to_string(o.kernels[k].id) + " has " +
+                                     std::to_string(per[k]) + " of " + std::to_string(most) +
+                                     " metrics");
     }
     return std::move(o);
 }
@@ -391,7 +467,8 @@ NcuCsv Parser::finish() {
 NcuParseResult Parser::run() {
     NcuParseResult result;
     if (text_.rfind("\xEF\xBB\xBF", 0) == 0) text_.remove_prefix(3);
-    if (std::all_of(text_.begin(), text_.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; })) {
+    if (std::all_of(text_.begin(), text_.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; })) {
         result.error = "the file is empty";
         return result;
     }
@@ -405,7 +482,8 @@ NcuParseResult Parser::run() {
         ++line;
     }
     if (pos >= text_.size()) {
-        result.error = "no Nsight Compute CSV header (a line starting with \"ID\",\"Process ID\"); is this `ncu --csv` output?";
+        result.error = "no Nsight Compute CSV header (a line starting with \"ID\",\"Process ID\"); "
+                       "is this `ncu --csv` output?";
         return result;
     }
     out_.skippedLines = line - 1;
@@ -418,7 +496,8 @@ NcuParseResult Parser::run() {
     const NcuPage page = out_.page;
     while (!cursor.atEnd()) {
         const std::string_view rest = cursor.restOfLine();
-        if (isBlank(rest) || rest.rfind("==", 0) == 0) { // blank, or ncu's own ==PROF== / ==WARNING== lines
+        if (isBlank(rest) ||
+            rest.rfind("==", 0) == 0) { // blank, or ncu's own ==PROF== / ==WARNING== lines
             cursor.skipLine();
             continue;
         }
@@ -426,23 +505,31 @@ NcuParseResult Parser::run() {
             result.error = error_;
             return result;
         }
-        if (!r.fields.empty() && r.fields[0] == "ID" && r.fields.size() > 1 && r.fields[1] == "Process ID") {
-            const bool details = std::find(r.fields.begin(), r.fields.end(), "Metric Name") != r.fields.end();
+        if (!r.fields.empty() && r.fields[0] == "ID" && r.fields.size() > 1 &&
+            r.fields[1] == "Process ID") {
+            const bool details =
+                std::find(r.fields.begin(), r.fields.end(), "Metric Name") != r.fields.end();
             const bool same = details == (page == NcuPage::Details);
             fail(r.line, same ? "a second header: several ncu reports in one file; split them"
-                              : std::string("a ") + (details ? "details" : "raw") + "-page header after a " +
-                                    std::string(ncuPageName(page)) + "-page table: mixed pages; split them");
+                              : std::string("a ") + (details ? "details" : "raw") +
+                                    "-page header after a " + std::string(ncuPageName(page)) +
+                                    "-page table: mixed pages; split them");
             result.error = error_;
             return result;
         }
         bool ok = true;
         if (page == NcuPage::Details) {
             if (r.fields.size() < minFields_) {
-                ok = fail(r.line, std::to_string(r.fields.size()) + " fields where a details line has at least " +
-                                      std::to_string(minFields_) + (cursor.atEnd() ? " (truncated?)" : ""));
-            } else if (r.fields.size() > header_.size() + 1 || (r.fields.size() == header_.size() + 1 && !r.fields.back().empty())) {
-                ok = fail(r.line, std::to_string(r.fields.size()) + " fields where the header has " + std::to_string(header_.size()) +
-                                      " (raw-page lines under a details-page header?)");
+                ok = fail(r.line, std::to_string(r.fields.size()) +
+                                      " fields where a details line has at least " +
+                                      std::to_string(minFields_) +
+                                      (cursor.atEnd() ? " (truncated?)" : ""));
+            } else if (r.fields.size() > header_.size() + 1 ||
+                       (r.fields.size() == header_.size() + 1 && !r.fields.back().empty())) {
+                ok =
+                    fail(r.line, std::to_string(r.fields.size()) + " fields where the header has " +
+                                     std::to_string(header_.size()) +
+                                     " (raw-page lines under a details-page header?)");
             } else {
                 ok = detailsRow(r);
             }

@@ -20,13 +20,13 @@ std::string_view ncuPageName(NcuPage p); // "details", "raw"
 
 // One profiled kernel launch, as ncu identifies it.
 struct NcuKernel {
-    uint64_t id = 0;  // ncu's "ID": profiled launches numbered from 0 in launch order
+    uint64_t id = 0; // ncu's "ID": profiled launches numbered from 0 in launch order
     uint32_t pid = 0;
     std::string processName, hostName;
     std::string name; // as ncu prints it (demangled, in ncu's style)
     uint32_t context = 0, stream = 0;
-    int device = -1;  // -1: not in the file
-    std::string cc;   // compute capability, e.g. "9.0"
+    int device = -1; // -1: not in the file
+    std::string cc;  // compute capability, e.g. "9.0"
     Dim3 grid, block;
     bool hasDims = false; // "Grid Size" and "Block Size" were present and parsed
     bool operator==(const NcuKernel&) const = default;
@@ -56,13 +56,13 @@ struct NcuCsv {
     NcuPage page = NcuPage::Details;
     std::vector<NcuKernel> kernels;
     std::vector<NcuMetricInfo> metrics; // in the file's order
-    std::vector<double> values;   // NaN: missing, "n/a" or not a number (see texts)
+    std::vector<double> values;         // NaN: missing, "n/a" or not a number (see texts)
     std::vector<uint32_t> texts;  // 0: none; else an index into textPool (non-numeric cells, "n/a")
     std::vector<int8_t> decimals; // digits after the point as printed; -1: shortest form
     std::vector<std::string> textPool{std::string()};
-    std::vector<uint8_t> present; // 1 where the file holds a cell for (kernel, metric)
-    size_t skippedLines = 0;      // lines before the header (the program's output)
-    size_t ruleRows = 0;          // details page: rule/advice lines, not metrics
+    std::vector<uint8_t> present;      // 1 where the file holds a cell for (kernel, metric)
+    size_t skippedLines = 0;           // lines before the header (the program's output)
+    size_t ruleRows = 0;               // details page: rule/advice lines, not metrics
     std::vector<std::string> warnings; // oddities that did not stop the parse
 
     size_t index(size_t kernel, uint32_t metric) const { return kernel * metrics.size() + metric; }

@@ -46,18 +46,22 @@ std::optional<uint32_t> NcuCsv::known(NcuKnownMetric which) const {
     };
     static constexpr std::array<Names, static_cast<size_t>(NcuKnownMetric::Count_)> names = {{
         {"GPU Speed Of Light Throughput", "Duration", "gpu__time_duration.sum", ""},
-        {"Occupancy", "Achieved Occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", ""},
+        {"Occupancy", "Achieved Occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active",
+         ""},
         {"Occupancy", "Theoretical Occupancy", "sm__maximum_warps_per_active_cycle_pct", ""},
-        {"GPU Speed Of Light Throughput", "Compute (SM) Throughput", "sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM [%]"},
-        {"GPU Speed Of Light Throughput", "DRAM Throughput", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+        {"GPU Speed Of Light Throughput", "Compute (SM) Throughput",
+         "sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM [%]"},
+        {"GPU Speed Of Light Throughput", "DRAM Throughput",
+         "dram__throughput.avg.pct_of_peak_sustained_elapsed",
          "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"},
         {"GPU Speed Of Light Throughput", "Memory Throughput",
          "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory [%]"},
         {"Launch Statistics", "Registers Per Thread", "launch__registers_per_thread", ""},
     }};
     const Names& n = names[static_cast<size_t>(which)];
-    for (auto found : {findMetric(n.section, n.details), findMetric("", n.details), findMetric("", n.raw),
-                       n.raw2.empty() ? std::nullopt : findMetric("", n.raw2)})
+    for (auto found :
+         {findMetric(n.section, n.details), findMetric("", n.details), findMetric("", n.raw),
+          n.raw2.empty() ? std::nullopt : findMetric("", n.raw2)})
         if (found) return found;
     return std::nullopt;
 }

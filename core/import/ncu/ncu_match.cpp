@@ -13,7 +13,9 @@ namespace ls {
 namespace {
 
 bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '~'; }
+bool isIdentStart(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '~';
+}
 
 // "(int)" "(unsigned long)" "(bool)" right before a number: Nsight Systems prints template value
 // arguments with their type, ncu without.
@@ -24,7 +26,8 @@ size_t castLength(std::string_view s, size_t open) {
     if (!std::isdigit(static_cast<unsigned char>(next)) && next != '-') return 0;
     if (!std::islower(static_cast<unsigned char>(s[open + 1])) && s[open + 1] != '_') return 0;
     for (size_t i = open + 1; i < close; ++i)
-        if (!std::islower(static_cast<unsigned char>(s[i])) && !std::isdigit(static_cast<unsigned char>(s[i])) && s[i] != '_' && s[i] != ' ')
+        if (!std::islower(static_cast<unsigned char>(s[i])) &&
+            !std::isdigit(static_cast<unsigned char>(s[i])) && s[i] != '_' && s[i] != ' ')
             return 0;
     return close + 1 - open;
 }
@@ -41,7 +44,8 @@ std::string shorten(std::string_view s, size_t n = 70) {
 }
 
 std::string dims(const Dim3& d) {
-    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
+           ")";
 }
 
 enum class Level : uint8_t { None, Full, Short };
@@ -68,22 +72,27 @@ struct Families {
             auto [it, added] = memo.try_emplace(csv.kernels[i].name, Level::None, UINT32_MAX);
             if (added) {
                 const std::string key = ncuNameKey(csv.kernels[i].name);
-                if (auto f = fullKey.find(key); f != fullKey.end()) it->second = {Level::Full, f->second};
-                else if (auto s = shortKey.find(key); s != shortKey.end()) it->second = {Level::Short, s->second};
+                if (auto f = fullKey.find(key); f != fullKey.end())
+                    it->second = {Level::Full, f->second};
+                else if (auto s = shortKey.find(key); s != shortKey.end())
+                    it->second = {Level::Short, s->second};
             }
             level[i] = it->second.first;
             fam[i] = it->second.second;
         }
     }
-    static uint32_t familyOf(const Trace& t, StringId name, std::unordered_map<uint32_t, uint32_t>& memo,
+    static uint32_t familyOf(const Trace& t, StringId name,
+                             std::unordered_map<uint32_t, uint32_t>& memo,
                              std::unordered_map<std::string, uint32_t>& keys) {
         if (auto it = memo.find(name.value); it != memo.end()) return it->second;
-        auto [it, added] = keys.try_emplace(ncuNameKey(t.str(name)), static_cast<uint32_t>(keys.size()));
+        auto [it, added] =
+            keys.try_emplace(ncuNameKey(t.str(name)), static_cast<uint32_t>(keys.size()));
         memo.emplace(name.value, it->second);
         return it->second;
     }
     bool sameName(uint32_t i, uint32_t k) const {
-        return level[i] == Level::Full ? full[k] == fam[i] : level[i] == Level::Short && shortName[k] == fam[i];
+        return level[i] == Level::Full ? full[k] == fam[i]
+                                       : level[i] == Level::Short && shortName[k] == fam[i];
     }
     // How many distinct trace kernel names share each base name (for hints), built on first use.
     const std::unordered_map<std::string, size_t>& baseCount() const {
@@ -108,8 +117,8 @@ struct Context {
         return !n.hasDims || (n.grid == t.kernels.grid[k] && n.block == t.kernels.block[k]);
     }
     std::string traceKernel(uint32_t k) const {
-        return "#" + std::to_string(k) + " " + shorten(t.str(t.kernels.name[k]), 50) + " grid " + dims(t.kernels.grid[k]) +
-               " block " + dims(t.kernels.block[k]);
+        return "#" + std::to_string(k) + " " + shorten(t.str(t.kernels.name[k]), 50) + " grid " +
+               dims(t.kernels.grid[k]) + " block " + dims(t.kernels.block[k]);
     }
 };
 
@@ -132,9 +141,11 @@ struct PlacementSearch {
     static constexpr size_t kKeep = 4, kStop = 4;
 };
 
-PlacementSearch searchPlacements(const Context& c, const std::vector<std::pair<uint32_t, uint32_t>>& items,
-                                 const std::vector<uint32_t>& seq,
-                                 const std::unordered_map<uint64_t, std::vector<uint32_t>>& positions, size_t minScore) {
+PlacementSearch
+searchPlacements(const Context& c, const std::vector<std::pair<uint32_t, uint32_t>>& items,
+                 const std::vector<uint32_t>& seq,
+                 const std::unordered_map<uint64_t, std::vector<uint32_t>>& positions,
+                 size_t minScore) {
     PlacementSearch r;
     if (items.empty()) return r;
     // Anchors: the items whose names are rarest in seq; every sensible offset puts one of them
@@ -145,7 +156,8 @@ PlacementSearch searchPlacements(const Context& c, const std::vector<std::pair<u
         auto it = positions.find(c.fam.nameKey(items[i].first));
         return it == positions.end() ? size_t(0) : it->second.size();
     };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return count(a) < count(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return count(a) < count(b); });
     std::set<int64_t> offsets;
     for (size_t a = 0; a < std::min<size_t>(order.size(), 4); ++a) {
         const auto& [i, slot] = items[order[a]];
@@ -160,8 +172,10 @@ PlacementSearch searchPlacements(const Context& c, const std::vector<std::pair<u
         size_t score = 0, misses = 0;
         for (const auto& [i, slot] : items) {
             const int64_t p = off + slot;
-            if (p >= 0 && p < n && c.same(i, seq[static_cast<size_t>(p)])) ++score;
-            else if (++misses + floor > items.size()) break; // cannot reach the best any more
+            if (p >= 0 && p < n && c.same(i, seq[static_cast<size_t>(p)]))
+                ++score;
+            else if (++misses + floor > items.size())
+                break; // cannot reach the best any more
         }
         if (score < floor || score == 0) continue;
         if (score > r.best) {
@@ -171,12 +185,14 @@ PlacementSearch searchPlacements(const Context& c, const std::vector<std::pair<u
         }
         if (r.bestOffsets.size() < PlacementSearch::kKeep) r.bestOffsets.push_back(off);
         ++r.bestCount;
-        if (r.best == items.size() && r.bestCount >= PlacementSearch::kStop) break; // ambiguous for sure
+        if (r.best == items.size() && r.bestCount >= PlacementSearch::kStop)
+            break; // ambiguous for sure
     }
     return r;
 }
 
-Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const std::vector<uint32_t>& seq) {
+Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu,
+                       const std::vector<uint32_t>& seq) {
     Alignment a;
     const size_t n = ncu.size();
     a.kernel.assign(n, kNone);
@@ -188,22 +204,26 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
         if (c.fam.level[i] != Level::None) wanted.insert(c.fam.nameKey(i));
     for (uint32_t p = 0; p < seq.size(); ++p)
         for (Level l : {Level::Full, Level::Short})
-            if (const uint64_t key = c.fam.traceKey(l, seq[p]); wanted.count(key)) positions[key].push_back(p);
+            if (const uint64_t key = c.fam.traceKey(l, seq[p]); wanted.count(key))
+                positions[key].push_back(p);
 
     // Eligible: the name occurs in this process with the same grid and block.
     std::vector<std::pair<uint32_t, uint32_t>> items; // (ncu kernel, slot in the ncu sequence)
     for (uint32_t q = 0; q < n; ++q) {
         const uint32_t i = ncu[q];
         const NcuKernel& k = c.csv.kernels[i];
-        auto it = c.fam.level[i] == Level::None ? positions.end() : positions.find(c.fam.nameKey(i));
+        auto it =
+            c.fam.level[i] == Level::None ? positions.end() : positions.find(c.fam.nameKey(i));
         if (it == positions.end()) {
-            if (k.name.rfind("_Z", 0) == 0) a.reason[q] = "a mangled name: run ncu with demangled names (the default)";
+            if (k.name.rfind("_Z", 0) == 0)
+                a.reason[q] = "a mangled name: run ncu with demangled names (the default)";
             else if (c.fam.level[i] == Level::None) {
                 const std::string base = baseName(ncuNameKey(k.name));
                 const auto found = c.fam.baseCount().find(base);
                 const size_t sameBase = found == c.fam.baseCount().end() ? 0 : found->second;
                 a.reason[q] = "no kernel of this name in the trace" +
-                              (sameBase ? " (" + std::to_string(sameBase) + " trace kernel names share its base name " + base +
+                              (sameBase ? " (" + std::to_string(sameBase) +
+                                              " trace kernel names share its base name " + base +
                                               " with other template arguments or parameters)"
                                         : std::string());
             } else {
@@ -211,9 +231,11 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
             }
             continue;
         }
-        if (std::none_of(it->second.begin(), it->second.end(), [&](uint32_t p) { return c.same(i, seq[p]); })) {
+        if (std::none_of(it->second.begin(), it->second.end(),
+                         [&](uint32_t p) { return c.same(i, seq[p]); })) {
             std::set<std::pair<Dim3, Dim3>> seen;
-            for (uint32_t p : it->second) seen.insert({c.t.kernels.grid[seq[p]], c.t.kernels.block[seq[p]]});
+            for (uint32_t p : it->second)
+                seen.insert({c.t.kernels.grid[seq[p]], c.t.kernels.block[seq[p]]});
             std::string list;
             size_t shown = 0;
             for (const auto& [g, b] : seen) {
@@ -221,10 +243,12 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
                     list += ", ...";
                     break;
                 }
-                list += (list.empty() ? "" : ", ") + std::string("grid ") + dims(g) + " block " + dims(b);
+                list += (list.empty() ? "" : ", ") + std::string("grid ") + dims(g) + " block " +
+                        dims(b);
             }
-            a.reason[q] = "the trace has " + std::to_string(it->second.size()) + " kernels of this name, none with grid " +
-                          dims(k.grid) + " block " + dims(k.block) + " (it has " + list + ")";
+            a.reason[q] = "the trace has " + std::to_string(it->second.size()) +
+                          " kernels of this name, none with grid " + dims(k.grid) + " block " +
+                          dims(k.block) + " (it has " + list + ")";
             continue;
         }
         items.emplace_back(i, q);
@@ -235,7 +259,8 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
     const size_t half = (n + 1) / 2;
     auto tooFew = [&] {
         for (auto [i, q] : items)
-            a.reason[q] = "its name occurs in the trace, but only " + std::to_string(items.size()) + " of the " + std::to_string(n) +
+            a.reason[q] = "its name occurs in the trace, but only " + std::to_string(items.size()) +
+                          " of the " + std::to_string(n) +
                           " kernels of its process do: too few to place it by launch order";
         return a;
     };
@@ -252,19 +277,25 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
             if (a.state[q] == NcuMatchState::Matched) continue;
             const int64_t p = off + q;
             a.reason[q] += p >= 0 && p < static_cast<int64_t>(s.size())
-                               ? "; its place in launch order holds trace kernel " + c.traceKernel(s[static_cast<size_t>(p)])
+                               ? "; its place in launch order holds trace kernel " +
+                                     c.traceKernel(s[static_cast<size_t>(p)])
                                : "; its place in launch order is outside the trace";
         }
     };
-    auto ambiguousPlaces = [&](const PlacementSearch& r, const std::vector<uint32_t>& s, const char* what) {
+    auto ambiguousPlaces = [&](const PlacementSearch& r, const std::vector<uint32_t>& s,
+                               const char* what) {
         std::string starts;
         for (int64_t off : r.bestOffsets)
-            starts += (starts.empty() ? "#" : ", #") +
-                      (off >= 0 && off < static_cast<int64_t>(s.size()) ? std::to_string(s[static_cast<size_t>(off)]) : std::string("?"));
+            starts +=
+                (starts.empty() ? "#" : ", #") + (off >= 0 && off < static_cast<int64_t>(s.size())
+                                                      ? std::to_string(s[static_cast<size_t>(off)])
+                                                      : std::string("?"));
         for (auto [i, q] : items) {
             a.state[q] = NcuMatchState::Ambiguous;
-            a.reason[q] = std::string("the file's kernels fit ") + (r.bestCount >= PlacementSearch::kStop ? "at least " : "") +
-                          std::to_string(r.bestCount) + " places " + what + " (starting at trace kernels " + starts + ")";
+            a.reason[q] = std::string("the file's kernels fit ") +
+                          (r.bestCount >= PlacementSearch::kStop ? "at least " : "") +
+                          std::to_string(r.bestCount) + " places " + what +
+                          " (starting at trace kernels " + starts + ")";
         }
         a.method = "ambiguous: fits " + std::to_string(r.bestCount) + " places " + what;
         return a;
@@ -275,9 +306,11 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
     if (run.best == items.size()) {
         if (run.bestCount > 1) return ambiguousPlaces(run, seq, "in launch order");
         const int64_t off = run.bestOffsets[0];
-        for (auto [i, q] : items) accept(q, seq[static_cast<size_t>(off + q)], "consecutive launches");
+        for (auto [i, q] : items)
+            accept(q, seq[static_cast<size_t>(off + q)], "consecutive launches");
         noteSlots(off, seq);
-        a.method = "consecutive launches from trace kernel #" + std::to_string(seq[static_cast<size_t>(off + items[0].second)]);
+        a.method = "consecutive launches from trace kernel #" +
+                   std::to_string(seq[static_cast<size_t>(off + items[0].second)]);
         return a;
     }
 
@@ -299,27 +332,35 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
     for (uint32_t e = 0; e < items.size(); ++e) dense[e] = {items[e].first, e};
     const PlacementSearch byName = searchPlacements(c, dense, filtered, filteredPositions, half);
     if (byName.best == items.size()) {
-        if (byName.bestCount > 1) return ambiguousPlaces(byName, filtered, "among the launches of its kernel names");
+        if (byName.bestCount > 1)
+            return ambiguousPlaces(byName, filtered, "among the launches of its kernel names");
         const int64_t off = byName.bestOffsets[0];
         for (uint32_t e = 0; e < items.size(); ++e)
-            accept(items[e].second, filtered[static_cast<size_t>(off + e)], "consecutive launches of its kernel names");
-        a.method = "consecutive launches of the file's kernel names from trace kernel #" + std::to_string(filtered[static_cast<size_t>(off)]);
+            accept(items[e].second, filtered[static_cast<size_t>(off + e)],
+                   "consecutive launches of its kernel names");
+        a.method = "consecutive launches of the file's kernel names from trace kernel #" +
+                   std::to_string(filtered[static_cast<size_t>(off)]);
         return a;
     }
 
-    // 3. Mostly consecutive launches (the two runs differ in a few kernels): keep the agreeing ones.
+    // 3. Mostly consecutive launches (the two runs differ in a few kernels): keep the agreeing
+    // ones.
     //    Before 4, which would shift every later kernel past a kernel the runs disagree on.
     const size_t mostly = (items.size() * 4 + 4) / 5;
     if (run.best >= mostly && run.bestCount == 1) {
         const int64_t off = run.bestOffsets[0];
         for (auto [i, q] : items) {
             const int64_t p = off + q;
-            if (p >= 0 && p < static_cast<int64_t>(seq.size()) && c.same(i, seq[static_cast<size_t>(p)]))
-                accept(q, seq[static_cast<size_t>(p)], "consecutive launches (most of the file agrees)");
-            else a.reason[q] = "the two runs differ here";
+            if (p >= 0 && p < static_cast<int64_t>(seq.size()) &&
+                c.same(i, seq[static_cast<size_t>(p)]))
+                accept(q, seq[static_cast<size_t>(p)],
+                       "consecutive launches (most of the file agrees)");
+            else
+                a.reason[q] = "the two runs differ here";
         }
         noteSlots(off, seq);
-        a.method = "consecutive launches where " + std::to_string(a.matched) + " of " + std::to_string(items.size()) + " agree";
+        a.method = "consecutive launches where " + std::to_string(a.matched) + " of " +
+                   std::to_string(items.size()) + " agree";
         return a;
     }
     // 4. Any in-order subsequence: a kernel is placed where the earliest and the latest fitting
@@ -353,19 +394,23 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
                 accept(q, seq[static_cast<size_t>(first[e])], "the only place in launch order");
             } else {
                 a.state[q] = NcuMatchState::Ambiguous;
-                a.reason[q] = "fits anywhere from trace kernel #" + std::to_string(seq[static_cast<size_t>(first[e])]) + " to #" +
+                a.reason[q] = "fits anywhere from trace kernel #" +
+                              std::to_string(seq[static_cast<size_t>(first[e])]) + " to #" +
                               std::to_string(seq[static_cast<size_t>(last[e])]) +
-                              " (the file's kernels are not consecutive launches, so their order alone does not decide)";
+                              " (the file's kernels are not consecutive launches, so their order "
+                              "alone does not decide)";
             }
         }
-        a.method = "kernels in launch order with gaps, " + std::to_string(a.matched) + " of " + std::to_string(items.size()) +
-                   " placed for sure";
+        a.method = "kernels in launch order with gaps, " + std::to_string(a.matched) + " of " +
+                   std::to_string(items.size()) + " placed for sure";
         return a;
     }
 
     for (auto [i, q] : items)
-        a.reason[q] = "its name occurs in the trace, but the file's order fits no place in the trace's launch order (" +
-                      (run.best ? "at most " + std::to_string(run.best) + " of " + std::to_string(items.size())
+        a.reason[q] = "its name occurs in the trace, but the file's order fits no place in the "
+                      "trace's launch order (" +
+                      (run.best ? "at most " + std::to_string(run.best) + " of " +
+                                      std::to_string(items.size())
                                 : std::string("fewer than half")) +
                       " agree in any run of consecutive launches)";
     a.method = "no placement fits";
@@ -375,13 +420,16 @@ Alignment alignProcess(const Context& c, const std::vector<uint32_t>& ncu, const
 std::string processText(const Trace& t, ProcessId p) {
     if (!p.valid() || p.value >= t.processes.size()) return "(unknown process)";
     const Process& pr = t.processes[p.value];
-    return "pid " + std::to_string(pr.pid) + (pr.name.empty() ? std::string() : " (" + pr.name + ")");
+    return "pid " + std::to_string(pr.pid) +
+           (pr.name.empty() ? std::string() : " (" + pr.name + ")");
 }
 
 } // namespace
 
 std::string_view ncuMatchStateName(NcuMatchState s) {
-    return s == NcuMatchState::Matched ? "matched" : s == NcuMatchState::Unmatched ? "unmatched" : "ambiguous";
+    return s == NcuMatchState::Matched     ? "matched"
+           : s == NcuMatchState::Unmatched ? "unmatched"
+                                           : "ambiguous";
 }
 
 std::string ncuNameKey(std::string_view s) {
@@ -406,7 +454,8 @@ std::string ncuNameKey(std::string_view s) {
         if (start && isIdentStart(a[i])) {
             size_t j = i + 1;
             while (j < a.size() && isIdent(a[j])) ++j;
-            if (a.compare(j, 2, "::") == 0) i = j + 2;
+            if (a.compare(j, 2, "::") == 0)
+                i = j + 2;
             else {
                 b.append(a, i, j - i);
                 i = j;
@@ -452,7 +501,8 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         list.push_back(i);
     }
     std::map<uint32_t, std::vector<uint32_t>> traceByProcess;
-    for (uint32_t k = 0; k < t.kernels.size(); ++k) traceByProcess[t.streamOf(t.kernels, k).process.value].push_back(k);
+    for (uint32_t k = 0; k < t.kernels.size(); ++k)
+        traceByProcess[t.streamOf(t.kernels, k).process.value].push_back(k);
     std::vector<uint32_t> procs;
     for (auto& [p, list] : traceByProcess) {
         auto launched = [&](uint32_t k) {
@@ -460,7 +510,8 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
             return call.valid() ? t.apiCalls.start[call.value] : t.kernels.start[k];
         };
         std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
-            return std::make_tuple(launched(a), t.kernels.start[a], a) < std::make_tuple(launched(b), t.kernels.start[b], b);
+            return std::make_tuple(launched(a), t.kernels.start[a], a) <
+                   std::make_tuple(launched(b), t.kernels.start[b], b);
         });
         procs.push_back(p);
     }
@@ -479,16 +530,22 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         const auto& ncu = ncuByPid[pids[g]];
         for (size_t p = 0; p < procs.size(); ++p) {
             const ProcessId pid(procs[p]);
-            const bool samePid = pid.valid() && pid.value < t.processes.size() && t.processes[pid.value].pid == pids[g];
-            if (pids.size() * procs.size() > 256 && !samePid && procs.size() > 1) continue; // too many to try all
+            const bool samePid = pid.valid() && pid.value < t.processes.size() &&
+                                 t.processes[pid.value].pid == pids[g];
+            if (pids.size() * procs.size() > 256 && !samePid && procs.size() > 1)
+                continue; // too many to try all
             const auto& seq = traceByProcess[procs[p]];
             const bool sameDevice = csv.kernels[ncu[0]].device >= 0 &&
-                                    t.streamOf(t.kernels, seq[0]).device == static_cast<uint32_t>(csv.kernels[ncu[0]].device);
+                                    t.streamOf(t.kernels, seq[0]).device ==
+                                        static_cast<uint32_t>(csv.kernels[ncu[0]].device);
             pairs.push_back(Pair{g, p, alignProcess(c, ncu, seq), samePid, sameDevice});
         }
     }
-    auto rank = [](const Pair& x) { return std::make_tuple(x.a.matched, x.samePid, x.sameDevice, x.a.eligible); };
-    std::stable_sort(pairs.begin(), pairs.end(), [&](const Pair& x, const Pair& y) { return rank(x) > rank(y); });
+    auto rank = [](const Pair& x) {
+        return std::make_tuple(x.a.matched, x.samePid, x.sameDevice, x.a.eligible);
+    };
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [&](const Pair& x, const Pair& y) { return rank(x) > rank(y); });
 
     std::vector<char> groupDone(pids.size()), procUsed(procs.size());
     auto apply = [&](const Pair& pr) {
@@ -506,7 +563,8 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
     auto ncuText = [&](size_t g) {
         const auto& ncu = ncuByPid[pids[g]];
         const std::string& name = csv.kernels[ncu[0]].processName;
-        return "ncu pid " + std::to_string(pids[g]) + (name.empty() ? std::string() : " (" + name + ")") + ", " +
+        return "ncu pid " + std::to_string(pids[g]) +
+               (name.empty() ? std::string() : " (" + name + ")") + ", " +
                std::to_string(ncu.size()) + " kernels";
     };
     for (size_t x = 0; x < pairs.size(); ++x) {
@@ -518,7 +576,8 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         // process is taken; one ncu process fitting two trace processes leaves them free.
         std::vector<const Pair*> rivals;
         for (size_t y = x + 1; y < pairs.size() && rank(pairs[y]) == rank(pr); ++y)
-            if ((pairs[y].g == pr.g && !procUsed[pairs[y].p]) || (pairs[y].p == pr.p && !groupDone[pairs[y].g]))
+            if ((pairs[y].g == pr.g && !procUsed[pairs[y].p]) ||
+                (pairs[y].p == pr.p && !groupDone[pairs[y].g]))
                 rivals.push_back(&pairs[y]);
         const std::string trace = processText(t, ProcessId(procs[pr.p]));
         if (!rivals.empty()) {
@@ -553,8 +612,8 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
         groupDone[pr.g] = 1;
         procUsed[pr.p] = 1;
         apply(pr);
-        m.notes.push_back(ncuText(pr.g) + " -> trace " + trace + ": " + std::to_string(pr.a.matched) + " matched, " +
-                          pr.a.method);
+        m.notes.push_back(ncuText(pr.g) + " -> trace " + trace + ": " +
+                          std::to_string(pr.a.matched) + " matched, " + pr.a.method);
     }
     for (size_t g = 0; g < pids.size(); ++g) {
         if (groupDone[g]) continue;
@@ -570,13 +629,18 @@ NcuMatch matchNcuKernels(const Trace& t, const NcuCsv& csv) {
                 }
             apply(none);
             const std::string closest = processText(t, ProcessId(procs[best->p]));
-            m.notes.push_back(ncuText(g) + (best->a.method.empty() || best->a.matched ? ": no trace process fits (closest: " + closest + ")"
-                                                                                      : " -> trace " + closest + ": " + best->a.method));
+            m.notes.push_back(ncuText(g) +
+                              (best->a.method.empty() || best->a.matched
+                                   ? ": no trace process fits (closest: " + closest + ")"
+                                   : " -> trace " + closest + ": " + best->a.method));
         } else {
             for (uint32_t i : ncuByPid[pids[g]]) m.reason[i] = "no trace process to compare with";
         }
     }
-    for (auto s : m.state) (s == NcuMatchState::Matched ? m.matched : s == NcuMatchState::Ambiguous ? m.ambiguous : m.unmatched)++;
+    for (auto s : m.state)
+        (s == NcuMatchState::Matched     ? m.matched
+         : s == NcuMatchState::Ambiguous ? m.ambiguous
+                                         : m.unmatched)++;
     return m;
 }
 

@@ -24,14 +24,16 @@ struct NcuMatch {
     // Per ncu kernel (NcuCsv::kernels order).
     std::vector<KernelId> kernelOfNcu; // invalid unless matched
     std::vector<NcuMatchState> state;
-    std::vector<std::string> reason;   // how it was placed, or why not
+    std::vector<std::string> reason; // how it was placed, or why not
     // Per trace kernel: the ncu kernel measured for it, or kNone.
     std::vector<uint32_t> ncuOfKernel;
     size_t matched = 0, unmatched = 0, ambiguous = 0;
     // One line per ncu process: which trace process it was paired with and how it was aligned.
     std::vector<std::string> notes;
 
-    uint32_t ncuOf(KernelId k) const { return k.value < ncuOfKernel.size() ? ncuOfKernel[k.value] : kNone; }
+    uint32_t ncuOf(KernelId k) const {
+        return k.value < ncuOfKernel.size() ? ncuOfKernel[k.value] : kNone;
+    }
 };
 
 // The name key both sides are compared by: ncu's style and Nsight Systems' style of one

@@ -14,11 +14,15 @@ std::string shorten(std::string_view s, size_t n) {
 } // namespace
 
 std::string ncuTensorCoreText(TcState s) {
-    return s == TcState::Used ? "used (measured)" : s == TcState::NotUsed ? "not used (measured)" : std::string();
+    return s == TcState::Used      ? "used (measured)"
+           : s == TcState::NotUsed ? "not used (measured)"
+                                   : std::string();
 }
 
-NcuMetrics::NcuMetrics(std::shared_ptr<const Trace> trace, std::string path, NcuCsv csv, NcuMatch match)
-    : trace_(std::move(trace)), path_(std::move(path)), csv_(std::move(csv)), match_(std::move(match)) {
+NcuMetrics::NcuMetrics(std::shared_ptr<const Trace> trace, std::string path, NcuCsv csv,
+                       NcuMatch match)
+    : trace_(std::move(trace)), path_(std::move(path)), csv_(std::move(csv)),
+      match_(std::move(match)) {
     findTensorCoreTerms();
 }
 
@@ -69,15 +73,22 @@ void NcuMetrics::findTensorCoreTerms() {
     std::map<std::string, Found> byCounter; // counter name without its rollup
     for (uint32_t m = 0; m < metricCount(); ++m) {
         std::string name = csv_.metrics[m].name;
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
         Found f{m, 1, "", -1, false};
-        if (name.find("hfma2") != std::string::npos && name.find("mma") != std::string::npos) f = {m, -1, "HFMA2.MMA", 2, false};
+        if (name.find("hfma2") != std::string::npos && name.find("mma") != std::string::npos)
+            f = {m, -1, "HFMA2.MMA", 2, false};
         else if (name.find("inst_executed_pipe_tensor") != std::string::npos) {
-            if (name.find("hmma") != std::string::npos) f = {m, 1, "HMMA", 2, false};
-            else if (name.find("gmma") != std::string::npos) f = {m, 1, "GMMA", 2, false};
-            else if (name.find("imma") != std::string::npos) f = {m, 1, "IMMA", 2, false};
-            else if (name.find("dmma") != std::string::npos) f = {m, 1, "DMMA", 2, false};
-            else f = {m, 1, "tensor-pipe instructions", 1, false};
+            if (name.find("hmma") != std::string::npos)
+                f = {m, 1, "HMMA", 2, false};
+            else if (name.find("gmma") != std::string::npos)
+                f = {m, 1, "GMMA", 2, false};
+            else if (name.find("imma") != std::string::npos)
+                f = {m, 1, "IMMA", 2, false};
+            else if (name.find("dmma") != std::string::npos)
+                f = {m, 1, "DMMA", 2, false};
+            else
+                f = {m, 1, "tensor-pipe instructions", 1, false};
         } else if (name.find("pipe_tensor") != std::string::npos) {
             f = {m, 1, "tensor pipe active", 0, false};
         }
@@ -91,7 +102,8 @@ void NcuMetrics::findTensorCoreTerms() {
     int strongest = -1;
     for (const auto& [name, f] : byCounter) strongest = std::max(strongest, f.strength);
     for (const auto& [name, f] : byCounter)
-        if (f.strength == strongest || (strongest == 2 && f.sign < 0)) tcTerms_.push_back(TcTerm{f.metric, f.sign, f.label});
+        if (f.strength == strongest || (strongest == 2 && f.sign < 0))
+            tcTerms_.push_back(TcTerm{f.metric, f.sign, f.label});
 }
 
 std::optional<NcuTensorCore> NcuMetrics::tensorCore(KernelId k) const {
@@ -109,7 +121,8 @@ std::optional<NcuTensorCore> NcuMetrics::tensorCore(KernelId k) const {
         hfma2 |= term.sign < 0;
         total += term.sign * v;
         std::snprintf(buf, sizeof buf, "%.0f", v);
-        terms += (terms.empty() ? (term.sign < 0 ? "-" : "") : (term.sign < 0 ? " - " : " + ")) + std::string(term.label) + " " + buf;
+        terms += (terms.empty() ? (term.sign < 0 ? "-" : "") : (term.sign < 0 ? " - " : " + ")) +
+                 std::string(term.label) + " " + buf;
     }
     if (!any) return std::nullopt;
     NcuTensorCore r;
@@ -122,27 +135,37 @@ std::optional<NcuTensorCore> NcuMetrics::tensorCore(KernelId k) const {
 std::vector<std::string> NcuMetrics::report(size_t maxReasons) const {
     std::vector<std::string> lines;
     lines.push_back("ncu file: " + path_ + ": " + std::string(ncuPageName(csv_.page)) + " page, " +
-                    std::to_string(csv_.kernels.size()) + " kernels, " + std::to_string(metricCount()) + " metrics" +
-                    (csv_.skippedLines ? ", " + std::to_string(csv_.skippedLines) + " lines of program output skipped" : std::string()));
-    lines.push_back("ncu match: " + std::to_string(match_.matched) + " matched, " + std::to_string(match_.unmatched) +
-                    " unmatched, " + std::to_string(match_.ambiguous) + " ambiguous");
+                    std::to_string(csv_.kernels.size()) + " kernels, " +
+                    std::to_string(metricCount()) + " metrics" +
+                    (csv_.skippedLines ? ", " + std::to_string(csv_.skippedLines) +
+                                             " lines of program output skipped"
+                                       : std::string()));
+    lines.push_back("ncu match: " + std::to_string(match_.matched) + " matched, " +
+                    std::to_string(match_.unmatched) + " unmatched, " +
+                    std::to_string(match_.ambiguous) + " ambiguous");
     for (const auto& n : match_.notes) lines.push_back("  " + n);
     size_t shown = 0;
     for (size_t i = 0; i < csv_.kernels.size() && shown < maxReasons; ++i) {
         if (match_.state[i] == NcuMatchState::Matched) continue;
         ++shown;
-        lines.push_back("  " + std::string(ncuMatchStateName(match_.state[i])) + " ncu ID " + std::to_string(csv_.kernels[i].id) +
-                        " " + shorten(csv_.kernels[i].name, 60) + ": " + match_.reason[i]);
+        lines.push_back("  " + std::string(ncuMatchStateName(match_.state[i])) + " ncu ID " +
+                        std::to_string(csv_.kernels[i].id) + " " +
+                        shorten(csv_.kernels[i].name, 60) + ": " + match_.reason[i]);
     }
     const size_t rest = match_.unmatched + match_.ambiguous - shown;
-    if (rest) lines.push_back("  ... and " + std::to_string(rest) + " more (summary --report ncu_match lists all)");
-    for (size_t w = 0; w < csv_.warnings.size() && w < 3; ++w) lines.push_back("  warning: " + csv_.warnings[w]);
-    if (tcTerms_.empty()) lines.emplace_back("  tensor cores: no tensor-pipe counts in the file");
+    if (rest)
+        lines.push_back("  ... and " + std::to_string(rest) +
+                        " more (summary --report ncu_match lists all)");
+    for (size_t w = 0; w < csv_.warnings.size() && w < 3; ++w)
+        lines.push_back("  warning: " + csv_.warnings[w]);
+    if (tcTerms_.empty())
+        lines.emplace_back("  tensor cores: no tensor-pipe counts in the file");
     else {
         size_t used = 0, notUsed = 0;
         for (uint32_t k = 0; k < match_.ncuOfKernel.size(); ++k)
             if (auto v = tensorCore(KernelId(k))) (v->state == TcState::Used ? used : notUsed)++;
-        lines.push_back("  tensor cores (measured): " + std::to_string(used) + " used, " + std::to_string(notUsed) + " not used");
+        lines.push_back("  tensor cores (measured): " + std::to_string(used) + " used, " +
+                        std::to_string(notUsed) + " not used");
     }
     return lines;
 }
@@ -159,10 +182,13 @@ NcuImport importNcuCsv(std::shared_ptr<const Trace> trace, const std::string& pa
         return r;
     }
     NcuMatch match = matchNcuKernels(*trace, *parsed.csv);
-    r.metrics = std::make_shared<const NcuMetrics>(std::move(trace), path, std::move(*parsed.csv), std::move(match));
+    r.metrics = std::make_shared<const NcuMetrics>(std::move(trace), path, std::move(*parsed.csv),
+                                                   std::move(match));
     return r;
 }
 
-std::string formatNcuError(const std::string& path, const std::string& reason) { return "error: " + path + ": " + reason; }
+std::string formatNcuError(const std::string& path, const std::string& reason) {
+    return "error: " + path + ": " + reason;
+}
 
 } // namespace ls

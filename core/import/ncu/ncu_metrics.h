@@ -22,7 +22,7 @@ std::string ncuTensorCoreText(TcState s);
 
 // The imported file, its match against one trace, and per-kernel access by KernelId.
 class NcuMetrics {
-public:
+  public:
     NcuMetrics(std::shared_ptr<const Trace> trace, std::string path, NcuCsv csv, NcuMatch match);
 
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
@@ -50,10 +50,10 @@ public:
     // Short report lines: counts, notes and the first `maxReasons` unmatched/ambiguous reasons.
     std::vector<std::string> report(size_t maxReasons = 5) const;
 
-private:
+  private:
     struct TcTerm {
         uint32_t metric;
-        int sign;        // +1 HMMA/GMMA/tensor pipe, -1 HFMA2.MMA
+        int sign; // +1 HMMA/GMMA/tensor pipe, -1 HFMA2.MMA
         std::string_view label;
     };
     void findTensorCoreTerms();

@@ -18,8 +18,10 @@ FloorResult scanFloor(const std::string& path) {
             ++r.rows;
             for (int c = 0; c < n; ++c) {
                 if (st.isNull(c)) continue;
-                if (spec.columns[static_cast<size_t>(c)] == "text") r.checksum += st.text(c).size();
-                else r.checksum += static_cast<uint64_t>(st.int64(c));
+                if (spec.columns[static_cast<size_t>(c)] == "text")
+                    r.checksum += st.text(c).size();
+                else
+                    r.checksum += static_cast<uint64_t>(st.int64(c));
             }
         }
     }

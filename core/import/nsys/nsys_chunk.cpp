@@ -1,11 +1,10 @@
 #include "core/import/nsys/nsys_chunk.h"
 
-#include "core/model/platform.h"
-
-#include "core/model/columns.h"
 #include "core/import/pytorch_marker.h"
 #include "core/import/sqlite_db.h"
 #include "core/import/sqlite_pages.h"
+#include "core/model/columns.h"
+#include "core/model/platform.h"
 
 #include <limits>
 
@@ -28,19 +27,26 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         // No transparent-huge-page advice (there was): where the kernel compacts memory for
         // advised ranges on their first fault (defrag=madvise, Debian's default), a machine up for
         // hours spent twice the system time and loads took up to 12 % longer.
-        columns::forEachParallel(cols, [&](auto& v) {
-            v.resize(rows);
-        }, threads);
+        columns::forEachParallel(
+            cols, [&](auto& v) { v.resize(rows); }, threads);
     };
     switch (table) {
-    case EventTable::Kernel: grow(trace.kernels); break;
-    case EventTable::Memcpy: grow(trace.memcpys); break;
-    case EventTable::Memset: grow(trace.memsets); break;
+    case EventTable::Kernel:
+        grow(trace.kernels);
+        break;
+    case EventTable::Memcpy:
+        grow(trace.memcpys);
+        break;
+    case EventTable::Memset:
+        grow(trace.memsets);
+        break;
     case EventTable::Runtime:
         grow(trace.apiCalls);
         apiIsBacktrace.assign(rows, 0);
         break;
-    case EventTable::Nvtx: grow(trace.ranges); break;
+    case EventTable::Nvtx:
+        grow(trace.ranges);
+        break;
     }
 }
 
@@ -68,8 +74,7 @@ int32_t i32(int64_t v, LoadReport& report, const char* what) {
     return static_cast<int32_t>(v);
 }
 
-template <typename Rows>
-uint32_t nsysStringRef(const Rows& st, int col) {
+template <typename Rows> uint32_t nsysStringRef(const Rows& st, int col) {
     if (st.isNull(col)) return kNoNsysString;
     const int64_t v = st.int64(col);
     return v < 0 || v >= kNoNsysString ? kNoNsysString - 1 : static_cast<uint32_t>(v);
@@ -80,7 +85,8 @@ bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); 
 
 // Reads start/end; false when the row has no usable start. Negative durations are clamped.
 template <typename Rows>
-bool readSpan(const Rows& st, TimeNs& start, TimeNs& end, LoadReport& report, std::string_view table) {
+bool readSpan(const Rows& st, TimeNs& start, TimeNs& end, LoadReport& report,
+              std::string_view table) {
     if (st.isNull(0)) {
         report.add(Anomaly::NullTimestamp, 1, table);
         return false;
@@ -114,13 +120,20 @@ bool readGpuCommon(const Rows& st, GpuOpColumns& c, size_t i, Chunk& out, std::s
 
 CopyKind copyKindFromCupti(int64_t k) {
     switch (k) {
-    case 1: return CopyKind::HtoD;
-    case 2: return CopyKind::DtoH;
-    case 8: return CopyKind::DtoD;
-    case 9: return CopyKind::HtoH;
-    case 10: return CopyKind::PtoP;
-    case 0: return CopyKind::Unknown;
-    default: return CopyKind::Other;
+    case 1:
+        return CopyKind::HtoD;
+    case 2:
+        return CopyKind::DtoH;
+    case 8:
+        return CopyKind::DtoD;
+    case 9:
+        return CopyKind::HtoH;
+    case 10:
+        return CopyKind::PtoP;
+    case 0:
+        return CopyKind::Unknown;
+    default:
+        return CopyKind::Other;
     }
 }
 
@@ -130,25 +143,28 @@ bool readKernelRow(const Rows& st, KernelColumns& k, size_t i, Chunk& out) {
     auto& r = out.report;
     k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
     k.shortName[i] = StringId(nsysStringRef(st, kcol::Short));
-    k.grid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"), u32(st, kcol::GridZ, r, "gridZ")};
-    k.block[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"), u32(st, kcol::BlockZ, r, "blockZ")};
-    k.registers[i] = static_cast<uint16_t>(std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
+    k.grid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"),
+                 u32(st, kcol::GridZ, r, "gridZ")};
+    k.block[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"),
+                  u32(st, kcol::BlockZ, r, "blockZ")};
+    k.registers[i] = static_cast<uint16_t>(
+        std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
     k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
     k.dynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
-    k.smemConfig[i] = u32(st, kcol::SmemConfig, r, "sharedMemoryExecuted"); // the carveout the driver chose; NULL in older exports
+    k.smemConfig[i] =
+        u32(st, kcol::SmemConfig, r,
+            "sharedMemoryExecuted"); // the carveout the driver chose; NULL in older exports
     return true;
 }
 
 // A small CUPTI enum value (copy kind, memory kind); kNoCuptiValue for NULL or a value past uint8.
-template <typename Rows>
-uint8_t cuptiValue(const Rows& st, int col) {
+template <typename Rows> uint8_t cuptiValue(const Rows& st, int col) {
     if (st.isNull(col)) return kNoCuptiValue;
     const int64_t v = st.int64(col);
     return v < 0 || v >= kNoCuptiValue ? kNoCuptiValue : static_cast<uint8_t>(v);
 }
 
-template <typename Rows>
-uint64_t nonNegative(const Rows& st, int col) {
+template <typename Rows> uint64_t nonNegative(const Rows& st, int col) {
     return st.isNull(col) ? 0 : static_cast<uint64_t>(std::max<int64_t>(0, st.int64(col)));
 }
 
@@ -190,8 +206,9 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
         if (!fits) out.report.add(Anomaly::ValueOutOfRange, 1, "returnValue");
         a.result[i] = fits ? static_cast<int32_t>(v) : kNoApiResult;
     }
-    const int64_t cls = st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
-    a.kind[i] = cls == event_class::CudaRuntime ? ApiKind::Runtime
+    const int64_t cls =
+        st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
+    a.kind[i] = cls == event_class::CudaRuntime  ? ApiKind::Runtime
                 : cls == event_class::CudaDriver ? ApiKind::Driver
                                                  : ApiKind::Other;
     sink.apiIsBacktrace[i] = cls == event_class::CudaBacktrace ? 1 : 0;
@@ -199,7 +216,8 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
 }
 
 template <typename Rows>
-bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out, bool names) {
+bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out,
+                 bool names) {
     // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
     // without a NULL check; this loop runs millions of times.
     const int64_t type = st.int64(ncol::EventType);
@@ -212,8 +230,10 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     if (names || type == nvtx_type::DomainCreate) {
         text = st.text(ncol::Text);
         if (text.empty() && st.isNull(ncol::Text) && !st.isNull(ncol::TextId)) {
-            if (const std::string* s = strings.find(st.int64(ncol::TextId))) text = *s;
-            else out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
+            if (const std::string* s = strings.find(st.int64(ncol::TextId)))
+                text = *s;
+            else
+                out.report.add(Anomaly::UnknownStringId, 1, "NVTX_EVENTS.textId");
         }
     }
     if (type == nvtx_type::DomainCreate) {
@@ -257,7 +277,9 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     r.importThread[i] = ThreadId(out.keys.get(tid));
     r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     const int64_t rowid = st.int64(ncol::RowId);
-    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(rowid);
+    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max()
+                               ? 0
+                               : static_cast<uint32_t>(rowid);
     if (!names) {
         r.name[i] = r.sizes[i] = StringId(0);
         r.seq[i] = r.opId[i] = -1;
@@ -268,7 +290,8 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
 
     MarkerFields m = parseMarker(text);
     std::optional<DictMarker> dict;
-    if (!m.isPytorchMarker && (dict = parseDictMarker(text, false))) { // m's views point into *dict below
+    if (!m.isPytorchMarker &&
+        (dict = parseDictMarker(text, false))) { // m's views point into *dict below
         m.name = dict->name;
         m.sizes = dict->sizes;
         m.isPytorchMarker = dict->isOp;
@@ -297,15 +320,16 @@ void startRange(Statement& st, int64_t first, int64_t last) {
 void startRange(TableScan& scan, int64_t first, int64_t last) { scan.range(first, last); }
 
 template <typename Rows>
-void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-              const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink,
+              Chunk& out, const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
     const EventTable kind = task.spec->kind;
     const auto k = static_cast<size_t>(kind);
     const int rowidCol = static_cast<int>(task.spec->columns.size()) - 1;
     const int64_t first = sink.firstRowid[k];
     out.kind = kind;
     out.begin = sink.sequential[k] ? 0 : static_cast<size_t>(task.firstRowid - first);
-    out.end = sink.sequential[k] ? sink.valid[k].size() : static_cast<size_t>(task.lastRowid - first + 1);
+    out.end =
+        sink.sequential[k] ? sink.valid[k].size() : static_cast<size_t>(task.lastRowid - first + 1);
     Trace& t = sink.trace;
     auto& valid = sink.valid[k];
     startRange(st, task.firstRowid, task.lastRowid);
@@ -314,14 +338,25 @@ void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, Event
     uint64_t sinceReport = 0;
     while (st.step()) {
         const auto i = sequential ? nextRow++ : static_cast<size_t>(st.int64(rowidCol) - first);
-        if (i >= valid.size()) break; // cannot happen in an immutable file; never write past the end
+        if (i >= valid.size())
+            break; // cannot happen in an immutable file; never write past the end
         bool ok = false;
         switch (kind) {
-        case EventTable::Kernel: ok = readKernelRow(st, t.kernels, i, out); break;
-        case EventTable::Memcpy: ok = readMemcpyRow(st, t.memcpys, i, out); break;
-        case EventTable::Memset: ok = readMemsetRow(st, t.memsets, i, out); break;
-        case EventTable::Runtime: ok = readRuntimeRow(st, sink, i, out); break;
-        case EventTable::Nvtx: ok = readNvtxRow(st, strings, t.ranges, i, out, sink.nvtxNames); break;
+        case EventTable::Kernel:
+            ok = readKernelRow(st, t.kernels, i, out);
+            break;
+        case EventTable::Memcpy:
+            ok = readMemcpyRow(st, t.memcpys, i, out);
+            break;
+        case EventTable::Memset:
+            ok = readMemsetRow(st, t.memsets, i, out);
+            break;
+        case EventTable::Runtime:
+            ok = readRuntimeRow(st, sink, i, out);
+            break;
+        case EventTable::Nvtx:
+            ok = readNvtxRow(st, strings, t.ranges, i, out, sink.nvtxNames);
+            break;
         }
         valid[i] = ok ? 1 : 0;
         if (++sinceReport == kReportEvery) {
@@ -335,13 +370,13 @@ void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, Event
 
 } // namespace
 
-void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink,
+               Chunk& out, const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
     readRows(st, task, strings, sink, out, stop, rowsRead);
 }
 
-void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-               const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
+void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink,
+               Chunk& out, const std::atomic<bool>& stop, const RowsReadFn& rowsRead) {
     readRows(scan, task, strings, sink, out, stop, rowsRead);
 }
 

@@ -23,7 +23,8 @@ struct NsysStrings {
     std::vector<uint8_t> present;
     std::unordered_map<int64_t, std::string> sparse;
     const std::string* find(int64_t id) const {
-        if (id >= 0 && static_cast<uint64_t>(id) < text.size()) return present[static_cast<size_t>(id)] ? &text[static_cast<size_t>(id)] : nullptr;
+        if (id >= 0 && static_cast<uint64_t>(id) < text.size())
+            return present[static_cast<size_t>(id)] ? &text[static_cast<size_t>(id)] : nullptr;
         auto it = sparse.find(id);
         return it == sparse.end() ? nullptr : &it->second;
     }
@@ -31,11 +32,11 @@ struct NsysStrings {
 
 // Maps 64-bit keys (globalTid, globalPid) to dense chunk-local indexes.
 class LocalKeys {
-public:
+  public:
     uint32_t get(int64_t key);
     const std::vector<int64_t>& keys() const { return keys_; }
 
-private:
+  private:
     std::vector<int64_t> keys_;
     std::unordered_map<int64_t, uint32_t> index_;
     int64_t lastKey_ = 0;
@@ -70,8 +71,9 @@ struct EventSink {
 struct Chunk {
     EventTable kind = EventTable::Kernel;
     size_t begin = 0, end = 0;
-    StringPool strings;                                     // NVTX names and sizes
-    std::vector<std::pair<size_t, int64_t>> rangeDomains;   // (row, domainId) outside the default domain
+    StringPool strings; // NVTX names and sizes
+    std::vector<std::pair<size_t, int64_t>>
+        rangeDomains; // (row, domainId) outside the default domain
     std::vector<DomainName> domains;
     LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
     LoadReport report;
@@ -87,10 +89,10 @@ using RowsReadFn = std::function<void(uint64_t rows)>;
 
 // Reads the rows of task through st (prepared by buildSelect with ranged=true) into sink.
 // Stops early when stop becomes true.
-void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-               const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
+void readChunk(Statement& st, const ChunkTask& task, const NsysStrings& strings, EventSink& sink,
+               Chunk& out, const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
 // The same straight from the file's pages (scan over the table's layout for the same columns).
-void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink, Chunk& out,
-               const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
+void readChunk(TableScan& scan, const ChunkTask& task, const NsysStrings& strings, EventSink& sink,
+               Chunk& out, const std::atomic<bool>& stop, const RowsReadFn& rowsRead);
 
 } // namespace ls

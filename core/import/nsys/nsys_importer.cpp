@@ -13,9 +13,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <thread>
 
 namespace ls {
@@ -26,8 +26,8 @@ constexpr int64_t kChunkRows = 1 << 18;
 struct TableSpan {
     const TableSpec* spec;
     int64_t firstRowid, lastRowid;
-    size_t rows;      // rows to presize for
-    bool sequential;  // rowids too sparse to index by: one task, rows placed in read order
+    size_t rows;     // rows to presize for
+    bool sequential; // rowids too sparse to index by: one task, rows placed in read order
 };
 
 struct Plan {
@@ -46,11 +46,15 @@ constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
 
 uint32_t partOf(EventTable kind) {
     switch (kind) {
-    case EventTable::Kernel: return kLoadKernels;
+    case EventTable::Kernel:
+        return kLoadKernels;
     case EventTable::Memcpy:
-    case EventTable::Memset: return kLoadMemory;
-    case EventTable::Runtime: return kLoadApiCalls;
-    case EventTable::Nvtx: return kLoadNvtx;
+    case EventTable::Memset:
+        return kLoadMemory;
+    case EventTable::Runtime:
+        return kLoadApiCalls;
+    case EventTable::Nvtx:
+        return kLoadNvtx;
     }
     return kLoadEverything;
 }
@@ -66,7 +70,9 @@ Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadR
         }
         auto present = db.columns(name);
         bool usable = true;
-        const auto listed = [](const std::vector<std::string_view>& v, std::string_view c) { return std::find(v.begin(), v.end(), c) != v.end(); };
+        const auto listed = [](const std::vector<std::string_view>& v, std::string_view c) {
+            return std::find(v.begin(), v.end(), c) != v.end();
+        };
         for (size_t i = 0; i < spec.columns.size(); ++i) {
             const std::string c(spec.columns[i]);
             if (c == "rowid" || present.count(c) || listed(spec.newerColumns, c)) continue;
@@ -74,12 +80,14 @@ Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadR
             usable &= i >= spec.requiredColumns;
         }
         for (const auto& c : present)
-            if (!listed(spec.columns, c) && !listed(spec.knownUnused, c)) report.add(Anomaly::ExtraColumns, 1, name + "." += c);
+            if (!listed(spec.columns, c) && !listed(spec.knownUnused, c))
+                report.add(Anomaly::ExtraColumns, 1, name + "." += c);
         if (!usable) continue;
         const auto range = db.rowidRange(name);
         if (!range) continue;
         // Unsigned arithmetic: rowids may span the whole int64 range in a crafted file.
-        const uint64_t span = static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first);
+        const uint64_t span =
+            static_cast<uint64_t>(range->second) - static_cast<uint64_t>(range->first);
         if (span >= std::max<uint64_t>(1 << 16, fileSize / kMinBytesPerRow)) {
             const uint64_t rows = db.rowCount(name);
             if (rows > kMaxRows) {
@@ -87,7 +95,8 @@ Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadR
                 continue;
             }
             plan.tasks.push_back({&spec, range->first, range->second});
-            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(rows), true});
+            plan.spans.push_back(
+                {&spec, range->first, range->second, static_cast<size_t>(rows), true});
             plan.rowsTotal += rows;
         } else {
             if (span + 1 > kMaxRows) {
@@ -95,28 +104,32 @@ Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadR
                 continue;
             }
             for (int64_t lo = range->first;; lo += kChunkRows) {
-                const bool lastChunk = static_cast<uint64_t>(range->second - lo) < static_cast<uint64_t>(kChunkRows);
+                const bool lastChunk =
+                    static_cast<uint64_t>(range->second - lo) < static_cast<uint64_t>(kChunkRows);
                 plan.tasks.push_back({&spec, lo, lastChunk ? range->second : lo + kChunkRows - 1});
                 if (lastChunk) break;
             }
-            plan.spans.push_back({&spec, range->first, range->second, static_cast<size_t>(span + 1), false});
+            plan.spans.push_back(
+                {&spec, range->first, range->second, static_cast<size_t>(span + 1), false});
             plan.rowsTotal += span + 1;
         }
         plan.columns[&spec] = std::move(present);
-        if (auto layout = db.layout(name, spec.columns)) plan.layouts.emplace(&spec, std::move(*layout));
+        if (auto layout = db.layout(name, spec.columns))
+            plan.layouts.emplace(&spec, std::move(*layout));
     }
     return plan;
 }
 
 class ParallelReader {
-public:
+  public:
     // The first worker reads through `shared` when given (the caller's connection, idle while the
-    // workers run); the others open their own.
-    // pages: the file mapped, for the tables whose layout the plan has; null reads all through SQLite.
-    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings, EventSink& sink,
-                   const LoadOptions& options, const Database* shared, std::shared_ptr<const SqlitePages> pages)
-        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options), shared_(shared), pages_(std::move(pages)),
-          chunks_(plan.tasks.size()) {}
+    // workers run); the others open their own. pages: the file mapped, for the tables whose layout
+    // the plan has; null reads all through SQLite.
+    ParallelReader(const std::string& path, const Plan& plan, const NsysStrings& strings,
+                   EventSink& sink, const LoadOptions& options, const Database* shared,
+                   std::shared_ptr<const SqlitePages> pages)
+        : path_(path), plan_(plan), strings_(strings), sink_(sink), options_(options),
+          shared_(shared), pages_(std::move(pages)), chunks_(plan.tasks.size()) {}
 
     // Returns the chunks in task order, or the first error.
     std::optional<LoadError> run(unsigned threads) {
@@ -131,8 +144,10 @@ public:
     }
     std::vector<Chunk>& chunks() { return chunks_; }
 
-private:
-    bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  private:
+    bool cancelled() const {
+        return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+    }
 
     void fail(LoadError e) {
         std::lock_guard lock(mutex_);
@@ -157,7 +172,8 @@ private:
                 if (i >= plan_.tasks.size()) break;
                 const ChunkTask& task = plan_.tasks[i];
                 const auto progress = [&](uint64_t rows) { rowsRead(task.spec->table, rows); };
-                if (const auto layout = plan_.layouts.find(task.spec); pages_ && layout != plan_.layouts.end()) {
+                if (const auto layout = plan_.layouts.find(task.spec);
+                    pages_ && layout != plan_.layouts.end()) {
                     auto& scan = scans[task.spec];
                     if (!scan) scan = std::make_unique<TableScan>(pages_, layout->second);
                     readChunk(*scan, task, strings_, sink_, chunks_[i], stop_, progress);
@@ -166,7 +182,9 @@ private:
                 if (!shared && !own) own.emplace(path_);
                 const Database& db = shared ? *shared : *own;
                 auto& st = statements[task.spec];
-                if (!st) st = std::make_unique<Statement>(db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
+                if (!st)
+                    st = std::make_unique<Statement>(
+                        db.handle(), buildSelect(*task.spec, plan_.columns.at(task.spec), true));
                 readChunk(*st, task, strings_, sink_, chunks_[i], stop_, progress);
             }
         } catch (const SqliteError& e) {
@@ -219,8 +237,10 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         plan = planChunks(db, probe.head.size, parts, trace->report);
     }
-    unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
+    unsigned threads =
+        options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
+    threads =
+        static_cast<unsigned>(std::clamp<size_t>(plan.tasks.size(), 1, std::min(threads, 16u)));
     EventSink sink(*trace);
     sink.nvtxNames = (closeLoadParts(options.parts) & kLoadNvtxNames) != 0;
     if (!sink.nvtxNames) trace->parts &= ~uint32_t(kLoadNvtxNames);
@@ -229,11 +249,16 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
         sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
     }
     const auto setup = std::chrono::steady_clock::now();
-    trace->loadPhases.emplace_back("open + small tables", std::chrono::duration<double>(setup - t0).count());
-    // The event tables straight from the file's pages where it allows (core/import/sqlite_source.h).
-    ParallelReader reader(path, plan, small.strings, sink, options, db.openedDatabase(), db.pages());
+    trace->loadPhases.emplace_back("open + small tables",
+                                   std::chrono::duration<double>(setup - t0).count());
+    // The event tables straight from the file's pages where it allows
+    // (core/import/sqlite_source.h).
+    ParallelReader reader(path, plan, small.strings, sink, options, db.openedDatabase(),
+                          db.pages());
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
-    trace->loadPhases.emplace_back("read event tables", std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
+    trace->loadPhases.emplace_back(
+        "read event tables",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
     buildTrace(sink, small, reader.chunks(), threads);
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};

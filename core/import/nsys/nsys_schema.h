@@ -30,11 +30,44 @@ std::string buildSelect(const TableSpec& spec, const std::set<std::string>& pres
 // Column positions, matching nsysEventTables() order. Every SELECT ends with the rowid, which
 // places a row in the presized columns.
 namespace kcol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Demangled, Short, Registers,
-       GridX, GridY, GridZ, BlockX, BlockY, BlockZ, StaticSmem, DynamicSmem, SmemConfig, RowId };
+enum {
+    Start,
+    End,
+    Device,
+    Context,
+    Stream,
+    Correlation,
+    GlobalPid,
+    Demangled,
+    Short,
+    Registers,
+    GridX,
+    GridY,
+    GridZ,
+    BlockX,
+    BlockY,
+    BlockZ,
+    StaticSmem,
+    DynamicSmem,
+    SmemConfig,
+    RowId
+};
 }
 namespace mcol {
-enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Kind, SrcKind, DstKind, RowId };
+enum {
+    Start,
+    End,
+    Device,
+    Context,
+    Stream,
+    Correlation,
+    GlobalPid,
+    Bytes,
+    Kind,
+    SrcKind,
+    DstKind,
+    RowId
+};
 }
 namespace scol {
 enum { Start, End, Device, Context, Stream, Correlation, GlobalPid, Bytes, Value, MemKind, RowId };

@@ -1,7 +1,6 @@
 #include "core/import/nsys/trace_builder.h"
 
 #include "core/import/trace_assembler.h"
-
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 
@@ -15,17 +14,21 @@ namespace ls {
 namespace {
 
 class Builder {
-public:
-    Builder(EventSink& sink, SmallTables& s, unsigned threads) : sink_(sink), t_(sink.trace), s_(s), threads_(threads) {}
+  public:
+    Builder(EventSink& sink, SmallTables& s, unsigned threads)
+        : sink_(sink), t_(sink.trace), s_(s), threads_(threads) {}
     void run(std::vector<Chunk>& chunks);
 
-private:
+  private:
     ProcessId process(int64_t globalId);
     ThreadId thread(int64_t globalTid);
     StringId nsysString(StringId raw, const char* what);
-    bool valid(EventTable table, size_t row) const { return sink_.valid[static_cast<size_t>(table)][row]; }
+    bool valid(EventTable table, size_t row) const {
+        return sink_.valid[static_cast<size_t>(table)][row];
+    }
 
-    void remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
+    void remapChunk(Chunk& ch,
+                    const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
     void compactTables();
 
     EventSink& sink_;
@@ -34,13 +37,14 @@ private:
     unsigned threads_;
     std::unordered_map<int64_t, ProcessId> processByKey_;
     std::unordered_map<int64_t, ThreadId> threadByKey_;
-    std::vector<StringId> nsysToPool_;                  // for ids of the dense StringIds table
+    std::vector<StringId> nsysToPool_;                    // for ids of the dense StringIds table
     std::unordered_map<uint32_t, StringId> sparseToPool_; // for the rest
 };
 
 ProcessId Builder::process(int64_t globalId) {
     const int64_t key = processKey(globalId);
-    auto [it, inserted] = processByKey_.try_emplace(key, static_cast<uint32_t>(t_.processes.size()));
+    auto [it, inserted] =
+        processByKey_.try_emplace(key, static_cast<uint32_t>(t_.processes.size()));
     if (inserted) {
         Process p;
         p.pid = pidOf(key);
@@ -51,7 +55,8 @@ ProcessId Builder::process(int64_t globalId) {
 }
 
 ThreadId Builder::thread(int64_t globalTid) {
-    auto [it, inserted] = threadByKey_.try_emplace(globalTid, static_cast<uint32_t>(t_.threads.size()));
+    auto [it, inserted] =
+        threadByKey_.try_emplace(globalTid, static_cast<uint32_t>(t_.threads.size()));
     if (inserted) {
         Thread th;
         th.process = process(globalTid);
@@ -68,7 +73,8 @@ ThreadId Builder::thread(int64_t globalTid) {
 StringId Builder::nsysString(StringId raw, const char* what) {
     if (raw.value == kNoNsysString) return StringId(0);
     const bool dense = raw.value < s_.strings.text.size(); // never size a cache by a crafted id
-    if (dense && raw.value < nsysToPool_.size() && nsysToPool_[raw.value].valid()) return nsysToPool_[raw.value];
+    if (dense && raw.value < nsysToPool_.size() && nsysToPool_[raw.value].valid())
+        return nsysToPool_[raw.value];
     if (!dense)
         if (auto it = sparseToPool_.find(raw.value); it != sparseToPool_.end()) return it->second;
     const std::string* s = s_.strings.find(raw.value);
@@ -83,7 +89,8 @@ StringId Builder::nsysString(StringId raw, const char* what) {
 }
 
 // Chunk-local processes, threads and strings become the trace's, over the chunk's slice.
-void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames) {
+void Builder::remapChunk(Chunk& ch,
+                         const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames) {
     auto rows = [&](auto f) {
         for (size_t i = ch.begin; i < ch.end; ++i)
             if (valid(ch.kind, i)) f(i);
@@ -104,8 +111,16 @@ void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, 
             k.shortName[i] = nsysString(k.shortName[i], "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
         });
         break;
-    case EventTable::Memcpy: rows([&](size_t i) { t_.memcpys.importProcess[i] = processes[t_.memcpys.importProcess[i].value]; }); break;
-    case EventTable::Memset: rows([&](size_t i) { t_.memsets.importProcess[i] = processes[t_.memsets.importProcess[i].value]; }); break;
+    case EventTable::Memcpy:
+        rows([&](size_t i) {
+            t_.memcpys.importProcess[i] = processes[t_.memcpys.importProcess[i].value];
+        });
+        break;
+    case EventTable::Memset:
+        rows([&](size_t i) {
+            t_.memsets.importProcess[i] = processes[t_.memsets.importProcess[i].value];
+        });
+        break;
     case EventTable::Runtime:
         rows([&](size_t i) {
             auto& a = t_.apiCalls;
@@ -116,7 +131,8 @@ void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, 
     case EventTable::Nvtx: {
         auto& r = t_.ranges;
         std::vector<StringId> strings(ch.strings.size());
-        for (uint32_t i = 0; i < strings.size(); ++i) strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
+        for (uint32_t i = 0; i < strings.size(); ++i)
+            strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
         rows([&](size_t i) {
             r.name[i] = strings[r.name[i].value];
             r.sizes[i] = strings[r.sizes[i].value];
@@ -124,7 +140,8 @@ void Builder::remapChunk(Chunk& ch, const std::map<std::pair<int64_t, int64_t>, 
         for (auto& [row, domain] : ch.rangeDomains) {
             const int64_t key = processKey(ch.keys.keys()[r.importThread[row].value]);
             auto it = domainNames.find({key, domain});
-            std::string name = it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
+            std::string name =
+                it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
             name += ':';
             name += t_.strings.view(r.name[row]);
             r.name[row] = t_.strings.intern(name);
@@ -164,14 +181,16 @@ void Builder::run(std::vector<Chunk>& chunks) {
         for (auto& d : ch.domains) domainNames[{processKey(d.globalTid), d.domainId}] = d.name;
     }
     // API chunks first, so threads are numbered in the order their calls appear.
-    for (auto kind : {EventTable::Runtime, EventTable::Kernel, EventTable::Memcpy, EventTable::Memset, EventTable::Nvtx})
+    for (auto kind : {EventTable::Runtime, EventTable::Kernel, EventTable::Memcpy,
+                      EventTable::Memset, EventTable::Nvtx})
         for (auto& ch : chunks)
             if (ch.kind == kind) remapChunk(ch, domainNames);
     chunks.clear();
     timer.mark("remap ids");
     compactTables();
     timer.mark("compact");
-    assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info}, threads_);
+    assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info},
+                  threads_);
     auto& os = t_.osRuntime;
     for (const auto& r : s_.osRuntime) {
         os.start.push_back(r.start);

@@ -27,8 +27,10 @@ struct SmallTables {
     // each thread and process with events: a sorted list, not a hash map of nodes).
     std::vector<std::pair<int64_t, ThreadName>> threadNames;
     std::vector<std::pair<int64_t, Process>> processes;
-    template <typename T> static const T* find(const std::vector<std::pair<int64_t, T>>& sorted, int64_t key) {
-        const auto it = std::lower_bound(sorted.begin(), sorted.end(), key, [](const auto& e, int64_t k) { return e.first < k; });
+    template <typename T>
+    static const T* find(const std::vector<std::pair<int64_t, T>>& sorted, int64_t key) {
+        const auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                         [](const auto& e, int64_t k) { return e.first < k; });
         return it != sorted.end() && it->first == key ? &it->second : nullptr;
     }
     std::vector<Device> devices;
@@ -42,7 +44,9 @@ struct SmallTables {
 
 // globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.
 inline int64_t processKey(int64_t globalId) { return globalId & ~int64_t(0xFFFFFF); }
-inline uint32_t pidOf(int64_t globalId) { return static_cast<uint32_t>((globalId >> 24) & 0xFFFFFF); }
+inline uint32_t pidOf(int64_t globalId) {
+    return static_cast<uint32_t>((globalId >> 24) & 0xFFFFFF);
+}
 inline uint32_t tidOf(int64_t globalId) { return static_cast<uint32_t>(globalId & 0xFFFFFF); }
 
 // Finishes sink.trace after every chunk was read into it.

@@ -38,36 +38,26 @@ std::string safeStem(const std::string& absolutePath) {
     std::string stem = fs::path(absolutePath).stem().string(), out;
     for (const char c : stem) {
         if (out.size() >= 48) break;
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
         out += ok ? c : '_';
     }
     return out.empty() ? std::string("report") : out;
 }
 
-std::string pathKey(const std::string& absolutePath) { return safeStem(absolutePath) + "-" + hex16(fnv1a(absolutePath)) + "-"; }
+std::string pathKey(const std::string& absolutePath) {
+    return safeStem(absolutePath) + "-" + hex16(fnv1a(absolutePath)) + "-";
+}
 
 } // namespace
 
-std::optional<ReportIdentity> reportIdentity(const std::string& path) {
-    std::error_code ec;
-    ReportIdentity id;
-    fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    if (ec) p = fs::absolute(path, ec);
-    if (ec) return std::nullopt;
-    id.absolutePath = p.string();
-    id.size = fs::file_size(p, ec);
-    if (ec) return std::nullopt;
-    const auto t = fs::last_write_time(p, ec);
-    if (ec) return std::nullopt;
-    id.mtime = static_cast<int64_t>(t.time_since_epoch().count());
-    return id;
-}
-
 std::vector<std::string> exportCacheDirs() {
     std::vector<std::string> dirs;
-    if (const std::string user = platform::userCacheDir(); !user.empty()) dirs.push_back((fs::path(user) / "layerscope" / "exports").string());
+    if (const std::string user = platform::userCacheDir(); !user.empty())
+        dirs.push_back((fs::path(user) / "layerscope" / "exports").string());
     std::error_code ec;
-    if (const fs::path tmp = fs::temp_directory_path(ec); !ec) dirs.push_back((tmp / "layerscope" / "exports").string());
+    if (const fs::path tmp = fs::temp_directory_path(ec); !ec)
+        dirs.push_back((tmp / "layerscope" / "exports").string());
     return dirs;
 }
 
@@ -83,16 +73,20 @@ std::optional<std::string> createExportCacheDir(std::string& error) {
     return std::nullopt;
 }
 
-std::string exportFileName(const ReportIdentity& report) {
-    const std::string identity = std::string(kCacheFormat) + "|" + std::to_string(report.size) + "|" + std::to_string(report.mtime);
-    return pathKey(report.absolutePath) + hex16(fnv1a(identity, fnv1a(report.absolutePath))) + ".sqlite";
+std::string exportFileName(const FileIdentity& report) {
+    const std::string identity = std::string(kCacheFormat) + "|" + std::to_string(report.size) +
+                                 "|" + std::to_string(report.mtimeNs);
+    return pathKey(report.absolutePath) + hex16(fnv1a(identity, fnv1a(report.absolutePath))) +
+           ".sqlite";
 }
 
 std::string partialExportPath(const std::string& finalPath) {
     static std::atomic<unsigned> counter{0};
     std::random_device random;
-    const auto stamp = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-    const uint64_t unique = fnv1a(std::to_string(stamp) + "|" + std::to_string(random()) + "|" + std::to_string(counter++));
+    const auto stamp =
+        static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    const uint64_t unique = fnv1a(std::to_string(stamp) + "|" + std::to_string(random()) + "|" +
+                                  std::to_string(counter++));
     // Keeps .sqlite last: nsys adds the extension to an output name without one.
     return finalPath + std::string(kPartialMark) + hex16(unique) + ".sqlite";
 }
@@ -105,7 +99,8 @@ bool isCompleteExport(const std::string& path) {
 
 void pruneExportCache(const std::string& dir, const std::string& keepPath) {
     const std::string keepName = fs::path(keepPath).filename().string();
-    const std::string samePath = keepName.substr(0, keepName.size() - std::string_view("0123456789abcdef.sqlite").size());
+    const std::string samePath =
+        keepName.substr(0, keepName.size() - std::string_view("0123456789abcdef.sqlite").size());
     const auto now = fs::file_time_type::clock::now();
     std::error_code ec;
     std::vector<fs::path> remove;

@@ -1,25 +1,18 @@
 #pragma once
 // Layerscope's folder of SQLite exports made from .nsys-rep/.qdrep files:
-// $XDG_CACHE_HOME/layerscope/exports (else ~/.cache/…, else the temporary folder's layerscope/exports).
-// An export is named after the report's absolute path, size and modification time, so reopening
-// an unchanged report reuses it and a changed one gets a new export. Exports are written under a
-// partial name and renamed when complete; a cached export is checked before it is used.
+// $XDG_CACHE_HOME/layerscope/exports (else ~/.cache/…, else the temporary folder's
+// layerscope/exports). An export is named after the report's absolute path, size and modification
+// time, so reopening an unchanged report reuses it and a changed one gets a new export. Exports are
+// written under a partial name and renamed when complete; a cached export is checked before it is
+// used.
+#include "core/model/file_identity.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ls {
-
-// The report a cached export was made from.
-struct ReportIdentity {
-    std::string absolutePath;
-    uint64_t size = 0;
-    int64_t mtime = 0; // the file clock's ticks
-};
-
-// Reads the identity of the report at path; nullopt when it cannot be read.
-std::optional<ReportIdentity> reportIdentity(const std::string& path);
 
 // Where exports may be, in order: <user cache>/layerscope/exports, <temp>/layerscope/exports.
 std::vector<std::string> exportCacheDirs();
@@ -29,7 +22,7 @@ std::vector<std::string> exportCacheDirs();
 std::optional<std::string> createExportCacheDir(std::string& error);
 
 // <stem>-<hash of the path>-<hash of size, time and cache format>.sqlite
-std::string exportFileName(const ReportIdentity& report);
+std::string exportFileName(const FileIdentity& report);
 
 // A fresh name in the exports folder for nsys to write before the rename.
 std::string partialExportPath(const std::string& finalPath);

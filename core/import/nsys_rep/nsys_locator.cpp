@@ -29,7 +29,9 @@ std::vector<fs::path> subdirs(const fs::path& dir, std::string_view prefix) {
         const std::string name = it->path().filename().string();
         if (name.starts_with(prefix) && it->is_directory(ec)) out.push_back(it->path());
     }
-    std::sort(out.begin(), out.end(), [](const fs::path& x, const fs::path& y) { return naturalLess(y.filename().string(), x.filename().string()); });
+    std::sort(out.begin(), out.end(), [](const fs::path& x, const fs::path& y) {
+        return naturalLess(y.filename().string(), x.filename().string());
+    });
     return out;
 }
 
@@ -42,15 +44,17 @@ void addIfDir(std::vector<std::string>& dirs, const fs::path& dir) {
 
 std::vector<std::string> nsysInstallDirs() {
     std::vector<std::string> dirs;
-    // /opt/nvidia/nsight-systems/2024.4.1/bin (the installers), /opt/nvidia/nsight-systems-cli/…/bin
-    // (CLI-only packages), or a bin right under the product folder.
+    // /opt/nvidia/nsight-systems/2024.4.1/bin (the installers),
+    // /opt/nvidia/nsight-systems-cli/…/bin (CLI-only packages), or a bin right under the product
+    // folder.
     for (const fs::path& product : subdirs("/opt/nvidia", "nsight-systems")) {
         addIfDir(dirs, product / "bin");
         for (const fs::path& version : subdirs(product, "")) addIfDir(dirs, version / "bin");
     }
     addIfDir(dirs, "/usr/local/cuda/bin");
     if (const std::string programFiles = envVar("ProgramFiles"); !programFiles.empty())
-        for (const fs::path& product : subdirs(fs::path(programFiles) / "NVIDIA Corporation", "Nsight Systems"))
+        for (const fs::path& product :
+             subdirs(fs::path(programFiles) / "NVIDIA Corporation", "Nsight Systems"))
             addIfDir(dirs, product / "target-windows-x64");
     return dirs;
 }
@@ -66,8 +70,12 @@ NsysLocation locateNsys(const NsysSearch& search) {
         std::error_code ec;
         const fs::path p(value);
         const fs::path program = fs::is_directory(p, ec) ? p / nsysFileName() : p;
-        if (platform::isExecutableFile(program.string())) loc.path = fs::absolute(program, ec).string();
-        else loc.error = std::string(from) + " names " + value + (fs::exists(p, ec) ? ", which is not an executable nsys" : ", which does not exist");
+        if (platform::isExecutableFile(program.string()))
+            loc.path = fs::absolute(program, ec).string();
+        else
+            loc.error = std::string(from) + " names " + value +
+                        (fs::exists(p, ec) ? ", which is not an executable nsys"
+                                           : ", which does not exist");
         loc.from = from;
         return loc;
     };
@@ -81,14 +89,17 @@ NsysLocation locateNsys(const NsysSearch& search) {
         if (end == std::string::npos) end = search.pathVariable.size();
         const std::string dir = search.pathVariable.substr(begin, end - begin);
         begin = end + 1;
-        if (dir.empty()) continue; // an empty entry means the working folder: never run a program from there
+        if (dir.empty())
+            continue; // an empty entry means the working folder: never run a program from there
         const fs::path program = fs::path(dir) / name;
         std::error_code ec;
-        if (platform::isExecutableFile(program.string())) return {fs::absolute(program, ec).string(), "PATH", {}};
+        if (platform::isExecutableFile(program.string()))
+            return {fs::absolute(program, ec).string(), "PATH", {}};
     }
     for (const std::string& dir : search.installDirs) {
         const fs::path program = fs::path(dir) / name;
-        if (platform::isExecutableFile(program.string())) return {program.string(), "install folder", {}};
+        if (platform::isExecutableFile(program.string()))
+            return {program.string(), "install folder", {}};
     }
     return {};
 }

@@ -1,14 +1,13 @@
 #include "core/import/nvprof/nvprof_convert.h"
-#include "core/import/nvprof/nvprof_names.h"
+
 #include "core/import/kernel_base_name.h"
-
-#include "core/model/platform.h"
+#include "core/import/nvprof/nvprof_names.h"
 #include "core/import/sqlite_db.h"
-
-#include <sqlite3.h>
+#include "core/model/platform.h"
 
 #include <cstring>
 #include <initializer_list>
+#include <sqlite3.h>
 #include <unordered_map>
 #include <vector>
 
@@ -19,21 +18,67 @@ namespace {
 // synchronization, allocation); others are named by number.
 const std::unordered_map<int64_t, const char*>& runtimeNames() {
     static const std::unordered_map<int64_t, const char*> names = {
-        {1, "cudaDriverGetVersion"}, {2, "cudaRuntimeGetVersion"}, {3, "cudaGetDeviceCount"}, {4, "cudaGetDeviceProperties"},
-        {10, "cudaGetLastError"}, {11, "cudaPeekAtLastError"}, {13, "cudaLaunch"}, {16, "cudaSetDevice"}, {17, "cudaGetDevice"},
-        {20, "cudaMalloc"}, {22, "cudaFree"}, {25, "cudaMallocHost"}, {26, "cudaFreeHost"}, {27, "cudaHostAlloc"},
-        {31, "cudaMemcpy"}, {32, "cudaMemcpy2D"}, {39, "cudaMemcpyToSymbol"}, {40, "cudaMemcpyFromSymbol"}, {41, "cudaMemcpyAsync"},
-        {44, "cudaMemcpy2DAsync"}, {47, "cudaMemcpyToSymbolAsync"}, {48, "cudaMemcpyFromSymbolAsync"}, {49, "cudaMemset"},
-        {50, "cudaMemset2D"}, {51, "cudaMemsetAsync"}, {52, "cudaMemset2DAsync"}, {126, "cudaThreadSynchronize"},
-        {129, "cudaStreamCreate"}, {130, "cudaStreamDestroy"}, {131, "cudaStreamSynchronize"}, {132, "cudaStreamQuery"},
-        {133, "cudaEventCreate"}, {134, "cudaEventCreateWithFlags"}, {135, "cudaEventRecord"}, {136, "cudaEventQuery"},
-        {137, "cudaEventSynchronize"}, {138, "cudaEventDestroy"}, {139, "cudaEventElapsedTime"}, {144, "cudaMemcpy3D"},
-        {145, "cudaMemcpy3DAsync"}, {147, "cudaStreamWaitEvent"}, {152, "cudaPointerGetAttributes"}, {160, "cudaMemcpyPeer"},
-        {161, "cudaMemcpyPeerAsync"}, {164, "cudaDeviceReset"}, {165, "cudaDeviceSynchronize"}, {211, "cudaLaunchKernel"},
-        {214, "cudaLaunchKernel_ptsz"}, {215, "cudaMemcpy_ptds"}, {225, "cudaMemcpyAsync_ptsz"}, {233, "cudaMemset_ptds"},
-        {235, "cudaMemsetAsync_ptsz"}, {239, "cudaStreamSynchronize_ptsz"}, {247, "cudaStreamWaitEvent_ptsz"},
-        {251, "cudaFuncGetAttributes"}, {269, "cudaLaunchCooperativeKernel"}, {272, "cudaLaunchCooperativeKernelMultiDevice"},
-        {284, "cudaLaunchHostFunc"}, {310, "cudaGraphInstantiate"}, {311, "cudaGraphLaunch"}, {317, "cudaStreamIsCapturing"},
+        {1, "cudaDriverGetVersion"},
+        {2, "cudaRuntimeGetVersion"},
+        {3, "cudaGetDeviceCount"},
+        {4, "cudaGetDeviceProperties"},
+        {10, "cudaGetLastError"},
+        {11, "cudaPeekAtLastError"},
+        {13, "cudaLaunch"},
+        {16, "cudaSetDevice"},
+        {17, "cudaGetDevice"},
+        {20, "cudaMalloc"},
+        {22, "cudaFree"},
+        {25, "cudaMallocHost"},
+        {26, "cudaFreeHost"},
+        {27, "cudaHostAlloc"},
+        {31, "cudaMemcpy"},
+        {32, "cudaMemcpy2D"},
+        {39, "cudaMemcpyToSymbol"},
+        {40, "cudaMemcpyFromSymbol"},
+        {41, "cudaMemcpyAsync"},
+        {44, "cudaMemcpy2DAsync"},
+        {47, "cudaMemcpyToSymbolAsync"},
+        {48, "cudaMemcpyFromSymbolAsync"},
+        {49, "cudaMemset"},
+        {50, "cudaMemset2D"},
+        {51, "cudaMemsetAsync"},
+        {52, "cudaMemset2DAsync"},
+        {126, "cudaThreadSynchronize"},
+        {129, "cudaStreamCreate"},
+        {130, "cudaStreamDestroy"},
+        {131, "cudaStreamSynchronize"},
+        {132, "cudaStreamQuery"},
+        {133, "cudaEventCreate"},
+        {134, "cudaEventCreateWithFlags"},
+        {135, "cudaEventRecord"},
+        {136, "cudaEventQuery"},
+        {137, "cudaEventSynchronize"},
+        {138, "cudaEventDestroy"},
+        {139, "cudaEventElapsedTime"},
+        {144, "cudaMemcpy3D"},
+        {145, "cudaMemcpy3DAsync"},
+        {147, "cudaStreamWaitEvent"},
+        {152, "cudaPointerGetAttributes"},
+        {160, "cudaMemcpyPeer"},
+        {161, "cudaMemcpyPeerAsync"},
+        {164, "cudaDeviceReset"},
+        {165, "cudaDeviceSynchronize"},
+        {211, "cudaLaunchKernel"},
+        {214, "cudaLaunchKernel_ptsz"},
+        {215, "cudaMemcpy_ptds"},
+        {225, "cudaMemcpyAsync_ptsz"},
+        {233, "cudaMemset_ptds"},
+        {235, "cudaMemsetAsync_ptsz"},
+        {239, "cudaStreamSynchronize_ptsz"},
+        {247, "cudaStreamWaitEvent_ptsz"},
+        {251, "cudaFuncGetAttributes"},
+        {269, "cudaLaunchCooperativeKernel"},
+        {272, "cudaLaunchCooperativeKernelMultiDevice"},
+        {284, "cudaLaunchHostFunc"},
+        {310, "cudaGraphInstantiate"},
+        {311, "cudaGraphLaunch"},
+        {317, "cudaStreamIsCapturing"},
         {430, "cudaLaunchKernelExC"},
     };
     return names;
@@ -41,23 +86,48 @@ const std::unordered_map<int64_t, const char*>& runtimeNames() {
 
 const std::unordered_map<int64_t, const char*>& driverNames() {
     static const std::unordered_map<int64_t, const char*> names = {
-        {17, "cuCtxSynchronize"}, {115, "cuLaunch"}, {116, "cuLaunchGrid"}, {117, "cuLaunchGridAsync"}, {121, "cuEventSynchronize"},
-        {126, "cuStreamSynchronize"}, {216, "cuMemsetD8Async"}, {220, "cuMemsetD32Async"}, {249, "cuMemsetD8"}, {251, "cuMemsetD32"},
-        {276, "cuMemcpyHtoD"}, {277, "cuMemcpyHtoDAsync"}, {278, "cuMemcpyDtoH"}, {279, "cuMemcpyDtoHAsync"}, {280, "cuMemcpyDtoD"},
-        {281, "cuMemcpyDtoDAsync"}, {295, "cuStreamWaitEvent"}, {304, "cuCtxGetCurrent"}, {305, "cuMemcpy"}, {306, "cuMemcpyAsync"},
-        {307, "cuLaunchKernel"}, {310, "cuPointerGetAttribute"}, {318, "cuMemcpyPeer"}, {319, "cuMemcpyPeerAsync"},
-        {442, "cuLaunchKernel_ptsz"}, {477, "cuLaunchCooperativeKernel"}, {514, "cuGraphLaunch"}, {652, "cuLaunchKernelEx"},
+        {17, "cuCtxSynchronize"},
+        {115, "cuLaunch"},
+        {116, "cuLaunchGrid"},
+        {117, "cuLaunchGridAsync"},
+        {121, "cuEventSynchronize"},
+        {126, "cuStreamSynchronize"},
+        {216, "cuMemsetD8Async"},
+        {220, "cuMemsetD32Async"},
+        {249, "cuMemsetD8"},
+        {251, "cuMemsetD32"},
+        {276, "cuMemcpyHtoD"},
+        {277, "cuMemcpyHtoDAsync"},
+        {278, "cuMemcpyDtoH"},
+        {279, "cuMemcpyDtoHAsync"},
+        {280, "cuMemcpyDtoD"},
+        {281, "cuMemcpyDtoDAsync"},
+        {295, "cuStreamWaitEvent"},
+        {304, "cuCtxGetCurrent"},
+        {305, "cuMemcpy"},
+        {306, "cuMemcpyAsync"},
+        {307, "cuLaunchKernel"},
+        {310, "cuPointerGetAttribute"},
+        {318, "cuMemcpyPeer"},
+        {319, "cuMemcpyPeerAsync"},
+        {442, "cuLaunchKernel_ptsz"},
+        {477, "cuLaunchCooperativeKernel"},
+        {514, "cuGraphLaunch"},
+        {652, "cuLaunchKernelEx"},
     };
     return names;
 }
 
 // A writable connection to the converted file: it lives in the temporary directory only.
 class Writer {
-public:
+  public:
     explicit Writer(const std::string& path) {
         configureSqliteOnce();
-        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-            throw SqliteError(sqlite3_errcode(db_), std::string("cannot create a converted copy: ") + sqlite3_errmsg(db_));
+        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                            nullptr) != SQLITE_OK)
+            throw SqliteError(sqlite3_errcode(db_),
+                              std::string("cannot create a converted copy: ") +
+                                  sqlite3_errmsg(db_));
         exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN");
     }
     ~Writer() { sqlite3_close(db_); }
@@ -71,20 +141,23 @@ public:
     }
     sqlite3* handle() const { return db_; }
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 
 // One prepared INSERT; values bound by position, NULL for std::nullopt.
 class Insert {
-public:
+  public:
     Insert(sqlite3* db, const char* sql) {
-        if (sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) != SQLITE_OK) throw SqliteError(sqlite3_errcode(db), sqlite3_errmsg(db));
+        if (sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) != SQLITE_OK)
+            throw SqliteError(sqlite3_errcode(db), sqlite3_errmsg(db));
     }
     ~Insert() { sqlite3_finalize(st_); }
     Insert& set(int i, std::optional<int64_t> v) {
-        if (v) sqlite3_bind_int64(st_, i, *v);
-        else sqlite3_bind_null(st_, i);
+        if (v)
+            sqlite3_bind_int64(st_, i, *v);
+        else
+            sqlite3_bind_null(st_, i);
         return *this;
     }
     Insert& text(int i, const std::string& v) {
@@ -92,12 +165,13 @@ public:
         return *this;
     }
     void run() {
-        if (sqlite3_step(st_) != SQLITE_DONE) throw SqliteError(SQLITE_ERROR, "converting: insert failed");
+        if (sqlite3_step(st_) != SQLITE_DONE)
+            throw SqliteError(SQLITE_ERROR, "converting: insert failed");
         sqlite3_reset(st_);
         sqlite3_clear_bindings(st_);
     }
 
-private:
+  private:
     sqlite3_stmt* st_ = nullptr;
 };
 
@@ -137,8 +211,9 @@ CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, globalTi
 )";
 
 class Converter {
-public:
-    Converter(const Database& src, Writer& dst, NvprofConversion& out, const std::atomic<bool>* cancel)
+  public:
+    Converter(const Database& src, Writer& dst, NvprofConversion& out,
+              const std::atomic<bool>* cancel)
         : src_(src), dst_(dst), out_(out), cancel_(cancel), tables_(src.tables()) {}
 
     void run() {
@@ -156,13 +231,14 @@ public:
         dst_.exec("COMMIT");
     }
 
-private:
+  private:
     void check() const {
         if (cancel_ && cancel_->load()) throw std::runtime_error("cancelled");
     }
     bool has(const char* table) const { return tables_.count(table) > 0; }
     // SELECT of the named columns, NULL for those this schema version lacks.
-    std::string select(const std::string& table, std::initializer_list<const char*> columns, const char* tail = "") const {
+    std::string select(const std::string& table, std::initializer_list<const char*> columns,
+                       const char* tail = "") const {
         const auto present = src_.columns(table);
         std::string sql = "SELECT ";
         bool first = true;
@@ -173,7 +249,9 @@ private:
         }
         return sql + " FROM \"" + table + "\"" + tail;
     }
-    std::optional<int64_t> opt(const Statement& st, int col) const { return st.isNull(col) ? std::nullopt : std::optional<int64_t>(st.int64(col)); }
+    std::optional<int64_t> opt(const Statement& st, int col) const {
+        return st.isNull(col) ? std::nullopt : std::optional<int64_t>(st.int64(col));
+    }
 
     void version() {
         if (has("Version")) {
@@ -182,7 +260,9 @@ private:
         }
         Insert meta(dst_.handle(), "INSERT INTO META_DATA_EXPORT VALUES (?1, ?2)");
         meta.text(1, "EXPORT_PRODUCT_VERSION").text(2, "nvprof").run();
-        meta.text(1, "EXPORT_SCHEMA_VERSION").text(2, "nvprof " + std::to_string(out_.schemaVersion)).run();
+        meta.text(1, "EXPORT_SCHEMA_VERSION")
+            .text(2, "nvprof " + std::to_string(out_.schemaVersion))
+            .run();
     }
 
     void strings() {
@@ -200,22 +280,31 @@ private:
     int64_t addString(const std::string& s) {
         auto [it, added] = added_.try_emplace(s, nextString_);
         if (added) {
-            Insert(dst_.handle(), "INSERT INTO StringIds VALUES (?1, ?2)").set(1, it->second).text(2, s).run();
+            Insert(dst_.handle(), "INSERT INTO StringIds VALUES (?1, ?2)")
+                .set(1, it->second)
+                .text(2, s)
+                .run();
             ++nextString_;
         }
         return it->second;
     }
 
     void apiCalls() {
-        Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?1, ?2, NULL, ?3, ?4, ?5)");
+        Insert ins(dst_.handle(),
+                   "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?1, ?2, NULL, ?3, ?4, ?5)");
         for (const bool driver : {false, true}) {
-            const char* table = driver ? "CUPTI_ACTIVITY_KIND_DRIVER" : "CUPTI_ACTIVITY_KIND_RUNTIME";
+            const char* table =
+                driver ? "CUPTI_ACTIVITY_KIND_DRIVER" : "CUPTI_ACTIVITY_KIND_RUNTIME";
             if (!has(table)) continue;
-            Statement st(src_.handle(), select(table, {"cbid", "start", "end", "processId", "threadId", "correlationId"}));
+            Statement st(src_.handle(), select(table, {"cbid", "start", "end", "processId",
+                                                       "threadId", "correlationId"}));
             while (st.step()) {
                 const int64_t pid = st.int64(3);
                 const int64_t corr = st.int64(5);
-                ins.set(1, opt(st, 1)).set(2, opt(st, 2)).set(3, nvprofGlobalTid(pid, st.int64(4))).set(4, corr)
+                ins.set(1, opt(st, 1))
+                    .set(2, opt(st, 2))
+                    .set(3, nvprofGlobalTid(pid, st.int64(4)))
+                    .set(4, corr)
                     .set(5, addString(cuptiApiName(driver, st.int64(0))))
                     .run();
                 processOfCorrelation_.emplace(corr, (pid & 0xFFFFFF) << 24);
@@ -226,29 +315,47 @@ private:
 
     std::optional<int64_t> processOf(int64_t correlation) const {
         const auto it = processOfCorrelation_.find(correlation);
-        return it == processOfCorrelation_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+        return it == processOfCorrelation_.end() ? std::nullopt
+                                                 : std::optional<int64_t>(it->second);
     }
 
     void kernels() {
-        const char* table = has("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") ? "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"
-                            : has("CUPTI_ACTIVITY_KIND_KERNEL")          ? "CUPTI_ACTIVITY_KIND_KERNEL"
-                                                                         : nullptr;
+        const char* table = has("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL")
+                                ? "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"
+                            : has("CUPTI_ACTIVITY_KIND_KERNEL") ? "CUPTI_ACTIVITY_KIND_KERNEL"
+                                                                : nullptr;
         if (!table) return;
-        Statement st(src_.handle(), select(table, {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "name", "registersPerThread",
-                                                   "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "staticSharedMemory", "dynamicSharedMemory"}));
-        Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+        Statement st(
+            src_.handle(),
+            select(table, {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+                           "name", "registersPerThread", "gridX", "gridY", "gridZ", "blockX",
+                           "blockY", "blockZ", "staticSharedMemory", "dynamicSharedMemory"}));
+        Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?1, ?2, ?3, ?4, "
+                                  "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
                                   "?15, ?16, ?17, ?18)");
-        std::unordered_map<int64_t, std::pair<int64_t, int64_t>> names; // mangled id -> (demangled id, short id)
+        std::unordered_map<int64_t, std::pair<int64_t, int64_t>>
+            names; // mangled id -> (demangled id, short id)
         while (st.step()) {
             const int64_t nameId = st.int64(6);
             auto it = names.find(nameId);
             if (it == names.end()) {
                 const auto s = strings_.find(nameId);
-                const std::string demangled = platform::demangle(s == strings_.end() ? std::string() : s->second);
-                it = names.emplace(nameId, std::make_pair(addString(demangled), addString(kernelBaseName(demangled)))).first;
+                const std::string demangled =
+                    platform::demangle(s == strings_.end() ? std::string() : s->second);
+                it = names
+                         .emplace(nameId, std::make_pair(addString(demangled),
+                                                         addString(kernelBaseName(demangled))))
+                         .first;
             }
-            ins.set(1, opt(st, 0)).set(2, opt(st, 1)).set(3, opt(st, 2)).set(4, opt(st, 3)).set(5, opt(st, 4)).set(6, opt(st, 5))
-                .set(7, processOf(st.int64(5))).set(8, it->second.first).set(9, it->second.second);
+            ins.set(1, opt(st, 0))
+                .set(2, opt(st, 1))
+                .set(3, opt(st, 2))
+                .set(4, opt(st, 3))
+                .set(5, opt(st, 4))
+                .set(6, opt(st, 5))
+                .set(7, processOf(st.int64(5)))
+                .set(8, it->second.first)
+                .set(9, it->second.second);
             for (int c = 7; c <= 15; ++c) ins.set(c + 3, opt(st, c));
             ins.run();
             ++out_.kernels;
@@ -257,22 +364,45 @@ private:
 
     void copies() {
         if (has("CUPTI_ACTIVITY_KIND_MEMCPY")) {
-            Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_MEMCPY", {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
-                                                                              "bytes", "copyKind", "runtimeCorrelationId"}));
-            Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+            Statement st(src_.handle(),
+                         select("CUPTI_ACTIVITY_KIND_MEMCPY",
+                                {"start", "end", "deviceId", "contextId", "streamId",
+                                 "correlationId", "bytes", "copyKind", "runtimeCorrelationId"}));
+            Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?1, ?2, ?3, "
+                                      "?4, ?5, ?6, ?7, ?8, ?9)");
             while (st.step()) {
-                // The runtime call's id links an async copy to cudaMemcpyAsync; the driver's otherwise.
+                // The runtime call's id links an async copy to cudaMemcpyAsync; the driver's
+                // otherwise.
                 const int64_t corr = st.int64(8) ? st.int64(8) : st.int64(5);
-                ins.set(1, opt(st, 0)).set(2, opt(st, 1)).set(3, opt(st, 2)).set(4, opt(st, 3)).set(5, opt(st, 4)).set(6, corr)
-                    .set(7, processOf(corr)).set(8, opt(st, 6)).set(9, opt(st, 7)).run();
+                ins.set(1, opt(st, 0))
+                    .set(2, opt(st, 1))
+                    .set(3, opt(st, 2))
+                    .set(4, opt(st, 3))
+                    .set(5, opt(st, 4))
+                    .set(6, corr)
+                    .set(7, processOf(corr))
+                    .set(8, opt(st, 6))
+                    .set(9, opt(st, 7))
+                    .run();
             }
         }
         if (has("CUPTI_ACTIVITY_KIND_MEMSET")) {
-            Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_MEMSET", {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "bytes", "value"}));
-            Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+            Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_MEMSET",
+                                               {"start", "end", "deviceId", "contextId", "streamId",
+                                                "correlationId", "bytes", "value"}));
+            Insert ins(dst_.handle(), "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?1, ?2, ?3, "
+                                      "?4, ?5, ?6, ?7, ?8, ?9)");
             while (st.step())
-                ins.set(1, opt(st, 0)).set(2, opt(st, 1)).set(3, opt(st, 2)).set(4, opt(st, 3)).set(5, opt(st, 4)).set(6, opt(st, 5))
-                    .set(7, processOf(st.int64(5))).set(8, opt(st, 6)).set(9, opt(st, 7)).run();
+                ins.set(1, opt(st, 0))
+                    .set(2, opt(st, 1))
+                    .set(3, opt(st, 2))
+                    .set(4, opt(st, 3))
+                    .set(5, opt(st, 4))
+                    .set(6, opt(st, 5))
+                    .set(7, processOf(st.int64(5)))
+                    .set(8, opt(st, 6))
+                    .set(9, opt(st, 7))
+                    .run();
         }
     }
 
@@ -280,8 +410,12 @@ private:
     // are marks. A range that ends on its own thread is a push/pop range, else start/end.
     void markers() {
         if (!has("CUPTI_ACTIVITY_KIND_MARKER")) return;
-        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_MARKER", {"flags", "timestamp", "id", "objectKind", "objectId", "name", "domain"}, " ORDER BY rowid"));
-        Insert ins(dst_.handle(), "INSERT INTO NVTX_EVENTS VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, ?7)");
+        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_MARKER",
+                                           {"flags", "timestamp", "id", "objectKind", "objectId",
+                                            "name", "domain"},
+                                           " ORDER BY rowid"));
+        Insert ins(dst_.handle(),
+                   "INSERT INTO NVTX_EVENTS VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, ?7)");
         struct Open {
             int64_t start, name, domain;
             std::optional<int64_t> tid;
@@ -300,17 +434,37 @@ private:
                 }
                 const Open& o = it->second;
                 const bool sameThread = o.tid && tid && *o.tid == *tid;
-                ins.set(1, o.start).set(2, ts).set(3, sameThread ? 59 : 60).set(4, o.tid).set(5, o.name).set(6, tid)
-                    .set(7, o.domain ? std::optional<int64_t>(o.domain) : std::nullopt).run();
+                ins.set(1, o.start)
+                    .set(2, ts)
+                    .set(3, sameThread ? 59 : 60)
+                    .set(4, o.tid)
+                    .set(5, o.name)
+                    .set(6, tid)
+                    .set(7, o.domain ? std::optional<int64_t>(o.domain) : std::nullopt)
+                    .run();
                 open.erase(it);
                 ++out_.markers;
             } else if (flags & 1) {
-                ins.set(1, ts).set(2, std::nullopt).set(3, 34).set(4, tid).set(5, st.int64(5)).set(6, std::nullopt).set(7, std::nullopt).run();
+                ins.set(1, ts)
+                    .set(2, std::nullopt)
+                    .set(3, 34)
+                    .set(4, tid)
+                    .set(5, st.int64(5))
+                    .set(6, std::nullopt)
+                    .set(7, std::nullopt)
+                    .run();
                 ++out_.markers;
             }
         }
         for (const auto& [id, o] : open) { // never ended: the loader counts them as unended
-            ins.set(1, o.start).set(2, std::nullopt).set(3, 59).set(4, o.tid).set(5, o.name).set(6, std::nullopt).set(7, std::nullopt).run();
+            ins.set(1, o.start)
+                .set(2, std::nullopt)
+                .set(3, 59)
+                .set(4, o.tid)
+                .set(5, o.name)
+                .set(6, std::nullopt)
+                .set(7, std::nullopt)
+                .run();
             ++out_.markers;
         }
     }
@@ -318,7 +472,8 @@ private:
     // CUPTI_ACTIVITY_KIND_NAME rows of object kind 1 name a process (objectId: its pid first).
     void processNames() {
         if (!has("CUPTI_ACTIVITY_KIND_NAME")) return;
-        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_NAME", {"objectKind", "objectId", "name"}));
+        Statement st(src_.handle(),
+                     select("CUPTI_ACTIVITY_KIND_NAME", {"objectKind", "objectId", "name"}));
         Insert ins(dst_.handle(), "INSERT INTO PROCESSES VALUES (?1, ?2, ?3)");
         while (st.step()) {
             const std::string_view blob = st.blob(1);
@@ -327,19 +482,28 @@ private:
             std::memcpy(&pid, blob.data(), 4);
             const auto name = strings_.find(st.int64(2));
             if (name == strings_.end()) continue;
-            ins.set(1, static_cast<int64_t>(pid & 0xFFFFFF) << 24).set(2, pid).text(3, name->second).run();
+            ins.set(1, static_cast<int64_t>(pid & 0xFFFFFF) << 24)
+                .set(2, pid)
+                .text(3, name->second)
+                .run();
         }
     }
 
     void devices() {
         if (!has("CUPTI_ACTIVITY_KIND_DEVICE")) return;
-        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_DEVICE", {"id", "name", "numMultiprocessors", "globalMemorySize", "computeCapabilityMajor",
-                                                                          "computeCapabilityMinor"}));
+        Statement st(src_.handle(), select("CUPTI_ACTIVITY_KIND_DEVICE",
+                                           {"id", "name", "numMultiprocessors", "globalMemorySize",
+                                            "computeCapabilityMajor", "computeCapabilityMinor"}));
         Insert ins(dst_.handle(), "INSERT INTO TARGET_INFO_GPU VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
         while (st.step()) {
             const auto name = strings_.find(st.int64(1));
-            ins.set(1, opt(st, 0)).text(2, name == strings_.end() ? std::string() : name->second).set(3, opt(st, 2)).set(4, opt(st, 3))
-                .set(5, opt(st, 4)).set(6, opt(st, 5)).run();
+            ins.set(1, opt(st, 0))
+                .text(2, name == strings_.end() ? std::string() : name->second)
+                .set(3, opt(st, 2))
+                .set(4, opt(st, 3))
+                .set(5, opt(st, 4))
+                .set(6, opt(st, 5))
+                .run();
         }
     }
 
@@ -358,8 +522,10 @@ private:
 
 bool looksLikeNvprof(const std::set<std::string>& tables) {
     return tables.count("StringTable") && tables.count("Version") &&
-           (tables.count("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") || tables.count("CUPTI_ACTIVITY_KIND_RUNTIME") ||
-            tables.count("CUPTI_ACTIVITY_KIND_DEVICE") || tables.count("CUPTI_ACTIVITY_KIND_KERNEL"));
+           (tables.count("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") ||
+            tables.count("CUPTI_ACTIVITY_KIND_RUNTIME") ||
+            tables.count("CUPTI_ACTIVITY_KIND_DEVICE") ||
+            tables.count("CUPTI_ACTIVITY_KIND_KERNEL"));
 }
 
 std::string cuptiApiName(bool driver, int64_t cbid) {
@@ -369,18 +535,21 @@ std::string cuptiApiName(bool driver, int64_t cbid) {
     return std::string(driver ? "driver API #" : "runtime API #") + std::to_string(cbid);
 }
 
-std::optional<LoadError> convertNvprof(const std::string& source, const std::string& dest, NvprofConversion& out,
-                                       const std::atomic<bool>* cancel) {
+std::optional<LoadError> convertNvprof(const std::string& source, const std::string& dest,
+                                       NvprofConversion& out, const std::atomic<bool>* cancel) {
     try {
         Database src(source);
         Writer dst(dest);
         Converter(src, dst, out, cancel).run();
         return std::nullopt;
     } catch (const SqliteError& e) {
-        return LoadError{LoadErrorKind::Corrupt, std::string("cannot read the nvprof database (") + e.what() + ")"};
+        return LoadError{LoadErrorKind::Corrupt,
+                         std::string("cannot read the nvprof database (") + e.what() + ")"};
     } catch (const std::runtime_error& e) {
-        if (std::string(e.what()) == "cancelled") return LoadError{LoadErrorKind::Cancelled, "cancelled"};
-        return LoadError{LoadErrorKind::Corrupt, std::string("cannot read the nvprof database (") + e.what() + ")"};
+        if (std::string(e.what()) == "cancelled")
+            return LoadError{LoadErrorKind::Cancelled, "cancelled"};
+        return LoadError{LoadErrorKind::Corrupt,
+                         std::string("cannot read the nvprof database (") + e.what() + ")"};
     }
 }
 

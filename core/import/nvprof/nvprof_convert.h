@@ -27,8 +27,8 @@ struct NvprofConversion {
 };
 
 // Writes dest (which must not exist) from the nvprof database at source.
-std::optional<LoadError> convertNvprof(const std::string& source, const std::string& dest, NvprofConversion& out,
-                                       const std::atomic<bool>* cancel);
+std::optional<LoadError> convertNvprof(const std::string& source, const std::string& dest,
+                                       NvprofConversion& out, const std::atomic<bool>* cancel);
 
 // The name CUPTI gives a runtime or driver callback id ("cudaLaunchKernel", "cuLaunchKernel"),
 // or "runtime API #N" / "driver API #N" for ids not in the table.

@@ -31,7 +31,8 @@ TEST(JsonTime, ExponentFormsGoThroughOneRounding) {
 }
 
 TEST(JsonTime, RejectsWhatIsNotANumberOrDoesNotFit) {
-    for (const char* bad : {"", "-", "abc", "1.", ".5", "1.2.3", "12a", "\"12\"", "99999999999999999999", "9300000000000000", "1e400"})
+    for (const char* bad : {"", "-", "abc", "1.", ".5", "1.2.3", "12a", "\"12\"",
+                            "99999999999999999999", "9300000000000000", "1e400"})
         EXPECT_FALSE(microsTextToNs(bad).has_value()) << bad;
     EXPECT_TRUE(microsTextToNs("9200000000000000").has_value());
 }

@@ -5,18 +5,19 @@
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-#include <zlib.h>
-
 #include <chrono>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
+#include <zlib.h>
 
 namespace ls::test {
 namespace {
 
-fs::path gpt2Kineto() { return sourceDir() / "tests" / "data" / "kineto" / "gpt2_2layer_fp16_h200.kineto.json.gz"; }
+fs::path gpt2Kineto() {
+    return sourceDir() / "tests" / "data" / "kineto" / "gpt2_2layer_fp16_h200.kineto.json.gz";
+}
 
 std::string readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -55,7 +56,8 @@ struct Outcome {
 
 Outcome loadBytes(const TempDir& dir, const std::string& name, const std::string& bytes) {
     const fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     const auto t0 = std::chrono::steady_clock::now();
     Outcome o{loadTrace(p.string(), {}), 0};
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -68,7 +70,8 @@ void expectTraceOrOneLine(const Outcome& o, const std::string& what) {
     EXPECT_NE(o.result.ok(), o.result.error.has_value()) << what;
     if (o.result.error) {
         EXPECT_FALSE(o.result.error->reason.empty()) << what;
-        EXPECT_EQ(o.result.error->reason.find('\n'), std::string::npos) << what << ": " << o.result.error->reason;
+        EXPECT_EQ(o.result.error->reason.find('\n'), std::string::npos)
+            << what << ": " << o.result.error->reason;
     }
 }
 
@@ -87,7 +90,8 @@ TEST(KinetoCorrupted, TruncationsAnywhereLoadTheEventsBeforeTheCut) {
         const Outcome o = loadBytes(dir, "cut.json", json.substr(0, cut));
         const std::string what = "cut at " + std::to_string(cut);
         expectTraceOrOneLine(o, what);
-        ASSERT_TRUE(o.result.ok()) << what << ": " << o.result.error->reason; // past the header: events were read
+        ASSERT_TRUE(o.result.ok())
+            << what << ": " << o.result.error->reason; // past the header: events were read
         EXPECT_EQ(o.result.trace->report.count(Anomaly::TruncatedJson), 1u) << what;
         EXPECT_LE(o.result.trace->kernels.size(), 428u) << what;
     }
@@ -117,12 +121,15 @@ TEST(KinetoCorrupted, FlippedZeroedAndRandomBytes) {
         std::mt19937 rng(seed);
         std::string damaged = json;
         std::uniform_int_distribution<size_t> at(0, damaged.size() - 1);
-        const std::string kind = seed % 3 == 0 ? "flips" : seed % 3 == 1 ? "zeroed block" : "random block";
+        const std::string kind = seed % 3 == 0   ? "flips"
+                                 : seed % 3 == 1 ? "zeroed block"
+                                                 : "random block";
         if (seed % 3 == 0) {
             for (int i = 0; i < 40; ++i) damaged[at(rng)] ^= static_cast<char>(1 << (rng() % 8));
         } else {
             const size_t from = at(rng), len = std::min<size_t>(4096, damaged.size() - from);
-            for (size_t i = from; i < from + len; ++i) damaged[i] = seed % 3 == 1 ? '\0' : static_cast<char>(rng());
+            for (size_t i = from; i < from + len; ++i)
+                damaged[i] = seed % 3 == 1 ? '\0' : static_cast<char>(rng());
         }
         const Outcome o = loadBytes(dir, "damaged.json", damaged);
         const std::string what = kind + ", seed " + std::to_string(seed);
@@ -131,22 +138,27 @@ TEST(KinetoCorrupted, FlippedZeroedAndRandomBytes) {
             EXPECT_GT(damageCounted(*o.result.trace), 0u) << what;
         }
         // The same damage inside a gzip stream.
-        expectTraceOrOneLine(loadBytes(dir, "damaged.json.gz", gzipText(damaged)), what + " (gzip)");
+        expectTraceOrOneLine(loadBytes(dir, "damaged.json.gz", gzipText(damaged)),
+                             what + " (gzip)");
     }
     // Flips in the compressed bytes: zlib reports a data or checksum error.
     const std::string gz = readFile(gpt2Kineto());
     for (unsigned seed = 1; seed <= 10; ++seed) {
         std::mt19937 rng(seed);
         std::string damaged = gz;
-        for (int i = 0; i < 4; ++i) damaged[20 + rng() % (damaged.size() - 20)] ^= static_cast<char>(0x55);
-        expectTraceOrOneLine(loadBytes(dir, "flipped.json.gz", damaged), "compressed flips, seed " + std::to_string(seed));
+        for (int i = 0; i < 4; ++i)
+            damaged[20 + rng() % (damaged.size() - 20)] ^= static_cast<char>(0x55);
+        expectTraceOrOneLine(loadBytes(dir, "flipped.json.gz", damaged),
+                             "compressed flips, seed " + std::to_string(seed));
     }
 }
 
 TEST(KinetoCorrupted, BrokenStructureAndHostileValues) {
     TempDir dir;
-    const std::string kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2, "args": {"correlation": 1, "stream": 7}})";
-    const std::string launch = R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 9, "dur": 1, "args": {"correlation": 1}})";
+    const std::string kernel =
+        R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2, "args": {"correlation": 1, "stream": 7}})";
+    const std::string launch =
+        R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 9, "dur": 1, "args": {"correlation": 1}})";
     struct Case {
         std::string name, text;
         bool loads;
@@ -156,11 +168,25 @@ TEST(KinetoCorrupted, BrokenStructureAndHostileValues) {
         {"an event replaced by {", "{\"traceEvents\": [" + launch + ", {, " + kernel + "]}", true},
         {"a stray ] inside", "{\"traceEvents\": [" + launch + "], " + kernel + "]}", true},
         {"closing bracket deleted", "{\"traceEvents\": [" + launch + ", " + kernel + "}", true},
-        {"ts as a string", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "abc", "dur": 1}, )" + launch + "]}", true},
-        {"huge numbers", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1e300, "dur": 99999999999999999999, "args": {"correlation": 18446744073709551615, "grid": [1e30, -5, 3]}}, )" + launch + "]}", true},
-        {"negative duration", "{\"traceEvents\": [" + launch + R"(, {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 12, "dur": -3, "args": {"correlation": 1}}]})", true},
-        {"deep nesting in args", "{\"traceEvents\": [" + launch + R"(, {"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"Input Dims": )" + deep + deepEnd + "}}]}", true},
-        {"byte order mark", "\xEF\xBB\xBF{\"traceEvents\": [" + launch + ", " + kernel + "]}", true},
+        {"ts as a string",
+         R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "abc", "dur": 1}, )" +
+             launch + "]}",
+         true},
+        {"huge numbers",
+         R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1e300, "dur": 99999999999999999999, "args": {"correlation": 18446744073709551615, "grid": [1e30, -5, 3]}}, )" +
+             launch + "]}",
+         true},
+        {"negative duration",
+         "{\"traceEvents\": [" + launch +
+             R"(, {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 12, "dur": -3, "args": {"correlation": 1}}]})",
+         true},
+        {"deep nesting in args",
+         "{\"traceEvents\": [" + launch +
+             R"(, {"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"Input Dims": )" +
+             deep + deepEnd + "}}]}",
+         true},
+        {"byte order mark", "\xEF\xBB\xBF{\"traceEvents\": [" + launch + ", " + kernel + "]}",
+         true},
         {"not a trace object", R"({"a": 1})", false},
         {"an empty array", "[]", false},
         {"an array of numbers", "[1, 2, 3]", false},
@@ -170,8 +196,10 @@ TEST(KinetoCorrupted, BrokenStructureAndHostileValues) {
     for (const Case& c : cases) {
         const Outcome o = loadBytes(dir, "case.json", c.text);
         expectTraceOrOneLine(o, c.name);
-        EXPECT_EQ(o.result.ok(), c.loads) << c.name << ": " << (o.result.error ? o.result.error->reason : "loaded");
-        if (o.result.ok() && c.name != "byte order mark" && c.name != "deep nesting in args") { // both are valid JSON
+        EXPECT_EQ(o.result.ok(), c.loads)
+            << c.name << ": " << (o.result.error ? o.result.error->reason : "loaded");
+        if (o.result.ok() && c.name != "byte order mark" &&
+            c.name != "deep nesting in args") { // both are valid JSON
             EXPECT_GT(damageCounted(*o.result.trace), 0u) << c.name;
         }
     }
@@ -187,14 +215,18 @@ TEST(KinetoCorrupted, BrokenStructureAndHostileValues) {
     // traceEvents says so.
     const Outcome notTrace = loadBytes(dir, "a.json", R"({"a": 1})");
     ASSERT_FALSE(notTrace.result.ok());
-    EXPECT_NE(notTrace.result.error->reason.find("not a trace"), std::string::npos) << notTrace.result.error->reason;
-    const Outcome noEvents = loadBytes(dir, "b.json", R"({"schemaVersion": 1, "deviceProperties": []})");
+    EXPECT_NE(notTrace.result.error->reason.find("not a trace"), std::string::npos)
+        << notTrace.result.error->reason;
+    const Outcome noEvents =
+        loadBytes(dir, "b.json", R"({"schemaVersion": 1, "deviceProperties": []})");
     ASSERT_FALSE(noEvents.result.ok());
-    EXPECT_NE(noEvents.result.error->reason.find("traceEvents"), std::string::npos) << noEvents.result.error->reason;
+    EXPECT_NE(noEvents.result.error->reason.find("traceEvents"), std::string::npos)
+        << noEvents.result.error->reason;
     // gzip of text that is not JSON is not taken for a profiler trace.
     const Outcome gzText = loadBytes(dir, "notes.json.gz", gzipText("hello, these are my notes\n"));
     ASSERT_FALSE(gzText.result.ok());
-    EXPECT_NE(gzText.result.error->reason.find("not a trace"), std::string::npos) << gzText.result.error->reason;
+    EXPECT_NE(gzText.result.error->reason.find("not a trace"), std::string::npos)
+        << gzText.result.error->reason;
     // An empty gzip member.
     expectTraceOrOneLine(loadBytes(dir, "empty.json.gz", gzipText("")), "empty gzip member");
 }

@@ -8,17 +8,17 @@
 #include "tests/support/test_support.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
-
 #include <string>
 #include <vector>
+#include <zlib.h>
 
 namespace ls::test {
 namespace {
 
 std::string launch(int i) {
-    return R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + std::to_string(10 * i) +
-           R"(, "dur": 1, "args": {"correlation": )" + std::to_string(i) + "}}";
+    return R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" +
+           std::to_string(10 * i) + R"(, "dur": 1, "args": {"correlation": )" + std::to_string(i) +
+           "}}";
 }
 
 // ChromeTraceStream reads 2 MiB blocks (kBlockBytes); the bracket scanner
@@ -32,7 +32,8 @@ TEST(KinetoEdgeValues, AnEscapeAtTheEndOfAReadBlockStaysInItsString) {
     // A kernel whose name holds \"}} with the backslash as the block's last byte: read as the end
     // of the string, the }} closed the event early and the rest of the file was lost.
     const std::string head = R"({"ph": "X", "cat": "kernel", "name": ")";
-    text += head + std::string(kBlock - 1 - text.size() - head.size(), 'a') + "\\\"}}, \", \"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": 1, "
+    text += head + std::string(kBlock - 1 - text.size() - head.size(), 'a') +
+            "\\\"}}, \", \"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": 1, "
             "\"args\": {\"correlation\": 0, \"stream\": 7}}";
     ASSERT_EQ(text[kBlock - 1], '\\');
     ASSERT_EQ(text[kBlock], '"');
@@ -66,8 +67,10 @@ std::vector<std::string> split(const fs::path& file, size_t block) {
     ChromeTraceStream stream(file.string(), block);
     std::vector<std::string> out;
     std::string_view key, value;
-    while (stream.next(key, value) != ChromeTraceStream::Item::End) out.push_back(std::string(key) + "|" + std::string(value));
-    out.push_back(stream.problem().value_or("clean") + (stream.sawTraceEvents() ? " with traceEvents" : ""));
+    while (stream.next(key, value) != ChromeTraceStream::Item::End)
+        out.push_back(std::string(key) + "|" + std::string(value));
+    out.push_back(stream.problem().value_or("clean") +
+                  (stream.sawTraceEvents() ? " with traceEvents" : ""));
     return out;
 }
 
@@ -75,19 +78,23 @@ std::vector<std::string> split(const fs::path& file, size_t block) {
 // order mark. The real trace, whole and cut, and a BOM split as 2 MiB blocks and as tiny ones.
 TEST(KinetoEdgeValues, TheTextSplitsTheSameWhateverTheReadBlockSize) {
     TempDir dir;
-    const fs::path gpt2 = sourceDir() / "tests" / "data" / "kineto" / "gpt2_2layer_fp16_h200.kineto.json.gz";
+    const fs::path gpt2 =
+        sourceDir() / "tests" / "data" / "kineto" / "gpt2_2layer_fp16_h200.kineto.json.gz";
     const auto whole = split(gpt2, ChromeTraceStream::kBlockBytes);
     ASSERT_GT(whole.size(), 5000u);
     EXPECT_EQ(whole.back(), "clean with traceEvents");
     EXPECT_EQ(split(gpt2, 4093), whole);
-    const std::string text = "\xEF\xBB\xBF{\"traceEvents\": [{\"name\": \"a\\\\\\\"b\", \"ts\": 12.5, \"args\": {\"Input Dims\": [[1, 2], []]}}], \"x\": -1.5e3}";
+    const std::string text = "\xEF\xBB\xBF{\"traceEvents\": [{\"name\": \"a\\\\\\\"b\", \"ts\": "
+                             "12.5, \"args\": {\"Input Dims\": [[1, 2], []]}}], \"x\": -1.5e3}";
     writeFile(dir / "small.json", text);
     const auto reference = split(dir / "small.json", ChromeTraceStream::kBlockBytes);
     EXPECT_EQ(reference.back(), "clean with traceEvents");
-    for (size_t block = 1; block <= 17; ++block) EXPECT_EQ(split(dir / "small.json", block), reference) << block << "-byte blocks";
+    for (size_t block = 1; block <= 17; ++block)
+        EXPECT_EQ(split(dir / "small.json", block), reference) << block << "-byte blocks";
     writeFile(dir / "cut.json", text.substr(0, text.size() / 2));
     const auto cut = split(dir / "cut.json", ChromeTraceStream::kBlockBytes);
-    for (size_t block = 1; block <= 5; ++block) EXPECT_EQ(split(dir / "cut.json", block), cut) << block << "-byte blocks";
+    for (size_t block = 1; block <= 5; ++block)
+        EXPECT_EQ(split(dir / "cut.json", block), cut) << block << "-byte blocks";
     // Cut in a number at the end of the text (fuzzing found it): the last refill moved the text to
     // the front of the buffer, but the scan kept its old offset and handed out the number followed
     // by stale bytes, and "at byte" counted past the end of the file.
@@ -96,15 +103,18 @@ TEST(KinetoEdgeValues, TheTextSplitsTheSameWhateverTheReadBlockSize) {
     const auto number = split(dir / "number.json", ChromeTraceStream::kBlockBytes);
     ASSERT_EQ(number.size(), 2u);
     EXPECT_EQ(number[0], "baseTimeNanoseconds|17908570");
-    EXPECT_EQ(number[1], "the JSON ends early (truncated file?) at byte " + std::to_string(numberAtEnd.size()) + " with traceEvents");
-    for (size_t block = 1; block <= 5; ++block) EXPECT_EQ(split(dir / "number.json", block), number) << block << "-byte blocks";
+    EXPECT_EQ(number[1], "the JSON ends early (truncated file?) at byte " +
+                             std::to_string(numberAtEnd.size()) + " with traceEvents");
+    for (size_t block = 1; block <= 5; ++block)
+        EXPECT_EQ(split(dir / "number.json", block), number) << block << "-byte blocks";
 }
 
 std::string gunzip(const fs::path& p) {
     gzFile gz = gzopen(p.string().c_str(), "rb");
     std::string out;
     char buf[1 << 16];
-    for (int n = 0; gz && (n = gzread(gz, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+    for (int n = 0; gz && (n = gzread(gz, buf, sizeof buf)) > 0;)
+        out.append(buf, static_cast<size_t>(n));
     if (gz) gzclose(gz);
     return out;
 }
@@ -121,8 +131,10 @@ std::vector<std::pair<size_t, size_t>> eventSpans(const std::string& json) {
     for (i = json.find('[', i) + 1; i < json.size(); ++i) {
         const char c = json[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
         } else if (c == '"') {
             inString = true;
         } else if (c == '{' || c == '[') {
@@ -139,13 +151,15 @@ std::vector<std::pair<size_t, size_t>> eventSpans(const std::string& json) {
 // spans several read blocks) cut inside an event: every kernel before the cut loads, the report
 // says where the text stopped: at the start of the cut event.
 TEST(KinetoEdgeValues, ACutInsideTraceEventsKeepsEveryKernelBeforeIt) {
-    const fs::path ours = sourceDir() / "tests" / "data" / "kineto", hta = sharedDir() / "traces" / "third-party" / "kineto";
+    const fs::path ours = sourceDir() / "tests" / "data" / "kineto",
+                   hta = sharedDir() / "traces" / "third-party" / "kineto";
     TempDir dir;
     size_t sources = 0;
-    for (const fs::path& p : {ours / "gpt2_2layer_fp16_h200.kineto.json.gz", ours / "fsdp_rank0.kineto.json.gz",
-                              hta / "HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
-                              hta / "HTA__trace_filter_sampled_rank-0.json.gz",
-                              hta / "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"}) {
+    for (const fs::path& p :
+         {ours / "gpt2_2layer_fp16_h200.kineto.json.gz", ours / "fsdp_rank0.kineto.json.gz",
+          hta / "HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+          hta / "HTA__trace_filter_sampled_rank-0.json.gz",
+          hta / "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"}) {
         if (!fs::exists(p)) continue; // third-party traces are optional
         ++sources;
         const std::string json = gunzip(p);
@@ -156,14 +170,17 @@ TEST(KinetoEdgeValues, ACutInsideTraceEventsKeepsEveryKernelBeforeIt) {
             SCOPED_TRACE(p.filename().string() + " cut at " + std::to_string(cut));
             size_t kernels = 0;
             for (size_t e = 0; e < k; ++e)
-                kernels += std::string_view(json).substr(spans[e].first, spans[e].second - spans[e].first).find("\"cat\": \"kernel\"") != std::string_view::npos;
+                kernels += std::string_view(json)
+                               .substr(spans[e].first, spans[e].second - spans[e].first)
+                               .find("\"cat\": \"kernel\"") != std::string_view::npos;
             writeFile(dir / "cut.json", std::string_view(json).substr(0, cut));
             const auto r = loadTrace((dir / "cut.json").string(), {});
             ASSERT_TRUE(r.ok()) << r.error->reason;
             EXPECT_EQ(r.trace->kernels.size(), kernels);
             ASSERT_EQ(r.trace->report.count(Anomaly::TruncatedJson), 1u);
             EXPECT_EQ(r.trace->report.details(Anomaly::TruncatedJson).at(0),
-                      "the JSON ends inside an event (truncated file?) at byte " + std::to_string(spans[k].first));
+                      "the JSON ends inside an event (truncated file?) at byte " +
+                          std::to_string(spans[k].first));
         }
     }
     EXPECT_GE(sources, 2u);
@@ -172,16 +189,18 @@ TEST(KinetoEdgeValues, ACutInsideTraceEventsKeepsEveryKernelBeforeIt) {
 // ts + dur overflowed in the builder (dur 9.223e18 ns), and a far-negative ts made the capture span
 // overflow in `info`: beyond +-2^62 ns an event has no usable time, as in the nsys importer.
 TEST(KinetoEdgeValues, TimesBeyondTwoToThe62NsAreSkippedNotOverflowed) {
-    const std::string kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "args": {"correlation": 1}, )";
+    const std::string kernel =
+        R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "args": {"correlation": 1}, )";
     struct Case {
         const char* what;
         std::string times;
         size_t kernels;
     };
-    for (const Case& c : {Case{"dur 9.223e18 ns", R"("ts": 4628894605263.866, "dur": 9223000000000000)", 0},
-                          Case{"ts -9.223e18 ns", R"("ts": -9223000000000000, "dur": 1)", 0},
-                          Case{"end just past 2^62 ns", R"("ts": 4611686018427387, "dur": 1)", 0},
-                          Case{"end just below 2^62 ns", R"("ts": 4611686018427386, "dur": 1.903)", 1}}) {
+    for (const Case& c :
+         {Case{"dur 9.223e18 ns", R"("ts": 4628894605263.866, "dur": 9223000000000000)", 0},
+          Case{"ts -9.223e18 ns", R"("ts": -9223000000000000, "dur": 1)", 0},
+          Case{"end just past 2^62 ns", R"("ts": 4611686018427387, "dur": 1)", 0},
+          Case{"end just below 2^62 ns", R"("ts": 4611686018427386, "dur": 1.903)", 1}}) {
         SCOPED_TRACE(c.what);
         TempDir dir;
         const fs::path file = dir / "far.json";

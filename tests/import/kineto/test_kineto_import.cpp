@@ -5,10 +5,9 @@
 #include "core/views/layer_tree.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <string>
@@ -54,7 +53,8 @@ StepCounts countStep(const Trace& t, TimeNs from, TimeNs to) {
         ++c.byLayerDirection[{layer, dir}];
         const RangeId op = t.kernelLinks.op[k];
         const std::string_view opName = op.valid() ? t.str(t.ranges.name[op.value]) : "";
-        if (dir == "forward" && (opName == "aten::mm" || opName == "aten::addmm") && !std::isnan(t.metrics.flops[k]))
+        if (dir == "forward" && (opName == "aten::mm" || opName == "aten::addmm") &&
+            !std::isnan(t.metrics.flops[k]))
             c.forwardGemmFlops += t.metrics.flops[k];
     }
     return c;
@@ -70,7 +70,8 @@ TEST(KinetoImport, EachProfilerStepMatchesTheNsysSampleOfTheSameProgram) {
     ASSERT_EQ(reference.kernels, 214u);
     EXPECT_EQ((reference.byLayerDirection[{"layer0", "forward"}]), 24u);
     EXPECT_EQ((reference.byLayerDirection[{"layer0", "backward"}]), 42u);
-    // 2 x tokens (seq 256 x batch 4) x the Linear weights: 2 layers of qkv, proj, fc1, fc2, and the head.
+    // 2 x tokens (seq 256 x batch 4) x the Linear weights: 2 layers of qkv, proj, fc1, fc2, and the
+    // head.
     const double weights = 2.0 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 768.0 * 50257;
     EXPECT_DOUBLE_EQ(reference.forwardGemmFlops, 2.0 * 1024 * weights);
 
@@ -98,9 +99,12 @@ TEST(KinetoImport, OpsArePairedAsTheFlowsSayAndShapesAreRead) {
     // Every backward node with a seq found its forward op.
     size_t nodes = 0, paired = 0;
     for (size_t o = 0; o < t->ops.size(); ++o) {
-        // Backward nodes only: aten::to and aten::mul of the loss scaling run in the backward phase range.
+        // Backward nodes only: aten::to and aten::mul of the loss scaling run in the backward phase
+        // range.
         const std::string_view name = t->str(t->ranges.name[t->ops.range[o].value]);
-        if (name.find("Backward") == std::string_view::npos || t->ranges.seq[t->ops.range[o].value] < 0) continue;
+        if (name.find("Backward") == std::string_view::npos ||
+            t->ranges.seq[t->ops.range[o].value] < 0)
+            continue;
         ++nodes;
         paired += t->ops.paired[o].valid();
     }
@@ -129,14 +133,17 @@ TEST(KinetoImport, DevicesProcessesAndThreadsComeFromTheMetadata) {
     ASSERT_EQ(t->threads.size(), 2u);
     std::set<std::string> names;
     for (const auto& th : t->threads) names.insert(th.name);
-    EXPECT_TRUE(names.count("thread 676 (pt_autograd_0)")); // the last of two thread_name events wins
+    EXPECT_TRUE(
+        names.count("thread 676 (pt_autograd_0)")); // the last of two thread_name events wins
     // Exact nanoseconds: the first ProfilerStep starts at ts 4628894601748.236 us.
     EXPECT_EQ(spansNamed(*t, "ProfilerStep#1").at(0).first, 4628894601748236);
 }
 
 // Every kernel has its launch call and every kernel launch call has its kernel.
 void expectAllLinked(const Trace& t) {
-    for (size_t k = 0; k < t.kernels.size(); ++k) EXPECT_TRUE(t.kernels.launch[k].valid()) << "kernel " << k << " " << t.str(t.kernels.name[k]);
+    for (size_t k = 0; k < t.kernels.size(); ++k)
+        EXPECT_TRUE(t.kernels.launch[k].valid())
+            << "kernel " << k << " " << t.str(t.kernels.name[k]);
     size_t launches = 0;
     for (size_t a = 0; a < t.apiCalls.size(); ++a) {
         const std::string_view name = t.str(t.apiCalls.name[a]);
@@ -150,9 +157,10 @@ void expectAllLinked(const Trace& t) {
 }
 
 TEST(KinetoImport, HtaTracesLoadWithEveryKernelLinkedAndSaySkippedEvents) {
-    const char* names[] = {"HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
-                           "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
-                           "HTA__trace_filter_sampled_rank-0.json.gz"};
+    const char* names[] = {
+        "HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+        "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+        "HTA__trace_filter_sampled_rank-0.json.gz"};
     const size_t kernels[] = {79, 4350, 1154};
     for (size_t i = 0; i < 3; ++i) {
         SCOPED_TRACE(names[i]);
@@ -162,23 +170,26 @@ TEST(KinetoImport, HtaTracesLoadWithEveryKernelLinkedAndSaySkippedEvents) {
         ASSERT_TRUE(t);
         EXPECT_EQ(t->kernels.size(), kernels[i]);
         expectAllLinked(*t);
-        EXPECT_GT(t->report.count(Anomaly::NotModelledEvent), 0u); // at least the profiler's own span
+        EXPECT_GT(t->report.count(Anomaly::NotModelledEvent),
+                  0u); // at least the profiler's own span
     }
 }
 
 TEST(KinetoImport, NanosecondTimestampsKeepTheirDigits) {
-    const fs::path p = htaTrace("HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    const fs::path p =
+        htaTrace("HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     LS_REQUIRE_FILE(p);
     const auto t = load(p);
     ASSERT_TRUE(t);
-    // The first kernel event in the file: "ts": 1712195495505582.988, "dur": 4.928 (CatArrayBatchedCopy);
-    // Python's json module reads that ts as 1712195495505583.0.
+    // The first kernel event in the file: "ts": 1712195495505582.988, "dur": 4.928
+    // (CatArrayBatchedCopy); Python's json module reads that ts as 1712195495505583.0.
     bool found = false;
     for (size_t k = 0; k < t->kernels.size() && !found; ++k)
         found = t->kernels.start[k] == 1712195495505582988 && t->kernels.duration(k) == 4928;
     EXPECT_TRUE(found);
     size_t subMicrosecond = 0;
-    for (size_t a = 0; a < t->apiCalls.size(); ++a) subMicrosecond += t->apiCalls.start[a] % 1000 != 0;
+    for (size_t a = 0; a < t->apiCalls.size(); ++a)
+        subMicrosecond += t->apiCalls.start[a] % 1000 != 0;
     EXPECT_GT(subMicrosecond, t->apiCalls.size() / 2);
 }
 
@@ -197,7 +208,8 @@ TEST(KinetoImport, FsdpRanksLinkEveryKernelToItsLaunchAndOp) {
         }
         EXPECT_EQ(nccl, 36u);
         std::map<std::string, std::string> meta(t->info.metadata.begin(), t->info.metadata.end());
-        EXPECT_EQ(meta["distributedInfo.rank"], std::string(name).find("rank1") != std::string::npos ? "1" : "0");
+        EXPECT_EQ(meta["distributedInfo.rank"],
+                  std::string(name).find("rank1") != std::string::npos ? "1" : "0");
         EXPECT_EQ(meta["distributedInfo.world_size"], "2");
         EXPECT_EQ(meta["distributedInfo.backend"], "nccl");
     }
@@ -212,7 +224,8 @@ namespace {
 std::map<std::pair<std::string, std::string>, size_t> kernelsByLayer(const Trace& t) {
     std::map<std::pair<std::string, std::string>, size_t> out;
     for (size_t k = 0; k < t.kernels.size(); ++k)
-        ++out[{std::string(t.str(t.kernelLinks.layer[k])), std::string(directionName(t.kernelLinks.direction[k]))}];
+        ++out[{std::string(t.str(t.kernelLinks.layer[k])),
+               std::string(directionName(t.kernelLinks.direction[k]))}];
     return out;
 }
 
@@ -227,7 +240,8 @@ TEST(KinetoImport, ModuleScopesNameLayersWhereNoUserRangeDoes) {
     auto withModules = kernelsByLayer(*stack);
     auto without = kernelsByLayer(*plain);
     for (const char* layer : {"layer0", "layer1"})
-        for (const char* dir : {"forward", "backward"}) EXPECT_EQ((withModules[{layer, dir}]), (without[{layer, dir}])) << layer << " " << dir;
+        for (const char* dir : {"forward", "backward"})
+            EXPECT_EQ((withModules[{layer, dir}]), (without[{layer, dir}])) << layer << " " << dir;
     // What the plain trace leaves outside layers (its ops sit in the phase range "forward", which
     // is no layer) splits over the modules around it.
     EXPECT_EQ((withModules[{"nn.Module: Embedding_0", "forward"}]), 2u);
@@ -236,13 +250,15 @@ TEST(KinetoImport, ModuleScopesNameLayersWhereNoUserRangeDoes) {
     EXPECT_EQ((withModules[{"nn.Module: Linear_4", "forward"}]), 6u);
     for (const char* dir : {"forward", "backward"}) {
         size_t split = withModules[{"", dir}];
-        for (const char* m : {"nn.Module: Embedding_0", "nn.Module: Embedding_1", "nn.Module: LayerNorm_4", "nn.Module: Linear_4"})
+        for (const char* m : {"nn.Module: Embedding_0", "nn.Module: Embedding_1",
+                              "nn.Module: LayerNorm_4", "nn.Module: Linear_4"})
             split += withModules[{m, dir}];
         EXPECT_EQ(split, (without[{"", dir}])) << dir;
         EXPECT_EQ((without[{"forward", dir}]), 0u) << "a phase range is no layer";
     }
     // Python frames other than modules are counted, not kept.
-    EXPECT_EQ(stack->report.count(Anomaly::NotModelledEvent), plain->report.count(Anomaly::NotModelledEvent) + 3147);
+    EXPECT_EQ(stack->report.count(Anomaly::NotModelledEvent),
+              plain->report.count(Anomaly::NotModelledEvent) + 3147);
 }
 
 } // namespace
@@ -252,7 +268,8 @@ namespace ls::test {
 namespace {
 
 TEST(KinetoImport, ReportsProgressInBytesOfTheFile) {
-    const fs::path p = htaTrace("HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"); // 68k events
+    const fs::path p = htaTrace(
+        "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"); // 68k events
     LS_REQUIRE_FILE(p);
     std::vector<LoadProgress> seen;
     LoadOptions options;
@@ -296,7 +313,9 @@ TEST(KinetoImport, ReadsTheCategoriesOfPyTorch18) {
     EXPECT_TRUE(t->kernels.launch[0].valid());
     EXPECT_EQ(t->kernels.duration(0), 12500);
     EXPECT_EQ(t->streamOf(t->kernels, 0).stream, 7u);
-    EXPECT_EQ(t->str(t->kernelLinks.op[0].valid() ? t->ranges.name[t->kernelLinks.op[0].value] : StringId(0)), "aten::mm");
+    EXPECT_EQ(t->str(t->kernelLinks.op[0].valid() ? t->ranges.name[t->kernelLinks.op[0].value]
+                                                  : StringId(0)),
+              "aten::mm");
     EXPECT_EQ(t->ranges.opId[t->kernelLinks.op[0].value], 5);
     EXPECT_DOUBLE_EQ(t->metrics.flops[0], 2.0 * 64 * 128 * 32); // from "Input dims"
     EXPECT_EQ(t->report.count(Anomaly::UnknownEventCategory), 0u);
@@ -315,14 +334,22 @@ TEST(KinetoImport, ProfilerStepsAreTheIterationsWhenNoUserRangeIs) {
     std::string events;
     for (int step = 4; step <= 5; ++step) {
         const int base = step * 1000, corr = step;
-        events += (events.empty() ? "" : ",\n") + std::string(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)") +
-                  std::to_string(step) + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(base) + R"(, "dur": 500},
-  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": )" + std::to_string(base + 10) +
-                  R"(, "dur": 100, "args": {"Input Dims": [[64, 128], [128, 32]], "Sequence number": )" + std::to_string(step) + R"(}},
-  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + std::to_string(base + 20) +
-                  R"(, "dur": 5, "args": {"correlation": )" + std::to_string(corr) + R"(}},
-  {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": )" + std::to_string(base + 40) +
-                  R"(, "dur": 30, "args": {"device": 0, "stream": 7, "correlation": )" + std::to_string(corr) + "}}";
+        events +=
+            (events.empty() ? "" : ",\n") +
+            std::string(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)") +
+            std::to_string(step) + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(base) +
+            R"(, "dur": 500},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": )" +
+            std::to_string(base + 10) +
+            R"(, "dur": 100, "args": {"Input Dims": [[64, 128], [128, 32]], "Sequence number": )" +
+            std::to_string(step) + R"(}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" +
+            std::to_string(base + 20) + R"(, "dur": 5, "args": {"correlation": )" +
+            std::to_string(corr) + R"(}},
+  {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": )" +
+            std::to_string(base + 40) +
+            R"(, "dur": 30, "args": {"device": 0, "stream": 7, "correlation": )" +
+            std::to_string(corr) + "}}";
     }
     std::ofstream(p) << "{\"traceEvents\": [\n" << events << "\n]}";
     const auto t = load(p);

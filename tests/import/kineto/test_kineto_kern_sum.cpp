@@ -2,10 +2,9 @@
 // Python (tools/kineto_kern_sum.py: json module, exact Decimal durations), byte for byte.
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 
@@ -35,9 +34,12 @@ TEST_P(KinetoKernSum, EqualsThePythonAggregationOfTheJson) {
     const fs::path trace = GetParam();
     LS_REQUIRE_FILE(trace);
     int rc = 0;
-    const std::string expected = runCommand("python3 " + quoted(sourceDir() / "tools" / "kineto_kern_sum.py") + " " + quoted(trace), rc);
+    const std::string expected = runCommand(
+        "python3 " + quoted(sourceDir() / "tools" / "kineto_kern_sum.py") + " " + quoted(trace),
+        rc);
     ASSERT_EQ(rc, 0) << "python3 tools/kineto_kern_sum.py failed";
-    const auto actual = runCli({"summary", trace.string(), "--report", "kern_sum", "--format", "csv"});
+    const auto actual =
+        runCli({"summary", trace.string(), "--report", "kern_sum", "--format", "csv"});
     ASSERT_EQ(actual.rc, 0) << actual.err;
     EXPECT_EQ(actual.out, expected);
     // Kernel rows equal the number of kernel events: the Instances column sums to them.
@@ -54,8 +56,10 @@ TEST_P(KinetoKernSum, EqualsThePythonAggregationOfTheJson) {
 std::vector<fs::path> kinetoTraces() {
     const fs::path data = sourceDir() / "tests" / "data" / "kineto";
     const fs::path hta = sharedDir() / "traces" / "third-party" / "kineto";
-    return {data / "gpt2_2layer_fp16_h200.kineto.json.gz", data / "gpt2_2layer_fp16_stack_h100.kineto.json.gz",
-            data / "fsdp_rank0.kineto.json.gz", data / "fsdp_rank1.kineto.json.gz",
+    return {data / "gpt2_2layer_fp16_h200.kineto.json.gz",
+            data / "gpt2_2layer_fp16_stack_h100.kineto.json.gz",
+            data / "fsdp_rank0.kineto.json.gz",
+            data / "fsdp_rank1.kineto.json.gz",
             hta / "HTA__critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
             hta / "HTA__ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
             hta / "HTA__trace_filter_sampled_rank-0.json.gz"};

@@ -6,11 +6,10 @@
 #include "core/pytorch/range_roles.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-#include <zlib.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
+#include <zlib.h>
 
 namespace ls::test {
 namespace {
@@ -20,7 +19,8 @@ const std::string kLaunch =
 const std::string kKernel =
     R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2, "args": {"correlation": 1, "stream": 7, "device": 0}})";
 
-LoadResult loadText(const TempDir& dir, const std::string& name, const std::string& text, bool gzip = false) {
+LoadResult loadText(const TempDir& dir, const std::string& name, const std::string& text,
+                    bool gzip = false) {
     const fs::path p = dir / name;
     if (gzip) {
         gzFile gz = gzopen(p.string().c_str(), "wb");
@@ -35,7 +35,8 @@ LoadResult loadText(const TempDir& dir, const std::string& name, const std::stri
 // A "metadata" object larger than any head the importer reads (PyTorch 2.x writes it first).
 std::string bigMetadata() {
     std::string m = R"("metadata": {"notes": [)";
-    for (int i = 0; i < 20000; ++i) m += (i ? ", " : "") + std::string("\"entry ") + std::to_string(i * 7919) + "\"";
+    for (int i = 0; i < 20000; ++i)
+        m += (i ? ", " : "") + std::string("\"entry ") + std::to_string(i * 7919) + "\"";
     return m + "]}";
 }
 
@@ -45,7 +46,9 @@ TEST(KinetoLayouts, TraceEventsAfterOtherMembersInAnyOrder) {
     const std::vector<std::pair<std::string, std::string>> layouts = {
         {"metadata_first.json", "{" + bigMetadata() + ", " + events + ", \"schemaVersion\": 1}"},
         {"metadata_first.pt.trace.json.gz", "{" + bigMetadata() + ", " + events + "}"},
-        {"events_last.json", R"({"schemaVersion": 1, "displayTimeUnit": "ms", "deviceProperties": [], )" + events + "}"},
+        {"events_last.json",
+         R"({"schemaVersion": 1, "displayTimeUnit": "ms", "deviceProperties": [], )" + events +
+             "}"},
         {"bare_array.json", "[" + kLaunch + ", " + kKernel + "]"},
         {"bare_array_spaced.json.gz", "\n  [\n" + kLaunch + ",\n" + kKernel + "\n]\n"},
     };
@@ -69,14 +72,16 @@ TEST(KinetoLayouts, JsonThatIsNotATraceIsStillRefused) {
          }) {
         const LoadResult r = loadText(dir, name, text);
         ASSERT_FALSE(r.ok()) << name;
-        EXPECT_NE(r.error->reason.find("not a trace"), std::string::npos) << name << ": " << r.error->reason;
+        EXPECT_NE(r.error->reason.find("not a trace"), std::string::npos)
+            << name << ": " << r.error->reason;
     }
 }
 
 // Paddle's profiler (and some converters) end the event list with an empty object.
 TEST(KinetoLayouts, AnEmptySentinelEventIsNotDamage) {
     TempDir dir;
-    const LoadResult r = loadText(dir, "sentinel.json", "{\"traceEvents\": [" + kLaunch + ", " + kKernel + ", {}]}");
+    const LoadResult r =
+        loadText(dir, "sentinel.json", "{\"traceEvents\": [" + kLaunch + ", " + kKernel + ", {}]}");
     ASSERT_TRUE(r.ok()) << r.error->reason;
     EXPECT_EQ(r.trace->kernels.size(), 1u);
     EXPECT_EQ(r.trace->report.count(Anomaly::MalformedEvent), 0u);
@@ -88,7 +93,8 @@ TEST(KinetoLayouts, AnEmptySentinelEventIsNotDamage) {
 // kernel link to them by correlation id.
 TEST(KinetoLayouts, RocmCopyLinksToItsHipMemcpyCall) {
     TempDir dir;
-    const std::string text = R"js({"deviceProperties": [{"id": 0, "name": "AMD Instinct MI300X VF", "totalGlobalMem": 205571227648,
+    const std::string text =
+        R"js({"deviceProperties": [{"id": 0, "name": "AMD Instinct MI300X VF", "totalGlobalMem": 205571227648,
         "computeMajor": 9, "computeMinor": 4, "numSms": 304}], "traceEvents": [
         {"ph": "X", "cat": "cuda_runtime", "name": "hipMemcpyAsync", "pid": 6240, "tid": 6240, "ts": 100.0, "dur": 20.5,
          "args": {"External id": 42, "cid": 153, "correlation": 810, "src": "0x7f03643e9e00", "dst": "0x7f03be8de000", "bytes": "4096", "kind": "1", "stream": "0x0"}},

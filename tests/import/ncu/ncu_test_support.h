@@ -1,20 +1,21 @@
 #pragma once
 // Shared by the Nsight Compute tests: the real nsys/ncu pair in ../shared/traces, the CSV read
 // independently of the code under test, and small CSV builders.
-#include "core/load/load.h"
 #include "core/import/ncu/ncu_csv.h"
+#include "core/load/load.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ls::test {
 
-inline fs::path pairTrace() { return sharedDir() / "traces" / "pair_gpt1layer_fp16_h200.nsys.sqlite"; }
+inline fs::path pairTrace() {
+    return sharedDir() / "traces" / "pair_gpt1layer_fp16_h200.nsys.sqlite";
+}
 inline fs::path pairCsv() { return sharedDir() / "traces" / "pair_gpt1layer_fp16_h200.ncu.csv"; }
 
 // ncu quotes every field.
@@ -51,7 +52,9 @@ struct DetailsFile {
         return out;
     }
     std::string text(const std::vector<std::vector<std::string>>& keep) const {
-        std::string s = "==PROF== Connected to process 1 (/usr/bin/python3)\nsome program output\n" + ncuLine(header);
+        std::string s =
+            "==PROF== Connected to process 1 (/usr/bin/python3)\nsome program output\n" +
+            ncuLine(header);
         for (const auto& r : keep) s += ncuLine(r);
         return s;
     }
@@ -113,33 +116,56 @@ inline NcuCsv parseOk(std::string_view text) {
 // Parsing
 
 // Details-page rows of a made-up program.
-inline const std::vector<std::string> kDetailsHeader = {
-    "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size", "Grid Size",
-    "Device", "CC", "Section Name", "Metric Name", "Metric Unit", "Metric Value", "Rule Name", "Rule Type",
-    "Rule Description", "Estimated Speedup Type", "Estimated Speedup"};
+inline const std::vector<std::string> kDetailsHeader = {"ID",
+                                                        "Process ID",
+                                                        "Process Name",
+                                                        "Host Name",
+                                                        "Kernel Name",
+                                                        "Context",
+                                                        "Stream",
+                                                        "Block Size",
+                                                        "Grid Size",
+                                                        "Device",
+                                                        "CC",
+                                                        "Section Name",
+                                                        "Metric Name",
+                                                        "Metric Unit",
+                                                        "Metric Value",
+                                                        "Rule Name",
+                                                        "Rule Type",
+                                                        "Rule Description",
+                                                        "Estimated Speedup Type",
+                                                        "Estimated Speedup"};
 
-inline std::vector<std::string> detailsRow(const std::string& id, const std::string& name, const std::string& section,
-                                    const std::string& metric, const std::string& unit, const std::string& value) {
-    return {id, "77", "python3", "127.0.0.1", name, "1", "7", "(128, 1, 1)", "(64, 1, 1)", "0", "9.0",
-            section, metric, unit, value, "", "", "", "", ""};
+inline std::vector<std::string> detailsRow(const std::string& id, const std::string& name,
+                                           const std::string& section, const std::string& metric,
+                                           const std::string& unit, const std::string& value) {
+    return {id,           "77", "python3", "127.0.0.1", name,   "1",  "7",   "(128, 1, 1)",
+            "(64, 1, 1)", "0",  "9.0",     section,     metric, unit, value, "",
+            "",           "",   "",        ""};
 }
 
 // A small details page: program output first, a unit per metric, a rule row, n/a.
 inline std::string smallDetails() {
-    std::string s = "epoch 1 loss 2.5\n==PROF== Disconnected from process 77\n" + ncuLine(kDetailsHeader);
-    s += ncuLine(detailsRow("0", "kernelA(int)", "GPU Speed Of Light Throughput", "Duration", "usecond", "1,234.5"));
-    s += ncuLine(detailsRow("0", "kernelA(int)", "GPU Speed Of Light Throughput", "DRAM Frequency", "hz", "3,182,432,432.43"));
+    std::string s =
+        "epoch 1 loss 2.5\n==PROF== Disconnected from process 77\n" + ncuLine(kDetailsHeader);
+    s += ncuLine(detailsRow("0", "kernelA(int)", "GPU Speed Of Light Throughput", "Duration",
+                            "usecond", "1,234.5"));
+    s += ncuLine(detailsRow("0", "kernelA(int)", "GPU Speed Of Light Throughput", "DRAM Frequency",
+                            "hz", "3,182,432,432.43"));
     s += ncuLine(detailsRow("0", "kernelA(int)", "Occupancy", "Achieved Occupancy", "%", "n/a"));
-    s += ncuLine(detailsRow("0", "kernelA(int)", "Launch Statistics", "Function Cache Configuration", "", "CachePreferNone"));
+    s += ncuLine(detailsRow("0", "kernelA(int)", "Launch Statistics",
+                            "Function Cache Configuration", "", "CachePreferNone"));
     auto rule = detailsRow("0", "kernelA(int)", "SpeedOfLight", "", "", "");
     rule[15] = "SOLBottleneck";
     rule[17] = "This kernel grid is too small, with \"quotes\", commas\nand a line break.";
     s += ncuLine(rule);
-    s += ncuLine(detailsRow("1", "kernelB<4>(float *)", "GPU Speed Of Light Throughput", "Duration", "msecond", "2.5"));
-    s += ncuLine(detailsRow("1", "kernelB<4>(float *)", "Occupancy", "Achieved Occupancy", "%", "45.5"));
+    s += ncuLine(detailsRow("1", "kernelB<4>(float *)", "GPU Speed Of Light Throughput", "Duration",
+                            "msecond", "2.5"));
+    s += ncuLine(
+        detailsRow("1", "kernelB<4>(float *)", "Occupancy", "Achieved Occupancy", "%", "45.5"));
     s += "==PROF== Report: done\n";
     return s;
 }
-
 
 } // namespace ls::test

@@ -2,11 +2,10 @@
 #include "core/import/ncu/ncu_metrics.h"
 #include "tests/import/ncu/ncu_test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 
@@ -32,11 +31,17 @@ TEST(NcuCli, KernelsAppendMetricColumnsOnMatchedRows) {
     EXPECT_EQ(*(first - 1), "occupancy_limiter");
     const size_t cId = static_cast<size_t>(first - header.begin());
     EXPECT_EQ(header.size() - cId - 1, 45u) << "one column per metric in the file";
-    const size_t cOcc = static_cast<size_t>(std::find(header.begin(), header.end(), "ncu:Occupancy/Achieved Occupancy [%]") - header.begin());
+    const size_t cOcc = static_cast<size_t>(
+        std::find(header.begin(), header.end(), "ncu:Occupancy/Achieved Occupancy [%]") -
+        header.begin());
     const size_t cDur = static_cast<size_t>(
-        std::find(header.begin(), header.end(), "ncu:GPU Speed Of Light Throughput/Duration [ns]") - header.begin());
-    const size_t cTheory = static_cast<size_t>(std::find(header.begin(), header.end(), "ncu:Occupancy/Theoretical Occupancy [%]") - header.begin());
-    const size_t cOurs = static_cast<size_t>(std::find(header.begin(), header.end(), "occupancy_pct") - header.begin());
+        std::find(header.begin(), header.end(), "ncu:GPU Speed Of Light Throughput/Duration [ns]") -
+        header.begin());
+    const size_t cTheory = static_cast<size_t>(
+        std::find(header.begin(), header.end(), "ncu:Occupancy/Theoretical Occupancy [%]") -
+        header.begin());
+    const size_t cOurs = static_cast<size_t>(
+        std::find(header.begin(), header.end(), "occupancy_pct") - header.begin());
     ASSERT_LT(cOcc, header.size());
     ASSERT_LT(cDur, header.size());
     ASSERT_LT(cTheory, header.size());
@@ -72,7 +77,8 @@ TEST(NcuCli, InfoPrintsTheMatchReport) {
     LS_REQUIRE_PAIR();
     const auto r = runCli({"info", pairTrace().string(), "--ncu", pairCsv().string()});
     ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_NE(r.out.find("ncu match: 60 matched, 0 unmatched, 0 ambiguous"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ncu match: 60 matched, 0 unmatched, 0 ambiguous"), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("details page, 60 kernels, 45 metrics"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("-> trace pid 432"), std::string::npos) << r.out;
     EXPECT_EQ(runCli({"info", pairTrace().string()}).out.find("ncu"), std::string::npos);
@@ -81,23 +87,30 @@ TEST(NcuCli, InfoPrintsTheMatchReport) {
     TempDir dir;
     std::string s = ncuLine(kDetailsHeader);
     for (size_t i = 0; i < 8; ++i)
-        s += ncuLine(detailsRow(std::to_string(i), "void other_kernel_" + std::to_string(i) + "()", "S", "Duration", "ns", "5"));
+        s += ncuLine(detailsRow(std::to_string(i), "void other_kernel_" + std::to_string(i) + "()",
+                                "S", "Duration", "ns", "5"));
     writeFile(dir / "other.csv", s);
-    const auto other = runCli({"info", pairTrace().string(), "--ncu", (dir / "other.csv").string()});
+    const auto other =
+        runCli({"info", pairTrace().string(), "--ncu", (dir / "other.csv").string()});
     EXPECT_EQ(other.rc, 0);
-    EXPECT_NE(other.out.find("ncu match: 0 matched, 8 unmatched, 0 ambiguous"), std::string::npos) << other.out;
-    EXPECT_NE(other.out.find("unmatched ncu ID 0 void other_kernel_0(): no kernel of this name in the trace"), std::string::npos)
+    EXPECT_NE(other.out.find("ncu match: 0 matched, 8 unmatched, 0 ambiguous"), std::string::npos)
+        << other.out;
+    EXPECT_NE(other.out.find(
+                  "unmatched ncu ID 0 void other_kernel_0(): no kernel of this name in the trace"),
+              std::string::npos)
         << other.out;
     EXPECT_NE(other.out.find("and 3 more"), std::string::npos) << other.out;
     const auto k = runCli({"kernels", pairTrace().string(), "--ncu", (dir / "other.csv").string()});
     EXPECT_EQ(k.rc, 0);
     EXPECT_NE(k.err.find("0 of 8 Nsight Compute kernels matched"), std::string::npos) << k.err;
 
-    const auto all = runCli({"summary", pairTrace().string(), "--report", "ncu_match", "--ncu", (dir / "other.csv").string()});
+    const auto all = runCli({"summary", pairTrace().string(), "--report", "ncu_match", "--ncu",
+                             (dir / "other.csv").string()});
     ASSERT_EQ(all.rc, 0) << all.err;
     const auto rows = parseCsv(all.out);
     ASSERT_EQ(rows.size(), 9u);
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"ncu_id", "pid", "kernel_name", "grid", "block", "state", "kernel_id", "reason"}));
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"ncu_id", "pid", "kernel_name", "grid", "block",
+                                                 "state", "kernel_id", "reason"}));
     EXPECT_EQ(rows[8][5], "unmatched");
     EXPECT_EQ(runCli({"summary", pairTrace().string(), "--report", "ncu_match"}).rc, 2);
 }
@@ -108,8 +121,11 @@ TEST(NcuCli, BadCsvIsAOneLineErrorWithExitThree) {
     writeFile(dir / "empty.csv", "");
     writeFile(dir / "wrong.csv", "\"Time (%)\",\"Total Time (ns)\"\n\"1\",\"2\"\n");
     writeFile(dir / "cut.csv", smallDetails().substr(0, smallDetails().find("3,182") + 3));
-    for (const auto& [name, mentions] : std::vector<std::pair<std::string, std::string>>{
-             {"empty.csv", "empty"}, {"wrong.csv", "header"}, {"cut.csv", "truncated"}, {"missing.csv", "no such file"}}) {
+    for (const auto& [name, mentions] :
+         std::vector<std::pair<std::string, std::string>>{{"empty.csv", "empty"},
+                                                          {"wrong.csv", "header"},
+                                                          {"cut.csv", "truncated"},
+                                                          {"missing.csv", "no such file"}}) {
         const std::string file = (dir / name).string();
         for (const std::vector<std::string>& args :
              {std::vector<std::string>{"kernels", pairTrace().string(), "--ncu", file},

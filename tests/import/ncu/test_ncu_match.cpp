@@ -4,11 +4,10 @@
 #include "core/import/ncu/ncu_metrics.h"
 #include "tests/import/ncu/ncu_test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 
@@ -30,16 +29,19 @@ TEST(NcuRealPair, AllSixtyMatchTheFirstSixtyKernels) {
     EXPECT_EQ(m.unmatched, 0u);
     EXPECT_EQ(m.ambiguous, 0u);
     ASSERT_EQ(m.notes.size(), 1u);
-    EXPECT_NE(m.notes[0].find("ncu pid 539"), std::string::npos) << m.notes[0] << " (the two runs have other pids)";
+    EXPECT_NE(m.notes[0].find("ncu pid 539"), std::string::npos)
+        << m.notes[0] << " (the two runs have other pids)";
 
     // The trace's first 60 kernels by start, read by SQL.
     SqlReader sql(pairTrace());
     std::vector<std::tuple<std::string, Dim3, Dim3>> first;
-    sql.each("SELECT s.value, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+    sql.each("SELECT s.value, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ FROM "
+             "CUPTI_ACTIVITY_KIND_KERNEL k "
              "JOIN StringIds s ON s.id = k.demangledName ORDER BY k.start LIMIT 60",
              [&](sqlite3_stmt* st) {
                  auto u = [&](int c) { return static_cast<uint32_t>(SqlReader::int64(st, c)); };
-                 first.emplace_back(SqlReader::text(st, 0), Dim3{u(1), u(2), u(3)}, Dim3{u(4), u(5), u(6)});
+                 first.emplace_back(SqlReader::text(st, 0), Dim3{u(1), u(2), u(3)},
+                                    Dim3{u(4), u(5), u(6)});
              });
     ASSERT_EQ(first.size(), 60u);
     size_t sameText = 0;
@@ -58,7 +60,8 @@ TEST(NcuRealPair, AllSixtyMatchTheFirstSixtyKernels) {
         EXPECT_EQ(t.kernels.block[i], block);
     }
     EXPECT_LT(sameText, 30u) << "most names differ in style between the two tools";
-    for (uint32_t k = 60; k < t.kernels.size(); ++k) EXPECT_EQ(m.ncuOf(KernelId(k)), NcuMatch::kNone);
+    for (uint32_t k = 60; k < t.kernels.size(); ++k)
+        EXPECT_EQ(m.ncuOf(KernelId(k)), NcuMatch::kNone);
 }
 
 TEST(NcuRealPair, MetricValuesLandOnTheRightKernel) {
@@ -68,27 +71,35 @@ TEST(NcuRealPair, MetricValuesLandOnTheRightKernel) {
     ASSERT_TRUE(imported.ok()) << imported.error;
     const NcuMetrics& store = *imported.metrics;
     const DetailsFile& d = pair.csv;
-    const size_t cSection = d.col("Section Name"), cMetric = d.col("Metric Name"), cUnit = d.col("Metric Unit"),
-                 cValue = d.col("Metric Value"), cName = d.col("Kernel Name");
+    const size_t cSection = d.col("Section Name"), cMetric = d.col("Metric Name"),
+                 cUnit = d.col("Metric Unit"), cValue = d.col("Metric Value"),
+                 cName = d.col("Kernel Name");
     const std::vector<std::pair<std::string, std::string>> metrics = {
-        {"GPU Speed Of Light Throughput", "Duration"},       {"GPU Speed Of Light Throughput", "DRAM Throughput"},
-        {"GPU Speed Of Light Throughput", "DRAM Frequency"}, {"GPU Speed Of Light Throughput", "Compute (SM) Throughput"},
-        {"Occupancy", "Achieved Occupancy"},                 {"Occupancy", "Theoretical Occupancy"},
-        {"Launch Statistics", "Registers Per Thread"},       {"Launch Statistics", "Grid Size"}};
+        {"GPU Speed Of Light Throughput", "Duration"},
+        {"GPU Speed Of Light Throughput", "DRAM Throughput"},
+        {"GPU Speed Of Light Throughput", "DRAM Frequency"},
+        {"GPU Speed Of Light Throughput", "Compute (SM) Throughput"},
+        {"Occupancy", "Achieved Occupancy"},
+        {"Occupancy", "Theoretical Occupancy"},
+        {"Launch Statistics", "Registers Per Thread"},
+        {"Launch Statistics", "Grid Size"}};
     size_t checked = 0;
     for (const std::string id : {"0", "15", "19", "37", "52", "59"}) {
         const KernelId k(static_cast<uint32_t>(std::stoul(id)));
         ASSERT_TRUE(store.has(k));
         for (const auto* row : d.kernel(id)) {
-            EXPECT_EQ(ncuNameKey((*row)[cName]), ncuNameKey(pair.trace->str(pair.trace->kernels.name[k.value])));
+            EXPECT_EQ(ncuNameKey((*row)[cName]),
+                      ncuNameKey(pair.trace->str(pair.trace->kernels.name[k.value])));
             for (const auto& [section, name] : metrics) {
                 if ((*row)[cSection] != section || (*row)[cMetric] != name) continue;
                 const auto m = store.csv().findMetric(section, name);
                 ASSERT_TRUE(m) << name;
                 EXPECT_EQ(store.metric(*m).unit, (*row)[cUnit]);
                 const std::string& cell = (*row)[cValue];
-                EXPECT_DOUBLE_EQ(store.value(k, *m), std::stod(noCommas(cell))) << id << " " << name;
-                EXPECT_EQ(store.text(k, *m), noCommas(cell)) << "as ncu printed it, without separators";
+                EXPECT_DOUBLE_EQ(store.value(k, *m), std::stod(noCommas(cell)))
+                    << id << " " << name;
+                EXPECT_EQ(store.text(k, *m), noCommas(cell))
+                    << "as ncu printed it, without separators";
                 ++checked;
             }
         }
@@ -96,7 +107,9 @@ TEST(NcuRealPair, MetricValuesLandOnTheRightKernel) {
     EXPECT_EQ(checked, 6u * metrics.size());
     // Known metrics, and registers as ncu measured them equal the export's for every match.
     for (uint32_t k = 0; k < 60; ++k) {
-        EXPECT_DOUBLE_EQ(store.known(KernelId(k), NcuKnownMetric::Registers), pair.trace->kernels.registers[k]) << k;
+        EXPECT_DOUBLE_EQ(store.known(KernelId(k), NcuKnownMetric::Registers),
+                         pair.trace->kernels.registers[k])
+            << k;
         const double ns = store.known(KernelId(k), NcuKnownMetric::Duration);
         EXPECT_GT(ns, 0);
         EXPECT_FALSE(std::isnan(store.known(KernelId(k), NcuKnownMetric::AchievedOccupancy)));
@@ -117,8 +130,9 @@ TEST(NcuRealPair, MetricValuesLandOnTheRightKernel) {
 }
 
 // ncu numbers profiled launches from 0 whatever it skipped.
-std::vector<std::vector<std::string>> renumbered(const DetailsFile& d, const std::function<bool(const std::string&)>& keep,
-                                                 std::vector<uint32_t>* originals = nullptr) {
+std::vector<std::vector<std::string>>
+renumbered(const DetailsFile& d, const std::function<bool(const std::string&)>& keep,
+           std::vector<uint32_t>* originals = nullptr) {
     std::vector<std::vector<std::string>> out;
     std::map<std::string, std::string> ids;
     for (const auto& r : d.rows) {
@@ -137,10 +151,13 @@ TEST(NcuRealPair, LaunchSkipSubsetMatchesTheSameKernels) {
     const auto& pair = realPair();
     // --launch-skip 10 --launch-count 20
     std::vector<uint32_t> originals;
-    const std::string text = pair.csv.text(renumbered(pair.csv, [](const std::string& id) {
-        const int i = std::stoi(id);
-        return i >= 10 && i < 30;
-    }, &originals));
+    const std::string text = pair.csv.text(renumbered(
+        pair.csv,
+        [](const std::string& id) {
+            const int i = std::stoi(id);
+            return i >= 10 && i < 30;
+        },
+        &originals));
     const NcuCsv csv = parseOk(text);
     ASSERT_EQ(csv.kernels.size(), 20u);
     const NcuMatch m = matchNcuKernels(*pair.trace, csv);
@@ -150,19 +167,23 @@ TEST(NcuRealPair, LaunchSkipSubsetMatchesTheSameKernels) {
 
     // --kernel-name regex:nvjet: only the cuBLAS kernels, a per-name subsequence.
     originals.clear();
-    const auto nvjet = renumbered(pair.csv, [&](const std::string& id) {
-        return pair.csv.kernel(id).front()->at(pair.csv.col("Kernel Name")).rfind("nvjet", 0) == 0;
-    }, &originals);
+    const auto nvjet = renumbered(
+        pair.csv,
+        [&](const std::string& id) {
+            return pair.csv.kernel(id).front()->at(pair.csv.col("Kernel Name")).rfind("nvjet", 0) ==
+                   0;
+        },
+        &originals);
     const NcuCsv byName = parseOk(pair.csv.text(nvjet));
     ASSERT_EQ(byName.kernels.size(), 6u);
     const NcuMatch mn = matchNcuKernels(*pair.trace, byName);
     EXPECT_EQ(mn.matched, 6u);
-    for (uint32_t i = 0; i < originals.size(); ++i) EXPECT_EQ(mn.kernelOfNcu[i], KernelId(originals[i])) << mn.reason[i];
+    for (uint32_t i = 0; i < originals.size(); ++i)
+        EXPECT_EQ(mn.kernelOfNcu[i], KernelId(originals[i])) << mn.reason[i];
 
     // --launch-skip 13 --launch-count 2: two kernels that occur twice in a row in the trace.
-    const NcuCsv twice = parseOk(pair.csv.text(renumbered(pair.csv, [](const std::string& id) {
-        return id == "13" || id == "14";
-    })));
+    const NcuCsv twice = parseOk(pair.csv.text(
+        renumbered(pair.csv, [](const std::string& id) { return id == "13" || id == "14"; })));
     const NcuMatch mt = matchNcuKernels(*pair.trace, twice);
     EXPECT_EQ(mt.matched, 0u) << "two places fit; no guess";
     EXPECT_EQ(mt.ambiguous, 2u);
@@ -174,15 +195,19 @@ TEST(NcuRealPair, BareFunctionNamesMatchShortNames) {
     const auto& pair = realPair();
     const Trace& t = *pair.trace;
     // ncu --print-kernel-base function, --launch-skip 10 --launch-count 20.
-    auto rows = renumbered(pair.csv, [](const std::string& id) { return std::stoi(id) >= 10 && std::stoi(id) < 30; });
-    for (auto& r : rows) r[pair.csv.col("Kernel Name")] = std::string(t.str(t.kernels.shortName[10 + std::stoul(r[0])]));
+    auto rows = renumbered(
+        pair.csv, [](const std::string& id) { return std::stoi(id) >= 10 && std::stoi(id) < 30; });
+    for (auto& r : rows)
+        r[pair.csv.col("Kernel Name")] =
+            std::string(t.str(t.kernels.shortName[10 + std::stoul(r[0])]));
     const NcuMatch m = matchNcuKernels(t, parseOk(pair.csv.text(rows)));
     EXPECT_EQ(m.matched, 20u);
     for (uint32_t i = 0; i < 20; ++i) EXPECT_EQ(m.kernelOfNcu[i], KernelId(10 + i)) << m.reason[i];
 }
 
 // Rows of the real file given another pid (a second process, as DDP ranks are).
-std::vector<std::vector<std::string>> withPid(const DetailsFile& d, const std::string& pid, int idOffset) {
+std::vector<std::vector<std::string>> withPid(const DetailsFile& d, const std::string& pid,
+                                              int idOffset) {
     auto rows = d.rows;
     for (auto& r : rows) {
         r[1] = pid;
@@ -194,7 +219,8 @@ std::vector<std::vector<std::string>> withPid(const DetailsFile& d, const std::s
 TEST(NcuRealPair, ProcessesArePairedOrLeftAmbiguous) {
     LS_REQUIRE_PAIR();
     const auto& pair = realPair();
-    const uint32_t tracePid = pair.trace->processes[pair.trace->streamOf(pair.trace->kernels, 0).process.value].pid;
+    const uint32_t tracePid =
+        pair.trace->processes[pair.trace->streamOf(pair.trace->kernels, 0).process.value].pid;
     ASSERT_NE(tracePid, 539u) << "the two runs had different pids";
     // Two ncu processes with the same kernels and one trace process: no way to tell which.
     auto rows = withPid(pair.csv, "539", 0);
@@ -202,7 +228,8 @@ TEST(NcuRealPair, ProcessesArePairedOrLeftAmbiguous) {
     const NcuMatch two = matchNcuKernels(*pair.trace, parseOk(pair.csv.text(rows)));
     EXPECT_EQ(two.matched, 0u);
     EXPECT_EQ(two.ambiguous, 120u);
-    EXPECT_NE(two.reason[0].find("fit each other equally well"), std::string::npos) << two.reason[0];
+    EXPECT_NE(two.reason[0].find("fit each other equally well"), std::string::npos)
+        << two.reason[0];
     // One of them with the trace's pid: that one is paired, the other is not.
     rows = withPid(pair.csv, "539", 0);
     for (auto& r : withPid(pair.csv, std::to_string(tracePid), 60)) rows.push_back(r);
@@ -212,17 +239,20 @@ TEST(NcuRealPair, ProcessesArePairedOrLeftAmbiguous) {
         EXPECT_FALSE(same.kernelOfNcu[i].valid());
         EXPECT_EQ(same.kernelOfNcu[60 + i], KernelId(i));
     }
-    EXPECT_NE(same.reason[0].find("fits another ncu process better"), std::string::npos) << same.reason[0];
+    EXPECT_NE(same.reason[0].find("fits another ncu process better"), std::string::npos)
+        << same.reason[0];
 }
 
 NcuCsv syntheticOtherProgram() {
     std::string s = ncuLine(kDetailsHeader);
     const std::vector<std::string> names = {
         "void my_lib::conv_forward<float, 3>(const float *, float *, int)",
-        "void at::vectorized_elementwise_kernel<16, at::FooFunctor<float>, std::array<char *, 1>>(int, T2, T3)",
+        "void at::vectorized_elementwise_kernel<16, at::FooFunctor<float>, std::array<char *, "
+        "1>>(int, T2, T3)",
         "sgemm_128x64_nn", "void my_lib::relu<float>(float *, int)"};
     for (size_t i = 0; i < 8; ++i)
-        s += ncuLine(detailsRow(std::to_string(i), names[i % names.size()], "GPU Speed Of Light Throughput", "Duration", "ns", "100"));
+        s += ncuLine(detailsRow(std::to_string(i), names[i % names.size()],
+                                "GPU Speed Of Light Throughput", "Duration", "ns", "100"));
     return parseOk(s);
 }
 
@@ -236,8 +266,10 @@ TEST(NcuRealPair, AnotherProgramsKernelsMatchNothing) {
         EXPECT_FALSE(m.kernelOfNcu[i].valid());
         EXPECT_NE(m.reason[i].find("no kernel of this name"), std::string::npos) << m.reason[i];
     }
-    EXPECT_NE(m.reason[1].find("base name vectorized_elementwise_kernel"), std::string::npos) << m.reason[1];
-    for (uint32_t k = 0; k < realPair().trace->kernels.size(); ++k) EXPECT_EQ(m.ncuOf(KernelId(k)), NcuMatch::kNone);
+    EXPECT_NE(m.reason[1].find("base name vectorized_elementwise_kernel"), std::string::npos)
+        << m.reason[1];
+    for (uint32_t k = 0; k < realPair().trace->kernels.size(); ++k)
+        EXPECT_EQ(m.ncuOf(KernelId(k)), NcuMatch::kNone);
 
     // A few real names among many foreign ones are too few to place by order.
     std::string s = ncuLine(kDetailsHeader);
@@ -251,7 +283,9 @@ TEST(NcuRealPair, AnotherProgramsKernelsMatchNothing) {
                 s += ncuLine(r);
             }
         } else {
-            s += ncuLine(detailsRow(std::to_string(i), "void foreign_kernel_" + std::to_string(i) + "()", "S", "M", "", "1"));
+            s += ncuLine(detailsRow(std::to_string(i),
+                                    "void foreign_kernel_" + std::to_string(i) + "()", "S", "M", "",
+                                    "1"));
         }
     }
     const NcuMatch few = matchNcuKernels(*realPair().trace, parseOk(s));
@@ -289,7 +323,8 @@ TEST(NcuRealPair, ImpossibleOrderOrDimsGiveNoWrongMatches) {
         for (uint32_t i = 0; i < 60; ++i) {
             if (i == 6 || i == 37) {
                 EXPECT_EQ(m.state[i], NcuMatchState::Unmatched);
-                EXPECT_NE(m.reason[i].find("none with grid (7, 7, 7)"), std::string::npos) << m.reason[i];
+                EXPECT_NE(m.reason[i].find("none with grid (7, 7, 7)"), std::string::npos)
+                    << m.reason[i];
             } else {
                 EXPECT_EQ(m.kernelOfNcu[i], KernelId(i)) << m.reason[i];
             }
@@ -300,8 +335,10 @@ TEST(NcuRealPair, ImpossibleOrderOrDimsGiveNoWrongMatches) {
         auto rows = d.rows;
         const size_t cGrid = d.col("Grid Size");
         for (auto& r : rows) {
-            if (r[0] == "11") r[cGrid] = "(1728, 1, 1)";
-            else if (r[0] == "12") r[cGrid] = "(3, 1, 1)";
+            if (r[0] == "11")
+                r[cGrid] = "(1728, 1, 1)";
+            else if (r[0] == "12")
+                r[cGrid] = "(3, 1, 1)";
         }
         const NcuMatch m = matchNcuKernels(*pair.trace, parseOk(d.text(rows)));
         for (uint32_t i = 0; i < 60; ++i) {
@@ -322,12 +359,25 @@ TEST(NcuRealPair, TensorPipeCountsGiveAMeasuredVerdict) {
     LS_REQUIRE_PAIR();
     const auto& pair = realPair();
     const auto& d = pair.csv;
-    std::vector<std::string> header = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
-                                       "Block Size", "Grid Size", "Device", "CC", "gpu__time_duration.sum",
-                                       "sm__inst_executed_pipe_tensor_op_hmma.avg", "sm__inst_executed_pipe_tensor_op_hmma.sum",
-                                       "sm__inst_executed_pipe_tensor_op_gmma.sum", "smsp__inst_executed_op_hfma2_mma.sum"};
+    std::vector<std::string> header = {"ID",
+                                       "Process ID",
+                                       "Process Name",
+                                       "Host Name",
+                                       "Kernel Name",
+                                       "Context",
+                                       "Stream",
+                                       "Block Size",
+                                       "Grid Size",
+                                       "Device",
+                                       "CC",
+                                       "gpu__time_duration.sum",
+                                       "sm__inst_executed_pipe_tensor_op_hmma.avg",
+                                       "sm__inst_executed_pipe_tensor_op_hmma.sum",
+                                       "sm__inst_executed_pipe_tensor_op_gmma.sum",
+                                       "smsp__inst_executed_op_hfma2_mma.sum"};
     std::string s = "program output\n" + ncuLine(header) +
-                    ncuLine({"", "", "", "", "", "", "", "", "", "", "", "nsecond", "inst", "inst", "inst", "inst"});
+                    ncuLine({"", "", "", "", "", "", "", "", "", "", "", "nsecond", "inst", "inst",
+                             "inst", "inst"});
     // 15: nvjet (GMMA), 37: cutlass s1688 (HMMA), 16: an fp16 add issuing only HFMA2.MMA.
     for (const std::string& id : d.ids()) {
         const auto& r = *d.kernel(id).front();
@@ -351,7 +401,8 @@ TEST(NcuRealPair, TensorPipeCountsGiveAMeasuredVerdict) {
     ASSERT_TRUE(verdict(15));
     EXPECT_EQ(verdict(15)->state, TcState::Used) << verdict(15)->reason;
     EXPECT_EQ(verdict(37)->state, TcState::Used) << verdict(37)->reason;
-    EXPECT_EQ(verdict(16)->state, TcState::NotUsed) << "HFMA2.MMA is not Tensor Core math: " << verdict(16)->reason;
+    EXPECT_EQ(verdict(16)->state, TcState::NotUsed)
+        << "HFMA2.MMA is not Tensor Core math: " << verdict(16)->reason;
     EXPECT_NE(verdict(16)->reason.find("HFMA2.MMA 4608"), std::string::npos) << verdict(16)->reason;
     EXPECT_EQ(verdict(4)->state, TcState::NotUsed);
     EXPECT_FALSE(verdict(60).has_value()) << "not measured";

@@ -5,9 +5,8 @@
 #include "tests/support/cli_table.h"
 #include "tests/support/test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -23,18 +22,31 @@ std::shared_ptr<const ls::Trace> load(const fs::path& p) {
 
 void expectCountsEqualSql(const fs::path& file, const ls::Trace& t) {
     SqlReader sql(file);
-    const bool concurrent = sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL'") > 0;
+    const bool concurrent = sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = "
+                                       "'CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL'") > 0;
     EXPECT_EQ(static_cast<int64_t>(t.kernels.size()),
-              sql.scalar(concurrent ? "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL" : "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-    const bool driver = sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_DRIVER'") > 0;
+              sql.scalar(concurrent ? "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"
+                                    : "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    const bool driver =
+        sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_DRIVER'") >
+        0;
     EXPECT_EQ(static_cast<int64_t>(t.apiCalls.size()),
-              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") + (driver ? sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DRIVER") : 0));
-    EXPECT_EQ(static_cast<int64_t>(t.memcpys.size()), sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
-    EXPECT_EQ(static_cast<int64_t>(t.memsets.size()), sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET"));
-    const bool markers = sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_MARKER'") > 0;
-    EXPECT_EQ(static_cast<int64_t>(t.ranges.size()), markers ? sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MARKER WHERE flags = 2") : 0);
+              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") +
+                  (driver ? sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DRIVER") : 0));
+    EXPECT_EQ(static_cast<int64_t>(t.memcpys.size()),
+              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
+    EXPECT_EQ(static_cast<int64_t>(t.memsets.size()),
+              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET"));
+    const bool markers =
+        sql.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_MARKER'") >
+        0;
+    EXPECT_EQ(static_cast<int64_t>(t.ranges.size()),
+              markers
+                  ? sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MARKER WHERE flags = 2")
+                  : 0);
     // Every kernel has its launch call.
-    for (size_t k = 0; k < t.kernels.size(); ++k) EXPECT_TRUE(t.kernels.launch[k].valid()) << "kernel " << k;
+    for (size_t k = 0; k < t.kernels.size(); ++k)
+        EXPECT_TRUE(t.kernels.launch[k].valid()) << "kernel " << k;
     EXPECT_EQ(t.report.count(ls::Anomaly::OrphanGpuOp), 0u);
     EXPECT_EQ(t.report.count(ls::Anomaly::ConvertedFromNvprof), 1u);
     EXPECT_EQ(t.displayPath(), file.string());
@@ -51,11 +63,13 @@ TEST(Nvprof, LstmKernelsAreThoseOfPyProfsOwnOutputInOrder) {
     const auto ours = cliTable({"kernels", file.string()});
     const auto ref = parseCsv(readFile(prof));
     ASSERT_EQ(ours.rows.size() + 1, ref.size());
-    // PyProf's columns: Kernel, Module, Op, Direction, Sil(ns), TC, FLOPs, Bytes, Device, Stream, Block, Grid.
+    // PyProf's columns: Kernel, Module, Op, Direction, Sil(ns), TC, FLOPs, Bytes, Device, Stream,
+    // Block, Grid.
     for (size_t i = 0; i < ours.rows.size(); ++i) {
         const auto& r = ref[i + 1];
         EXPECT_EQ(ours.at(i, "short_name"), r[0]) << i;
-        EXPECT_EQ(ours.at(i, "direction"), r[3] == "fprop" ? "forward" : "backward") << i << " " << r[0];
+        EXPECT_EQ(ours.at(i, "direction"), r[3] == "fprop" ? "forward" : "backward")
+            << i << " " << r[0];
         EXPECT_EQ(ours.at(i, "duration_ns"), r[4]) << i;
         EXPECT_EQ(ours.at(i, "device"), r[8]) << i;
         EXPECT_EQ(ours.at(i, "stream"), r[9]) << i;
@@ -109,25 +123,31 @@ TEST(Nvprof, NcclEightGpusCountsAndStreams) {
     ASSERT_TRUE(t);
     expectCountsEqualSql(file, *t);
     SqlReader sql(file);
-    EXPECT_EQ(static_cast<int64_t>(t->devices.size()), sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DEVICE"));
+    EXPECT_EQ(static_cast<int64_t>(t->devices.size()),
+              sql.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DEVICE"));
     size_t streamsWithKernels = 0;
     for (uint32_t s = 0; s < t->streams.size(); ++s) {
         const auto [a, b] = t->streamKernels.of(ls::StreamId(s));
         streamsWithKernels += a != b;
     }
     EXPECT_EQ(static_cast<int64_t>(streamsWithKernels),
-              sql.scalar("SELECT count(*) FROM (SELECT DISTINCT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)"));
-    for (size_t k = 0; k < t->kernels.size(); ++k) EXPECT_NE(t->str(t->kernels.name[k]).find("nccl"), std::string_view::npos);
+              sql.scalar("SELECT count(*) FROM (SELECT DISTINCT deviceId, contextId, streamId FROM "
+                         "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)"));
+    for (size_t k = 0; k < t->kernels.size(); ++k)
+        EXPECT_NE(t->str(t->kernels.name[k]).find("nccl"), std::string_view::npos);
 }
 
 TEST(Nvprof, ProfilingThatNeverStartedOpensEmptyAndSaysWhy) {
     TempDir dir;
-    writeSqliteFixture(dir / "legacy.nvvp", "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, value TEXT);"
-                                            "INSERT INTO StringTable VALUES (1, 'Tesla V100');"
-                                            "CREATE TABLE Version(version INTEGER); INSERT INTO Version VALUES (11);"
-                                            "CREATE TABLE CUPTI_ACTIVITY_KIND_DEVICE(id INTEGER, name INTEGER, numMultiprocessors INTEGER);"
-                                            "INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE VALUES (0, 1, 80);"
-                                            "CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(start INTEGER, end INTEGER);");
+    writeSqliteFixture(
+        dir / "legacy.nvvp",
+        "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, value TEXT);"
+        "INSERT INTO StringTable VALUES (1, 'Tesla V100');"
+        "CREATE TABLE Version(version INTEGER); INSERT INTO Version VALUES (11);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_DEVICE(id INTEGER, name INTEGER, numMultiprocessors "
+        "INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE VALUES (0, 1, 80);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(start INTEGER, end INTEGER);");
     const auto before = listDir(dir.path());
     auto r = ls::loadTrace((dir / "legacy.nvvp").string());
     ASSERT_TRUE(r.ok()) << r.error->reason;
@@ -164,7 +184,8 @@ TEST(Nvprof, CopiesOfKilledProcessesAreRemovedByTheNextConversion) {
     while (dead > 2 && ls::platform::processRunning(dead)) --dead;
     const fs::path tmp = fs::temp_directory_path();
     const fs::path orphan = tmp / ("layerscope-nvprof-" + std::to_string(dead) + "-12345-0.sqlite");
-    const fs::path ours = tmp / ("layerscope-nvprof-" + std::to_string(ls::platform::processId()) + "-12345-99.sqlite");
+    const fs::path ours = tmp / ("layerscope-nvprof-" + std::to_string(ls::platform::processId()) +
+                                 "-12345-99.sqlite");
     const fs::path init = tmp / "layerscope-nvprof-1-12345-0.sqlite";
     const fs::path unrelated = tmp / "layerscope-nvprof-notes.sqlite";
     for (const auto& f : {orphan, ours, init, unrelated}) writeFile(f, "left over");

@@ -14,12 +14,12 @@
 
 namespace ls {
 
-class MappedFile {
-public:
-    MappedFile() = default;
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    ~MappedFile();
+class CacheFileMapping {
+  public:
+    CacheFileMapping() = default;
+    CacheFileMapping(const CacheFileMapping&) = delete;
+    CacheFileMapping& operator=(const CacheFileMapping&) = delete;
+    ~CacheFileMapping();
 
     // Opens and maps path; an error message, empty on success.
     std::string open(const std::string& path);
@@ -30,9 +30,9 @@ public:
     // must be page aligned. Null when the range cannot be mapped (the caller copies instead).
     void* mapPrivate(uint64_t offset, size_t bytes) const;
 
-private:
+  private:
     std::string readWhole(const std::string& path); // into copy_
-    std::unique_ptr<platform::MappableFile> file_; // null where the file was read whole
+    std::unique_ptr<platform::MappableFile> file_;  // null where the file was read whole
     const unsigned char* data_ = nullptr;
     uint64_t size_ = 0;
     std::vector<unsigned char> copy_; // the file's bytes where it could not be mapped

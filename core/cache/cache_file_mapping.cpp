@@ -1,4 +1,4 @@
-#include "core/cache/mapped_file.h"
+#include "core/cache/cache_file_mapping.h"
 
 #include "core/model/column.h"
 
@@ -8,14 +8,15 @@
 
 namespace ls {
 
-MappedFile::~MappedFile() = default;
+CacheFileMapping::~CacheFileMapping() = default;
 
-std::string MappedFile::readWhole(const std::string& path) {
+std::string CacheFileMapping::readWhole(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) return std::strerror(errno);
     copy_.reserve(size_); // known where the file was examined first
     unsigned char buf[1 << 16];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) copy_.insert(copy_.end(), buf, buf + n);
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;)
+        copy_.insert(copy_.end(), buf, buf + n);
     const bool failed = std::ferror(f) != 0;
     std::fclose(f);
     if (failed) return "read error";
@@ -24,7 +25,7 @@ std::string MappedFile::readWhole(const std::string& path) {
     return {};
 }
 
-std::string MappedFile::open(const std::string& path) {
+std::string CacheFileMapping::open(const std::string& path) {
     if constexpr (!platform::kPageMappings) return readWhole(path);
     std::string error;
     file_ = platform::MappableFile::open(path, error);
@@ -32,7 +33,8 @@ std::string MappedFile::open(const std::string& path) {
     size_ = file_->size();
     if (size_ == 0) return {};
     // Pages of a file on a network or user-space file system can vanish under a mapping (another
-    // host renames or evicts the cache file: a later page-in gets SIGBUS), so such files are copied.
+    // host renames or evicts the cache file: a later page-in gets SIGBUS), so such files are
+    // copied.
     if (file_->onLocalFileSystem())
         if (const uint8_t* whole = file_->mapWhole()) {
             data_ = whole;
@@ -43,10 +45,12 @@ std::string MappedFile::open(const std::string& path) {
     return readWhole(path);
 }
 
-void* MappedFile::mapPrivate(uint64_t offset, size_t bytes) const {
+void* CacheFileMapping::mapPrivate(uint64_t offset, size_t bytes) const {
     constexpr uint64_t kPage = column_memory::kPageBytes;
-    if (!file_ || offset % platform::pageSize() != 0 || offset > size_ || bytes > size_ - offset) return nullptr;
-    const size_t length = (bytes + kPage - 1) & ~(kPage - 1); // the kernel rounds it up to its pages
+    if (!file_ || offset % platform::pageSize() != 0 || offset > size_ || bytes > size_ - offset)
+        return nullptr;
+    const size_t length =
+        (bytes + kPage - 1) & ~(kPage - 1); // the kernel rounds it up to its pages
     return file_->mapPrivate(offset, length);
 }
 

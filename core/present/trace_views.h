@@ -27,7 +27,7 @@ struct KernelOrder {
     bool descending = false;
 };
 
-struct TraceSession {
+struct TraceViews {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const KernelTable> kernels;
     // Every kernel in kernelOrder, sorted on the loader thread (null without an order).
@@ -35,11 +35,11 @@ struct TraceSession {
     KernelOrder kernelOrder;
     std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const TimelineData> timeline;
-    // The other tabs' rows; null until `complete` (prepareVisibleSession leaves them out).
+    // The other tabs' rows; null until `complete` (prepareVisibleViews leaves them out).
     std::shared_ptr<const FwdBwdPairs> pairs;
     std::shared_ptr<const FwdBwdData> fwdBwd; // the Forward/Backward tab's rows, over pairs
     std::shared_ptr<const IterationSummary> iterations; // what the iteration navigator shows
-    std::shared_ptr<const RooflineData> roofline;      // what the Roofline tab plots
+    std::shared_ptr<const RooflineData> roofline;       // what the Roofline tab plots
     std::shared_ptr<const std::vector<SummaryRow>> kernelSummary; // the Summary tab's table
     std::shared_ptr<const ChartShares> charts;                    // and its charts
     bool complete = false;
@@ -47,31 +47,38 @@ struct TraceSession {
     // The tree, lanes, paths, iterations and sorted rows all came from the view cache (else the
     // loader keeps them there).
     bool viewsFromCache = false;
-    // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of one).
+    // The files opened together; `trace` is traces[shownTrace] of it (a single file: a session of
+    // one).
     std::shared_ptr<const RankAnalysis> ranks;
     uint32_t shownTrace = 0;
 };
 
 // Runs on the loader thread.
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const Trace> trace, KernelOrder order = {});
+std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const Trace> trace,
+                                                    KernelOrder order = {});
 // The same for trace `shown` of a session, with the session's rank analysis attached.
-std::shared_ptr<const TraceSession> prepareSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const RankAnalysis> ranks,
+                                                    uint32_t shown, KernelOrder order = {});
 // In two parts, so that the window shows the table, tree and timeline while the other tabs'
 // rows are built: the first without them, then a copy of it with them (complete).
-std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const RankAnalysis> ranks, uint32_t shown, KernelOrder order = {});
+std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const RankAnalysis> ranks,
+                                                      uint32_t shown, KernelOrder order = {});
 // What the loader built of one trace's views while the load was still correlating and pricing it.
 struct EarlyViews {
     std::optional<TimelineTracks> tracks; // from the imported columns
     std::optional<KernelPaths> paths;     // from the correlated ones
-    std::optional<SortedKernels> sorted;  // every kernel in a time column's order (isKernelTimeField)
+    std::optional<SortedKernels>
+        sorted; // every kernel in a time column's order (isKernelTimeField)
 };
 // The same from the loaded session, analysing its ranks (beside the rest when it has one rank).
 // `cached`: the shown trace's views from the view cache, used instead of building them (one rank);
 // `early`: its views built while it loaded (one rank, no cached views).
-std::shared_ptr<const TraceSession> prepareVisibleSession(std::shared_ptr<const Session> session, uint32_t shown, KernelOrder order = {},
-                                                          std::unique_ptr<CachedViews> cached = {}, EarlyViews early = {});
-std::shared_ptr<const TraceSession> completeSession(const std::shared_ptr<const TraceSession>& visible);
+std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const Session> session,
+                                                      uint32_t shown, KernelOrder order = {},
+                                                      std::unique_ptr<CachedViews> cached = {},
+                                                      EarlyViews early = {});
+std::shared_ptr<const TraceViews> completeViews(const std::shared_ptr<const TraceViews>& visible);
 // What the view cache keeps of a prepared session (pointers into it).
-ViewsToStore viewsOf(const TraceSession& s);
+ViewsToStore viewsOf(const TraceViews& s);
 
 } // namespace ls
