@@ -1,0 +1,251 @@
+// JobTracker: a job's work runs off the GUI thread and its result on it; a job of a kind
+// supersedes (and cancels) the one before, whose result never arrives; cancel() reaches the work
+// through its token; progress arrives on the GUI thread in the order reported; a throw becomes
+// failed() with one line; the destructor cancels and joins what still runs.
+#include "widgets/session/job_tracker.h"
+#include "widgets/session/jobs_indicator.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QSignalSpy>
+#include <QThread>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <gtest/gtest.h>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+namespace {
+
+using ls::gui::JobContext;
+using ls::gui::JobTracker;
+
+// Processes events until `done` or `ms` have passed.
+template <typename F> bool spinUntil(F&& done, int ms = 5000) {
+    QDeadlineTimer deadline(ms);
+    while (!done() && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return done();
+}
+
+void spinFor(int ms) {
+    QDeadlineTimer deadline(ms);
+    while (!deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+TEST(JobTracker, WorksOffTheGuiThreadAndHandsItsResultBackOnIt) {
+    JobTracker tracker;
+    QSignalSpy started(&tracker, &JobTracker::started), finished(&tracker, &JobTracker::finished);
+    QThread* workThread = nullptr;
+    QThread* resultThread = nullptr;
+    const quint64 id = tracker.submit(QStringLiteral("k"), QStringLiteral("Work"),
+                                      [&](const JobContext&) -> JobTracker::Result {
+                                          workThread = QThread::currentThread();
+                                          return [&] { resultThread = QThread::currentThread(); };
+                                      });
+    ASSERT_EQ(started.count(), 1);
+    EXPECT_EQ(started.at(0).at(0).toULongLong(), id);
+    EXPECT_EQ(started.at(0).at(1).toString(), QStringLiteral("k"));
+    EXPECT_EQ(started.at(0).at(2).toString(), QStringLiteral("Work"));
+    EXPECT_TRUE(tracker.busy(QStringLiteral("k")));
+    ASSERT_EQ(tracker.running().size(), 1u);
+    EXPECT_EQ(tracker.running().front().title, QStringLiteral("Work"));
+    ASSERT_TRUE(spinUntil([&] { return finished.count() == 1; }));
+    EXPECT_EQ(finished.at(0).at(0).toULongLong(), id);
+    EXPECT_FALSE(tracker.busy(QStringLiteral("k")));
+    EXPECT_TRUE(tracker.running().empty());
+    EXPECT_NE(workThread, QCoreApplication::instance()->thread());
+    EXPECT_EQ(resultThread, QCoreApplication::instance()->thread());
+}
+
+TEST(JobTracker, ANewJobOfAKindSupersedesTheOldOneWhoseResultIsDropped) {
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> sawCancel{false}, returned{false};
+    int applied = 0;
+    JobTracker tracker;
+    QSignalSpy finished(&tracker, &JobTracker::finished),
+        cancelled(&tracker, &JobTracker::cancelled);
+    const quint64 first =
+        tracker.submit(QStringLiteral("load"), QStringLiteral("first"),
+                       [&, released](const JobContext& ctx) -> JobTracker::Result {
+                           released.wait(); // until the second is on screen
+                           sawCancel = ctx.cancelled();
+                           ctx.post([&] { applied = 10; }); // stale too
+                           returned = true;
+                           return [&] { applied = 1; };
+                       });
+    // Another kind runs beside it.
+    const quint64 other =
+        tracker.submit(QStringLiteral("other"), QStringLiteral("other"),
+                       [](const JobContext&) -> JobTracker::Result { return {}; });
+    const quint64 second = tracker.submit(
+        QStringLiteral("load"), QStringLiteral("second"),
+        [&](const JobContext&) -> JobTracker::Result { return [&] { applied = 2; }; });
+    ASSERT_EQ(cancelled.count(), 1);
+    EXPECT_EQ(cancelled.at(0).at(0).toULongLong(), first);
+    EXPECT_FALSE(tracker.current(first));
+    ASSERT_TRUE(spinUntil([&] { return finished.count() == 2; }));
+    EXPECT_EQ(applied, 2);
+    EXPECT_FALSE(tracker.current(second));
+    release.set_value();
+    ASSERT_TRUE(spinUntil([&] { return returned.load(); }));
+    spinFor(100);
+    EXPECT_TRUE(sawCancel) << "the superseded job's token is set";
+    EXPECT_EQ(applied, 2) << "the superseded job's result and posts never arrive";
+    EXPECT_EQ(finished.count(), 2);
+    std::vector<quint64> ids;
+    for (const auto& args : finished) ids.push_back(args.at(0).toULongLong());
+    EXPECT_NE(std::find(ids.begin(), ids.end(), other), ids.end());
+    EXPECT_NE(std::find(ids.begin(), ids.end(), second), ids.end());
+    // Ended threads are joined as later jobs come and go.
+    tracker.submit(QStringLiteral("x"), QString(),
+                   [](const JobContext&) -> JobTracker::Result { return {}; });
+    ASSERT_TRUE(spinUntil([&] { return finished.count() == 3; }));
+    spinFor(20);
+    tracker.submit(QStringLiteral("x"), QString(),
+                   [](const JobContext&) -> JobTracker::Result { return {}; });
+    EXPECT_LE(tracker.threads(), 2u);
+}
+
+TEST(JobTracker, CancelReachesTheWorkAndDropsItsResult) {
+    JobTracker tracker;
+    QSignalSpy finished(&tracker, &JobTracker::finished),
+        cancelled(&tracker, &JobTracker::cancelled), ended(&tracker, &JobTracker::ended);
+    std::atomic<bool> running{false}, stopped{false};
+    bool applied = false;
+    const quint64 id = tracker.submit(
+        QStringLiteral("k"), QStringLiteral("long"),
+        [&](const JobContext& ctx) -> JobTracker::Result {
+            running = true;
+            const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (!ctx.cancelFlag()->load() && std::chrono::steady_clock::now() < end)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            stopped = ctx.cancelled();
+            return [&] { applied = true; };
+        });
+    ASSERT_TRUE(spinUntil([&] { return running.load(); }));
+    tracker.cancel(id);
+    ASSERT_EQ(cancelled.count(), 1);
+    EXPECT_EQ(ended.count(), 1);
+    EXPECT_FALSE(tracker.busy(QStringLiteral("k")));
+    ASSERT_TRUE(spinUntil([&] { return stopped.load(); }, 2000)) << "the work saw the token";
+    spinFor(50);
+    EXPECT_FALSE(applied);
+    EXPECT_EQ(finished.count(), 0);
+    EXPECT_EQ(ended.count(), 1);
+}
+
+TEST(JobTracker, ProgressArrivesOnTheGuiThreadInOrder) {
+    JobTracker tracker;
+    std::vector<qint64> seen;
+    bool onGui = true;
+    QString lastText;
+    QObject::connect(&tracker, &JobTracker::progress, &tracker,
+                     [&](quint64, const QString& text, qint64 done, qint64 total) {
+                         onGui = onGui && QThread::currentThread() == qApp->thread();
+                         EXPECT_EQ(total, 500);
+                         seen.push_back(done);
+                         lastText = text;
+                     });
+    QSignalSpy finished(&tracker, &JobTracker::finished);
+    const quint64 id =
+        tracker.submit(QStringLiteral("k"), QStringLiteral("count"),
+                       [](const JobContext& ctx) -> JobTracker::Result {
+                           for (qint64 i = 1; i <= 500; ++i)
+                               ctx.progress(QStringLiteral("step %1").arg(i), i, 500);
+                           return {};
+                       });
+    ASSERT_TRUE(spinUntil([&] { return finished.count() == 1; }));
+    ASSERT_EQ(seen.size(), 500u) << "every report arrives before the result";
+    for (qint64 i = 0; i < 500; ++i) ASSERT_EQ(seen[static_cast<size_t>(i)], i + 1);
+    EXPECT_TRUE(onGui);
+    EXPECT_EQ(lastText, QStringLiteral("step 500"));
+    (void)id;
+}
+
+TEST(JobTracker, AThrowBecomesFailedWithOneLine) {
+    JobTracker tracker;
+    QSignalSpy failed(&tracker, &JobTracker::failed), finished(&tracker, &JobTracker::finished),
+        ended(&tracker, &JobTracker::ended);
+    const quint64 id = tracker.submit(
+        QStringLiteral("k"), QStringLiteral("bad"), [](const JobContext&) -> JobTracker::Result {
+            throw std::runtime_error("no memory for the table\nat row 12");
+        });
+    ASSERT_TRUE(spinUntil([&] { return failed.count() == 1; }));
+    EXPECT_EQ(failed.at(0).at(0).toULongLong(), id);
+    EXPECT_EQ(failed.at(0).at(1).toString(), QStringLiteral("no memory for the table"));
+    EXPECT_EQ(finished.count(), 0);
+    EXPECT_EQ(ended.count(), 1);
+    // A result that throws on the GUI thread fails the same way.
+    tracker.submit(QStringLiteral("k"), QStringLiteral("bad result"),
+                   [](const JobContext&) -> JobTracker::Result {
+                       return [] { throw std::runtime_error("the trace changed"); };
+                   });
+    ASSERT_TRUE(spinUntil([&] { return failed.count() == 2; }));
+    EXPECT_EQ(failed.at(1).at(1).toString(), QStringLiteral("the trace changed"));
+    EXPECT_FALSE(tracker.busy(QStringLiteral("k")));
+}
+
+TEST(JobTracker, DestructionCancelsAndJoinsRunningJobs) {
+    std::atomic<int> left{0};
+    std::atomic<bool> sawCancel{true};
+    bool applied = false;
+    {
+        auto tracker = std::make_unique<JobTracker>();
+        std::atomic<int> running{0};
+        for (int i = 0; i < 3; ++i)
+            tracker->submit(QStringLiteral("k%1").arg(i), QStringLiteral("job"),
+                            [&](const JobContext& ctx) -> JobTracker::Result {
+                                ++running;
+                                while (!ctx.cancelled())
+                                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                                sawCancel = sawCancel && ctx.cancelled();
+                                ++left;
+                                return [&] { applied = true; };
+                            });
+        ASSERT_TRUE(spinUntil([&] { return running == 3; }));
+        EXPECT_EQ(tracker->running().size(), 3u);
+        tracker.reset();
+        EXPECT_EQ(left.load(), 3) << "the destructor returned before its jobs' threads";
+    }
+    EXPECT_TRUE(sawCancel);
+    spinFor(20);
+    EXPECT_FALSE(applied);
+}
+
+TEST(JobTracker, NearestFindsTheAncestorsTrackerAndTheIndicatorListsJobs) {
+    QObject window;
+    auto* tracker = new JobTracker(&window);
+    QObject middle(&window);
+    QObject leaf(&middle);
+    EXPECT_EQ(JobTracker::nearest(&leaf), tracker);
+    QObject alone;
+    JobTracker* own = JobTracker::nearest(&alone);
+    EXPECT_NE(own, tracker);
+    EXPECT_EQ(own->parent(), &alone);
+
+    ls::gui::JobsIndicator indicator(tracker);
+    EXPECT_TRUE(indicator.isHidden());
+    std::promise<void> release;
+    auto released = release.get_future().share();
+    QSignalSpy progress(tracker, &JobTracker::progress), ended(tracker, &JobTracker::ended);
+    tracker->submit(QStringLiteral("model-cache"), QStringLiteral("Saving model cache…"),
+                    [released](const JobContext& ctx) -> JobTracker::Result {
+                        ctx.progress(QStringLiteral("writing"), 1, 4);
+                        released.wait();
+                        return {};
+                    });
+    ASSERT_TRUE(spinUntil([&] { return progress.count() == 1; }));
+    EXPECT_FALSE(indicator.isHidden());
+    EXPECT_EQ(indicator.text(), QStringLiteral("Saving model cache…: writing 25 %"));
+    release.set_value();
+    ASSERT_TRUE(spinUntil([&] { return ended.count() == 1; }));
+    EXPECT_TRUE(indicator.isHidden());
+}
+
+} // namespace
