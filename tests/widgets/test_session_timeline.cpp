@@ -55,9 +55,9 @@ TEST(SessionTimeline, RanksShareOneClockUnderTheirHeaders) {
     ASSERT_EQ(view->rankSections(), 2u);
     EXPECT_EQ(view->shownRankSections(), (std::vector<uint32_t>{0, 1}));
     EXPECT_TRUE(w->findChild<ls::gui::TimelineArea*>()->rankFilter()->isVisibleTo(w.get()));
-    // Rank 0 is shown (view part 0); rank 1 is part 1, on rank 0's clock.
+    // Rank 0 is shown (view slot 0); rank 1 is slot 1, on rank 0's clock.
     ASSERT_EQ(QString::fromStdString(w->trace()->path), kDdp0);
-    const auto* other = view->session()->traces[view->sessionPart(1)].get();
+    const auto* other = view->session()->traces[view->slotTrace(1)].get();
     ASSERT_EQ(QString::fromStdString(other->trace->path), kDdp1);
     const int64_t shift = epochOf(kDdp1) - epochOf(kDdp0);
     // Every kernel of each file has a lane; the first kernels of both ranks sit where SQL says.
@@ -140,10 +140,10 @@ TEST(SessionTimeline, ACollectiveKernelIsLinkedToItsPeerWithTheSkewFromSql) {
 
     // Clicking rank 1's all-reduce shows rank 1 in the table, keeps the moment on screen and
     // links back to rank 0's kernel.
-    const auto* other = view->session()->traces[view->sessionPart(1)].get();
+    const auto* other = view->session()->traces[view->slotTrace(1)].get();
     const KernelId k1 = kernelStartingAt(*other->trace, s1[1]);
     ASSERT_TRUE(k1.valid());
-    view->selectPartKernel(1, k1, true);
+    view->selectSlotKernel(1, k1, true);
     const double visibleAt = view->window().startNs;
     const auto point = view->kernelPoint(k1, 1);
     ASSERT_TRUE(point);

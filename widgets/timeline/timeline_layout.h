@@ -1,7 +1,5 @@
 #pragma once
 // The timeline's fixed geometry, shared by its painting, row layout and input handling.
-#include <QString>
-#include <string_view>
 
 namespace ls::gui::timeline {
 
@@ -13,9 +11,5 @@ inline constexpr int kLaneHeight = 17;
 inline constexpr int kGroupHeight = 20;
 inline constexpr int kRankHeight =
     24; // a rank section's header: its label and, collapsed, its busy strip
-
-inline QString qstr(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 } // namespace ls::gui::timeline

@@ -1,22 +1,21 @@
-// Painting what only a session of several ranks has: the rank headers (a collapsed rank shows
-// its kernels as one strip) and the selected collective linked across the ranks that ran it.
+// Painting what only a session of several ranks has: the rank headers (a collapsed rank shows its
+// kernels as one strip) and the selected collective linked across the ranks that ran it.
 #include "widgets/timeline/timeline_layout.h"
-#include "widgets/timeline/timeline_view.h"
+#include "widgets/timeline/timeline_painter.h"
 #include "widgets/util/units.h"
 
 #include <QPainter>
-#include <QScrollBar>
 #include <algorithm>
 
 namespace ls::gui {
 
 using namespace timeline;
 
-void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size,
-                                   const TimeWindow& w) const {
-    const TimelineRankSection& section = session_->sections[row.index];
-    const bool collapsed = sectionCollapsed_[row.index];
-    const bool shown = section.trace == partIndex_[0];
+void TimelinePainter::paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size,
+                                      const TimeWindow& w) const {
+    const TimelineRankSection& section = rows_.session()->sections[row.index];
+    const bool collapsed = rows_.sectionCollapsed(row.index);
+    const bool shown = section.trace == rows_.slotTrace(0);
     p.fillRect(QRect(0, y, size.width(), row.height),
                shown ? QColor(0xc9, 0xd6, 0xea) : QColor(0xd9, 0xdd, 0xe4));
     p.setPen(QColor(0x9a, 0xa4, 0xb4));
@@ -28,8 +27,8 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
     p.setPen(QColor(0x10, 0x18, 0x30));
     const QString label = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
                           qstr(section.label) +
-                          (shown ? (everyRankInTable_ ? QStringLiteral(" (in the panes)")
-                                                      : QStringLiteral(" (in the table)"))
+                          (shown ? (marks_.everyRankInTable ? QStringLiteral(" (in the panes)")
+                                                            : QStringLiteral(" (in the table)"))
                                  : QString());
     const int labelWidth = collapsed ? kHeaderWidth - 8 : size.width() - 8;
     p.drawText(QRect(4, y, labelWidth, row.height), Qt::AlignVCenter | Qt::AlignLeft,
@@ -38,17 +37,17 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
     if (!collapsed) return;
     // Collapsed: the rank's kernels, every stream folded into one strip.
     std::vector<TimelineBar> bars;
-    for (uint32_t l : sectionKernelLanes_[row.index]) {
-        const auto& lane = laneAt(l);
-        const uint32_t part = lanePart_[l];
+    for (uint32_t l : rows_.sectionKernelLanes(row.index)) {
+        const auto& lane = rows_.laneAt(l);
+        const uint32_t slot = rows_.laneSlot(l);
         TimeWindow own = w;
-        own.startNs -= shift_[part];
+        own.startNs -= rows_.shift(slot);
         bars.clear();
-        foldLane(*parts_[part]->trace, lane, own, bars);
+        foldLane(*rows_.slotData(slot).trace, lane, own, bars);
         for (const auto& b : bars) {
             const double x0 = std::max(0.0, b.x0), x1 = std::min<double>(w.widthPx, b.x1);
             if (x1 <= x0) continue;
-            QColor c = colorOf(part, lane.kind, lane.events[b.first]);
+            QColor c = colorOf(slot, lane.kind, lane.events[b.first]);
             if (b.count > 1) c = c.darker(125);
             p.fillRect(QRectF(x0 + kHeaderWidth, y + 5, std::max(1.0, x1 - x0), row.height - 10),
                        c);
@@ -58,35 +57,35 @@ void TimelineView::paintRankHeader(QPainter& p, const Row& row, int y, const QSi
 
 // The selected kernel's collective: every rank's kernel of it outlined, joined by a line through
 // their starts, and the skew and the last rank written beside the selected one.
-void TimelineView::paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const {
-    const MatchedCollective* c = selectedCollective();
+void TimelinePainter::paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const {
+    const MatchedCollective* c = rows_.collectiveOf(marks_.selectedSlot, marks_.selected);
     if (!c || c->members.size() < 2) return;
-    const TimeNs shownOffset = session_->offset[partIndex_[0]];
+    const SessionTimeline& session = *rows_.session();
+    const TimeNs shownOffset = session.offset[rows_.slotTrace(0)];
     std::vector<QPointF> starts;
-    QPointF label(-1, -1); // beside the selected kernel: the one the user looks at
+    QPointF label(-1,
+                  -1); // beside the selected kernel: the one the user looks at
     for (const CollectiveMember& m : c->members) {
-        if (m.rank >= session_->sections.size()) continue;
-        const TimelineRankSection& section = session_->sections[m.rank];
-        const auto vp = static_cast<uint32_t>(
-            std::find(partIndex_.begin(), partIndex_.end(), section.trace) - partIndex_.begin());
-        if (vp >= parts_.size()) continue;
+        if (m.rank >= session.sections.size()) continue;
+        const TimelineRankSection& section = session.sections[m.rank];
+        const auto slot = rows_.slotOfTrace(section.trace);
+        if (!slot) continue;
         const double x0 = w.toX(static_cast<double>(m.start - shownOffset)) + kHeaderWidth;
         const double x1 = w.toX(static_cast<double>(m.end - shownOffset)) + kHeaderWidth;
-        int top = laneTop(flatKernelLane(vp, m.kernel));
+        int top = laneTop(rows_.kernelLane(*slot, m.kernel));
         int height = kLaneHeight;
         if (top < 0) { // its rank is collapsed: the rank header stands in
-            for (const Row& r : rows_)
-                if (r.kind == RowKind::Rank && r.index == m.rank) {
-                    top = kTop + r.y - verticalScrollBar()->value();
-                    height = r.height;
-                }
+            if (const Row* r = rows_.rankRow(m.rank)) {
+                top = kTop + r->y - scroll_;
+                height = r->height;
+            }
         }
         if (top < 0) continue;
         p.setPen(QPen(QColor(0x00, 0x8c, 0x8c), 2));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(x0, top + 1, std::max(3.0, x1 - x0), height - 2));
         starts.emplace_back(x0, top + height / 2.0);
-        if (m.kernel == selected_ && section.trace == partIndex_[selectedPart_])
+        if (m.kernel == marks_.selected && section.trace == rows_.slotTrace(marks_.selectedSlot))
             label = starts.back();
     }
     if (starts.size() < 2) return;
