@@ -212,15 +212,26 @@ void CompareTimelines::alignAt(int index) {
     labelB_->setText(text(pair_->b.label,
                           Anchor{b.start - static_cast<double>(tb.captureStart), b.length, b.what},
                           QStringLiteral("B")));
+    // Both axes span both runs, aligned: whatever A shows, B can show at the same offset.
+    const TimelineRowModel& rowsA = a_->rows();
+    const TimelineRowModel& rowsB = b_->rows();
+    const double lo = std::min(rowsA.spanStart(), rowsB.spanStart() - offsetNs()),
+                 hi = std::max(rowsA.spanEnd(), rowsB.spanEnd() - offsetNs());
+    const double from = lo - (hi - lo) * 0.01, to = hi + (hi - lo) * 0.01;
+    syncing_ = true;
+    a_->setBounds(from, to);
+    b_->setBounds(from + offsetNs(), to + offsetNs());
+    syncing_ = false;
     const double length = std::max(lengthA_, lengthB_);
     a_->setWindow(alignA_ - length * 0.02, alignA_ + length * 1.02); // B follows
 }
 
+// One axis moved: the other shows the same span, shifted onto its run's clock.
 void CompareTimelines::follow(const TimelineView* from, TimelineView* to, double shiftNs) {
     if (syncing_ || !to->data()) return;
     syncing_ = true;
-    const TimeWindow w = from->window();
-    to->setWindow(w.startNs + shiftNs, w.endNs() + shiftNs, false);
+    const TimeSpan w = from->axis().window();
+    to->setWindow(w.from + shiftNs, w.to + shiftNs, false);
     syncing_ = false;
 }
 

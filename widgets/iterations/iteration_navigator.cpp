@@ -139,8 +139,8 @@ void IterationNavigator::slowest() { goTo(slowestIndex()); }
 // iteration becomes the current one, so Next and Previous go on from what is on screen.
 void IterationNavigator::followTimeline() {
     if (zooming_ || count() == 0) return;
-    const TimeWindow w = timeline_->window();
-    const double centre = (w.startNs + w.endNs()) / 2;
+    const TimeSpan w = timeline_->axis().window();
+    const double centre = (w.from + w.to) / 2;
     const auto& rows = summary_->rows;
     const auto it =
         std::upper_bound(rows.begin(), rows.end(), centre, [](double t, const IterationRow& r) {
@@ -149,7 +149,7 @@ void IterationNavigator::followTimeline() {
     if (it == rows.begin()) return;
     const IterationRow& r = *(it - 1);
     const auto shown = static_cast<double>(r.windowEnd() - r.windowStart());
-    if (centre > static_cast<double>(r.windowEnd()) || w.endNs() - w.startNs > 1.5 * shown) return;
+    if (centre > static_cast<double>(r.windowEnd()) || w.width() > 1.5 * shown) return;
     const int index = static_cast<int>(it - 1 - rows.begin());
     if (index == current_) return;
     current_ = index;

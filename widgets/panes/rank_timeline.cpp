@@ -21,9 +21,10 @@ const QColor kCompute(0x3b, 0x6e, 0xa8), kComm(0xd9, 0x5f, 0x3b), kBusy(0x55, 0x
 
 // Fills one lane's bars between x0 and x1 pixels: the intervals inside the window, binary
 // searched, with every run narrower than a pixel folded into the pixel it falls in.
-void paintLane(QPainter& p, const std::vector<Interval>& lane, double startNs, double nsPerPixel,
-               int widthPx, int x0, int y, int h, const QColor& colour) {
-    const double endNs = startNs + nsPerPixel * widthPx;
+void paintLane(QPainter& p, const std::vector<Interval>& lane, const TimeWindow& w, int x0, int y,
+               int h, const QColor& colour) {
+    const double startNs = w.startNs, nsPerPixel = w.nsPerPixel, endNs = w.endNs();
+    const int widthPx = w.widthPx;
     auto first =
         std::lower_bound(lane.begin(), lane.end(), startNs, [](const Interval& i, double t) {
             return static_cast<double>(i.end) < t;
@@ -65,6 +66,9 @@ void RankTimeline::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
                 spanEnd_ = any ? std::max(spanEnd_, lane->back().end) : lane->back().end;
                 any = true;
             }
+    // The ranks' span with a 2 % margin (at least 1 µs): fitAll shows it.
+    const TimeNs pad = std::max<TimeNs>(1000, (spanEnd_ - spanStart_) / 50);
+    axis_.setBounds(static_cast<double>(spanStart_ - pad), static_cast<double>(spanEnd_ + pad));
     rebuildRows();
     fitAll();
 }
@@ -97,9 +101,8 @@ void RankTimeline::selectCollective(int index) {
         static_cast<size_t>(index) < analysis_->collectives.collectives.size()) {
         const auto& c = analysis_->collectives.collectives[static_cast<size_t>(index)];
         // Bring the collective into view with room around it, unless it is already well visible.
-        const double visibleEnd = startNs_ + nsPerPixel_ * plotWidth();
-        if (static_cast<double>(c.firstStart) < startNs_ ||
-            static_cast<double>(c.end) > visibleEnd) {
+        if (static_cast<double>(c.firstStart) < axis_.from() ||
+            static_cast<double>(c.end) > axis_.to()) {
             const TimeNs pad = std::max<TimeNs>(1000, (c.end - c.firstStart) / 2);
             zoomTo(c.firstStart - pad, c.end + pad);
         }
@@ -109,8 +112,7 @@ void RankTimeline::selectCollective(int index) {
 
 void RankTimeline::zoomTo(TimeNs from, TimeNs to) {
     if (to <= from) to = from + 1000;
-    startNs_ = static_cast<double>(from);
-    nsPerPixel_ = static_cast<double>(to - from) / std::max(1, plotWidth());
+    axis_.setWindow(static_cast<double>(from), static_cast<double>(to), false);
     update();
 }
 
@@ -138,8 +140,8 @@ void RankTimeline::rebuildRows() {
 }
 
 void RankTimeline::fitAll() {
-    const TimeNs pad = std::max<TimeNs>(1000, (spanEnd_ - spanStart_) / 50);
-    zoomTo(spanStart_ - pad, spanEnd_ + pad);
+    axis_.fitAll(false);
+    update();
 }
 
 int RankTimeline::plotWidth() const { return std::max(1, width() - kLabelWidth); }
@@ -171,13 +173,13 @@ void RankTimeline::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     // Ticks at least ~110 px apart so their labels never overlap (core/present/time_ruler.h).
     const auto origin = static_cast<double>(spanStart_);
-    const RulerTicks ticks =
-        rulerTicks(startNs_, startNs_ + nsPerPixel_ * w, nsPerPixel_, origin, 110);
+    const RulerTicks ticks = rulerTicks(axis_.from(), axis_.to(), nsPerPixel(), origin, 110);
     for (double t : ticks.offsets) {
         const int x = kLabelWidth + static_cast<int>(toX(t + origin));
         p.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
         p.drawText(x + 2, kRulerHeight - 5, formatTick(t, ticks.stepNs));
     }
+    const TimeWindow window = axis_.timeWindow(w);
     const auto& ranks = analysis_->session->ranks;
     const int lane = split_ ? std::max(1, (rh - 2) / 2) : std::max(1, rh - 2);
     for (size_t row = 0; row < rows_.size(); ++row) {
@@ -191,13 +193,11 @@ void RankTimeline::paintEvent(QPaintEvent*) {
         if (row % 2) p.fillRect(kLabelWidth, y, w, rh, palette().color(QPalette::AlternateBase));
         const RankBusy& busy = analysis_->busy[i];
         if (split_) {
-            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane,
-                      kCompute);
-            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1 + lane, lane,
-                      kComm);
+            paintLane(p, busy.compute, window, kLabelWidth, y + 1, lane, kCompute);
+            paintLane(p, busy.comm, window, kLabelWidth, y + 1 + lane, lane, kComm);
         } else {
-            paintLane(p, busy.compute, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
-            paintLane(p, busy.comm, startNs_, nsPerPixel_, w, kLabelWidth, y + 1, lane, kBusy);
+            paintLane(p, busy.compute, window, kLabelWidth, y + 1, lane, kBusy);
+            paintLane(p, busy.comm, window, kLabelWidth, y + 1, lane, kBusy);
         }
     }
     // The selected collective: a mark at each member's start, the first and last joined, the skew
@@ -241,21 +241,19 @@ void RankTimeline::paintEvent(QPaintEvent*) {
 
 void RankTimeline::wheelEvent(QWheelEvent* e) {
     const double x = e->position().x() - kLabelWidth;
-    const double at = startNs_ + x * nsPerPixel_;
-    const double factor = e->angleDelta().y() > 0 ? 0.8 : 1.25;
-    nsPerPixel_ = std::max(0.01, nsPerPixel_ * factor);
-    startNs_ = at - x * nsPerPixel_;
+    axis_.zoomBy(e->angleDelta().y() > 0 ? 0.8 : 1.25, x / plotWidth());
     update();
 }
 
 void RankTimeline::mousePressEvent(QMouseEvent* e) {
     dragX_ = static_cast<int>(e->position().x());
-    dragStartNs_ = startNs_;
+    dragStartNs_ = axis_.from();
 }
 
 void RankTimeline::mouseMoveEvent(QMouseEvent* e) {
     if (dragX_ < 0 || !(e->buttons() & Qt::LeftButton)) return;
-    startNs_ = dragStartNs_ - (e->position().x() - dragX_) * nsPerPixel_;
+    const double from = dragStartNs_ - (e->position().x() - dragX_) * nsPerPixel();
+    axis_.setWindow(from, from + axis_.width(), false);
     update();
 }
 
@@ -277,7 +275,7 @@ bool RankTimeline::event(QEvent* e) {
         if (row < 0) return QWidget::event(e);
         const auto i = static_cast<size_t>(rows_[static_cast<size_t>(row)]);
         const auto& r = analysis_->ranks[i];
-        const double t = startNs_ + (help->pos().x() - kLabelWidth) * nsPerPixel_;
+        const double t = axis_.toTime(help->pos().x() - kLabelWidth, plotWidth());
         QToolTip::showText(
             help->globalPos(),
             QStringLiteral(
@@ -300,12 +298,8 @@ bool RankTimeline::event(QEvent* e) {
 }
 
 void RankTimeline::resizeEvent(QResizeEvent* e) {
-    const double visible = nsPerPixel_ * std::max(1, e->oldSize().width() - kLabelWidth);
     QWidget::resizeEvent(e);
-    if (e->oldSize().width() > kLabelWidth)
-        nsPerPixel_ = visible / plotWidth();
-    else
-        fitAll();
+    if (e->oldSize().width() <= kLabelWidth) fitAll(); // else the axis keeps the visible span
 }
 
 } // namespace ls::gui

@@ -4,7 +4,9 @@
 // rank's kernel intervals. Rows can be filtered ("0-7, 12") and ordered (by rank, exposed
 // communication, idle); a selected collective is marked on every rank that ran it, with its skew.
 // Per row and lane, two binary searches find the visible intervals; sub-pixel runs fold into one
-// bar per pixel, so a frame costs the same for 2 ranks or 64.
+// bar per pixel, so a frame costs the same for 2 ranks or 64. The time shown is a TimeAxis over
+// the ranks' span.
+#include "core/present/time_axis.h"
 #include "core/present/trace_views.h"
 
 #include <QWidget>
@@ -33,8 +35,9 @@ class RankTimeline : public QWidget {
     const std::vector<int>& shownRanks() const {
         return rows_;
     } // indexes into Session::ranks, top to bottom
-    double startNs() const { return startNs_; }
-    double nsPerPixel() const { return nsPerPixel_; }
+    const TimeAxis& axis() const { return axis_; }
+    double startNs() const { return axis_.from(); }
+    double nsPerPixel() const { return ls::nsPerPixel(axis_.window(), plotWidth()); }
     int rowAt(int y) const;
     QSize sizeHint() const override { return {900, 260}; }
 
@@ -56,7 +59,7 @@ class RankTimeline : public QWidget {
     void fitAll();
     int rowHeight() const;
     int plotWidth() const;
-    double toX(double ns) const { return (ns - startNs_) / nsPerPixel_; }
+    double toX(double ns) const { return axis_.toX(ns, plotWidth()); }
 
     std::shared_ptr<const RankAnalysis> analysis_;
     std::vector<int> rows_;       // shown rows, indexes into Session::ranks
@@ -65,7 +68,7 @@ class RankTimeline : public QWidget {
     bool split_ = true;
     int selected_ = -1;
     TimeNs spanStart_ = 0, spanEnd_ = 0;
-    double startNs_ = 0, nsPerPixel_ = 1;
+    TimeAxis axis_{10}; // at least 10 ns shown
     int dragX_ = -1;
     double dragStartNs_ = 0;
 };
