@@ -128,7 +128,7 @@ inline const ls::TimelineData* timelineData(const MainWindow& w) {
 inline void expectPanesShow(const MainWindow& w, const Expected& e) {
     SCOPED_TRACE("showing " + e.path.toStdString());
     ASSERT_TRUE(w.trace());
-    ASSERT_TRUE(w.session());
+    ASSERT_TRUE(w.views());
     const ls::Trace& t = *w.trace();
     EXPECT_EQ(QString::fromStdString(t.path), e.path);
     EXPECT_EQ(t.kernels.size(), e.kernels);

@@ -164,7 +164,7 @@ TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
         ASSERT_EQ(cell(r, KernelField::Rank), QStringLiteral("1"));
     // The timeline lights every one of them in rank 1's rows, though its panes show rank 0.
     auto* view = window_->findChild<ls::gui::TimelineArea*>()->view();
-    ASSERT_EQ(window_->session()->shownTrace, 0u);
+    ASSERT_EQ(window_->views()->shownTrace, 0u);
     EXPECT_EQ(view->highlightedCount(), static_cast<size_t>(model->rowCount()));
     EXPECT_TRUE(view->highlighted().empty()); // none of them is the shown trace's
     QImage image(view->viewport()->size(), QImage::Format_RGB32);
@@ -188,7 +188,7 @@ TEST_F(AllRanks, TheLayerTreeHasARowPerRankWithSqlCountsAndShowsItsKernels) {
 
 TEST_F(AllRanks, ARowOfAnotherRankIsSelectedInItsTimelineRowsAndSwitchingBackRestoresOneRank) {
     auto* model = window_->kernelModel();
-    const uint32_t shown = window_->session()->shownTrace;
+    const uint32_t shown = window_->views()->shownTrace;
     int other = -1;
     for (int r = 0; r < model->rowCount() && other < 0; ++r)
         if (cell(r, KernelField::Rank) != QString::number(shown)) other = r;
@@ -197,7 +197,7 @@ TEST_F(AllRanks, ARowOfAnotherRankIsSelectedInItsTimelineRowsAndSwitchingBackRes
     auto* view = window_->findChild<ls::gui::TimelineArea*>()->view();
     EXPECT_EQ(view->selectedTrace(), 1 - shown);
     EXPECT_EQ(view->selectedKernel().value, cell(other, KernelField::Id).toUInt());
-    EXPECT_EQ(window_->session()->shownTrace, shown); // the panes stay on their trace
+    EXPECT_EQ(window_->views()->shownTrace, shown); // the panes stay on their trace
     EXPECT_TRUE(window_->findChild<QTextBrowser*>(QStringLiteral("kernelDetails"))
                     ->toPlainText()
                     .contains(cell(other, KernelField::Correlation)));

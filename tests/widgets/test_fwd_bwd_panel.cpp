@@ -59,7 +59,7 @@ TEST(FwdBwdPanelInWindow, ClickingAForwardOpSelectsItsBackwardNodeAndBothKernelL
     ls::gui::MainWindow& w = *window;
     FwdBwdPanel* panel = w.fwdBwdPanel();
     const auto& t = *w.trace();
-    const auto& pairs = *w.session()->pairs;
+    const auto& pairs = *w.views()->pairs;
     // The first aten::linear of layer0.
     uint32_t row = UINT32_MAX;
     for (uint32_t r = 0; r < pairs.forward.size() && row == UINT32_MAX; ++r) {
@@ -118,7 +118,7 @@ TEST(FwdBwdPanelInWindow, LayerFilterKeepsThatLayersOps) {
     FwdBwdPanel* panel = w.fwdBwdPanel();
     panel->showLayer(QStringLiteral("layer1"));
     const auto& t = *w.trace();
-    const auto& pairs = *w.session()->pairs;
+    const auto& pairs = *w.views()->pairs;
     int expected = 0;
     for (const auto& f : pairs.forward)
         expected += t.ops.layer[f.op.value].valid() && t.str(t.ops.layer[f.op.value]) == "layer1";

@@ -237,7 +237,7 @@ TEST_F(GuiWorkflow, LayerTreeExportsEveryNodeDepthFirstWithRawNumbers) {
     const QString path = dir.filePath(QStringLiteral("layers.csv"));
     ASSERT_EQ(window_->exportView(*window_->layerView(), path, false), QString());
     const auto rows = parseCsv(QString::fromUtf8(readAll(path)));
-    const auto& tree = *window_->session()->layers;
+    const auto& tree = *window_->views()->layers;
     ASSERT_EQ(rows.size(), tree.size()); // header + every node but the hidden root
     EXPECT_EQ(rows[0].mid(0, 4),
               (QStringList{QStringLiteral("depth"), QStringLiteral("name"),
@@ -320,7 +320,7 @@ TEST_F(GuiWorkflow, SelectingAKernelShowsDetailsAndFollowsInTheTree) {
     const QModelIndex current = window_->layerView()->currentIndex();
     ASSERT_TRUE(current.isValid());
     EXPECT_EQ(window_->layerModel()->nodeOf(current),
-              window_->session()->layers->kernelNode[chosen.value]);
+              window_->views()->layers->kernelNode[chosen.value]);
     EXPECT_EQ(current.parent().data().toString(), QStringLiteral("layer1"));
     EXPECT_EQ(current.parent().parent().data().toString(), QStringLiteral("backward"));
     // ...without narrowing the table to that node.

@@ -168,12 +168,12 @@ TEST_F(MainWindowTest, TheTableOpensSortedOffTheGuiThreadAsTheHeaderAsks) {
         QSignalSpy loaded(&w, &ls::gui::MainWindow::traceLoaded);
         w.openFile(kSample);
         ASSERT_TRUE(loaded.wait(30000));
-        ASSERT_TRUE(w.session()->sortedKernels);
-        EXPECT_EQ(w.session()->kernelOrder.column, static_cast<int>(field));
+        ASSERT_TRUE(w.views()->sortedKernels);
+        EXPECT_EQ(w.views()->kernelOrder.column, static_cast<int>(field));
         const std::vector<ls::KernelId> opened = w.kernelModel()->rows();
         std::vector<ls::KernelId> expected(opened.size());
         for (uint32_t k = 0; k < expected.size(); ++k) expected[k] = ls::KernelId(k);
-        w.session()->kernels->sort(expected, field, order == Qt::DescendingOrder);
+        w.views()->kernels->sort(expected, field, order == Qt::DescendingOrder);
         EXPECT_EQ(opened, expected);
         // The Forward/Backward tab filled too, costliest op first.
         auto* forward = w.fwdBwdPanel()->forwardView()->model();
@@ -195,7 +195,7 @@ TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     bool completeAtReady = true, timelinePaintsAtReady = false;
     int rowsAtReady = -1, forwardAtReady = -1;
     QObject::connect(&w, &ls::gui::MainWindow::windowReady, &w, [&] {
-        completeAtReady = w.session()->complete;
+        completeAtReady = w.views()->complete;
         timelinePaintsAtReady = w.findChild<ls::gui::TimelineView*>()
                                     ->updatesEnabled(); // its paint is held only until then
         rowsAtReady = w.kernelModel()->rowCount();
@@ -210,9 +210,9 @@ TEST_F(MainWindowTest, TheTableTreeAndTimelineComeBeforeTheOtherTabs) {
     EXPECT_TRUE(timelinePaintsAtReady);
     EXPECT_EQ(rowsAtReady, 214);
     EXPECT_EQ(forwardAtReady, 0);
-    ASSERT_TRUE(w.session()->complete);
+    ASSERT_TRUE(w.views()->complete);
     EXPECT_EQ(w.fwdBwdPanel()->forwardView()->model()->rowCount(),
-              static_cast<int>(w.session()->pairs->forward.size()));
+              static_cast<int>(w.views()->pairs->forward.size()));
     EXPECT_GT(w.summaryView()->model()->rowCount(), 0);
     // The timeline's lanes, built while the load correlated the trace, are the finished trace's.
     const ls::TimelineTracks after = ls::buildTimelineTracks(*w.trace());

@@ -178,7 +178,7 @@ TEST(RanksTab, TimelineFiltersOrdersAndMarksACollective) {
     timeline->zoomTo(0, 1000);
     auto* table = w->ranksPanel()->collectiveTable();
     table->setCurrentIndex(table->model()->index(3, 0));
-    const auto& c = w->session()->ranks->collectives.collectives[3];
+    const auto& c = w->views()->ranks->collectives.collectives[3];
     EXPECT_LE(timeline->startNs(), static_cast<double>(c.firstStart));
     EXPECT_GE(timeline->startNs() + timeline->nsPerPixel() * (1200 - 70),
               static_cast<double>(c.end));

@@ -1,5 +1,6 @@
 #include "widgets/panes/fwd_bwd_panel.h"
 
+#include "core/present/step_timing.h"
 #include "core/pytorch/correlation.h"
 #include "widgets/panes/fwd_bwd_models.h"
 #include "widgets/tables/kernel_table_model.h"
@@ -142,6 +143,26 @@ FwdBwdPanel::FwdBwdPanel(QWidget* parent)
 void FwdBwdPanel::setSession(std::shared_ptr<const KernelTable> table,
                              std::shared_ptr<const FwdBwdData> rows) {
     for (const auto& step : sessionSteps(std::move(table), std::move(rows))) step();
+}
+
+std::vector<std::function<void()>> FwdBwdPanel::showSteps(std::shared_ptr<const TraceViews> views) {
+    std::vector<std::function<void()>> steps;
+    for (auto& step : sessionSteps(views->kernels, views->fwdBwd))
+        steps.emplace_back([step = std::move(step)] {
+            const StepTiming timing("forward/backward step");
+            step();
+        });
+    return steps;
+}
+
+bool FwdBwdPanel::showKernel(KernelId k) {
+    if (!table_ || !k.valid() || k.value >= table_->trace().kernelLinks.opInstance.size())
+        return false;
+    return selectOp(table_->trace().kernelLinks.opInstance[k.value]);
+}
+
+std::vector<QAbstractItemView*> FwdBwdPanel::exportViews() const {
+    return {forwardView_, backwardView_, ratioView_, forwardKernelsView_, backwardKernelsView_};
 }
 
 // One step per side (each side's reset is ~15 ms for a million kernels). Both sides are emptied

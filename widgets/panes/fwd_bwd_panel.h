@@ -5,6 +5,7 @@
 #include "core/present/fwd_bwd_data.h"
 #include "core/views/fwd_bwd.h"
 #include "core/views/kernel_table.h"
+#include "widgets/page/trace_page.h"
 
 #include <QWidget>
 #include <functional>
@@ -20,7 +21,7 @@ class FwdBwdRatioModel;
 class KernelTableModel;
 class OpSideModel;
 
-class FwdBwdPanel : public QWidget {
+class FwdBwdPanel : public QWidget, public TracePage {
     Q_OBJECT
   public:
     explicit FwdBwdPanel(QWidget* parent = nullptr);
@@ -29,6 +30,11 @@ class FwdBwdPanel : public QWidget {
     // The same in steps, each short enough for one turn of the event loop (run in order).
     std::vector<std::function<void()>> sessionSteps(std::shared_ptr<const KernelTable> table,
                                                     std::shared_ptr<const FwdBwdData> rows);
+
+    // TracePage: the shown trace's pairs in sessionSteps' steps; a kernel shows as its op.
+    std::vector<std::function<void()>> showSteps(std::shared_ptr<const TraceViews> views) override;
+    bool showKernel(KernelId k) override;
+    std::vector<QAbstractItemView*> exportViews() const override;
 
     // Selects an op instance (forward op or backward node) and its partners.
     bool selectOp(OpId op);

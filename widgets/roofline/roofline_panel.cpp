@@ -1,5 +1,6 @@
 #include "widgets/roofline/roofline_panel.h"
 
+#include "core/present/step_timing.h"
 #include "widgets/roofline/roofline_chart.h"
 
 #include <QComboBox>
@@ -36,6 +37,14 @@ RooflinePanel::RooflinePanel(QWidget* parent)
         emit filterRequested(QString::fromStdString(rows()[static_cast<size_t>(row)].filter));
     });
     redraw();
+}
+
+std::vector<std::function<void()>>
+RooflinePanel::showSteps(std::shared_ptr<const TraceViews> views) {
+    return {[this, views] {
+        const StepTiming step("roofline tab");
+        setData(views->roofline);
+    }};
 }
 
 void RooflinePanel::setData(std::shared_ptr<const RooflineData> d) {

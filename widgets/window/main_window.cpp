@@ -1,5 +1,6 @@
 #include "widgets/window/main_window.h"
 
+#include "core/present/kernel_scopes.h"
 #include "core/present/step_timing.h"
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
@@ -10,6 +11,7 @@
 #include "widgets/panes/load_report_text.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
+#include "widgets/panes/summary_page.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/session/background_job.h"
 #include "widgets/session/load_settings.h"
@@ -17,12 +19,12 @@
 #include "widgets/start/start_page.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_details.h"
-#include "widgets/tables/kernel_summary_model.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/util/units.h"
+#include "widgets/window/session_controller.h"
 
 #include <QAction>
 #include <QApplication>
@@ -63,14 +65,11 @@ const auto kGeometryKey = QStringLiteral("window/geometry");
 const auto kTabKey = QStringLiteral("window/tab");
 const auto kLayerHeaderKey = QStringLiteral("layerTree/header");
 constexpr int kStateVersion = 2;
-// Between deferred steps: a real timer, not 0 ms, whose posted calls Qt runs back to back before
-// any input or paint event.
-constexpr int kStepGapMs = 1;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), loader_(new TraceLoader(this)), kernelModel_(new KernelTableModel(this)),
-      layerModel_(new LayerTreeModel(this)), summaryModel_(new KernelSummaryModel(this)) {
+      layerModel_(new LayerTreeModel(this)) {
     setWindowTitle(QStringLiteral("Layerscope"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -78,27 +77,6 @@ MainWindow::MainWindow(QWidget* parent)
     timeline_ = new TimelineArea;
     iterations_ = new IterationNavigator(timeline_->view());
     timeline_->addStrip(iterations_);
-    charts_ = new SummaryCharts;
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(summaryModel_);
-    proxy->setSortRole(KernelSummaryModel::SortRole);
-    summaryView_ = new QTableView;
-    summaryView_->setObjectName(QStringLiteral("kernelSummary"));
-    summaryView_->setModel(proxy);
-    summaryView_->setSortingEnabled(true);
-    summaryView_->sortByColumn(KernelSummaryModel::Total, Qt::DescendingOrder);
-    summaryView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    summaryView_->horizontalHeader()->setStretchLastSection(true);
-    summaryView_->verticalHeader()->hide();
-    summaryView_->setWordWrap(false);
-    summaryView_->setTextElideMode(Qt::ElideMiddle);
-    summaryView_->verticalHeader()->setDefaultSectionSize(summaryView_->fontMetrics().height() + 6);
-    auto* summary = new QSplitter(Qt::Vertical);
-    summary->addWidget(charts_);
-    summary->addWidget(summaryView_);
-    summary->setStretchFactor(0, 3);
-    summary->setStretchFactor(1, 2);
-
     reportView_ = new QTextBrowser;
     reportView_->setHtml(QStringLiteral(
         "<p>Open an Nsight Systems SQLite export, an nvprof database or a PyTorch profiler trace "
@@ -107,7 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(timeline_, QStringLiteral("Timeline"));
-    tabs_->addTab(summary, QStringLiteral("Summary"));
+    tabs_->addTab(summary_ = new SummaryPage, QStringLiteral("Summary"));
     tabs_->addTab(fwdBwd_ = new FwdBwdPanel, QStringLiteral("Forward/Backward"));
     tabs_->addTab(reportView_, QStringLiteral("Load report"));
     tabs_->addTab(ranks_ = new RanksPanel, QStringLiteral("Ranks"));
@@ -119,6 +97,14 @@ MainWindow::MainWindow(QWidget* parent)
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
     setCentralWidget(tabs_);
+    controller_ = new SessionController(timeline_, this);
+    for (TracePage* page : std::initializer_list<TracePage*>{summary_, roofline_, fwdBwd_})
+        controller_->addPage(page);
+    connect(controller_, &SessionController::visibleDue, this, &MainWindow::showVisible);
+    connect(controller_, &SessionController::reportDue, this, &MainWindow::showReport);
+    connect(controller_, &SessionController::notOpenedDue, this, &MainWindow::showNotOpened);
+    connect(controller_, &SessionController::firstShown, this, &MainWindow::windowReady);
+    connect(controller_, &SessionController::allShown, this, &MainWindow::traceLoaded);
     start_ = new StartPage(this, kStateVersion); // stands in for the tabs while no trace is open
     connect(start_, &StartPage::fileRequested, this, &MainWindow::openFile);
 
@@ -160,17 +146,13 @@ MainWindow::MainWindow(QWidget* parent)
                 statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
             });
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceViews> loaded) {
-        showSession(std::move(loaded), true);
+        controller_->show(std::move(loaded), true);
     });
-    connect(loader_, &TraceLoader::completed, this, &MainWindow::completeShownSession);
+    connect(loader_, &TraceLoader::completed, controller_, &SessionController::complete);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
-    connect(loader_, &TraceLoader::partlyFailed, this, [this](const QStringList& lines) {
-        notOpened_ = lines;
-        if (!reportPending_)
-            showNotOpened(); // else with the loaded session's report, which comes later
-    });
+    connect(loader_, &TraceLoader::partlyFailed, controller_, &SessionController::setNotOpened);
     connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
@@ -264,31 +246,24 @@ void MainWindow::connectViews() {
     connect(kernelView_, &KernelTableView::showInTimeline, this, [this](KernelId row) {
         tabs_->setCurrentWidget(timeline_);
         const uint32_t trace = traceOfRow(row);
-        if (trace == session_->shownTrace)
+        if (trace == shown()->shownTrace)
             timeline_->focusKernel(allRanks_ ? kernelModel_->localOf(row) : row);
         else
             timeline_->view()->selectTraceKernel(trace, kernelModel_->localOf(row), true);
     });
     connect(kernelView_, &KernelTableView::showCounterpart, this, &MainWindow::showCounterpart);
     connect(kernelView_, &KernelTableView::scopeToLayer, this, [this](KernelId row) {
-        if (!session_ || !row.valid()) return;
+        if (!shown() || !row.valid()) return;
         const Trace& t = kernelModel_->tableOf(row).trace();
         const StringId layer = t.kernelLinks.layer[kernelModel_->localOf(row).value];
         if (!layer.valid()) return;
         const std::string name(t.str(layer));
-        std::vector<KernelId> rows;
-        if (allRanks_) { // the layer on every rank
-            for (uint32_t p = 0; p < allRanks_->traces.size(); ++p)
-                if (const StringId there = allRanks_->traces[p]->strings.find(name); there.valid())
-                    for (KernelId k : kernelsOfLayer(*allRanks_->traces[p], there))
-                        rows.push_back(allRanks_->kernels->rowOf(p, k));
-        } else {
-            rows = kernelsOfLayer(t, layer);
-        }
+        const std::vector<KernelId> rows =
+            allRanks_ ? layerRowsOnEveryRank(*allRanks_, name) : kernelsOfLayer(t, layer);
         const QString label = QString::fromStdString(name);
         kernelModel_->setScope(
-            std::move(rows),
-            allRanks_ ? QStringLiteral("Layer %1 on every rank, forward and backward").arg(label)
+            rows, allRanks_
+                      ? QStringLiteral("Layer %1 on every rank, forward and backward").arg(label)
                       : QStringLiteral("Layer %1, forward and backward").arg(label));
         showRowsOnTimeline(kernelModel_->rows(), QStringLiteral("Layer %1").arg(label));
     });
@@ -297,7 +272,7 @@ void MainWindow::connectViews() {
     connect(timeline_->view(), &TimelineView::otherRankKernelClicked, this,
             [this](int rank, KernelId k) {
                 if (allRanks_) { // the table has every rank: select the row, the panes stay
-                    for (const auto& r : session_->ranks->session->ranks)
+                    for (const auto& r : shown()->ranks->session->ranks)
                         if (r.rank == rank) return selectRow(allRanks_->kernels->rowOf(r.trace, k));
                     return;
                 }
@@ -305,55 +280,42 @@ void MainWindow::connectViews() {
                 showRank(rank, [this, k] { selectTimelineKernel(k); });
             });
     connect(timeline_->view(), &TimelineView::rangeClicked, this, [this](RangeId r) {
-        if (!session_) return;
-        const Trace& t = *session_->trace;
+        if (!shown()) return;
+        const Trace& t = *shown()->trace;
         const QString name = QString::fromStdString(std::string(t.str(t.ranges.name[r.value])));
         const auto kernels = kernelsUnder(t, r);
         kernelModel_->setScope(rowsOfShown(kernels), QStringLiteral("Range %1").arg(name));
         timeline_->view()->setHighlight(kernels, false);
-        std::optional<std::pair<double, double>> projection;
-        for (KernelId k : kernels) {
-            const auto s = static_cast<double>(t.kernels.start[k.value]),
-                       e = static_cast<double>(t.kernels.end[k.value]);
-            projection = projection ? std::make_pair(std::min(projection->first, s),
-                                                     std::max(projection->second, e))
-                                    : std::make_pair(s, e);
-        }
-        timeline_->view()->setProjection(projection);
+        timeline_->view()->setProjection(gpuSpanOf(t, kernels));
     });
     connect(fwdBwd_, &FwdBwdPanel::kernelsSelected, this,
             [this](const std::vector<KernelId>& kernels, const QString& what) {
                 timeline_->showKernels(kernels, what);
             });
     connect(kernelView_, &KernelTableView::showInFwdBwd, this, [this](KernelId row) {
-        if (!session_ || !row.valid()) return;
+        if (!shown() || !row.valid()) return;
         const KernelId k = kernelModel_->localOf(row);
         showTrace(traceOfRow(row), [this, k] { // the panes show one trace: the row's
             tabs_->setCurrentWidget(fwdBwd_);
-            fwdBwd_->selectOp(session_->trace->kernelLinks.opInstance[k.value]);
+            fwdBwd_->selectOp(shown()->trace->kernelLinks.opInstance[k.value]);
         });
     });
     layerView_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(layerView_, &QTreeView::customContextMenuRequested, this, &MainWindow::showLayerMenu);
-    connect(charts_, &SummaryCharts::filterRequested, this, [this](const QString& expression) {
-        kernelModel_->clearScope();
-        kernelView_->applyFilter(expression);
-        kernelDock_->raise();
-    });
-    connect(roofline_, &RooflinePanel::filterRequested, charts_,
+    connect(summary_->charts(), &SummaryCharts::filterRequested, this,
+            [this](const QString& expression) {
+                kernelModel_->clearScope();
+                kernelView_->applyFilter(expression);
+                kernelDock_->raise();
+            });
+    connect(roofline_, &RooflinePanel::filterRequested, summary_->charts(),
             &SummaryCharts::filterRequested); // the same path
     // The export target is the table or tree the user last worked in.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
-        for (QAbstractItemView* v :
-             {static_cast<QAbstractItemView*>(kernelView_->table()),
-              static_cast<QAbstractItemView*>(layerView_),
-              static_cast<QAbstractItemView*>(summaryView_),
-              static_cast<QAbstractItemView*>(fwdBwd_->forwardView()),
-              static_cast<QAbstractItemView*>(fwdBwd_->backwardView()),
-              static_cast<QAbstractItemView*>(fwdBwd_->ratioView()),
-              static_cast<QAbstractItemView*>(fwdBwd_->forwardKernelsView()),
-              static_cast<QAbstractItemView*>(fwdBwd_->backwardKernelsView()),
-              static_cast<QAbstractItemView*>(compare_->table())})
+        std::vector<QAbstractItemView*> views{kernelView_->table(), layerView_, compare_->table()};
+        for (const TracePage* page : std::initializer_list<const TracePage*>{summary_, fwdBwd_})
+            for (QAbstractItemView* v : page->exportViews()) views.push_back(v);
+        for (QAbstractItemView* v : views)
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;
         if (now && kernelView_->isAncestorOf(now))
             lastExportView_ = kernelView_->table(); // the filter bar exports the table it filters
@@ -404,18 +366,12 @@ void MainWindow::setLoading(bool loading) {
     }
 }
 
-void MainWindow::showSession(std::shared_ptr<const TraceViews> session, bool deferPanes) {
+void MainWindow::showVisible(bool newSession) {
     setLoading(false);
     start_->leave();
-    paneSteps_.clear(); // a previous trace's panes still pending: this one's replace them
-    reportPending_ = false;
-    completeWaiting_.reset();
-    notOpened_.clear(); // a load's list comes after its session (TraceLoader::partlyFailed)
-    session_ = std::move(session);
-    const bool newSession = session_->ranks != shownRanks_;
     if (newSession) {
         const StepTiming step("ranks tab and box");
-        showRanks(session_->ranks);
+        showRanks(shown()->ranks);
     }
     ncu_.reset();
     // What the user looks at first, now: the table, the tree and the timeline, and everything
@@ -423,54 +379,25 @@ void MainWindow::showSession(std::shared_ptr<const TraceViews> session, bool def
     if (!allRanks_) fillTableAndTree(); // all ranks: the table and tree stay as they are
     {
         const StepTiming step("timeline");
-        if (session_->ranks && session_->ranks->timelines)
-            timeline_->setSession(session_->ranks->timelines, session_->shownTrace);
+        if (shown()->ranks && shown()->ranks->timelines)
+            timeline_->setSession(shown()->ranks->timelines, shown()->shownTrace);
         else
-            timeline_->setData(session_->timeline);
-        iterations_->setSummary(session_->iterations);
-        details_->setHtml(kernelDetailsHtml(*session_->kernels, KernelId()));
+            timeline_->setData(shown()->timeline);
+        iterations_->setSummary(shown()->iterations);
+        details_->setHtml(kernelDetailsHtml(*shown()->kernels, KernelId()));
     }
-    compare_->setBase(session_->trace); // a comparison of another trace closes
-    const bool wasComplete = session_->complete;
-    if (!deferPanes) {
-        timeline_->setUpdatesEnabled(true); // a load's deferred paint still pending: now
-        return showReportAndTitle(newSession, wasComplete, false);
-    }
-    // A newly loaded trace: the window's paint comes in two parts and the load report, title and
-    // status in a turn of the event loop of their own, so that no stall adds them all up (over
-    // 50 ms on a million kernels). This call and the paint of the table and tree that follows it
-    // (a posted paint comes before a timer), then the timeline's paint with the report. The
-    // timeline has its data now, so a click on it meanwhile reaches this trace's kernels.
-    timeline_->setUpdatesEnabled(false);
-    pendingLoaded_ = newSession; // set now: its panes may be queued before that turn
-    reportPending_ = true;
-    QTimer::singleShot(kStepGapMs, this, [this, shown = session_, newSession, wasComplete] {
-        timeline_->setUpdatesEnabled(true); // whatever is shown now
-        if (!session_ || session_->trace != shown->trace || session_->ranks != shown->ranks)
-            return; // another one shown since
-        reportPending_ = false;
-        showReportAndTitle(newSession, wasComplete, true);
-        if (auto complete = std::move(completeWaiting_)) completeShownSession(std::move(complete));
-    });
+    compare_->setBase(shown()->trace); // a comparison of another trace closes
 }
 
-void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes) {
-    const Trace& t = *session_->trace;
+void MainWindow::showReport(bool newSession) {
+    const Trace& t = *shown()->trace;
     {
         const StepTiming report("load report");
         reportView_->setHtml(
             loadReportHtml(t)); // now: a partly failed session's list goes above it
     }
-    // The other tabs once their rows are built (a load sends them after the table, tree and
-    // timeline), each step in its own turn of the event loop.
-    if (!deferPanes) pendingLoaded_ = newSession;
-
-    if (!newSession) { // another rank of the open session: title, recent files and status stay
-        showNotOpened();
-        if (wasComplete) queuePaneSteps(deferPanes);
-        return;
-    }
-    const Session* opened = session_->ranks ? session_->ranks->session.get() : nullptr;
+    if (!newSession) return; // another rank of the open session: title, recent files, status stay
+    const Session* opened = shown()->ranks ? shown()->ranks->session.get() : nullptr;
     const bool oneFile = !opened || opened->traces.size() == 1;
     shownPath_ =
         oneFile && opened ? QString::fromStdString(opened->traces.front().file) : loadingPath_;
@@ -484,13 +411,13 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
                            .arg(info.fileName()));
     setWindowFilePath(info.absoluteFilePath());
     // The layer tree's root holds every kernel's time: no pass over a million kernels here.
-    const double gpu = static_cast<double>(session_->layers->gpuTimeNs[0]);
+    const double gpu = static_cast<double>(shown()->layers->gpuTimeNs[0]);
     statusLabel_->setText(
         QStringLiteral("Span %1  ·  %L2 kernels  ·  GPU time %3  ·  loaded in %4")
             .arg(formatDuration(static_cast<double>(t.captureEnd - t.captureStart)))
             .arg(t.kernels.size())
             .arg(formatDuration(gpu),
-                 formatDuration((t.loadSeconds + session_->prepareSeconds) * 1e9)));
+                 formatDuration((t.loadSeconds + shown()->prepareSeconds) * 1e9)));
 
     const StepTiming recentStep("title, status, recent files");
     QSettings settings;
@@ -503,73 +430,24 @@ void MainWindow::showReportAndTitle(bool newSession, bool wasComplete, bool defe
     }
     settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
     updateRecentMenu();
-    showNotOpened();
-    emit windowReady();
-    if (wasComplete) queuePaneSteps(deferPanes);
 }
 
-void MainWindow::showNotOpened() {
-    if (notOpened_.isEmpty()) return;
+void MainWindow::showNotOpened(const QStringList& notOpened) {
+    if (notOpened.isEmpty()) return;
     statusLabel_->setText(
         QStringLiteral("%1 file(s) could not be opened (see the Load report tab): %2")
-            .arg(notOpened_.size())
-            .arg(notOpened_.front()));
+            .arg(notOpened.size())
+            .arg(notOpened.front()));
     QString html = QStringLiteral("<p><b>Not opened:</b></p><ul>");
-    for (const QString& line : notOpened_)
+    for (const QString& line : notOpened)
         html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
     reportView_->setHtml(html + QStringLiteral("</ul>") + reportView_->toHtml());
-    notOpened_.clear();
 }
 
-void MainWindow::completeShownSession(std::shared_ptr<const TraceViews> complete) {
-    if (!session_ || session_->complete || complete->trace != session_->trace ||
-        complete->ranks != session_->ranks)
-        return;
-    if (reportPending_) {
-        completeWaiting_ = std::move(complete);
-        return;
-    }
-    session_ = std::move(complete);
-    queuePaneSteps(true);
-}
+const std::shared_ptr<const TraceViews>& MainWindow::shown() const { return controller_->views(); }
 
-// The Summary, Roofline and Forward/Backward tabs of the shown session (complete), then
-// traceLoaded for a newly opened one.
-void MainWindow::queuePaneSteps(bool defer) {
-    const auto shown = session_;
-    paneSteps_.push_back([this, shown] {
-        const StepTiming step("summary charts");
-        charts_->setShares(shown->charts);
-    });
-    paneSteps_.push_back([this, shown] {
-        const StepTiming step("roofline tab");
-        roofline_->setData(shown->roofline);
-    });
-    paneSteps_.push_back([this, shown] {
-        const StepTiming step("summary table");
-        summaryModel_->setRows(*shown->kernelSummary);
-        summaryView_->resizeColumnsToContents();
-    });
-    for (auto& step : fwdBwd_->sessionSteps(shown->kernels, shown->fwdBwd))
-        paneSteps_.push_back([step = std::move(step)] {
-            const StepTiming timing("forward/backward step");
-            step();
-        });
-    if (pendingLoaded_) paneSteps_.push_back([this] { emit traceLoaded(); });
-    pendingLoaded_ = false;
-    if (defer)
-        QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
-    else
-        while (!paneSteps_.empty()) runPaneStep();
-}
-
-void MainWindow::runPaneStep() {
-    if (paneSteps_.empty()) return;
-    const auto step = std::move(paneSteps_.front());
-    paneSteps_.erase(paneSteps_.begin());
-    step();
-    if (!paneSteps_.empty()) QTimer::singleShot(kStepGapMs, this, &MainWindow::runPaneStep);
-}
+SummaryCharts* MainWindow::charts() const { return summary_->charts(); }
+QTableView* MainWindow::summaryView() const { return summary_->table(); }
 
 QAbstractItemView* MainWindow::exportTarget() const {
     return lastExportView_ ? lastExportView_
@@ -577,8 +455,8 @@ QAbstractItemView* MainWindow::exportTarget() const {
 }
 
 void MainWindow::compareWith(const QString& path) {
-    if (session_)
-        compare_->compare(session_, path);
+    if (shown())
+        compare_->compare(shown(), path);
     else
         statusLabel_->setText(QStringLiteral("Open a trace first: it is run A of the comparison"));
 }

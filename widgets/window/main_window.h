@@ -34,6 +34,8 @@ class KernelTableView;
 class LayerTreeModel;
 class RanksPanel;
 class RooflinePanel;
+class SessionController;
+class SummaryPage;
 class StartPage;
 class SummaryCharts;
 class TimelineArea;
@@ -59,8 +61,8 @@ class MainWindow : public QMainWindow {
     // A rank switch or the all-ranks table still being prepared off the GUI thread (rankShown
     // follows once it is on screen).
     bool rankPending() const;
-    std::shared_ptr<const Trace> trace() const { return session_ ? session_->trace : nullptr; }
-    const TraceViews* session() const { return session_.get(); }
+    std::shared_ptr<const Trace> trace() const { return shown() ? shown()->trace : nullptr; }
+    const TraceViews* views() const { return shown().get(); }
     // Where the sample trace is: installed share dir, else the source tree's resources/.
     static QString samplePath();
     // The start page instead of the tabs (open, recent files, the sample, how to get a trace)
@@ -72,8 +74,8 @@ class MainWindow : public QMainWindow {
     QTreeView* layerView() const { return layerView_; }
     LayerTreeModel* layerModel() const { return layerModel_; }
     QTextBrowser* detailsView() const { return details_; }
-    SummaryCharts* charts() const { return charts_; }
-    QTableView* summaryView() const { return summaryView_; }
+    SummaryCharts* charts() const;
+    QTableView* summaryView() const;
     FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
     RanksPanel* ranksPanel() const { return ranks_; }
     RooflinePanel* rooflinePanel() const { return roofline_; }
@@ -111,14 +113,13 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     void connectViews();
     void updateRecentMenu();
-    // deferPanes: the tabs other than the timeline fill in later turns of the event loop
-    // (traceLoaded once they have).
-    void showSession(std::shared_ptr<const TraceViews> session, bool deferPanes = false);
-    void showReportAndTitle(bool newSession, bool wasComplete, bool deferPanes);
-    void showNotOpened(); // notOpened_ above the load report and in the status line
-    void runPaneStep();
-    void queuePaneSteps(bool defer);
-    void completeShownSession(std::shared_ptr<const TraceViews> complete);
+    // The shown trace's views (SessionController::views).
+    const std::shared_ptr<const TraceViews>& shown() const;
+    // The controller's stages: the table, tree, timeline and what a click on them reaches; then
+    // the load report (and, newSession, the title, status line and recent files).
+    void showVisible(bool newSession);
+    void showReport(bool newSession);
+    void showNotOpened(const QStringList& lines); // above the load report and in the status line
     void showRanks(const std::shared_ptr<const RankAnalysis>& analysis);
     // The timeline and panes on another trace of the session, prepared off the GUI thread; `then`
     // runs once it is shown (at once when it already is). leaveAllRanks: the table and tree go
@@ -152,7 +153,7 @@ class MainWindow : public QMainWindow {
     void saveSettings();
 
     TraceLoader* loader_;
-    std::shared_ptr<const TraceViews> session_;
+    SessionController* controller_ = nullptr; // the shown views and their staged delivery
     std::shared_ptr<const NcuMetrics> ncu_;
     QString loadingPath_; // the file or folder being opened; empty for several files picked at once
     QString loadingFolder_; // the folder of what is being opened
@@ -164,7 +165,7 @@ class MainWindow : public QMainWindow {
     QTreeView* layerView_ = nullptr;
     QTextBrowser* details_ = nullptr;
     TimelineArea* timeline_ = nullptr;
-    SummaryCharts* charts_ = nullptr;
+    SummaryPage* summary_ = nullptr;
     FwdBwdPanel* fwdBwd_ = nullptr;
     RanksPanel* ranks_ = nullptr;
     RooflinePanel* roofline_ = nullptr;
@@ -179,8 +180,6 @@ class MainWindow : public QMainWindow {
     BackgroundJob* rankJob_ = nullptr; // showTrace's and the all-ranks view's preparation
     QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving
                          // the rank
-    KernelSummaryModel* summaryModel_;
-    QTableView* summaryView_ = nullptr;
     QTextBrowser* reportView_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QDockWidget* layerDock_ = nullptr;
@@ -188,13 +187,6 @@ class MainWindow : public QMainWindow {
     QDockWidget* detailsDock_ = nullptr;
     QAbstractItemView* lastExportView_ = nullptr;
     bool syncing_ = false; // a tree selection made to follow the table must not re-filter it
-    std::vector<std::function<void()>> paneSteps_; // showSession's deferred steps, in order
-    bool pendingLoaded_ = false;                   // traceLoaded is due once the panes are filled
-    // The other tabs' rows when they come before the shown session's title and report (a small
-    // trace's can): taken once those are shown, so that windowReady always comes first.
-    std::shared_ptr<const TraceViews> completeWaiting_;
-    bool reportPending_ = false; // showSession's title and report are still to come
-    QStringList notOpened_;      // a partly failed session's files: listed with its report
 
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

@@ -34,8 +34,8 @@ QString MainWindow::exportView(const QAbstractItemView& view, const QString& pat
 }
 
 QString MainWindow::importNcu(const QString& path) {
-    if (!session_) return QStringLiteral("open a trace first");
-    NcuImport imported = importNcuCsv(session_->trace, path.toStdString());
+    if (!shown()) return QStringLiteral("open a trace first");
+    NcuImport imported = importNcuCsv(shown()->trace, path.toStdString());
     if (!imported.ok()) return QString::fromStdString(imported.error);
     ncu_ = imported.metrics;
     kernelModel_->setNcu(ncu_);
@@ -44,7 +44,7 @@ QString MainWindow::importNcu(const QString& path) {
         QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
     for (const auto& line : ncu_->report(10))
         report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
-    reportView_->setHtml(loadReportHtml(*session_->trace) + report + QStringLiteral("</ul>"));
+    reportView_->setHtml(loadReportHtml(*shown()->trace) + report + QStringLiteral("</ul>"));
     statusLabel_->setText(
         QStringLiteral(
             "Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
@@ -57,7 +57,7 @@ QString MainWindow::importNcu(const QString& path) {
 }
 
 void MainWindow::importNcuInteractive() {
-    if (!session_) return;
+    if (!shown()) return;
     QSettings settings;
     const QString path = QFileDialog::getOpenFileName(
         this, QStringLiteral("Import Nsight Compute CSV"),
@@ -73,7 +73,7 @@ void MainWindow::importNcuInteractive() {
 
 void MainWindow::exportInteractive(bool selectedOnly) {
     QAbstractItemView* view = exportTarget();
-    if (!session_ || !view) return;
+    if (!shown() || !view) return;
     QString what = view->objectName().isEmpty() ? QStringLiteral("table") : view->objectName();
     if (view == kernelView_->table()) what = QStringLiteral("kernels");
     QSettings settings;

@@ -11,6 +11,7 @@
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/window/main_window.h"
+#include "widgets/window/session_controller.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -79,8 +80,8 @@ void MainWindow::setRankBoxTo(int rank) {
 }
 
 void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leaveAllRanks) {
-    if (!session_ || !session_->ranks) return;
-    if (trace == session_->shownTrace) {
+    if (!shown() || !shown()->ranks) return;
+    if (trace == shown()->shownTrace) {
         rankJob_->cancel(); // a switch to another trace asked for before this one
         endBusy();
         if (leaveAllRanks && allRanks_) {
@@ -92,7 +93,7 @@ void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leav
     }
     // Building another trace's table, tree, timeline and panes takes seconds on a big trace:
     // off the GUI thread, the window as it was until then.
-    const auto ranks = session_->ranks;
+    const auto ranks = shown()->ranks;
     showBusy(QStringLiteral("Preparing %1…")
                  .arg(QFileInfo(QString::fromStdString(ranks->session->traces.at(trace).file))
                           .fileName()));
@@ -101,18 +102,18 @@ void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leav
         auto prepared = prepareTraceViews(ranks, trace, order);
         return [this, prepared = std::move(prepared), then, leaveAllRanks] {
             endBusy();
-            if (!session_ || session_->ranks != prepared->ranks)
+            if (!shown() || shown()->ranks != prepared->ranks)
                 return; // another file was opened meanwhile
             if (leaveAllRanks) allRanks_.reset();
-            showSession(prepared);
+            controller_->show(prepared, false);
             if (then) then();
         };
     });
 }
 
 void MainWindow::showRank(int rank, std::function<void()> then) {
-    if (!session_ || !session_->ranks) return;
-    const auto analysis = session_->ranks;
+    if (!shown() || !shown()->ranks) return;
+    const auto analysis = shown()->ranks;
     const Session& s = *analysis->session;
     if (kernelView_->filterEdit()->text() == rankFilter_ && !rankFilter_.isEmpty())
         kernelView_->applyFilter(QString());
@@ -146,7 +147,7 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
                 .arg(static_cast<qulonglong>(allRanks_->kernels->size()))
                 .arg(s.ranks.size())
                 .arg(s.traces.size())
-                .arg(QFileInfo(QString::fromStdString(s.traces[session_->shownTrace].file))
+                .arg(QFileInfo(QString::fromStdString(s.traces[shown()->shownTrace].file))
                          .fileName()));
         if (then) then();
         emit rankShown();
@@ -215,12 +216,12 @@ void MainWindow::fillTableAndTree() {
     std::optional<StepTiming> step(std::in_place, "kernel table");
     if (allRanks_)
         kernelModel_->setTables(allRanks_->kernels);
-    else if (session_->sortedKernels) // sorted on the loader thread
+    else if (shown()->sortedKernels) // sorted on the loader thread
         kernelModel_->setSortedTable(
-            session_->kernels, session_->sortedKernels, session_->kernelOrder.column,
-            session_->kernelOrder.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+            shown()->kernels, shown()->sortedKernels, shown()->kernelOrder.column,
+            shown()->kernelOrder.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
     else
-        kernelModel_->setTable(session_->kernels);
+        kernelModel_->setTable(shown()->kernels);
     step.emplace("kernel table: sort and filter");
     // The model keeps its sort and filter across tables; sort again only where the header asks
     // for another order (the remembered one on the first open).
@@ -235,13 +236,13 @@ void MainWindow::fillTableAndTree() {
     if (allRanks_)
         layerModel_->setSessionTree(allRanks_->layers, allRanks_->traces, traceRankNames());
     else
-        layerModel_->setTree(session_->trace, session_->layers);
+        layerModel_->setTree(shown()->trace, shown()->layers);
     layerView_->expandToDepth(allRanks_ ? 0 : 1);
     timeline_->view()->setEveryRankInTable(allRanks_ != nullptr);
 }
 
 KernelId MainWindow::rowOfShown(KernelId k) const {
-    return allRanks_ && k.valid() ? allRanks_->kernels->rowOf(session_->shownTrace, k) : k;
+    return allRanks_ && k.valid() ? allRanks_->kernels->rowOf(shown()->shownTrace, k) : k;
 }
 
 std::vector<KernelId> MainWindow::rowsOfShown(const std::vector<KernelId>& kernels) const {
@@ -263,7 +264,7 @@ void MainWindow::showRowsOnTimeline(const std::vector<KernelId>& rows, const QSt
 
 uint32_t MainWindow::traceOfRow(KernelId row) const {
     return allRanks_ && row.valid() ? allRanks_->kernels->traceOf(row)
-                                    : (session_ ? session_->shownTrace : 0);
+                                    : (shown() ? shown()->shownTrace : 0);
 }
 
 } // namespace ls::gui

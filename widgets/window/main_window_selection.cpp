@@ -21,7 +21,7 @@ namespace ls::gui {
 
 void MainWindow::showLayerNode(uint32_t node) {
     const LayerTree* tree = layerModel_->tree();
-    if (!session_ || !tree || node >= tree->size()) return;
+    if (!shown() || !tree || node >= tree->size()) return;
     QString label = layerModel_->nodeName(node);
     if (tree->kind[node] == LayerNodeKind::Layer)
         label = QStringLiteral("Layer %1, forward and backward").arg(label);
@@ -35,13 +35,13 @@ void MainWindow::showLayerNode(uint32_t node) {
     if (allRanks_)
         for (const auto& t : allRanks_->traces) traces.push_back(t.get());
     kernelModel_->setScope(allRanks_ ? kernelsOfSessionNode(*allRanks_->layers, traces, node)
-                                     : kernelsOfNode(*session_->trace, *tree, node),
+                                     : kernelsOfNode(*shown()->trace, *tree, node),
                            label);
     showRowsOnTimeline(kernelModel_->rows(), label);
 }
 
 void MainWindow::showLayerMenu(const QPoint& pos) {
-    if (!session_) return;
+    if (!shown()) return;
     const QModelIndex index = layerView_->indexAt(pos);
     if (!index.isValid()) return;
     const uint32_t node = layerModel_->nodeOf(index);
@@ -50,7 +50,7 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
     menu.addAction(QStringLiteral("Show its kernels"), this, [this, node] { showLayerNode(node); });
     if (tree.kind[node] == LayerNodeKind::Layer) {
         const QString layer = layerModel_->nodeName(node);
-        const uint32_t trace = allRanks_ ? allRanks_->layers->trace[node] : session_->shownTrace;
+        const uint32_t trace = allRanks_ ? allRanks_->layers->trace[node] : shown()->shownTrace;
         menu.addAction(QStringLiteral("Forward/backward of %1").arg(layer), this,
                        [this, layer, trace] {
                            showTrace(trace, [this, layer] { // the panes show one trace: the node's
@@ -63,9 +63,9 @@ void MainWindow::showLayerMenu(const QPoint& pos) {
 }
 
 void MainWindow::syncTreeToKernel(KernelId row) {
-    if (!session_ || !row.valid()) return;
+    if (!shown() || !row.valid()) return;
     const uint32_t node = allRanks_ ? allRanks_->layers->tree.kernelNode[row.value]
-                                    : session_->layers->kernelNode[row.value];
+                                    : shown()->layers->kernelNode[row.value];
     const QModelIndex index = layerModel_->indexOf(node);
     if (!index.isValid()) return;
     syncing_ = true;
@@ -89,24 +89,24 @@ void MainWindow::selectRow(KernelId row) {
 }
 
 void MainWindow::showKernelDetails(KernelId row) {
-    if (!session_) return;
+    if (!shown()) return;
     if (allRanks_ && row.valid()) { // a kernel of any rank: its own trace's details
         const KernelId k = kernelModel_->localOf(row);
         const uint32_t trace = traceOfRow(row);
         details_->setHtml(kernelDetailsHtml(kernelModel_->tableOf(row), k));
-        if (trace != session_->shownTrace) {
+        if (trace != shown()->shownTrace) {
             timeline_->view()->selectTraceKernel(trace, k, tabs_->currentWidget() == timeline_);
             timeline_->view()->setLinked({});
             return;
         }
     } else {
-        details_->setHtml(kernelDetailsHtml(*session_->kernels, row, ncu_.get()));
+        details_->setHtml(kernelDetailsHtml(*shown()->kernels, row, ncu_.get()));
     }
     const KernelId k = allRanks_ && row.valid() ? kernelModel_->localOf(row) : row;
     if (!k.valid()) return;
     timeline_->view()->selectKernel(k, tabs_->currentWidget() == timeline_);
     // Link the kernel to its op's counterpart in the other direction.
-    const Trace& t = *session_->trace;
+    const Trace& t = *shown()->trace;
     const OpId op = t.kernelLinks.opInstance[k.value];
     timeline_->view()->setLinked(op.valid() && t.ops.paired[op.value].valid()
                                      ? kernelsOfOp(t, t.ops.paired[op.value])
@@ -114,7 +114,7 @@ void MainWindow::showKernelDetails(KernelId row) {
 }
 
 void MainWindow::showCounterpart(KernelId row) {
-    if (!session_ || !row.valid()) return;
+    if (!shown() || !row.valid()) return;
     const Trace& t = kernelModel_->tableOf(row).trace();
     const uint32_t trace = traceOfRow(row);
     const KernelId k = kernelModel_->localOf(row);

@@ -1,0 +1,100 @@
+#include "widgets/window/session_controller.h"
+
+#include "widgets/page/trace_page.h"
+
+#include <QTimer>
+#include <QWidget>
+
+namespace ls::gui {
+namespace {
+// Between stages: a real timer, not 0 ms, whose posted calls Qt runs back to back before any
+// input or paint event.
+constexpr int kStepGapMs = 1;
+} // namespace
+
+SessionController::SessionController(QWidget* paintGate, QObject* parent)
+    : QObject(parent), paintGate_(paintGate) {}
+
+void SessionController::addPage(TracePage* page) { pages_.push_back(page); }
+
+void SessionController::show(std::shared_ptr<const TraceViews> views, bool deferPanes) {
+    steps_.clear(); // a previous trace's pages still pending: this one's replace them
+    reportPending_ = false;
+    completeWaiting_.reset();
+    notOpened_.clear(); // a load's list comes after its views (TraceLoader::partlyFailed)
+    views_ = std::move(views);
+    const bool newSession = views_->ranks != ranks_;
+    ranks_ = views_->ranks;
+    emit visibleDue(newSession);
+    const bool wasComplete = views_->complete;
+    if (!deferPanes) {
+        if (paintGate_) paintGate_->setUpdatesEnabled(true); // a deferred paint pending: now
+        return showReport(newSession, wasComplete, false);
+    }
+    // The table's and tree's paint come first (a posted paint comes before a timer), then the
+    // held-back paint with the report. The views are set, so a click meanwhile reaches them.
+    if (paintGate_) paintGate_->setUpdatesEnabled(false);
+    allShownDue_ = newSession; // set now: the pages may be queued before that turn
+    reportPending_ = true;
+    QTimer::singleShot(kStepGapMs, this, [this, shown = views_, newSession, wasComplete] {
+        if (paintGate_) paintGate_->setUpdatesEnabled(true); // whatever is shown now
+        if (!views_ || views_->trace != shown->trace || views_->ranks != shown->ranks)
+            return; // another one shown since
+        reportPending_ = false;
+        showReport(newSession, wasComplete, true);
+        if (auto waiting = std::move(completeWaiting_)) complete(std::move(waiting));
+    });
+}
+
+void SessionController::showReport(bool newSession, bool wasComplete, bool deferPanes) {
+    emit reportDue(newSession);
+    if (!deferPanes) allShownDue_ = newSession;
+    flushNotOpened();
+    if (newSession) emit firstShown();
+    if (wasComplete) queuePageSteps(deferPanes);
+}
+
+void SessionController::setNotOpened(const QStringList& lines) {
+    notOpened_ = lines;
+    if (!reportPending_) flushNotOpened(); // else with the report, which comes later
+}
+
+void SessionController::flushNotOpened() {
+    if (notOpened_.isEmpty()) return;
+    const QStringList lines = std::move(notOpened_);
+    notOpened_.clear();
+    emit notOpenedDue(lines);
+}
+
+void SessionController::complete(std::shared_ptr<const TraceViews> complete) {
+    if (!views_ || views_->complete || complete->trace != views_->trace ||
+        complete->ranks != views_->ranks)
+        return;
+    if (reportPending_) {
+        completeWaiting_ = std::move(complete);
+        return;
+    }
+    views_ = std::move(complete);
+    queuePageSteps(true);
+}
+
+void SessionController::queuePageSteps(bool defer) {
+    for (TracePage* page : pages_)
+        for (auto& step : page->showSteps(views_)) steps_.push_back(std::move(step));
+    if (allShownDue_) steps_.push_back([this] { emit allShown(); });
+    allShownDue_ = false;
+    if (defer)
+        QTimer::singleShot(kStepGapMs, this, &SessionController::runStep);
+    else
+        while (!steps_.empty()) runStep();
+}
+
+void SessionController::runStep() {
+    if (steps_.empty()) return;
+    const auto step = std::move(steps_.front());
+    steps_.erase(steps_.begin());
+    step();
+    if (!steps_.empty()) QTimer::singleShot(kStepGapMs, this, &SessionController::runStep);
+}
+
+} // namespace ls::gui
