@@ -1,16 +1,20 @@
 #include "widgets/compare/compare_loader.h"
 
 #include "core/load/load.h"
+#include "widgets/session/job_tracker.h"
 #include "widgets/session/load_settings.h"
 
 #include <QFileInfo>
-#include <QMetaObject>
+#include <QPointer>
 #include <QSettings>
 #include <chrono>
-#include <exception>
+#include <stdexcept>
 
 namespace ls::gui {
 namespace {
+
+const auto kOpenKind = QStringLiteral("compare");
+const auto kDiffKind = QStringLiteral("diff");
 
 std::shared_ptr<const CompareResult> computeDiff(std::shared_ptr<const ComparePair> pair,
                                                  const DiffOptions& options) {
@@ -25,94 +29,84 @@ std::shared_ptr<const CompareResult> computeDiff(std::shared_ptr<const ComparePa
 
 } // namespace
 
-CompareLoader::CompareLoader(QObject* parent) : QObject(parent) {}
+CompareLoader::CompareLoader(QObject* parent, JobTracker* tracker)
+    : QObject(parent), tracker_(tracker) {}
 
+// A cancelled load stops between chunks and phases; a diff is short. No signal now: the tab that
+// listens is going too.
 CompareLoader::~CompareLoader() {
-    // A cancelled load stops between chunks and phases; a diff is short. No signal now: the tab
-    // that listens is going too.
-    if (cancel_) *cancel_ = true;
-    ++loadJob_;
-    ++diffJob_;
-    for (auto& w : workers_) w.thread.join();
+    if (!tracker_) return;
+    tracker_->cancel(loadJob_);
+    tracker_->cancel(diffJob_);
 }
 
-void CompareLoader::launch(std::function<void()> work) {
-    std::erase_if(workers_, [](Worker& w) {
-        if (!w.done->load()) return false;
-        w.thread.join(); // past its last statement
-        return true;
+JobTracker* CompareLoader::tracker() {
+    if (tracker_) return tracker_;
+    tracker_ = JobTracker::nearest(this);
+    // What failed: the open (B's file), or a diff (B's file too, the tab shows the reason).
+    connect(tracker_, &JobTracker::failed, this, [this](quint64 id, const QString& reason) {
+        if (id == loadJob_ && loading_) {
+            loading_ = false;
+            emit failed(openPath_, reason);
+        } else if (id == diffJob_ && diffing_) {
+            diffing_ = false;
+            emit failed(diffPath_, reason);
+        }
     });
-    Worker w;
-    w.thread = std::thread([work = std::move(work), done = w.done] {
-        // At the window's own priority: the user waits for the comparison, and a lower one would
-        // yield to every other process too (widgets/session/trace_loader.cpp says what that cost).
-        work();
-        *done = true;
-    });
-    workers_.push_back(std::move(w));
+    return tracker_;
 }
 
 void CompareLoader::cancel() {
-    if (cancel_) *cancel_ = true;
-    ++diffJob_;
+    tracker()->cancel(diffJob_);
+    diffing_ = false;
     if (loading_) {
-        ++loadJob_;
+        tracker()->cancel(loadJob_);
         loading_ = false;
         emit cancelled();
     }
-    diffing_ = false;
 }
 
 void CompareLoader::open(std::shared_ptr<const Trace> a,
                          std::shared_ptr<const TimelineData> timelineA, const QString& pathA,
                          const QString& pathB, const DiffOptions& options) {
-    if (cancel_) *cancel_ = true; // the superseded load stops; its result is dropped by the job id
-    const quint64 job = ++loadJob_;
-    ++diffJob_;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    loading_ = true;
+    // The superseded load stops (its token is set) and its result is dropped; so are the diffs
+    // of the pair open until now.
+    tracker()->cancel(diffJob_);
     diffing_ = false;
+    loading_ = false; // the superseded open tells nothing
+    openPath_ = pathB;
     const LoadOptions fromSettings = loadOptionsFromSettings(); // nsys for reports, the model cache
     const QString nameB = QFileInfo(pathB).fileName();
-    launch([this, job, flag = cancel_, a = std::move(a), timelineA = std::move(timelineA), pathA,
-            pathB, nameB, options, fromSettings] {
-        const auto post = [this, job](std::function<void(CompareLoader&)> f) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, job, f = std::move(f)] {
-                    if (loadJob_ == job) f(*this);
-                },
-                Qt::QueuedConnection);
-        };
-        const auto fail = [post, pathB](const QString& reason) {
-            post([pathB, reason](CompareLoader& self) {
-                self.loading_ = false;
-                emit self.failed(pathB, reason);
-            });
-        };
-        try {
+    QPointer<CompareLoader> self(this);
+    loadJob_ = tracker()->submit(
+        kOpenKind, QStringLiteral("Comparing with %1").arg(nameB),
+        [self, a = std::move(a), timelineA = std::move(timelineA), pathA, pathB, nameB, options,
+         fromSettings](const JobContext& ctx) -> JobTracker::Result {
+            const auto say = [ctx, self](const QString& message) {
+                ctx.post([self, message] {
+                    if (self) emit self->progress(message);
+                });
+            };
             LoadOptions load = fromSettings;
-            load.cancel = flag.get();
-            load.progress = [post, nameB](const LoadProgress& p) {
+            load.cancel = ctx.cancelFlag();
+            load.progress = [ctx, say, nameB](const LoadProgress& p) {
                 const int percent =
                     p.rowsTotal ? static_cast<int>(100 * p.rowsRead / p.rowsTotal) : 0;
                 const QString table =
                     QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
-                post([nameB, table, percent](CompareLoader& self) {
-                    emit self.progress(QStringLiteral("Compare: reading %1 of %2 (%3 %)…")
-                                           .arg(table, nameB)
-                                           .arg(percent));
-                });
+                ctx.progress(QStringLiteral("Reading %1").arg(table),
+                             static_cast<qint64>(p.rowsRead), static_cast<qint64>(p.rowsTotal));
+                say(QStringLiteral("Compare: reading %1 of %2 (%3 %)…")
+                        .arg(table, nameB)
+                        .arg(percent));
             };
             LoadResult loaded = loadTrace(pathB.toStdString(), load);
-            if (*flag) return; // cancel() has told the tab already
+            if (ctx.cancelled()) return {}; // cancel() has told the tab already
             if (!loaded.ok())
-                return fail(QString::fromStdString(
-                    loaded.error ? loaded.error->reason : std::string("could not be read")));
-            post([nameB](CompareLoader& self) {
-                emit self.progress(
-                    QStringLiteral("Compare: aligning the runs with %1…").arg(nameB));
-            });
+                throw std::runtime_error(loaded.error ? loaded.error->reason
+                                                      : std::string("could not be read"));
+            ctx.progress(QStringLiteral("Aligning the runs"));
+            say(QStringLiteral("Compare: aligning the runs with %1…").arg(nameB));
             auto pair = std::make_shared<ComparePair>();
             pair->a.trace = a;
             pair->a.label = "A: " + QFileInfo(pathA).fileName().toStdString();
@@ -125,40 +119,31 @@ void CompareLoader::open(std::shared_ptr<const Trace> a,
             pair->pathA = pathA;
             pair->pathB = pathB;
             auto result = computeDiff(std::move(pair), options);
-            post([result](CompareLoader& self) {
-                self.loading_ = false;
-                emit self.opened(result);
-            });
-        } catch (const std::exception& e) {
-            fail(QString::fromUtf8(e.what()));
-        }
-    });
+            return [self, result] {
+                if (!self) return;
+                self->loading_ = false;
+                emit self->opened(result);
+            };
+        });
+    loading_ = true;
 }
 
 void CompareLoader::diff(std::shared_ptr<const ComparePair> pair, const DiffOptions& options) {
     if (!pair) return;
-    const quint64 job = ++diffJob_;
+    diffing_ = false; // the superseded diff tells nothing
+    diffPath_ = pair->pathB;
+    QPointer<CompareLoader> self(this);
+    diffJob_ = tracker()->submit(
+        kDiffKind, QStringLiteral("Comparing the runs"),
+        [self, pair = std::move(pair), options](const JobContext&) -> JobTracker::Result {
+            auto result = computeDiff(pair, options);
+            return [self, result] {
+                if (!self) return;
+                self->diffing_ = false;
+                emit self->diffed(result);
+            };
+        });
     diffing_ = true;
-    launch([this, job, pair = std::move(pair), options] {
-        std::shared_ptr<const CompareResult> result;
-        QString error;
-        try {
-            result = computeDiff(pair, options);
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, job, result, error, path = pair->pathB] {
-                if (diffJob_ != job) return;
-                diffing_ = false;
-                if (result)
-                    emit diffed(result);
-                else
-                    emit failed(path, error);
-            },
-            Qt::QueuedConnection);
-    });
 }
 
 } // namespace ls::gui

@@ -1,19 +1,17 @@
 #pragma once
 // The work behind the Compare tab, off the GUI thread: opening the second run (load B, build its
 // timeline rows, find both sides' iterations, compute the first diff) and every later diff of the
-// same pair (another level, a drill-down, per sample). Each request has a job id; a result that a
-// newer request superseded is dropped, as TraceLoader does.
+// same pair (another level, a drill-down, per sample). Each request is a job of the window's
+// JobTracker (kinds "compare" and "diff"); a result that a newer request superseded is dropped, as
+// TraceLoader does.
 #include "core/compare/run_diff.h"
 #include "core/present/timeline_data.h"
 #include "core/pytorch/iterations.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
-#include <atomic>
-#include <functional>
 #include <memory>
-#include <thread>
-#include <vector>
 
 namespace ls::gui {
 
@@ -33,11 +31,14 @@ struct CompareResult {
     double seconds = 0; // diffRuns' time
 };
 
+class JobTracker;
+
 class CompareLoader : public QObject {
     Q_OBJECT
   public:
-    explicit CompareLoader(QObject* parent = nullptr);
-    ~CompareLoader() override;
+    // The tracker: `tracker`, else JobTracker::nearest(this) at the first request (the window's).
+    explicit CompareLoader(QObject* parent = nullptr, JobTracker* tracker = nullptr);
+    ~CompareLoader() override; // cancels its jobs; the tracker joins them
 
     // A: the open trace and its timeline rows (built when it was opened); B: the file at pathB.
     void open(std::shared_ptr<const Trace> a, std::shared_ptr<const TimelineData> timelineA,
@@ -59,15 +60,11 @@ class CompareLoader : public QObject {
     void cancelled();
 
   private:
-    struct Worker {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);
-    };
-    void launch(std::function<void()> work);
+    JobTracker* tracker();
 
-    std::vector<Worker> workers_; // joined once done, or on destruction
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::atomic<quint64> loadJob_{0}, diffJob_{0};
+    QPointer<JobTracker> tracker_;
+    quint64 loadJob_ = 0, diffJob_ = 0; // the tracker's ids of the latest requests
+    QString openPath_, diffPath_;       // B's file of each: what failed() names
     bool loading_ = false, diffing_ = false;
 };
 

@@ -119,7 +119,16 @@ JobId JobTracker::submit(const QString& kind, const QString& title, Work work,
 
 void JobTracker::deliver(JobId id, Result result, const QString& error) {
     Job* job = find(id);
-    if (!job || !job->current) return joinReturned(); // cancelled or superseded: said so then
+    if (!job) return;
+    if (!job->current) { // cancelled or superseded: its result is dropped
+        const bool cancelledNow = job->cancelled;
+        job->cancelled = false;
+        joinReturned();
+        if (!cancelledNow) return;
+        emit cancelled(id);
+        emit ended(id);
+        return;
+    }
     job->current = false;
     QString failure = error;
     if (failure.isEmpty() && result) try {
@@ -150,9 +159,8 @@ void JobTracker::cancel(JobId id) {
     Job* job = find(id);
     if (!job || !job->current) return;
     job->current = false;
+    job->cancelled = true;
     *job->cancel = true;
-    emit cancelled(id);
-    emit ended(id);
     emit changed();
 }
 

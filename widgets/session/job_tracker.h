@@ -73,8 +73,8 @@ class JobTracker : public QObject {
     // GUI thread only, as is everything below.
     JobId submit(const QString& kind, const QString& title, Work work,
                  Supersede supersede = Supersede::Yes);
-    // The job's token is set and its results dropped; cancelled(id) follows at once. Its thread
-    // ends when the work next looks at the token.
+    // The job's token is set and its results dropped; it leaves running() now, and cancelled(id)
+    // follows once its work has returned (the work stops when it next looks at the token).
     void cancel(JobId id);
     void cancelAll();
     bool busy(const QString& kind) const;
@@ -89,9 +89,10 @@ class JobTracker : public QObject {
     void progress(quint64 id, const QString& text, qint64 done, qint64 total);
     void finished(quint64 id);                    // its result has run
     void failed(quint64 id, const QString& text); // it threw: the first line of what()
-    void cancelled(quint64 id);                   // by cancel() or a newer job of its kind
-    void ended(quint64 id);                       // after each of the three above
-    void changed();                               // running() is not what it was
+    // By cancel() or a newer job of its kind: sent once the work has returned.
+    void cancelled(quint64 id);
+    void ended(quint64 id); // after each of the three above
+    void changed();         // running() is not what it was
 
   private:
     friend class JobContext;
@@ -101,7 +102,8 @@ class JobTracker : public QObject {
         std::shared_ptr<std::atomic<bool>> cancel;
         std::shared_ptr<std::atomic<bool>> returned; // set as the thread leaves the work
         std::thread thread;
-        bool current = true; // neither cancelled, superseded nor ended
+        bool current = true;    // neither cancelled, superseded nor ended
+        bool cancelled = false; // cancelled() is due when the work returns
         QString text;
         qint64 done = 0, total = 0;
     };

@@ -5,12 +5,13 @@
 #include "core/model/platform.h"
 #include "core/present/step_timing.h"
 #include "core/views/timeline_tracks.h"
+#include "widgets/session/job_tracker.h"
 #include "widgets/session/load_settings.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
-#include <QPointer>
 #include <QSettings>
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,34 @@ namespace ls::gui {
 
 namespace {
 constexpr int64_t kProgressGapMs = 60;
+const auto kLoadKind = QStringLiteral("load");
+const auto kCacheKind = QStringLiteral("model-cache");
+
+bool fromModelCache(const Trace& t) {
+    return !t.loadPhases.empty() && t.loadPhases.front().first == "read model cache";
+}
+
+// Whether loadTrace started a model cache write for one of the session's files, loaded in full
+// with a cache folder (core/load/loader.cpp: a file that is not a converted copy, not read from
+// the cache). When a file changed during its load no write starts and the job ends at once.
+bool cacheWriteStarted(const Session& s) {
+    return std::any_of(s.traces.begin(), s.traces.end(), [](const SessionTrace& t) {
+        return t.trace && !fromModelCache(*t.trace) && !t.trace->ownedFiles &&
+               t.trace->sourcePath.empty();
+    });
+}
+
+// The model cache's background writes as a job: the window can say so, and its tracker waits for
+// them when it closes (core/cache/trace_cache.h has no cancel: a write takes a few seconds).
+void trackCacheWrites(JobTracker& tracker) {
+    tracker.submit(
+        kCacheKind, QStringLiteral("Saving model cache…"),
+        [](const JobContext&) -> JobTracker::Result {
+            waitForCacheWrites();
+            return {};
+        },
+        JobTracker::Supersede::No);
+}
 
 // Views of the one trace a load is correlating and pricing, each built on a thread of its own once
 // the columns it reads are final: the timeline lanes after the import, the kernel table's NVTX
@@ -48,222 +77,225 @@ struct EarlyBuilds {
 };
 } // namespace
 
-TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+TraceLoader::TraceLoader(QObject* parent, JobTracker* tracker) : QObject(parent) {
     qRegisterMetaType<std::shared_ptr<const ls::TraceViews>>(
         "std::shared_ptr<const ls::TraceViews>");
+    if (tracker) useTracker(tracker);
 }
 
+// A cancelled load stops between chunks and phases: the tracker's join (when it goes, with this
+// loader or the window) is short.
 TraceLoader::~TraceLoader() {
-    stop(); // a cancelled load stops between chunks and phases, so this join is short
-    if (worker_.thread.joinable()) worker_.thread.join();
-    for (auto& w : retired_) w.thread.join();
+    if (tracker_) tracker_->cancel(job_);
 }
 
-// A long session opens many files: threads of superseded loads that have returned are joined
-// (at once: they are past their last statement) instead of piling up until the window closes.
-void TraceLoader::joinFinishedRetired() {
-    std::erase_if(retired_, [](Worker& w) {
-        if (!w.done->load()) return false;
-        w.thread.join();
-        return true;
+JobTracker* TraceLoader::tracker() {
+    if (!tracker_) useTracker(JobTracker::nearest(this));
+    return tracker_;
+}
+
+// A cancelled load says so once its thread has stopped, unless another start() came since.
+void TraceLoader::useTracker(JobTracker* tracker) {
+    tracker_ = tracker;
+    connect(tracker, &JobTracker::cancelled, this, [this](quint64 id) {
+        if (id != cancelling_ || id != job_) return;
+        cancelling_ = 0;
+        busy_ = false;
+        emit cancelled();
     });
 }
 
 // Once the table, tree and timeline are shown the load has ended for the user: Cancel no longer
 // applies to it (the other tabs' rows still come).
 void TraceLoader::cancel() {
-    if (busy_) stop();
-}
-
-void TraceLoader::stop() {
-    if (cancel_) *cancel_ = true;
+    if (!busy_ || cancelling_ == job_) return;
+    cancelling_ = job_;
+    tracker()->cancel(job_);
 }
 
 void TraceLoader::start(const QStringList& paths) {
-    // The superseded load is cancelled and left to finish on its own: joining it here would
-    // freeze the window; its result is dropped by the job id.
-    stop();
-    if (worker_.thread.joinable()) retired_.push_back(std::move(worker_));
-    joinFinishedRetired();
-    worker_ = Worker();
-    const quint64 job = ++job_;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    busy_ = true;
+    // The superseded load is cancelled by the tracker and left to finish on its own: joining it
+    // here would freeze the window; its results are dropped.
+    busy_ = false;
     QPointer<TraceLoader> self(this);
-    auto flag = cancel_;
     // The nsys for .nsys-rep reports and the model cache, from the settings
     // (widgets/session/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
-    worker_.thread = std::thread([this, self, job, flag, paths, fromSettings,
-                                  finished = worker_.done, order = order_] {
-        // The load and what the window shows first run at the window's own priority: a lower one
-        // yielded the cores to every other process too, and the user waits for this work (beside a
-        // busy compile the window took 2.2x a CLI load's time at nice 5). The GUI thread mostly
-        // sleeps, so the scheduler still runs it first when it wakes. The other tabs' rows and the
-        // caches' writes, which nobody waits for, go at a lower priority (below).
-        // The model cache's write waits until this thread is done preparing what the window shows
-        // (the promise is set, or destroyed, when the thread ends).
-        std::promise<void> prepared;
-        LoadOptions options = fromSettings;
-        options.cacheWriteAfter = prepared.get_future().share();
-        options.cancel = flag.get();
-        // At most ~16 updates a second reach the window: each repaints the status bar on the GUI
-        // thread, on the cores the load's threads are using (a million-kernel file reports a few
-        // hundred chunks). Calls never overlap (LoadOptions::progress), so the time of the last one
-        // needs no lock.
-        options.progress = [this, self, job,
-                            lastMs = std::make_shared<int64_t>(-1)](const LoadProgress& p) {
-            const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      std::chrono::steady_clock::now().time_since_epoch())
-                                      .count();
-            if (p.rowsRead < p.rowsTotal && *lastMs >= 0 && nowMs - *lastMs < kProgressGapMs)
-                return; // the last report always goes
-            *lastMs = nowMs;
-            const QString table =
-                QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
-            const auto done = static_cast<qint64>(p.rowsRead),
-                       total = static_cast<qint64>(p.rowsTotal);
-            const bool inBytes = p.inBytes;
-            QMetaObject::invokeMethod(
-                this,
-                [self, job, done, total, table, inBytes] {
-                    if (self && self->job_ == job) emit self->progress(done, total, table, inBytes);
-                },
-                Qt::QueuedConnection);
-        };
-        std::vector<std::string> files;
-        for (const QString& p : paths) files.push_back(p.toStdString());
-        // One file's views (tree, lanes, paths, iterations) come from the view cache when it has
-        // them for the file's state before the load, as the model cache's do.
-        const bool oneFile = files.size() == 1 && !QFileInfo(paths.front()).isDir() &&
-                             !options.cacheDir.empty() &&
-                             closeLoadParts(options.parts) == kLoadEverything;
-        const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
-        const std::string cacheDir = options.cacheDir;
-        const uint64_t cacheCap = options.cacheCapBytes;
-        // One file: its timeline lanes are built while the load correlates and prices it (they
-        // read only columns that are final after the import), and its table's paths and time
-        // order while the load prices it, on the core the load's tail leaves idle, instead of
-        // after the load.
-        auto early = std::make_shared<EarlyBuilds>();
-        if (files.size() == 1 && !QFileInfo(paths.front()).isDir()) {
-            options.correlated = [early, order](const Trace& t) -> std::function<void()> {
-                try {
-                    early->table = std::async(std::launch::async, [&t, order] {
-                        const StepTiming step("early: table paths, order");
-                        std::optional<SortedKernels> sorted;
-                        const auto field = static_cast<KernelField>(order.column);
-                        if (order.column >= 0 &&
-                            static_cast<size_t>(order.column) < kKernelFieldCount &&
-                            isKernelTimeField(field))
-                            sorted = SortedKernels{order.column, order.descending,
-                                                   kernelsInTimeOrder(t, field, order.descending)};
-                        return std::make_pair(buildKernelPaths(t), std::move(sorted));
-                    });
-                } catch (const std::exception&) { // no thread: built after the load
-                    return {};
-                }
-                early->trace = &t;
-                return [early] { early->table.wait(); };
+    const QString title =
+        paths.size() == 1 ? QStringLiteral("Opening %1").arg(QFileInfo(paths.front()).fileName())
+                          : QStringLiteral("Opening %1 files").arg(paths.size());
+    job_ = tracker()->submit(
+        kLoadKind, title,
+        [self, paths, fromSettings, order = order_](const JobContext& ctx) -> JobTracker::Result {
+            // The load and what the window shows first run at the window's own priority: a lower
+            // one yielded the cores to every other process too, and the user waits for this work
+            // (beside a busy compile the window took 2.2x a CLI load's time at nice 5). The GUI
+            // thread mostly sleeps, so the scheduler still runs it first when it wakes. The other
+            // tabs' rows and the caches' writes, which nobody waits for, go at a lower priority
+            // (below). The model cache's write waits until this thread is done preparing what the
+            // window shows (the promise is set, or destroyed, when the job ends).
+            std::promise<void> prepared;
+            LoadOptions options = fromSettings;
+            options.cacheWriteAfter = prepared.get_future().share();
+            options.cancel = ctx.cancelFlag();
+            // At most ~16 updates a second reach the window: each repaints the status bar on the
+            // GUI thread, on the cores the load's threads are using (a million-kernel file reports
+            // a few hundred chunks). Calls never overlap (LoadOptions::progress), so the time of
+            // the last one needs no lock.
+            options.progress = [ctx, self,
+                                lastMs = std::make_shared<int64_t>(-1)](const LoadProgress& p) {
+                const int64_t nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count();
+                if (p.rowsRead < p.rowsTotal && *lastMs >= 0 && nowMs - *lastMs < kProgressGapMs)
+                    return; // the last report always goes
+                *lastMs = nowMs;
+                const QString table =
+                    QString::fromUtf8(p.table.data(), static_cast<qsizetype>(p.table.size()));
+                const auto done = static_cast<qint64>(p.rowsRead),
+                           total = static_cast<qint64>(p.rowsTotal);
+                const bool inBytes = p.inBytes;
+                ctx.progress(QStringLiteral("Reading %1").arg(table), done, total);
+                ctx.post([self, done, total, table, inBytes] {
+                    if (self) emit self->progress(done, total, table, inBytes);
+                });
             };
-            options.imported = [early](const Trace& t) -> std::function<void()> {
-                try {
-                    early->tracks = std::async(std::launch::async, [&t] {
-                        const StepTiming step("early: timeline lanes");
-                        return buildTimelineTracks(t);
-                    });
-                } catch (const std::exception&) { // no thread: the lanes are built after the load
-                    return {};
-                }
-                early->trace = &t;
-                return [early] { early->tracks.wait(); };
-            };
-        }
-        SessionLoadOptions sessionOptions;
-        sessionOptions.load = std::move(options);
-        if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
-            sessionOptions.fileDone = [this, self, job](size_t done, size_t total,
-                                                        const std::string&) {
-                QMetaObject::invokeMethod(
-                    this,
-                    [self, job, done, total] {
-                        if (self && self->job_ == job)
+            std::vector<std::string> files;
+            for (const QString& p : paths) files.push_back(p.toStdString());
+            // One file's views (tree, lanes, paths, iterations) come from the view cache when it
+            // has them for the file's state before the load, as the model cache's do.
+            const bool oneFile = files.size() == 1 && !QFileInfo(paths.front()).isDir() &&
+                                 !options.cacheDir.empty() &&
+                                 closeLoadParts(options.parts) == kLoadEverything;
+            const std::string identity = oneFile ? traceFileIdentity(files.front()) : std::string();
+            const std::string cacheDir = options.cacheDir;
+            const bool cacheable =
+                !cacheDir.empty() && closeLoadParts(options.parts) == kLoadEverything;
+            const uint64_t cacheCap = options.cacheCapBytes;
+            // One file: its timeline lanes are built while the load correlates and prices it (they
+            // read only columns that are final after the import), and its table's paths and time
+            // order while the load prices it, on the core the load's tail leaves idle, instead of
+            // after the load.
+            auto early = std::make_shared<EarlyBuilds>();
+            if (files.size() == 1 && !QFileInfo(paths.front()).isDir()) {
+                options.correlated = [early, order](const Trace& t) -> std::function<void()> {
+                    try {
+                        early->table = std::async(std::launch::async, [&t, order] {
+                            const StepTiming step("early: table paths, order");
+                            std::optional<SortedKernels> sorted;
+                            const auto field = static_cast<KernelField>(order.column);
+                            if (order.column >= 0 &&
+                                static_cast<size_t>(order.column) < kKernelFieldCount &&
+                                isKernelTimeField(field))
+                                sorted =
+                                    SortedKernels{order.column, order.descending,
+                                                  kernelsInTimeOrder(t, field, order.descending)};
+                            return std::make_pair(buildKernelPaths(t), std::move(sorted));
+                        });
+                    } catch (const std::exception&) { // no thread: built after the load
+                        return {};
+                    }
+                    early->trace = &t;
+                    return [early] { early->table.wait(); };
+                };
+                options.imported = [early](const Trace& t) -> std::function<void()> {
+                    try {
+                        early->tracks = std::async(std::launch::async, [&t] {
+                            const StepTiming step("early: timeline lanes");
+                            return buildTimelineTracks(t);
+                        });
+                    } catch (
+                        const std::exception&) { // no thread: the lanes are built after the load
+                        return {};
+                    }
+                    early->trace = &t;
+                    return [early] { early->tracks.wait(); };
+                };
+            }
+            SessionLoadOptions sessionOptions;
+            sessionOptions.load = std::move(options);
+            if (paths.size() > 1 || QFileInfo(paths.value(0)).isDir())
+                sessionOptions.fileDone = [ctx, self](size_t done, size_t total,
+                                                      const std::string&) {
+                    ctx.progress(QStringLiteral("Loaded %1 of %2 files").arg(done).arg(total),
+                                 static_cast<qint64>(done), static_cast<qint64>(total));
+                    ctx.post([self, done, total] {
+                        if (self)
                             emit self->filesProgress(static_cast<int>(done),
                                                      static_cast<int>(total));
-                    },
-                    Qt::QueuedConnection);
-            };
-        Session loaded;
-        {
-            const StepTiming step("load");
-            loaded = loadSession(files, sessionOptions);
-        }
-        QStringList failures;
-        for (const auto& f : loaded.failed)
-            failures << QString::fromStdString(f.file + ": " + f.reason);
-        QString failedPath = paths.value(0), reason;
-        if (!loaded.failed.empty()) {
-            failedPath = QString::fromStdString(loaded.failed.front().file);
-            reason = QString::fromStdString(loaded.failed.front().reason);
-        }
-        std::shared_ptr<const TraceViews> session;
-        bool storeViews = false;
-        if (!loaded.empty() && !*flag) {
-            const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
-            std::unique_ptr<CachedViews> cached;
-            // One file of one rank (a file of several GPUs shows a session's rows instead), not a
-            // converted copy, and still in the state the identity names: the model is of it.
-            if (!identity.empty() && loaded.traces.size() == 1 && loaded.ranks.size() <= 1) {
-                const Trace& t = *loaded.traces.front().trace;
-                storeViews = !t.ownedFiles && t.sourcePath.empty() &&
-                             traceFileIdentity(files.front()) == identity;
-                if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
+                    });
+                };
+            Session loaded;
+            {
+                const StepTiming step("load");
+                loaded = loadSession(files, sessionOptions);
             }
-            EarlyViews views = early->take(
-                loaded.traces.size() == 1 ? loaded.traces.front().trace.get() : nullptr);
-            session = prepareVisibleViews(std::make_shared<const Session>(std::move(loaded)), shown,
-                                          order, std::move(cached), std::move(views));
-            storeViews = storeViews && !session->viewsFromCache;
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [self, job, flag, failedPath, reason, failures, session] {
-                if (!self || self->job_ != job) return;
+            // The write waits for `prepared`, set when this job ends: the tracker is told now.
+            if (cacheable && cacheWriteStarted(loaded))
+                ctx.postAlways([tracker = ctx.tracker()] { trackCacheWrites(*tracker); });
+            QStringList failures;
+            for (const auto& f : loaded.failed)
+                failures << QString::fromStdString(f.file + ": " + f.reason);
+            QString failedPath = paths.value(0), reason;
+            if (!loaded.failed.empty()) {
+                failedPath = QString::fromStdString(loaded.failed.front().file);
+                reason = QString::fromStdString(loaded.failed.front().reason);
+            }
+            std::shared_ptr<const TraceViews> session;
+            bool storeViews = false;
+            if (!loaded.empty() && !ctx.cancelled()) {
+                const uint32_t shown = loaded.ranks.empty() ? 0 : loaded.ranks.front().trace;
+                std::unique_ptr<CachedViews> cached;
+                // One file of one rank (a file of several GPUs shows a session's rows instead), not
+                // a converted copy, and still in the state the identity names: the model is of it.
+                if (!identity.empty() && loaded.traces.size() == 1 && loaded.ranks.size() <= 1) {
+                    const Trace& t = *loaded.traces.front().trace;
+                    storeViews = !t.ownedFiles && t.sourcePath.empty() &&
+                                 traceFileIdentity(files.front()) == identity;
+                    if (storeViews) cached = lookupViewCache(cacheDir, identity, t).views;
+                }
+                EarlyViews views = early->take(
+                    loaded.traces.size() == 1 ? loaded.traces.front().trace.get() : nullptr);
+                session = prepareVisibleViews(std::make_shared<const Session>(std::move(loaded)),
+                                              shown, order, std::move(cached), std::move(views));
+                storeViews = storeViews && !session->viewsFromCache;
+            }
+            // Dropped when the load was cancelled (cancel() has told the window) or superseded.
+            ctx.post([self, failedPath, reason, failures, session] {
+                if (!self) return;
                 self->busy_ = false;
-                if (session &&
-                    !*flag) { // a Cancel before this point cancels the load: nothing was shown
+                if (session) {
                     emit self->loaded(session);
                     if (!failures.isEmpty()) emit self->partlyFailed(failures);
-                } else if (reason.isEmpty() || session) { // cancelled
+                } else if (reason.isEmpty()) { // nothing loaded and nothing failed
                     emit self->cancelled();
                 } else {
                     emit self->failed(failedPath, reason);
                 }
-            },
-            Qt::QueuedConnection);
-        // What follows is for the other tabs and the next open: it yields the cores to the window
-        // and to everything else, as the model cache's writer does (core/cache/trace_cache.h).
-        platform::lowerThreadPriority();
-        if (session && !*flag && job_ == job) {
-            auto complete = completeViews(session);
-            QMetaObject::invokeMethod(
-                this,
-                [self, job, complete] {
-                    if (self && self->job_ == job) emit self->completed(complete);
-                },
-                Qt::QueuedConnection);
-            // Only when the file is as it was before the load: views of another state are never
-            // kept.
-            if (storeViews && traceFileIdentity(files.front()) == identity) try {
-                    // No views kept is only a slower reopen.
-                    (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session),
-                                         cacheCap);
-                } catch (const std::exception&) {
-                }
-        }
-        prepared.set_value();
-        *finished = true;
-    });
+            });
+            // What follows is for the other tabs and the next open: it yields the cores to the
+            // window and to everything else, as the model cache's writer does
+            // (core/cache/trace_cache.h).
+            platform::lowerThreadPriority();
+            if (session && !ctx.cancelled()) {
+                ctx.progress(QStringLiteral("Preparing the other tabs"));
+                auto complete = completeViews(session);
+                ctx.post([self, complete] {
+                    if (self) emit self->completed(complete);
+                });
+                // Only when the file is as it was before the load: views of another state are never
+                // kept.
+                if (storeViews && traceFileIdentity(files.front()) == identity) try {
+                        // No views kept is only a slower reopen.
+                        (void)storeViewCache(cacheDir, identity, *session->trace, viewsOf(*session),
+                                             cacheCap);
+                    } catch (const std::exception&) {
+                    }
+            }
+            prepared.set_value();
+            return {};
+        });
+    busy_ = true;
 }
 
 } // namespace ls::gui

@@ -1,24 +1,26 @@
 #pragma once
-// Loads a trace off the GUI thread. Each start() gets a job id; results of a job that was
-// cancelled or superseded are dropped (hotspot's job tracker is the model).
+// Loads a trace off the GUI thread, as a job of the window's JobTracker (kind "load"): each start()
+// is a job that supersedes the one before; results of a job that was cancelled or superseded are
+// dropped. A load that writes the model cache adds a "model-cache" job that ends with the write.
 #include "core/load/load.h"
 #include "core/present/trace_views.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
-#include <atomic>
 #include <memory>
-#include <thread>
-#include <vector>
 
 namespace ls::gui {
+
+class JobTracker;
 
 class TraceLoader : public QObject {
     Q_OBJECT
   public:
-    explicit TraceLoader(QObject* parent = nullptr);
-    ~TraceLoader() override;
+    // The tracker: `tracker`, else JobTracker::nearest(this) at the first start (the window's).
+    explicit TraceLoader(QObject* parent = nullptr, JobTracker* tracker = nullptr);
+    ~TraceLoader() override; // cancels its load; the tracker joins its thread
 
     void start(const QString& path) { start(QStringList{path}); }
     // Several files, or folders of them, open as one session (the ranks of one job).
@@ -43,19 +45,12 @@ class TraceLoader : public QObject {
     void cancelled();
 
   private:
-    struct Worker {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done =
-            std::make_shared<std::atomic<bool>>(false); // set as it returns
-    };
-    void joinFinishedRetired();
-    void stop(); // the worker, whatever it is doing (a new load, the loader's end)
+    JobTracker* tracker();
+    void useTracker(JobTracker* tracker);
 
-    Worker worker_;
-    std::vector<Worker>
-        retired_; // superseded loads, cancelled; joined once done, or on destruction
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::atomic<quint64> job_{0};
+    QPointer<JobTracker> tracker_;
+    quint64 job_ = 0;        // the tracker's id of the latest start()
+    quint64 cancelling_ = 0; // job_ once cancel() has asked the tracker
     bool busy_ = false;
     KernelOrder order_;
 };
