@@ -1,14 +1,14 @@
 // layerscope-bench FILE: the load against the bare SQLite scan floor, alternating runs in one
 // process, medians, ratio and peak RSS; --json prints one object for scripts.
 #include "app/bench/bench_median.h"
+#include "app/bench/floors/json_floor.h"
+#include "app/bench/floors/sqlite_floor.h"
 #include "app/bench/gui_open_bench.h"
 #include "app/bench/present_bench.h"
 #include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/cache/trace_cache.h"
-#include "core/import/kineto/json_floor.h"
-#include "core/import/nsys/load_floor.h"
 #include "core/import/sqlite_db.h"
 #include "core/load/load.h"
 #include "core/model/platform.h"

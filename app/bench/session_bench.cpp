@@ -5,8 +5,8 @@
 #include "app/bench/rank_timeline_bench.h"
 #endif
 
-#include "core/import/kineto/json_floor.h"
-#include "core/import/nsys/load_floor.h"
+#include "app/bench/floors/json_floor.h"
+#include "app/bench/floors/sqlite_floor.h"
 #include "core/load/session_load.h"
 #include "core/model/platform.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The benchmark's floor: one thread stepping over every column the loader reads, storing
 // nothing. Loading is judged as a ratio to this, measured in the same process.
-#include "core/import/floor_result.h"
+#include "app/bench/floors/floor_result.h"
 
 #include <string>
 

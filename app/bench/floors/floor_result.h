@@ -1,6 +1,6 @@
 #pragma once
-// What a benchmark floor returns (core/import/nsys/load_floor.h for SQLite exports,
-// core/import/kineto/json_floor.h for JSON traces): loading is judged as a ratio to the floor.
+// What a benchmark floor returns (app/bench/floors/sqlite_floor.h for SQLite exports,
+// app/bench/floors/json_floor.h for JSON traces): loading is judged as a ratio to the floor.
 #include <cstdint>
 
 namespace ls {

@@ -1,4 +1,4 @@
-#include "core/import/kineto/json_floor.h"
+#include "app/bench/floors/json_floor.h"
 
 #include <cstring>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // The benchmark's floor for JSON traces: one thread, the file read whole (decompressed) into
 // memory, simdjson on-demand visiting every event and reading the fields the importer reads,
 // storing nothing. Loading a JSON trace is judged as a ratio to this (layerscope-bench).
-#include "core/import/floor_result.h"
+#include "app/bench/floors/floor_result.h"
 
 #include <string>
 

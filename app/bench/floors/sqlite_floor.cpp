@@ -1,4 +1,4 @@
-#include "core/import/nsys/load_floor.h"
+#include "app/bench/floors/sqlite_floor.h"
 
 #include "core/import/nsys/nsys_schema.h"
 #include "core/import/sqlite_db.h"
