@@ -1,8 +1,8 @@
 // Fuzz target: the CREATE TABLE parser that lays out tables read straight from an export's pages
-// (core/import/sqlite_schema.h), differentially: whatever SQLite accepts and the parser reads,
-// it reads with SQLite's columns, in SQLite's order, with SQLite's declared types, defaults and
-// primary-key positions. A wrong column there would read another column's values.
-#include "core/import/sqlite_schema.h"
+// (core/import/sqlite/sqlite_schema.h), differentially: whatever SQLite accepts and the parser
+// reads, it reads with SQLite's columns, in SQLite's order, with SQLite's declared types, defaults
+// and primary-key positions. A wrong column there would read another column's values.
+#include "core/import/sqlite/sqlite_schema.h"
 #include "fuzz/fuzz_check.h"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // mapping of the dict call's arguments onto its inner aten op (core/pytorch/dict_op_shapes.h)
 // and that op's FLOP formula. Old nvprof traces carry these Python dict strings as NVTX texts.
 #include "core/costs/op_costs.h"
-#include "core/import/pytorch_marker.h"
+#include "core/import/common/pytorch_marker.h"
 #include "core/model/dtype.h"
 #include "core/model/shapes.h"
 #include "core/pytorch/dict_op_shapes.h"

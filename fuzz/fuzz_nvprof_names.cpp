@@ -2,7 +2,7 @@
 // names come from the database's StringTable, are demangled, cut to their base name and scanned
 // for types; marker objectIds are blobs; API names come from callback ids.
 #include "core/costs/op_costs.h"
-#include "core/import/kernel_base_name.h"
+#include "core/import/common/kernel_base_name.h"
 #include "core/import/nvprof/nvprof_convert.h"
 #include "core/import/nvprof/nvprof_names.h"
 #include "core/model/dtype.h"

@@ -1,8 +1,8 @@
-// Fuzz target: the PyTorch emit_nvtx marker parser (core/import/pytorch_marker.h). The loader
-// runs it on every NVTX range text of a trace, and those texts are whatever the profiled program
-// pushed; the sizes it cuts out go on to parseShapes and the FLOP formulas.
+// Fuzz target: the PyTorch emit_nvtx marker parser (core/import/common/pytorch_marker.h). The
+// loader runs it on every NVTX range text of a trace, and those texts are whatever the profiled
+// program pushed; the sizes it cuts out go on to parseShapes and the FLOP formulas.
 #include "core/costs/op_costs.h"
-#include "core/import/pytorch_marker.h"
+#include "core/import/common/pytorch_marker.h"
 #include "core/model/shapes.h"
 #include "fuzz/fuzz_check.h"
 

@@ -9,7 +9,7 @@
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
 #include "core/cache/trace_cache.h"
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite/sqlite_db.h"
 #include "core/load/load.h"
 #include "core/model/platform.h"
 #include "core/views/kernel_filter.h"

@@ -2,7 +2,7 @@
 
 #include "core/costs/occupancy.h"
 #include "core/costs/op_costs.h"
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/model/parallel.h"
 #include "core/model/string_memo.h"
 #include "core/pytorch/correlation.h"

@@ -4,7 +4,7 @@
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nsys_rep/nsys_rep_importer.h"
 #include "core/import/nvprof/nvprof_importer.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_source.h"
 
 #include <new>
 #include <optional>

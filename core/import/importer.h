@@ -1,8 +1,9 @@
 #pragma once
 // One importer per input format, in one probe table (importer.cpp). Each reads its file into a
-// Trace through the shared builder (core/import/trace_assembler.h): columns, nesting, indexes and
-// the load report, nothing derived; core/load then correlates and prices every trace the same way.
-// Adding a format is a folder under core/import/ and one row in the table (docs/architecture.md).
+// Trace through the shared builder (core/import/common/trace_assembler.h): columns, nesting,
+// indexes and the load report, nothing derived; core/load then correlates and prices every trace
+// the same way. Adding a format is a folder under core/import/ and one row in the table
+// (docs/architecture.md).
 #include "core/import/file_probe.h"
 #include "core/import/load_error.h"
 

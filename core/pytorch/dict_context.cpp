@@ -1,6 +1,6 @@
 #include "core/pytorch/dict_context.h"
 
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/pytorch/correlation.h"
 
 namespace ls {

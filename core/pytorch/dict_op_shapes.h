@@ -4,7 +4,7 @@
 // functional call ({'mod': 'torch.nn.functional', 'op': 'linear', 'args': [...]}) has every
 // argument; this maps the call's arguments onto the inner op (the GEMM of linear gets
 // [[M, K], [K, N]], its bias add [[..., N], [N]]) so op_costs prices it like an emit_nvtx op.
-#include "core/import/pytorch_marker.h"
+#include "core/import/common/pytorch_marker.h"
 #include "core/model/dtype.h"
 #include "core/model/shapes.h"
 

@@ -1,6 +1,6 @@
 #include "core/reports/nvtx_gpu_projection.h"
 
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
 

@@ -1,6 +1,6 @@
 #include "core/reports/nvtx_kern_summary.h"
 
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/model/columns.h"
 #include "core/model/in_order.h"
 #include "core/model/parallel.h"

@@ -2,7 +2,7 @@
 
 #include "core/costs/kernel_metrics.h"
 #include "core/costs/occupancy.h"
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/model/rank_labels.h"
 #include "core/pytorch/correlation.h"
 #include "core/views/ancestor_walk.h"

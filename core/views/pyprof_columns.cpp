@@ -1,7 +1,7 @@
 #include "core/views/pyprof_columns.h"
 
-#include "core/import/pytorch_marker.h"
-#include "core/import/raw_text.h"
+#include "core/import/common/pytorch_marker.h"
+#include "core/import/common/raw_text.h"
 #include "core/pytorch/correlation.h"
 #include "core/pytorch/dict_context.h"
 

@@ -2,7 +2,7 @@
 // merge unrelated calls: each must load quickly, in little memory, with what is wrong counted in
 // the load report. Regression tests for core/load/loader.cpp,
 // core/import/nsys/nsys_small_tables.cpp, core/import/nsys/nsys_chunk.cpp,
-// core/import/nsys/trace_builder.cpp and core/import/sqlite_db.cpp.
+// core/import/nsys/trace_builder.cpp and core/import/sqlite/sqlite_db.cpp.
 #include "core/model/platform.h"
 #include "tests/support/nsys_fixture.h"
 

@@ -1,6 +1,6 @@
 // parseMarker on the texts torch.autograd.profiler.emit_nvtx writes (texts taken from the
 // sample trace and DESIGN.md), and on plain user ranges that must keep their whole text.
-#include "core/import/pytorch_marker.h"
+#include "core/import/common/pytorch_marker.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// RawTexts (core/import/raw_text.h): the raw NVTX texts of many ranges at once equal the export's
-// own text column (SQL by rowid) and RawTextReader's one-by-one answers, whether they are read
-// in one pass or row by row, and only what the parsed marker fields do not say is held. A file
+// RawTexts (core/import/common/raw_text.h): the raw NVTX texts of many ranges at once equal the
+// export's own text column (SQL by rowid) and RawTextReader's one-by-one answers, whether they are
+// read in one pass or row by row, and only what the parsed marker fields do not say is held. A file
 // gone since the load leaves the normalized names. forEachRawText hands the same texts over in
 // the export's row order.
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/load/load.h"
 #include "tests/support/test_support.h"
 

@@ -6,9 +6,9 @@
 // handle are refused, and a damaged page throws instead of crashing or looping. Rows passed
 // over unread (stepKey) leave the rows after them as they are.
 #include "core/import/nsys/nsys_schema.h"
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_source.h"
 #include "tests/support/test_support.h"
 
 #include <algorithm>

@@ -1,13 +1,13 @@
-// The schema read without SQLite (core/import/sqlite_schema.h) says what SQLite says: the same
-// tables with the same root pages, and for every table the columns PRAGMA table_xinfo lists, in
-// order, with their declared type, default and primary-key position, on every real SQLite file
+// The schema read without SQLite (core/import/sqlite/sqlite_schema.h) says what SQLite says: the
+// same tables with the same root pages, and for every table the columns PRAGMA table_xinfo lists,
+// in order, with their declared type, default and primary-key position, on every real SQLite file
 // (Nsight Systems exports and nvprof databases) and on statements made to hit the grammar's
 // corners. Statements it cannot follow give no columns instead of wrong ones. The first and last
 // rowid read from the pages equal SQLite's min(rowid) and max(rowid).
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
-#include "core/import/sqlite_schema.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_schema.h"
+#include "core/import/sqlite/sqlite_source.h"
 #include "tests/support/test_support.h"
 
 #include <fstream>

@@ -1,7 +1,7 @@
 // A load of only the parts a report needs (core/model/load_parts.h) reads only those tables, and
 // every report that asks for fewer parts gives what it gives over a full load.
 #include "core/cache/trace_file.h"
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 #include "core/load/load.h"
 #include "core/reports/gpu_idle.h"
 #include "core/reports/gpu_trace.h"

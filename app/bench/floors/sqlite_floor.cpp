@@ -1,7 +1,7 @@
 #include "app/bench/floors/sqlite_floor.h"
 
 #include "core/import/nsys/nsys_schema.h"
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite/sqlite_db.h"
 
 namespace ls {
 

@@ -1,7 +1,7 @@
 #include "core/import/kineto/kineto_builder.h"
 
-#include "core/import/kernel_base_name.h"
-#include "core/import/trace_assembler.h"
+#include "core/import/common/kernel_base_name.h"
+#include "core/import/common/trace_assembler.h"
 #include "core/model/columns.h"
 
 #include <algorithm>

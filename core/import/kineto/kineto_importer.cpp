@@ -1,9 +1,9 @@
 #include "core/import/kineto/kineto_importer.h"
 
+#include "core/import/common/trace_assembler.h"
 #include "core/import/kineto/chrome_trace_stream.h"
 #include "core/import/kineto/kineto_builder.h"
 #include "core/import/kineto/kineto_event.h"
-#include "core/import/trace_assembler.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,8 +1,8 @@
 #include "core/import/nsys/nsys_chunk.h"
 
-#include "core/import/pytorch_marker.h"
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
+#include "core/import/common/pytorch_marker.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
 #include "core/model/columns.h"
 #include "core/model/platform.h"
 
@@ -223,7 +223,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     const int64_t type = st.int64(ncol::EventType);
     const int64_t tid = st.int64(ncol::GlobalTid);
     // Without names, a range of a named domain is still read whole: its name's "domain:" prefix is
-    // what a raw text read later is given (core/import/raw_text.h).
+    // what a raw text read later is given (core/import/common/raw_text.h).
     const int64_t domain = st.int64(ncol::DomainId);
     names = names || domain != 0;
     std::string_view text;

@@ -5,9 +5,9 @@
 #include "core/import/nsys/nsys_chunk.h"
 #include "core/import/nsys/nsys_small_tables.h"
 #include "core/import/nsys/trace_builder.h"
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_source.h"
 
 #include <algorithm>
 #include <chrono>
@@ -252,7 +252,7 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     trace->loadPhases.emplace_back("open + small tables",
                                    std::chrono::duration<double>(setup - t0).count());
     // The event tables straight from the file's pages where it allows
-    // (core/import/sqlite_source.h).
+    // (core/import/sqlite/sqlite_source.h).
     ParallelReader reader(path, plan, small.strings, sink, options, db.openedDatabase(),
                           db.pages());
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};

@@ -1,6 +1,6 @@
 #include "core/import/nsys/nsys_small_tables.h"
 
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_source.h"
 
 #include <algorithm>
 #include <string_view>

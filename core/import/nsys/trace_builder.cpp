@@ -1,6 +1,6 @@
 #include "core/import/nsys/trace_builder.h"
 
-#include "core/import/trace_assembler.h"
+#include "core/import/common/trace_assembler.h"
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 

@@ -3,7 +3,7 @@
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nsys_rep/export_cache.h"
 #include "core/import/nsys_rep/nsys_locator.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_source.h"
 #include "core/model/platform.h"
 
 #include <algorithm>

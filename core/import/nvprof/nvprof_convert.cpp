@@ -1,8 +1,8 @@
 #include "core/import/nvprof/nvprof_convert.h"
 
-#include "core/import/kernel_base_name.h"
+#include "core/import/common/kernel_base_name.h"
 #include "core/import/nvprof/nvprof_names.h"
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite/sqlite_db.h"
 #include "core/model/platform.h"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 #include "core/import/nvprof/nvprof_importer.h"
 
 #include "core/import/nvprof/nvprof_convert.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_source.h"
 #include "core/model/platform.h"
 
 #include <charconv>

@@ -1,8 +1,8 @@
 #pragma once
 // The nvprof converter's helpers that read untrusted bytes from the database: the objectId blobs
-// of marker rows (kernel base names: core/import/kernel_base_name.h). Public so that the fuzz
-// targets (fuzz/fuzz_nvprof_names.cpp) can call them without a database; the converter is their
-// only other user.
+// of marker rows (kernel base names: core/import/common/kernel_base_name.h). Public so that the
+// fuzz targets (fuzz/fuzz_nvprof_names.cpp) can call them without a database; the converter is
+// their only other user.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/import/pytorch_marker.h"
+#include "core/import/common/pytorch_marker.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "core/import/sqlite_source.h"
+#include "core/import/sqlite/sqlite_source.h"
 
 #include "core/model/string_memo.h"
 

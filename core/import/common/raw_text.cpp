@@ -1,9 +1,9 @@
-#include "core/import/raw_text.h"
+#include "core/import/common/raw_text.h"
 
-#include "core/import/pytorch_marker.h"
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
-#include "core/import/sqlite_source.h"
+#include "core/import/common/pytorch_marker.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_source.h"
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 
@@ -202,7 +202,7 @@ size_t RawTexts::keptBytes() const {
 namespace {
 
 // Where the texts of NVTX rows are read from: the mapped file where the table's layout allows
-// (core/import/sqlite_pages.h), else SQLite.
+// (core/import/sqlite/sqlite_pages.h), else SQLite.
 struct TextSource {
     std::shared_ptr<const SqlitePages> pages;
     std::optional<TableLayout> layout;

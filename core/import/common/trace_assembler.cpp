@@ -1,4 +1,4 @@
-#include "core/import/trace_assembler.h"
+#include "core/import/common/trace_assembler.h"
 
 #include "core/model/columns.h"
 #include "core/model/parallel.h"

@@ -1,4 +1,4 @@
-#include "core/import/sqlite_db.h"
+#include "core/import/sqlite/sqlite_db.h"
 
 #include <sqlite3.h>
 

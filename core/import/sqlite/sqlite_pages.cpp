@@ -1,7 +1,7 @@
-#include "core/import/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_pages.h"
 
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_schema.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_schema.h"
 
 #include <algorithm>
 #include <cctype>

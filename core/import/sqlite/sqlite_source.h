@@ -1,11 +1,11 @@
 #pragma once
 // An SQLite trace file as the importers read it: its schema and small tables straight from the
-// mapped pages (core/import/sqlite_pages.h, core/import/sqlite_schema.h) where the file allows,
-// and through a read-only SQLite connection, opened on first need, for everything else
+// mapped pages (core/import/sqlite/sqlite_pages.h, core/import/sqlite/sqlite_schema.h) where the
+// file allows, and through a read-only SQLite connection, opened on first need, for everything else
 // (LAYERSCOPE_SQLITE_READ=1 in the environment: for everything).
-#include "core/import/sqlite_db.h"
-#include "core/import/sqlite_pages.h"
-#include "core/import/sqlite_schema.h"
+#include "core/import/sqlite/sqlite_db.h"
+#include "core/import/sqlite/sqlite_pages.h"
+#include "core/import/sqlite/sqlite_schema.h"
 
 #include <map>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "core/import/kernel_base_name.h"
+#include "core/import/common/kernel_base_name.h"
 
 namespace ls {
 
