@@ -1,14 +1,24 @@
 // JobTracker: a job's work runs off the GUI thread and its result on it; a job of a kind
 // supersedes (and cancels) the one before, whose result never arrives; cancel() reaches the work
 // through its token; progress arrives on the GUI thread in the order reported; a throw becomes
-// failed() with one line; the destructor cancels and joins what still runs.
+// failed() with one line; the destructor cancels and joins what still runs. Then the window's
+// Nsight Compute import, which parses its CSV as a job: the window keeps handling events.
+#include "core/import/ncu/ncu_metrics.h"
+#include "tests/widgets/widget_test_support.h"
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/window/main_window.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QThread>
+#include <QTimer>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -250,6 +260,73 @@ TEST(JobTracker, NearestFindsTheAncestorsTrackerAndTheIndicatorListsJobs) {
     release.set_value();
     ASSERT_TRUE(spinUntil([&] { return ended.count() == 1; }));
     EXPECT_TRUE(indicator.isHidden());
+}
+
+// The Nsight Compute import parses its CSV off the GUI thread: importNcuInBackground returns at
+// once, a timer keeps firing while a big CSV is parsed, and the table gets the metrics after.
+TEST(JobTrackerNcu, TheImportDoesNotBlockTheGuiThread) {
+    const QString trace = QStringLiteral(LAYERSCOPE_SOURCE_DIR
+                                         "/../shared/traces/pair_gpt1layer_fp16_h200.nsys.sqlite");
+    const QString csv =
+        QStringLiteral(LAYERSCOPE_SOURCE_DIR "/../shared/traces/pair_gpt1layer_fp16_h200.ncu.csv");
+    if (!QFile::exists(trace) || !QFile::exists(csv))
+        GTEST_SKIP() << "pair_gpt1layer traces absent from ../shared";
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = ls::gui::test::openInWindow(trace);
+    ASSERT_TRUE(w);
+    // A big CSV: the pair's rows, then the same kernels measured again and again (each ID anew).
+    QTemporaryDir dir;
+    const QString big = dir.filePath(QStringLiteral("big.ncu.csv"));
+    {
+        QFile in(csv);
+        ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+        const QByteArray all = in.readAll();
+        QFile out(big);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+        const qsizetype header = all.indexOf("\"ID\",");
+        ASSERT_GE(header, 0);
+        const qsizetype firstRow = all.indexOf('\n', header) + 1;
+        out.write(all.left(firstRow));
+        const QList<QByteArray> rows = all.mid(firstRow).split('\n');
+        for (int copy = 0; copy < 10; ++copy)
+            for (const QByteArray& row : rows) {
+                if (row.isEmpty()) continue;
+                const qsizetype idEnd = row.indexOf("\",");
+                bool number = false;
+                const qint64 id = idEnd > 1 ? row.mid(1, idEnd - 1).toLongLong(&number) : 0;
+                out.write(number ? "\"" + QByteArray::number(id + copy * 1000000) + row.mid(idEnd)
+                                 : row);
+                out.write("\n");
+            }
+    }
+    JobTracker* jobs = w->findChild<JobTracker*>();
+    ASSERT_NE(jobs, nullptr);
+    int ticks = 0;
+    QTimer timer;
+    timer.setInterval(5);
+    QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+    timer.start();
+    QString error = QStringLiteral("not ended");
+    bool ended = false;
+    QElapsedTimer clock;
+    clock.start();
+    w->importNcuInBackground(big, [&](const QString& e) {
+        error = e;
+        ended = true;
+    });
+    EXPECT_FALSE(ended) << "the call returned before the parse finished";
+    EXPECT_TRUE(jobs->busy(QStringLiteral("ncu")));
+    EXPECT_EQ(w->kernelModel()->ncu(), nullptr);
+    ASSERT_TRUE(spinUntil([&] { return ended; }, 120000));
+    const qint64 ms = clock.elapsed();
+    EXPECT_EQ(error, QString());
+    ASSERT_NE(w->kernelModel()->ncu(), nullptr);
+    // Every copy's kernels were read (the copies make them ambiguous: none matched for sure).
+    EXPECT_GE(w->kernelModel()->ncu()->match().kernelOfNcu.size(), 10u * 60u);
+    // A blocked GUI thread would have fired the timer about once.
+    EXPECT_GE(ticks, std::min<qint64>(ms / 20, 5)) << ticks << " ticks in " << ms << " ms";
+    // The synchronous form waits in an event loop and reports errors the same way.
+    EXPECT_FALSE(w->importNcu(dir.filePath(QStringLiteral("missing.csv"))).isEmpty());
 }
 
 } // namespace

@@ -14,6 +14,8 @@
 #include "widgets/panes/summary_page.h"
 #include "widgets/roofline/roofline_panel.h"
 #include "widgets/session/background_job.h"
+#include "widgets/session/job_tracker.h"
+#include "widgets/session/jobs_indicator.h"
 #include "widgets/session/load_settings.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"
@@ -125,6 +127,9 @@ MainWindow::MainWindow(QWidget* parent)
     rankBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     rankBox_->hide(); // until a session of several ranks opens (an empty box on the start page)
     statusBar()->addPermanentWidget(rankBox_);
+    // Every background job (loads, rank switches, comparisons, imports, model cache writes) runs on
+    // the window's one tracker; the indicator lists those running.
+    statusBar()->addPermanentWidget(new JobsIndicator(JobTracker::nearest(this)));
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
     setLoading(false);

@@ -94,8 +94,13 @@ class MainWindow : public QMainWindow {
     // Compare tab.
     void compareWith(const QString& path);
     // Imports Nsight Compute CSV metrics onto the open trace; returns the error line, if any
-    // (the trace and its table stay as they were).
+    // (the trace and its table stay as they were). The CSV is parsed off the GUI thread: this call
+    // waits in an event loop, the window keeps handling events.
     QString importNcu(const QString& path);
+    // The same without waiting: a job of the window's tracker; `done` gets "" once the table shows
+    // the metrics, else the error line ("cancelled" when a newer import superseded it).
+    void importNcuInBackground(const QString& path,
+                               std::function<void(const QString& error)> done = {});
 
   signals:
     void windowReady(); // a newly opened trace's table, tree and timeline are shown

@@ -1,14 +1,17 @@
 // MainWindow's file actions on the user's request: exporting a table as CSV and importing an
-// Nsight Compute CSV (kept apart from the window's construction and views).
+// Nsight Compute CSV, parsed off the GUI thread as a job of the window's tracker (kept apart from
+// the window's construction and views).
 #include "core/import/ncu/ncu_metrics.h"
 #include "widgets/export/csv_export.h"
 #include "widgets/panes/load_report_text.h"
+#include "widgets/session/job_tracker.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/window/main_window.h"
 
 #include <QAbstractItemView>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -16,11 +19,13 @@
 #include <QSettings>
 #include <QTableView>
 #include <QTextBrowser>
+#include <stdexcept>
 
 namespace ls::gui {
 namespace {
 
 const auto kExportDirKey = QStringLiteral("exportDir");
+const auto kNcuKind = QStringLiteral("ncu");
 
 } // namespace
 
@@ -34,26 +39,76 @@ QString MainWindow::exportView(const QAbstractItemView& view, const QString& pat
 }
 
 QString MainWindow::importNcu(const QString& path) {
-    if (!shown()) return QStringLiteral("open a trace first");
-    NcuImport imported = importNcuCsv(shown()->trace, path.toStdString());
-    if (!imported.ok()) return QString::fromStdString(imported.error);
-    ncu_ = imported.metrics;
-    kernelModel_->setNcu(ncu_);
-    const auto& m = ncu_->match();
-    QString report =
-        QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>").arg(path.toHtmlEscaped());
-    for (const auto& line : ncu_->report(10))
-        report += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
-    reportView_->setHtml(loadReportHtml(*shown()->trace) + report + QStringLiteral("</ul>"));
-    statusLabel_->setText(
-        QStringLiteral(
-            "Nsight Compute: %L1 kernels matched, %L2 unmatched, %L3 ambiguous, %L4 metrics")
-            .arg(m.matched)
-            .arg(m.unmatched)
-            .arg(m.ambiguous)
-            .arg(ncu_->metricCount()));
-    showKernelDetails(kernelView_->currentKernel());
-    return {};
+    // The window keeps handling events meanwhile: only this call waits.
+    QEventLoop loop;
+    QString error;
+    bool ended = false;
+    importNcuInBackground(path, [&](const QString& e) {
+        error = e;
+        ended = true;
+        loop.quit();
+    });
+    if (!ended) loop.exec();
+    return error;
+}
+
+void MainWindow::importNcuInBackground(const QString& path,
+                                       std::function<void(const QString&)> done) {
+    if (!shown()) {
+        if (done) done(QStringLiteral("open a trace first"));
+        return;
+    }
+    const auto trace = shown()->trace;
+    const QString name = QFileInfo(path).fileName();
+    JobTracker* jobs = JobTracker::nearest(this);
+    // A newer import supersedes this one; its metrics are dropped.
+    const quint64 id = jobs->submit(
+        kNcuKind, QStringLiteral("Importing %1").arg(name),
+        [this, trace, path](const JobContext& ctx) -> JobTracker::Result {
+            ctx.progress(QStringLiteral("Reading and matching the kernels"));
+            NcuImport imported = importNcuCsv(trace, path.toStdString());
+            if (!imported.ok()) throw std::runtime_error(imported.error);
+            return [this, trace, path, metrics = std::move(imported.metrics)] {
+                if (!shown() || shown()->trace != trace)
+                    throw std::runtime_error("another trace was opened meanwhile");
+                ncu_ = metrics;
+                kernelModel_->setNcu(ncu_);
+                const auto& m = ncu_->match();
+                QString report = QStringLiteral("<h3>Nsight Compute import</h3><p>%1</p><ul>")
+                                     .arg(path.toHtmlEscaped());
+                for (const auto& line : ncu_->report(10))
+                    report += QStringLiteral("<li>%1</li>")
+                                  .arg(QString::fromStdString(line).toHtmlEscaped());
+                reportView_->setHtml(loadReportHtml(*shown()->trace) + report +
+                                     QStringLiteral("</ul>"));
+                statusLabel_->setText(QStringLiteral("Nsight Compute: %L1 kernels matched, %L2 "
+                                                     "unmatched, %L3 ambiguous, %L4 metrics")
+                                          .arg(m.matched)
+                                          .arg(m.unmatched)
+                                          .arg(m.ambiguous)
+                                          .arg(ncu_->metricCount()));
+                showKernelDetails(kernelView_->currentKernel());
+            };
+        });
+    statusLabel_->setText(QStringLiteral("Importing %1…").arg(name));
+    // What became of it, once: "" when the metrics are shown, else the error line.
+    auto* watch = new QObject(this);
+    auto error = std::make_shared<QString>();
+    connect(jobs, &JobTracker::failed, watch, [id, error](quint64 job, const QString& text) {
+        if (job == id) *error = text;
+    });
+    connect(jobs, &JobTracker::cancelled, watch, [id, error](quint64 job) {
+        if (job == id) *error = QStringLiteral("cancelled");
+    });
+    connect(jobs, &JobTracker::ended, watch,
+            [this, id, error, watch, name, done = std::move(done)](quint64 job) {
+                if (job != id) return;
+                watch->deleteLater();
+                if (!error->isEmpty() && *error != QLatin1String("cancelled"))
+                    statusLabel_->setText(
+                        QStringLiteral("Could not import %1: %2").arg(name, *error));
+                if (done) done(*error);
+            });
 }
 
 void MainWindow::importNcuInteractive() {
@@ -65,10 +120,11 @@ void MainWindow::importNcuInteractive() {
         QStringLiteral("Nsight Compute CSV (*.csv *.txt);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("ncuDir"), QFileInfo(path).absolutePath());
-    const QString error = importNcu(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, QStringLiteral("Import failed"),
-                             QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
+    importNcuInBackground(path, [this, path](const QString& error) {
+        if (!error.isEmpty() && error != QLatin1String("cancelled"))
+            QMessageBox::warning(this, QStringLiteral("Import failed"),
+                                 QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), error));
+    });
 }
 
 void MainWindow::exportInteractive(bool selectedOnly) {
