@@ -13,7 +13,6 @@
 #include "widgets/panes/summary_charts.h"
 #include "widgets/panes/summary_page.h"
 #include "widgets/roofline/roofline_panel.h"
-#include "widgets/session/background_job.h"
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
 #include "widgets/session/load_settings.h"
@@ -70,7 +69,7 @@ constexpr int kStateVersion = 2;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), loader_(new TraceLoader(this)), kernelModel_(new KernelTableModel(this)),
+    : QMainWindow(parent), kernelModel_(new KernelTableModel(this)),
       layerModel_(new LayerTreeModel(this)) {
     setWindowTitle(QStringLiteral("Layerscope"));
     setAcceptDrops(true);
@@ -134,8 +133,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(cancelButton_);
     setLoading(false);
 
-    connect(cancelButton_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
-    connect(loader_, &TraceLoader::progress, this,
+    connect(cancelButton_, &QPushButton::clicked, controller_, &SessionController::cancelLoad);
+    connect(controller_->loader(), &TraceLoader::progress, this,
             [this](qint64 done, qint64 total, const QString& table, bool inBytes) {
                 progress_->setMaximum(1000);
                 progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
@@ -150,20 +149,14 @@ MainWindow::MainWindow(QWidget* parent)
                         .arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
                 statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
             });
-    connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const TraceViews> loaded) {
-        controller_->show(std::move(loaded), true);
-    });
-    connect(loader_, &TraceLoader::completed, controller_, &SessionController::complete);
-    connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
+    connect(controller_->loader(), &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
     // load report is.
-    connect(loader_, &TraceLoader::partlyFailed, controller_, &SessionController::setNotOpened);
-    connect(loader_, &TraceLoader::filesProgress, this, [this](int done, int total) {
+    connect(controller_->loader(), &TraceLoader::filesProgress, this, [this](int done, int total) {
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
     connect(ranks_, &RanksPanel::rankRequested, this, [this](int rank) { showRank(rank); });
-    rankJob_ = new BackgroundJob(this);
-    connect(rankJob_, &BackgroundJob::failed, this, [this](const QString& what) {
+    connect(controller_, &SessionController::rankWorkFailed, this, [this](const QString& what) {
         endBusy();
         statusLabel_->setText(QStringLiteral("Could not prepare the rank: %1").arg(what));
     });
@@ -173,7 +166,7 @@ MainWindow::MainWindow(QWidget* parent)
     compare_->showAsTabOf(tabs_);
     connect(rankBox_, &QComboBox::activated, this,
             [this](int index) { showRank(rankBox_->itemData(index).toInt()); });
-    connect(loader_, &TraceLoader::cancelled, this, [this] {
+    connect(controller_->loader(), &TraceLoader::cancelled, this, [this] {
         setLoading(false);
         statusLabel_->setText(QStringLiteral("Loading cancelled"));
     });
@@ -351,15 +344,13 @@ void MainWindow::openFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
     // The title and Open Recent name one input (a file or a folder); several files picked at once
     // are named by their folder in the title only.
-    rankJob_->cancel(); // a rank of the session being replaced
     loadingPath_ = paths.size() == 1 ? paths.front() : QString();
     loadingFolder_ = QFileInfo(paths.front()).absolutePath();
     setLoading(true);
     statusLabel_->setText(
         paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
                           : QStringLiteral("Opening %1 files…").arg(paths.size()));
-    loader_->setKernelOrder(tableOrder());
-    loader_->start(paths);
+    controller_->open(paths, tableOrder());
 }
 
 void MainWindow::setLoading(bool loading) {
@@ -510,7 +501,7 @@ void MainWindow::saveSettings() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     saveSettings();
-    loader_->cancel();
+    controller_->cancelLoad();
     QMainWindow::closeEvent(e);
 }
 

@@ -40,7 +40,6 @@ class StartPage;
 class SummaryCharts;
 class TimelineArea;
 class TraceLoader;
-class BackgroundJob;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -157,7 +156,6 @@ class MainWindow : public QMainWindow {
     QAbstractItemView* exportTarget() const;
     void saveSettings();
 
-    TraceLoader* loader_;
     SessionController* controller_ = nullptr; // the shown views and their staged delivery
     std::shared_ptr<const NcuMetrics> ncu_;
     QString loadingPath_; // the file or folder being opened; empty for several files picked at once
@@ -181,8 +179,6 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const RankAnalysis>
         shownRanks_; // the session the Ranks tab and the rank box show
     std::shared_ptr<const AllRanksView> allRanks_; // set while the table and tree show every rank
-    std::shared_ptr<const AllRanksView> allRanksBuilt_; // of shownRanks_, kept for switching back
-    BackgroundJob* rankJob_ = nullptr; // showTrace's and the all-ranks view's preparation
     QString rankFilter_; // the device filter showRank put in the filter bar, cleared when leaving
                          // the rank
     QTextBrowser* reportView_ = nullptr;

@@ -11,7 +11,6 @@
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/roofline/roofline_panel.h"
-#include "widgets/session/background_job.h"
 #include "widgets/session/load_settings.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"

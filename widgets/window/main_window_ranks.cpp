@@ -3,7 +3,6 @@
 // mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
 #include "core/present/step_timing.h"
 #include "widgets/panes/ranks_panel.h"
-#include "widgets/session/background_job.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
@@ -28,7 +27,6 @@ namespace ls::gui {
 void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) {
     shownRanks_ = analysis;
     allRanks_.reset();
-    allRanksBuilt_.reset();
     rankFilter_.clear();
     ranks_->setAnalysis(analysis);
     rankBox_->clear();
@@ -64,7 +62,7 @@ void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) 
     rankBox_->setVisible(rankBox_->count() > 1);
 }
 
-bool MainWindow::rankPending() const { return rankJob_->busy(); }
+bool MainWindow::rankPending() const { return controller_->rankWorkPending(); }
 
 void MainWindow::showBusy(const QString& what) {
     statusLabel_->setText(what);
@@ -72,7 +70,9 @@ void MainWindow::showBusy(const QString& what) {
     progress_->setVisible(true);
 }
 
-void MainWindow::endBusy() { progress_->setVisible(loader_->busy()); } // a load may be under way
+void MainWindow::endBusy() {
+    progress_->setVisible(controller_->loader()->busy()); // a load may be under way
+}
 
 void MainWindow::setRankBoxTo(int rank) {
     for (int i = 0; i < rankBox_->count(); ++i)
@@ -82,7 +82,7 @@ void MainWindow::setRankBoxTo(int rank) {
 void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leaveAllRanks) {
     if (!shown() || !shown()->ranks) return;
     if (trace == shown()->shownTrace) {
-        rankJob_->cancel(); // a switch to another trace asked for before this one
+        controller_->cancelRankWork(); // a switch to another trace asked for before this one
         endBusy();
         if (leaveAllRanks && allRanks_) {
             allRanks_.reset();
@@ -97,18 +97,13 @@ void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leav
     showBusy(QStringLiteral("Preparing %1…")
                  .arg(QFileInfo(QString::fromStdString(ranks->session->traces.at(trace).file))
                           .fileName()));
-    rankJob_->run([this, ranks, trace, order = tableOrder(), then = std::move(then),
-                   leaveAllRanks]() -> BackgroundJob::Done {
-        auto prepared = prepareTraceViews(ranks, trace, order);
-        return [this, prepared = std::move(prepared), then, leaveAllRanks] {
-            endBusy();
-            if (!shown() || shown()->ranks != prepared->ranks)
-                return; // another file was opened meanwhile
-            if (leaveAllRanks) allRanks_.reset();
-            controller_->show(prepared, false);
-            if (then) then();
-        };
-    });
+    controller_->prepareTrace(trace, tableOrder(),
+                              [this, then = std::move(then), leaveAllRanks](auto prepared) {
+                                  endBusy();
+                                  if (leaveAllRanks) allRanks_.reset();
+                                  controller_->show(std::move(prepared), false);
+                                  if (then) then();
+                              });
 }
 
 void MainWindow::showRank(int rank, std::function<void()> then) {
@@ -121,24 +116,19 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
     if (rank == kAllRanks) {
         if (s.traces.size() < 2) return;
         setRankBoxTo(kAllRanks);
-        if (!allRanksBuilt_) { // every trace's table and tree: seconds over many ranks
+        if (!controller_->allRanks()) { // every trace's table and tree: seconds over many ranks
             showBusy(QStringLiteral("Building the table and layer tree of all %1 ranks…")
                          .arg(s.ranks.size()));
-            rankJob_->run([this, analysis, then = std::move(then)]() -> BackgroundJob::Done {
-                auto built = prepareAllRanks(*analysis);
-                return [this, analysis, built = std::move(built), then] {
-                    endBusy();
-                    if (shownRanks_ != analysis) return;
-                    allRanksBuilt_ = built;
-                    showRank(kAllRanks, then);
-                };
+            controller_->prepareAllRanks([this, then = std::move(then)](auto) {
+                endBusy();
+                showRank(kAllRanks, then);
             });
             return;
         }
-        rankJob_->cancel(); // a rank switch asked for before
+        controller_->cancelRankWork(); // a rank switch asked for before
         endBusy();
         if (!allRanks_) {
-            allRanks_ = allRanksBuilt_;
+            allRanks_ = controller_->allRanks();
             fillTableAndTree();
         }
         statusLabel_->setText(

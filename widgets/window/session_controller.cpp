@@ -1,6 +1,8 @@
 #include "widgets/window/session_controller.h"
 
 #include "widgets/page/trace_page.h"
+#include "widgets/session/background_job.h"
+#include "widgets/session/trace_loader.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -13,7 +15,56 @@ constexpr int kStepGapMs = 1;
 } // namespace
 
 SessionController::SessionController(QWidget* paintGate, QObject* parent)
-    : QObject(parent), paintGate_(paintGate) {}
+    : QObject(parent), loader_(new TraceLoader(this)), rankJob_(new BackgroundJob(this)),
+      paintGate_(paintGate) {
+    connect(loader_, &TraceLoader::loaded, this,
+            [this](std::shared_ptr<const TraceViews> loaded) { show(std::move(loaded), true); });
+    connect(loader_, &TraceLoader::completed, this, &SessionController::complete);
+    connect(loader_, &TraceLoader::partlyFailed, this, &SessionController::setNotOpened);
+    connect(rankJob_, &BackgroundJob::failed, this, &SessionController::rankWorkFailed);
+}
+
+void SessionController::open(const QStringList& paths, KernelOrder order) {
+    rankJob_->cancel(); // a rank of the session being replaced
+    loader_->setKernelOrder(order);
+    loader_->start(paths);
+}
+
+void SessionController::cancelLoad() { loader_->cancel(); }
+
+void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
+                                     std::function<void(std::shared_ptr<const TraceViews>)> ready) {
+    const auto ranks = ranks_;
+    rankJob_->run([this, ranks, trace, order, ready = std::move(ready)]() -> BackgroundJob::Done {
+        auto prepared = prepareTraceViews(ranks, trace, order);
+        return [this, prepared = std::move(prepared), ready] {
+            if (!views_ || views_->ranks != prepared->ranks)
+                return; // another file was opened meanwhile
+            ready(prepared);
+        };
+    });
+}
+
+void SessionController::prepareAllRanks(
+    std::function<void(std::shared_ptr<const AllRanksView>)> ready) {
+    if (allRanks_) {
+        rankJob_->cancel(); // a rank switch asked for before
+        return ready(allRanks_);
+    }
+    const auto analysis = ranks_;
+    rankJob_->run([this, analysis, ready = std::move(ready)]() -> BackgroundJob::Done {
+        auto built = ls::prepareAllRanks(*analysis);
+        return [this, analysis, built = std::move(built), ready] {
+            if (ranks_ != analysis) return; // another session opened meanwhile
+            allRanks_ = built;
+            ready(allRanks_);
+        };
+    });
+}
+
+void SessionController::cancelRankWork() { rankJob_->cancel(); }
+
+bool SessionController::rankWorkPending() const { return rankJob_->busy(); }
 
 void SessionController::addPage(TracePage* page) { pages_.push_back(page); }
 
@@ -24,6 +75,7 @@ void SessionController::show(std::shared_ptr<const TraceViews> views, bool defer
     notOpened_.clear(); // a load's list comes after its views (TraceLoader::partlyFailed)
     views_ = std::move(views);
     const bool newSession = views_->ranks != ranks_;
+    if (newSession) allRanks_.reset();
     ranks_ = views_->ranks;
     emit visibleDue(newSession);
     const bool wasComplete = views_->complete;

@@ -1,10 +1,13 @@
 #pragma once
-// Delivers the shown trace's views to the window in stages, so that no turn of the event loop
-// adds up every tab's work on a million kernels: the table, tree and timeline first (visibleDue),
-// the load report, title and status line in the next turn after their paint (reportDue), then
-// each page's steps (TracePage::showSteps) in turns of their own once every tab's rows are built,
-// and allShown for a newly opened trace. A newer trace's views replace a stage still pending.
-// The window does the showing; this class owns the order and the state that keeps it.
+// The window's session: loading (TraceLoader), the shown trace's views and their staged delivery,
+// and rank switching (another trace of the session, every rank's table and tree, prepared off
+// the GUI thread on the window's JobTracker). The views reach the window in stages, so that no turn
+// of the event loop adds up every tab's work on a million kernels: the table, tree and timeline
+// first (visibleDue), the load report, title and status line in the next turn after their paint
+// (reportDue), then each page's steps (TracePage::showSteps) in turns of their own once every tab's
+// rows are built, and allShown for a newly opened trace. A newer trace's views replace a stage
+// still pending. The window does the showing; this class owns the order and the state that keeps
+// it.
 #include "core/present/trace_views.h"
 
 #include <QObject>
@@ -18,7 +21,9 @@ class QWidget;
 
 namespace ls::gui {
 
+class BackgroundJob;
 class TracePage;
+class TraceLoader;
 
 class SessionController : public QObject {
     Q_OBJECT
@@ -26,6 +31,12 @@ class SessionController : public QObject {
     // paintGate: the widget whose paint is held back until the report's turn (the timeline), so
     // that the table's paint and the timeline's fall in separate turns.
     explicit SessionController(QWidget* paintGate, QObject* parent = nullptr);
+
+    // Loading: files or folders open as one session; its views come through show() and
+    // complete(). The loader's progress, failures and cancel reach the window through loader().
+    TraceLoader* loader() const { return loader_; }
+    void open(const QStringList& paths, KernelOrder order);
+    void cancelLoad();
 
     void addPage(TracePage* page); // pages' steps run in the order pages were added
     const std::shared_ptr<const TraceViews>& views() const { return views_; }
@@ -42,6 +53,16 @@ class SessionController : public QObject {
     // Some stage of the shown views is still to come.
     bool pending() const { return reportPending_ || !steps_.empty(); }
 
+    // Rank switching. Trace `trace` of the shown session prepared off the GUI thread; `ready`
+    // gets it unless another session opened or another request came meanwhile.
+    void prepareTrace(uint32_t trace, KernelOrder order,
+                      std::function<void(std::shared_ptr<const TraceViews>)> ready);
+    // Every rank's table and tree: built once per session (off the GUI thread), then at once.
+    void prepareAllRanks(std::function<void(std::shared_ptr<const AllRanksView>)> ready);
+    std::shared_ptr<const AllRanksView> allRanks() const { return allRanks_; } // null until built
+    void cancelRankWork();
+    bool rankWorkPending() const;
+
   signals:
     // The table, tree, timeline and what a click on them reaches are to show views() now;
     // newSession: another session than the last shown (not another rank of it).
@@ -49,6 +70,7 @@ class SessionController : public QObject {
     // The load report, and for a new session the title, status line and recent files.
     void reportDue(bool newSession);
     void notOpenedDue(const QStringList& lines);
+    void rankWorkFailed(const QString& what); // preparing a rank threw (one line)
     void firstShown(); // a new session's visible part and report are on screen
     void allShown();   // and every page too
 
@@ -58,6 +80,9 @@ class SessionController : public QObject {
     void queuePageSteps(bool defer);
     void runStep();
 
+    TraceLoader* loader_;
+    BackgroundJob* rankJob_;                       // prepareTrace's and prepareAllRanks' work
+    std::shared_ptr<const AllRanksView> allRanks_; // of ranks_, kept for switching back
     QPointer<QWidget> paintGate_;
     std::vector<TracePage*> pages_;
     std::shared_ptr<const TraceViews> views_;
