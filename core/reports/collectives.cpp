@@ -15,15 +15,7 @@
 namespace ls {
 namespace {
 
-struct CommKernel {
-    Collective type;
-    StreamId stream;
-    uint32_t correlation;
-    KernelId kernel;
-    TimeNs start, end; // session time
-    uint64_t bytes;    // 0: unknown
-    std::string group; // process group name; empty: unknown
-};
+using CommKernel = CollectiveKernel;
 
 // The PyTorch profiler's args of the kernel starting at `start` with this correlation id.
 const CollectiveArgs* argsOf(const Trace& t, TimeNs start, uint32_t correlation) {
@@ -34,35 +26,7 @@ const CollectiveArgs* argsOf(const Trace& t, TimeNs start, uint32_t correlation)
     return it != t.collectiveArgs.end() && it->key() == key ? &*it : nullptr;
 }
 
-// The communication kernels of one rank, by start. A generic kernel (ncclDevKernel_Generic)
-// takes its collective from the op that launched it (c10d::allreduce_, nccl:all_reduce).
-std::vector<CommKernel> commKernelsOf(const Session& s, const SessionRank& r,
-                                      const KernelCollectives& kc) {
-    const SessionTrace& st = s.traces[r.trace];
-    const Trace& t = *st.trace;
-    std::vector<CommKernel> out;
-    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
-        if (const Stream& on = t.streamOf(t.kernels, i);
-            on.process != r.process || on.device != r.device)
-            continue;
-        Collective c = kc.of(KernelId(i));
-        if (c == Collective::None) continue;
-        if (c == Collective::Other && i < t.kernelLinks.op.size())
-            if (const RangeId op = t.kernelLinks.op[i]; op.valid())
-                if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value]));
-                    named != Collective::None)
-                    c = named;
-        const CollectiveArgs* args = argsOf(t, t.kernels.start[i], t.kernels.correlation[i]);
-        out.push_back(
-            {c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i),
-             t.kernels.start[i] + st.offsetNs, t.kernels.end[i] + st.offsetNs,
-             args ? args->bytes : 0,
-             args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
-    }
-    return out; // kernels are sorted by start already
-}
-
-void finish(MatchedCollective& m, const Session& s) {
+void finish(MatchedCollective& m, const std::vector<SessionRank>& ranks) {
     auto& x = m.members;
     std::sort(x.begin(), x.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     auto byStart = [](const auto& a, const auto& b) { return a.start < b.start; };
@@ -70,7 +34,7 @@ void finish(MatchedCollective& m, const Session& s) {
         std::max_element(x.begin(), x.end(), byStart); // the first of equals: lowest rank
     m.firstStart = std::min_element(x.begin(), x.end(), byStart)->start;
     m.lastStart = last->start;
-    m.lastRank = s.ranks[last->rank].rank;
+    m.lastRank = ranks[last->rank].rank;
     m.end = x.front().end;
     for (const auto& k : x) {
         m.bytes = std::max(m.bytes, k.bytes);
@@ -82,32 +46,66 @@ void finish(MatchedCollective& m, const Session& s) {
 
 } // namespace
 
+// The communication kernels of one rank, by start. A generic kernel (ncclDevKernel_Generic)
+// takes its collective from the op that launched it (c10d::allreduce_, nccl:all_reduce).
+std::vector<CollectiveKernel> collectiveKernelsOf(const Trace& t, ProcessId process,
+                                                  uint32_t device, const KernelCollectives& kc,
+                                                  TimeNs offset) {
+    std::vector<CommKernel> out;
+    for (uint32_t i = 0; i < t.kernels.size(); ++i) {
+        if (const Stream& on = t.streamOf(t.kernels, i);
+            on.process != process || on.device != device)
+            continue;
+        Collective c = kc.of(KernelId(i));
+        if (c == Collective::None) continue;
+        if (c == Collective::Other && i < t.kernelLinks.op.size())
+            if (const RangeId op = t.kernelLinks.op[i]; op.valid())
+                if (const Collective named = collectiveOfOp(t.str(t.ranges.name[op.value]));
+                    named != Collective::None)
+                    c = named;
+        const CollectiveArgs* args = argsOf(t, t.kernels.start[i], t.kernels.correlation[i]);
+        out.push_back(
+            {c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i),
+             t.kernels.start[i] + offset, t.kernels.end[i] + offset, args ? args->bytes : 0,
+             args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
+    }
+    return out; // kernels are sorted by start already
+}
+
 CollectiveMatch matchCollectives(const Session& s) {
-    CollectiveMatch match;
     std::vector<std::unique_ptr<KernelCollectives>> kc(s.traces.size());
     std::vector<std::vector<CommKernel>> perRank(s.ranks.size());
-    std::map<std::pair<uint32_t, ProcessId>, std::vector<uint32_t>> ranksOfProcess;
     for (uint32_t r = 0; r < s.ranks.size(); ++r) {
         const SessionRank& rank = s.ranks[r];
-        if (!kc[rank.trace])
-            kc[rank.trace] = std::make_unique<KernelCollectives>(*s.traces[rank.trace].trace);
-        perRank[r] = commKernelsOf(s, rank, *kc[rank.trace]);
+        const SessionTrace& st = s.traces[rank.trace];
+        if (!kc[rank.trace]) kc[rank.trace] = std::make_unique<KernelCollectives>(*st.trace);
+        perRank[r] =
+            collectiveKernelsOf(*st.trace, rank.process, rank.device, *kc[rank.trace], st.offsetNs);
+    }
+    return matchCollectiveKernels(s.ranks, perRank);
+}
+
+CollectiveMatch matchCollectiveKernels(const std::vector<SessionRank>& ranks,
+                                       const std::vector<std::vector<CollectiveKernel>>& perRank) {
+    CollectiveMatch match;
+    std::map<std::pair<uint32_t, ProcessId>, std::vector<uint32_t>> ranksOfProcess;
+    for (uint32_t r = 0; r < ranks.size(); ++r) {
         match.commKernels += perRank[r].size();
-        ranksOfProcess[{rank.trace, rank.process}].push_back(r);
+        ranksOfProcess[{ranks[r].trace, ranks[r].process}].push_back(r);
     }
 
     // One process driving several GPUs launches a collective on all of them with one call (a
     // group launch): its kernels share the call's correlation id.
     std::vector<uint32_t> separate; // ranks that are alone in their process
     bool grouped = false;
-    for (const auto& [key, ranks] : ranksOfProcess) {
-        if (ranks.size() == 1) {
-            separate.push_back(ranks.front());
+    for (const auto& [key, members] : ranksOfProcess) {
+        if (members.size() == 1) {
+            separate.push_back(members.front());
             continue;
         }
         grouped = true;
         std::map<std::pair<uint32_t, Collective>, MatchedCollective> byLaunch;
-        for (const uint32_t r : ranks)
+        for (const uint32_t r : members)
             for (const CommKernel& k : perRank[r]) {
                 auto& m = byLaunch[{k.correlation, k.type}];
                 m.type = k.type;
@@ -130,8 +128,8 @@ CollectiveMatch matchCollectives(const Session& s) {
         });
         for (auto& m : found) {
             m.sequence = sequence[m.type]++;
-            finish(m, s);
-            if (m.members.size() < ranks.size()) ++match.unmatched;
+            finish(m, ranks);
+            if (m.members.size() < members.size()) ++match.unmatched;
             match.collectives.push_back(std::move(m));
         }
     }
@@ -196,7 +194,7 @@ CollectiveMatch matchCollectives(const Session& s) {
         }
     }
     for (auto& [key, m] : bySequence) {
-        finish(m, s);
+        finish(m, ranks);
         if (m.members.size() < separate.size()) ++match.unmatched;
         match.collectives.push_back(std::move(m));
     }
@@ -220,66 +218,63 @@ CollectiveMatch matchCollectives(const Session& s) {
     return match;
 }
 
-std::vector<RankIterationRow> rankIterations(const Session& s) {
+std::vector<RankIterationRow> iterationsOfRank(const Trace& t, ProcessId process, uint32_t device,
+                                               int rank, TimeNs offset) {
     std::vector<RankIterationRow> rows;
-    for (const SessionRank& r : s.ranks) {
-        const SessionTrace& st = s.traces[r.trace];
-        const Trace& t = *st.trace;
-        std::map<int, RankIterationRow> mine;
-        for (uint32_t i = 0; i < t.ranges.size(); ++i) {
-            if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker))
-                continue;
-            const ThreadId th = t.rangeThread(RangeId(i));
-            if (!th.valid() || th.value >= t.threads.size() ||
-                t.threads[th.value].process != r.process)
-                continue;
-            const auto n = iterationNumber(t.str(t.ranges.name[i]));
-            if (!n) continue;
-            auto [it, inserted] = mine.try_emplace(*n);
-            RankIterationRow& row = it->second;
-            const TimeNs start = t.ranges.start[i] + st.offsetNs,
-                         end = t.ranges.end[i] + st.offsetNs;
-            if (inserted)
-                row = {*n, r.rank, std::string(t.str(t.ranges.name[i])), start, end, false};
-            row.start = std::min(row.start, start);
-            row.end = std::max(row.end, end);
-        }
-        // The GPU side of each: the rank's work launched inside it, wherever it ran.
-        std::vector<IterationSpan> spans;
-        std::vector<RankIterationRow*> rowOf;
-        for (auto& [n, row] : mine) {
-            spans.push_back({n, {}, row.start - st.offsetNs, row.end - st.offsetNs});
-            rowOf.push_back(&row);
-            row.gpuStart = std::numeric_limits<TimeNs>::max();
-            row.gpuEnd = std::numeric_limits<TimeNs>::min();
-        }
-        std::vector<size_t> order(spans.size());
-        std::iota(order.begin(), order.end(), size_t(0));
-        std::sort(order.begin(), order.end(),
-                  [&](size_t a, size_t b) { return spans[a].start < spans[b].start; });
-        std::vector<IterationSpan> sorted;
-        for (size_t i : order) sorted.push_back(spans[i]);
-        auto place = [&](const GpuOpColumns& c) {
-            for (size_t i = 0; i < c.size(); ++i) {
-                // The rank's own GPU (a process driving several GPUs is one rank per device).
-                if (const Stream& gpu = t.streamOf(c, i);
-                    gpu.process != r.process || gpu.device != r.device)
-                    continue;
-                const int k = iterationAt(sorted, gpuOpIterationTime(t, c, i));
-                if (k < 0) continue;
-                RankIterationRow& row = *rowOf[order[static_cast<size_t>(k)]];
-                row.gpuStart = std::min(row.gpuStart, c.start[i] + st.offsetNs);
-                row.gpuEnd = std::max(row.gpuEnd, c.end[i] + st.offsetNs);
-            }
-        };
-        place(t.kernels);
-        place(t.memcpys);
-        place(t.memsets);
-        for (auto& [n, row] : mine) {
-            if (row.gpuStart > row.gpuEnd) row.gpuStart = row.start, row.gpuEnd = row.end;
-            rows.push_back(std::move(row));
-        }
+    std::map<int, RankIterationRow> mine;
+    for (uint32_t i = 0; i < t.ranges.size(); ++i) {
+        if (t.ranges.kind[i] == RangeKind::Mark || (t.ranges.flags[i] & kPytorchMarker)) continue;
+        const ThreadId th = t.rangeThread(RangeId(i));
+        if (!th.valid() || th.value >= t.threads.size() || t.threads[th.value].process != process)
+            continue;
+        const auto n = iterationNumber(t.str(t.ranges.name[i]));
+        if (!n) continue;
+        auto [it, inserted] = mine.try_emplace(*n);
+        RankIterationRow& row = it->second;
+        const TimeNs start = t.ranges.start[i] + offset, end = t.ranges.end[i] + offset;
+        if (inserted) row = {*n, rank, std::string(t.str(t.ranges.name[i])), start, end, false};
+        row.start = std::min(row.start, start);
+        row.end = std::max(row.end, end);
     }
+    // The GPU side of each: the rank's work launched inside it, wherever it ran.
+    std::vector<IterationSpan> spans;
+    std::vector<RankIterationRow*> rowOf;
+    for (auto& [n, row] : mine) {
+        spans.push_back({n, {}, row.start - offset, row.end - offset});
+        rowOf.push_back(&row);
+        row.gpuStart = std::numeric_limits<TimeNs>::max();
+        row.gpuEnd = std::numeric_limits<TimeNs>::min();
+    }
+    std::vector<size_t> order(spans.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return spans[a].start < spans[b].start; });
+    std::vector<IterationSpan> sorted;
+    for (size_t i : order) sorted.push_back(spans[i]);
+    auto place = [&](const GpuOpColumns& c) {
+        for (size_t i = 0; i < c.size(); ++i) {
+            // The rank's own GPU (a process driving several GPUs is one rank per device).
+            if (const Stream& gpu = t.streamOf(c, i);
+                gpu.process != process || gpu.device != device)
+                continue;
+            const int k = iterationAt(sorted, gpuOpIterationTime(t, c, i));
+            if (k < 0) continue;
+            RankIterationRow& row = *rowOf[order[static_cast<size_t>(k)]];
+            row.gpuStart = std::min(row.gpuStart, c.start[i] + offset);
+            row.gpuEnd = std::max(row.gpuEnd, c.end[i] + offset);
+        }
+    };
+    place(t.kernels);
+    place(t.memcpys);
+    place(t.memsets);
+    for (auto& [n, row] : mine) {
+        if (row.gpuStart > row.gpuEnd) row.gpuStart = row.start, row.gpuEnd = row.end;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<RankIterationRow> orderRankIterations(std::vector<RankIterationRow> rows) {
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
         return std::pair(a.iteration, a.rank) < std::pair(b.iteration, b.rank);
     });
@@ -291,6 +286,17 @@ std::vector<RankIterationRow> rankIterations(const Session& s) {
         b = e;
     }
     return rows;
+}
+
+std::vector<RankIterationRow> rankIterations(const Session& s) {
+    std::vector<RankIterationRow> rows;
+    for (const SessionRank& r : s.ranks) {
+        const SessionTrace& st = s.traces[r.trace];
+        auto mine = iterationsOfRank(*st.trace, r.process, r.device, r.rank, st.offsetNs);
+        rows.insert(rows.end(), std::make_move_iterator(mine.begin()),
+                    std::make_move_iterator(mine.end()));
+    }
+    return orderRankIterations(std::move(rows));
 }
 
 } // namespace ls

@@ -41,6 +41,28 @@ struct CollectiveMatch {
 
 CollectiveMatch matchCollectives(const Session& session);
 
+// One communication kernel of a rank, what matching reads: what a rank's summary keeps (core/job)
+// and what matchCollectives gathers from the traces, so that both match the same way.
+struct CollectiveKernel {
+    Collective type = Collective::Other;
+    StreamId stream;
+    uint32_t correlation = 0;
+    KernelId kernel;
+    TimeNs start = 0, end = 0; // session time (trace time plus the offset given)
+    uint64_t bytes = 0;        // 0: unknown
+    std::string group;         // process group name; empty: unknown
+    bool operator==(const CollectiveKernel&) const = default;
+};
+class KernelCollectives;
+// The communication kernels of `process` on `device` in t, by start, shifted by `offset`.
+std::vector<CollectiveKernel> collectiveKernelsOf(const Trace& t, ProcessId process,
+                                                  uint32_t device, const KernelCollectives& kc,
+                                                  TimeNs offset);
+// Matching over the ranks of a session (Session::ranks order: trace, process, rank number) and
+// each rank's communication kernels in session time.
+CollectiveMatch matchCollectiveKernels(const std::vector<SessionRank>& ranks,
+                                       const std::vector<std::vector<CollectiveKernel>>& perRank);
+
 struct RankIterationRow {
     int iteration = 0; // the number the range names ("step 3" -> 3)
     int rank = 0;
@@ -50,10 +72,18 @@ struct RankIterationRow {
            gpuEnd = 0;    // the GPU work launched inside it (the range when none), session time
     bool slowest = false; // the longest of this iteration over the ranks, on the GPU
     TimeNs duration() const { return gpuEnd - gpuStart; }
+    bool operator==(const RankIterationRow&) const = default;
 };
 
 // Ranges named like iterations (iteration N, step N, ProfilerStep#N) per rank, by iteration then
 // rank, each with the GPU span of the work its rank launched inside it (iteration_summary.h).
 std::vector<RankIterationRow> rankIterations(const Session& session);
+
+// The iterations of `process` on `device` in t (rank number `rank`), in trace time plus `offset`,
+// by iteration: one rank's part of rankIterations, what a rank's summary keeps.
+std::vector<RankIterationRow> iterationsOfRank(const Trace& t, ProcessId process, uint32_t device,
+                                               int rank, TimeNs offset);
+// Every rank's rows together: ordered by iteration then rank, the slowest of each marked.
+std::vector<RankIterationRow> orderRankIterations(std::vector<RankIterationRow> rows);
 
 } // namespace ls

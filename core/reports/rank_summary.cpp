@@ -29,11 +29,12 @@ struct RankKernels {
     RankBusy busy;
 };
 
-RankKernels kernelsOfRank(const Trace& t, const SessionRank& r, const KernelCollectives& kc) {
+RankKernels kernelsOfRank(const Trace& t, ProcessId process, uint32_t device,
+                          const KernelCollectives& kc) {
     RankKernels out;
     std::vector<Interval> compute, comm, copies;
     const auto ofRank = [&](const GpuOpColumns& c, uint32_t i) {
-        if (const Stream& st = t.streamOf(c, i); st.process != r.process || st.device != r.device)
+        if (const Stream& st = t.streamOf(c, i); st.process != process || st.device != device)
             return false;
         out.first = out.any ? std::min(out.first, c.start[i]) : c.start[i];
         out.last = out.any ? std::max(out.last, c.end[i]) : c.end[i];
@@ -67,41 +68,65 @@ template <typename F> void forEachRank(const Session& session, F&& f) {
     for (const SessionRank& r : session.ranks) {
         const Trace& t = *session.traces[r.trace].trace;
         if (!collectives[r.trace]) collectives[r.trace] = std::make_unique<KernelCollectives>(t);
-        f(r, t, kernelsOfRank(t, r, *collectives[r.trace]));
+        f(r, t, *collectives[r.trace]);
     }
 }
 
 } // namespace
 
+RankTimes rankTimesOf(const Trace& t, ProcessId process, uint32_t device,
+                      const KernelCollectives& kc, RankBusy* busy) {
+    RankKernels k = kernelsOfRank(t, process, device, kc);
+    RankTimes out;
+    out.kernels = k.kernels;
+    out.commKernels = k.commKernels;
+    out.span = k.any ? k.last - k.first : 0;
+    out.compute = lengthOf(k.busy.compute);
+    out.comm = lengthOf(k.busy.comm);
+    out.overlap = intersectionLength(k.busy.compute, k.busy.comm);
+    out.busy = k.busyTime;
+    if (busy) *busy = std::move(k.busy);
+    return out;
+}
+
+uint32_t pidOf(const Trace& t, ProcessId process) {
+    return process.valid() && process.value < t.processes.size() ? t.processes[process.value].pid
+                                                                 : 0;
+}
+
+RankTimeRow rankTimeRow(const SessionRank& r, uint32_t pid, const RankTimes& k) {
+    RankTimeRow row;
+    row.rank = r.rank;
+    row.host = r.host;
+    row.pid = pid;
+    row.device = r.device;
+    row.kernels = k.kernels;
+    row.commKernels = k.commKernels;
+    row.span = k.span;
+    row.compute = k.compute;
+    row.comm = k.comm;
+    row.overlap = k.overlap;
+    row.exposedComm = row.comm - row.overlap;
+    row.busy = k.busy;
+    row.idle = row.span - row.busy;
+    return row;
+}
+
 std::vector<RankTimeRow> rankTimeSummary(const Session& session, std::vector<RankBusy>* busy) {
     std::vector<RankTimeRow> rows;
     if (busy) busy->clear();
-    forEachRank(session, [&](const SessionRank& r, const Trace& t, RankKernels k) {
-        RankTimeRow row;
-        row.rank = r.rank;
-        row.host = r.host;
-        row.pid = r.process.valid() && r.process.value < t.processes.size()
-                      ? t.processes[r.process.value].pid
-                      : 0;
-        row.device = r.device;
-        row.kernels = k.kernels;
-        row.commKernels = k.commKernels;
-        row.span = k.any ? k.last - k.first : 0;
-        row.compute = lengthOf(k.busy.compute);
-        row.comm = lengthOf(k.busy.comm);
-        row.overlap = intersectionLength(k.busy.compute, k.busy.comm);
-        row.exposedComm = row.comm - row.overlap;
-        row.busy = k.busyTime;
-        row.idle = row.span - row.busy;
-        rows.push_back(std::move(row));
+    forEachRank(session, [&](const SessionRank& r, const Trace& t, const KernelCollectives& kc) {
+        RankBusy lanes;
+        rows.push_back(
+            rankTimeRow(r, pidOf(t, r.process), rankTimesOf(t, r.process, r.device, kc, &lanes)));
         if (!busy) return;
         const TimeNs offset = session.traces[r.trace].offsetNs;
-        for (auto* lane : {&k.busy.compute, &k.busy.comm})
+        for (auto* lane : {&lanes.compute, &lanes.comm})
             for (Interval& i : *lane) {
                 i.start += offset;
                 i.end += offset;
             }
-        busy->push_back(std::move(k.busy));
+        busy->push_back(std::move(lanes));
     });
     return rows;
 }

@@ -37,6 +37,24 @@ std::vector<RankBusy> rankBusyIntervals(const Session& session);
 std::vector<RankTimeRow> rankTimeSummary(const Session& session,
                                          std::vector<RankBusy>* busy = nullptr);
 
+class KernelCollectives;
+
+// One rank's GPU time on its trace's clock, before it becomes a row: what a rank's summary keeps
+// (core/job) and what rankTimeSummary computes, so that both give the same rows.
+struct RankTimes {
+    uint64_t kernels = 0, commKernels = 0;
+    TimeNs span = 0, busy = 0, compute = 0, comm = 0, overlap = 0;
+    bool operator==(const RankTimes&) const = default;
+};
+// The GPU work of `process` on `device` in t; with `busy`, its compute and comm unions (trace
+// clock).
+RankTimes rankTimesOf(const Trace& t, ProcessId process, uint32_t device,
+                      const KernelCollectives& kc, RankBusy* busy = nullptr);
+// The pid of a trace's process, 0 when unknown.
+uint32_t pidOf(const Trace& t, ProcessId process);
+// The row of session rank r (whose process has pid `pid`) from its times.
+RankTimeRow rankTimeRow(const SessionRank& r, uint32_t pid, const RankTimes& times);
+
 // Per trace, the collective of each kernel name (None for compute), looked up once per name.
 class KernelCollectives {
   public:
