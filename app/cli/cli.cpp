@@ -2,6 +2,7 @@
 
 #include "app/cli/commands.h"
 #include "core/cache/trace_cache.h"
+#include "core/job/job_file.h"
 
 #include <cstdlib>
 #include <exception>
@@ -40,6 +41,9 @@ commands:
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
 
+  job FILE|DIR... -o JOB.lsjob  every rank's summary in one job file, for the job reports
+                                without the traces; under mpirun/srun spread over the
+                                processes (see `job --help`)
   cache info|clear              the model cache: what it holds, or empty it
 
 A trace loaded whole is kept in a model cache ($XDG_CACHE_HOME/layerscope/traces, never beside
@@ -251,6 +255,26 @@ heads --format table; with csv and tsv it goes to stderr.
                dimension of the forward ops' input shapes, or --batch-a/--batch-b N
 )help",
          commandDiff},
+        {"job",
+         {"output", "threads"},
+         {},
+         R"(usage: layerscope-cli job FILE|DIR... -o JOB.lsjob [--threads N] [--no-cache]
+
+Summarises every trace of a job (the files, and the traces in each folder, as a session takes
+them) into one job file: per rank its rank_sum row, iterations, collectives, per-kernel totals
+and busy intervals (docs/job-file.md). `summary JOB.lsjob --report rank_sum|collective_sum|
+rank_iter_sum|kern_sum` then answers as over the traces themselves, without them; the app opens
+it as a session. A file that cannot be read becomes a rank holding its error. Progress goes to
+stderr; nothing is written but the -o file, which must not be one of the inputs.
+
+-o, --output F the job file to write (written under a temporary name, then renamed)
+--threads N    threads for each file's load (default 0: as many as cores)
+
+Under mpirun or srun (one process per node) the processes share the files, largest first, each
+summarising its share with its own threads; MPI rank 0 gathers the summaries and writes the
+file. A process that fails ends the job with an error and no job file; see docs/cli.md.
+)",
+         commandJob},
         {"cache",
          {},
          {},
@@ -284,8 +308,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (args[0] != cmd.name) continue;
         std::string error;
         std::vector<std::string> rest(args.begin() + 1, args.end());
-        for (auto& a : rest)
+        for (auto& a : rest) {
             if (a == "-c") a = "--columns"; // prof.py's spelling
+            if (a == "-o" && args[0] == "job") a = "--output";
+        }
         std::set<std::string> flags = cmd.flags;
         flags.insert("no-cache"); // every command that loads a trace
         const Options o = parseOptions(rest, cmd.values, flags, error);
@@ -340,8 +366,25 @@ LoadOptions cliLoadOptions(const Options& o) {
     return options;
 }
 
+namespace {
+
+// A job file (told by its magic, whatever its name) holds summaries, not a trace: only the
+// session reports read it.
+bool refuseJobFile(const std::string& path, Context& c) {
+    if (!job::isJobFile(path)) return false;
+    c.err << "error: " << path << ": a Layerscope job file; only `summary --report "
+          << job::kSummaryReports << "` reads it\n";
+    return true;
+}
+
+} // namespace
+
 std::shared_ptr<const Trace> loadForCommand(const Options& o, Context& c, int& exitCode) {
     const std::string& path = o.positional.front();
+    if (refuseJobFile(path, c)) {
+        exitCode = kUnreadable;
+        return nullptr;
+    }
     LoadResult r = loadTrace(path, cliLoadOptions(o));
     if (!r.ok()) {
         c.err << formatLoadError(path, *r.error) << "\n";
@@ -367,6 +410,11 @@ TraceWithNcu loadWithNcu(const Options& o, Context& c, int& exitCode) {
 
 std::optional<Session> loadSessionForCommand(const Options& o, Context& c, int& exitCode,
                                              uint32_t parts) {
+    for (const auto& input : o.positional)
+        if (refuseJobFile(input, c)) {
+            exitCode = kUnreadable;
+            return std::nullopt;
+        }
     SessionLoadOptions options;
     options.load = cliLoadOptions(o);
     options.load.parts = parts;

@@ -1,6 +1,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/report_roofline.h"
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/job/job_file.h"
 #include "core/reports/collectives.h"
 #include "core/reports/gpu_idle.h"
 #include "core/reports/gpu_trace.h"
@@ -40,15 +41,7 @@ std::string percent(double p) {
     return buf;
 }
 
-void writeDurationSummary(TableWriter& w, const Trace& t, const std::string& report) {
-    const bool osrt = report == "osrt_sum";
-    const bool api = report == "api_sum" || osrt;
-    const bool byDims = report == "gpukernsum";
-    const auto rows =
-        osrt  ? osRuntimeSummary(t)
-        : api ? apiSummary(t)
-              : kernelSummary(t, byDims ? KernelGrouping::NameGridBlock : KernelGrouping::Name,
-                              KernelNaming::Demangled);
+void writeDurationRows(TableWriter& w, const std::vector<SummaryRow>& rows, bool api, bool byDims) {
     std::vector<std::string> header = {
         "Time (%)", "Total Time (ns)", api ? "Num Calls" : "Instances",
         "Avg (ns)", "Med (ns)",        "Min (ns)",
@@ -63,6 +56,19 @@ void writeDurationSummary(TableWriter& w, const Trace& t, const std::string& rep
         f.push_back(r.name);
         w.row(std::move(f));
     }
+}
+
+void writeDurationSummary(TableWriter& w, const Trace& t, const std::string& report) {
+    const bool osrt = report == "osrt_sum";
+    const bool api = report == "api_sum" || osrt;
+    const bool byDims = report == "gpukernsum";
+    writeDurationRows(
+        w,
+        osrt  ? osRuntimeSummary(t)
+        : api ? apiSummary(t)
+              : kernelSummary(t, byDims ? KernelGrouping::NameGridBlock : KernelGrouping::Name,
+                              KernelNaming::Demangled),
+        api, byDims);
 }
 
 void writeNvtxKernRow(TableWriter& w, const Trace& t, const NvtxKernRow& r) {
@@ -201,20 +207,19 @@ std::string ns(TimeNs v) { return std::to_string(v); }
 
 // rank_sum: per rank, GPU time split into compute, communication, hidden and exposed
 // communication and idle (core/reports/rank_summary.h).
-void writeRankSummary(TableWriter& w, const Session& s) {
+void writeRankSummary(TableWriter& w, const std::vector<RankTimeRow>& rows) {
     w.header({"rank", "host", "pid", "device", "kernels", "span_ns", "busy_ns", "compute_ns",
               "comm_ns", "overlap_ns", "exposed_comm_ns", "idle_ns"});
-    for (const auto& r : rankTimeSummary(s))
+    for (const auto& r : rows)
         w.row({std::to_string(r.rank), r.host, std::to_string(r.pid), std::to_string(r.device),
                std::to_string(r.kernels), ns(r.span), ns(r.busy), ns(r.compute), ns(r.comm),
                ns(r.overlap), ns(r.exposedComm), ns(r.idle)});
 }
 
 // collective_sum: one row per collective matched across ranks, in session time.
-void writeCollectiveSummary(TableWriter& w, const Session& s) {
+void writeCollectiveSummary(TableWriter& w, const CollectiveMatch& m) {
     w.header({"collective", "type", "comm", "seq", "ranks", "bytes", "first_start_ns",
               "last_start_ns", "skew_ns", "last_rank", "wait_ns", "end_ns", "max_duration_ns"});
-    const CollectiveMatch m = matchCollectives(s);
     for (size_t i = 0; i < m.collectives.size(); ++i) {
         const auto& x = m.collectives[i];
         w.row({std::to_string(i), std::string(collectiveName(x.type)), x.comm,
@@ -227,10 +232,10 @@ void writeCollectiveSummary(TableWriter& w, const Session& s) {
 
 // rank_iter_sum: each rank's time per iteration (its range, and the GPU span of the work it
 // launched inside), the slowest rank of each (on the GPU) marked.
-void writeRankIterations(TableWriter& w, const Session& s) {
+void writeRankIterations(TableWriter& w, const std::vector<RankIterationRow>& rows) {
     w.header({"iteration", "rank", "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns",
               "gpu_duration_ns", "slowest"});
-    for (const auto& r : rankIterations(s))
+    for (const auto& r : rows)
         w.row({std::to_string(r.iteration), std::to_string(r.rank), r.name, ns(r.start), ns(r.end),
                ns(r.gpuStart), ns(r.gpuEnd), ns(r.duration()), r.slowest ? "yes" : ""});
 }
@@ -386,6 +391,55 @@ void writeGaps(TableWriter& w, const Trace& t) {
     }
 }
 
+// rank_sum, collective_sum, rank_iter_sum and kern_sum over a session, from each trace's summary
+// (core/job): from a job file, or from the traces loaded one after another with only the
+// report's parts, each released once summarised.
+int writeSessionReport(const Options& o, Context& c, TableFormat format,
+                       const std::string& report) {
+    int rc = kOk;
+    job::SummarySession s;
+    if (o.positional.size() == 1 && job::isJobFile(o.positional.front())) {
+        job::JobFile f = job::readJobFile(o.positional.front());
+        if (!f.error.empty()) {
+            c.err << "error: " << f.error << "\n";
+            return kUnreadable;
+        }
+        s = std::move(f.summaries);
+    } else {
+        std::vector<SessionFailure> failed;
+        const auto files = expandSessionInputs(o.positional, failed);
+        job::SummariseOptions options;
+        const LoadOptions load = cliLoadOptions(o);
+        options.useCache = !load.cacheDir.empty();
+        options.cacheDir = load.cacheDir;
+        s = job::assembleSummaries(
+            job::summariseFiles(files, options, job::summaryLoadParts(report)),
+            report == "kern_sum");
+        failed.insert(failed.end(), s.session.failed.begin(), s.session.failed.end());
+        s.session.failed = std::move(failed);
+    }
+    for (const auto& f : s.session.failed) c.err << "error: " << f.file << ": " << f.reason << "\n";
+    rc = s.session.failed.empty() ? kOk : kUnreadable;
+    if (s.traces.empty()) return rc;
+    TableWriter w(c.out, format);
+    if (report == "rank_sum")
+        writeRankSummary(w, job::rankTimeSummary(s));
+    else if (report == "collective_sum")
+        writeCollectiveSummary(w, job::matchCollectives(s));
+    else if (report == "rank_iter_sum")
+        writeRankIterations(w, job::rankIterations(s));
+    else {
+        const Session labels = job::kernelRankSession(s);
+        for (uint32_t i = 0; i < s.traces.size(); ++i) {
+            if (s.traces.size() > 1)
+                w.setLeadingColumns({"file", "rank"}, {s.traces[i].file, rankText(labels, i)});
+            writeDurationRows(w, s.traces[i].kernSum, false, false);
+        }
+    }
+    w.finish();
+    return rc;
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
@@ -416,6 +470,13 @@ int commandSummary(const Options& o, Context& c) {
         c.err << "error: --report ncu_match and --ncu CSV go together\n";
         return kUsage;
     }
+    for (const auto& input : o.positional)
+        if (job::isJobFile(input) && (o.positional.size() > 1 || !job::isSummaryReport(report))) {
+            c.err << "error: " << input << ": a job file answers --report " << job::kSummaryReports
+                  << ", alone\n";
+            return kUsage;
+        }
+    if (job::isSummaryReport(report)) return writeSessionReport(o, c, *format, report);
     int rc = kOk;
     if (report == "ncu_match") {
         const auto loaded = loadWithNcu(o, c, rc);
@@ -428,54 +489,46 @@ int commandSummary(const Options& o, Context& c) {
     const auto session = loadSessionForCommand(o, c, rc, reportLoadParts(report));
     if (!session) return rc;
     TableWriter w(c.out, *format);
-    if (report == "rank_sum")
-        writeRankSummary(w, *session);
-    else if (report == "collective_sum")
-        writeCollectiveSummary(w, *session);
-    else if (report == "rank_iter_sum")
-        writeRankIterations(w, *session);
-    else
-        for (uint32_t i = 0; i < session->traces.size(); ++i) {
-            // Several traces: one table, each trace's rows led by its file and ranks.
-            if (session->traces.size() > 1)
-                w.setLeadingColumns({"file", "rank"},
-                                    {session->traces[i].file, rankText(*session, i)});
-            const Trace& t = *session->traces[i].trace;
-            if (report == "nvtx_kern_sum")
-                writeNvtxKernSummary(w, t);
-            else if (report == "nvtx_sum")
-                writeNvtxSummary(w, t);
-            else if (report == "layer_sum")
-                writeGpuTimeSummary(w, layerSummary(t), false);
-            else if (report == "op_sum")
-                writeGpuTimeSummary(w, opSummary(t), true);
-            else if (report == "tc_sum")
-                writeTcSummary(w, t);
-            else if (report == "layer_tree")
-                writeLayerTree(w, t);
-            else if (report == "iter_sum")
-                writeIterationSummary(w, t);
-            else if (report == "roofline")
-                writeRooflineReport(w, t, o.get("by", "family"));
-            else if (report == "idle_sum")
-                writeIdleSummary(w, t);
-            else if (report == "gaps")
-                writeGaps(w, t);
-            else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum")
-                writeMemorySummary(w, t, report);
-            else if (report == "kern_exec_sum")
-                writeKernelExecSummary(w, t);
-            else if (report == "launch_sum")
-                writeLaunchBound(w, t);
-            else if (report == "nvtx_gpu_proj")
-                writeNvtxGpuProjection(w, t);
-            else if (report == "gpu_trace")
-                writeGpuTrace(w, t);
-            else if (report == "api_trace")
-                writeApiTrace(w, t);
-            else
-                writeDurationSummary(w, t, report);
-        }
+    for (uint32_t i = 0; i < session->traces.size(); ++i) {
+        // Several traces: one table, each trace's rows led by its file and ranks.
+        if (session->traces.size() > 1)
+            w.setLeadingColumns({"file", "rank"}, {session->traces[i].file, rankText(*session, i)});
+        const Trace& t = *session->traces[i].trace;
+        if (report == "nvtx_kern_sum")
+            writeNvtxKernSummary(w, t);
+        else if (report == "nvtx_sum")
+            writeNvtxSummary(w, t);
+        else if (report == "layer_sum")
+            writeGpuTimeSummary(w, layerSummary(t), false);
+        else if (report == "op_sum")
+            writeGpuTimeSummary(w, opSummary(t), true);
+        else if (report == "tc_sum")
+            writeTcSummary(w, t);
+        else if (report == "layer_tree")
+            writeLayerTree(w, t);
+        else if (report == "iter_sum")
+            writeIterationSummary(w, t);
+        else if (report == "roofline")
+            writeRooflineReport(w, t, o.get("by", "family"));
+        else if (report == "idle_sum")
+            writeIdleSummary(w, t);
+        else if (report == "gaps")
+            writeGaps(w, t);
+        else if (report == "mem_time_sum" || report == "mem_size_sum" || report == "gpu_sum")
+            writeMemorySummary(w, t, report);
+        else if (report == "kern_exec_sum")
+            writeKernelExecSummary(w, t);
+        else if (report == "launch_sum")
+            writeLaunchBound(w, t);
+        else if (report == "nvtx_gpu_proj")
+            writeNvtxGpuProjection(w, t);
+        else if (report == "gpu_trace")
+            writeGpuTrace(w, t);
+        else if (report == "api_trace")
+            writeApiTrace(w, t);
+        else
+            writeDurationSummary(w, t, report);
+    }
     w.finish();
     return rc;
 }
