@@ -68,8 +68,9 @@ for exe in "$build"/bin/*; do
     done
 done
 # Commands the suite and the documented steps run.
-# cpack's DEB generator runs dpkg-shlibdeps and file(1); the README's screenshots use xvfb-run.
-for cmd in cmake ctest cpack ninja c++ pkg-config dpkg-deb dpkg-shlibdeps file xvfb-run Xvfb xauth clang-format; do
+# cpack's DEB generator runs dpkg-shlibdeps and file(1); the README's screenshots use xvfb-run;
+# the job_mpi test runs mpirun.
+for cmd in cmake ctest cpack ninja c++ pkg-config dpkg-deb dpkg-shlibdeps file xvfb-run Xvfb xauth clang-format mpirun; do
     path=$(command -v "$cmd" || true)
     [ -n "$path" ] || { printf '%s\t%s\n' "/nonexistent/$cmd" "command $cmd (tests or README)" >> "$needs"; continue; }
     printf '%s\t%s\n' "$(readlink -f "$path")" "command $cmd (tests or README)" >> "$needs"

@@ -14,10 +14,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # libqt6opengl6-dev: qt6-charts-dev's CMake files need Qt6OpenGL's but the package does not say so.
 # dpkg-dev, file: cpack's DEB generator runs dpkg-shlibdeps and file(1) (package_deb test).
 # xvfb, xauth: the README's screenshot steps (xvfb-run). clang-format: the format test.
+# libopenmpi-dev, openmpi-bin: `layerscope-cli job` under mpirun (optional to build, the suite
+# runs it: the job_mpi test).
 PACKAGES=(cmake ninja-build g++ pkg-config dpkg-dev file libsqlite3-dev libgtest-dev libgmock-dev
           libsimdjson-dev zlib1g-dev python3
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6 libgl-dev
-          xvfb xauth clang-format)
+          xvfb xauth clang-format libopenmpi-dev openmpi-bin)
 
 install_deps() {
     local missing=()

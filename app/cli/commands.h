@@ -23,6 +23,7 @@ int commandSummary(const Options& o, Context& c);
 int commandOps(const Options& o, Context& c);
 int commandDiff(const Options& o, Context& c);
 int commandCache(const Options& o, Context& c);
+int commandJob(const Options& o, Context& c);
 
 // The --format option (default csv); prints the usage error and returns nullopt when invalid.
 std::optional<TableFormat> formatOption(const Options& o, Context& c);
