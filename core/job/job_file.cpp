@@ -148,20 +148,28 @@ bool isJobFile(const std::string& path) {
 }
 
 JobFile readJobFile(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) {
+        JobFile job;
+        job.error = path + ": cannot open the file";
+        return job;
+    }
+    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    return readJobBytes(bytes, path);
+}
+
+JobFile readJobBytes(std::string_view bytes, const std::string& path) {
     JobFile job;
     auto fail = [&](const std::string& why) {
         job = {};
         job.error = path + ": " + why;
         return job;
     };
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return fail("cannot open the file");
-    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     if (bytes.empty()) return fail("empty file, not a Layerscope job file");
     if (bytes.size() < kMagic.size() || !std::equal(kMagic.begin(), kMagic.end(), bytes.begin()))
         return fail("not a Layerscope job file (no LSJOB magic)");
     if (bytes.size() < kHeaderBytes) return fail("the job file is truncated (in its header)");
-    ByteReader head(std::string_view(bytes).substr(8, 24));
+    ByteReader head(bytes.substr(8, 24));
     const uint32_t version = head.u32();
     const uint32_t sections = head.u32();
     const uint64_t length = head.u64();
@@ -178,7 +186,7 @@ JobFile readJobFile(const std::string& path) {
     if (sections < 3 || sections > kMaxSections)
         return fail("the job file is damaged (impossible section count)");
 
-    ByteReader in(std::string_view(bytes).substr(kHeaderBytes));
+    ByteReader in(bytes.substr(kHeaderBytes));
     std::vector<TraceSummary> summaries;
     uint64_t traceCount = 0, failedCount = 0;
     std::string clockAlignment;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ls::job {
@@ -53,6 +54,8 @@ struct JobFile {
     std::string writtenBy;       // "layerscope-cli 0.x"
 };
 JobFile readJobFile(const std::string& path);
+// The same over a job file's bytes; `name` leads the error.
+JobFile readJobBytes(std::string_view bytes, const std::string& name);
 
 // Whether the file starts with the job file's magic (any version).
 bool isJobFile(const std::string& path);
