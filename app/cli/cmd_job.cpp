@@ -4,6 +4,7 @@
 // summaries are gathered to MPI rank 0 and it writes the file. Nothing but the -o file is written.
 #include "app/cli/commands.h"
 #include "core/job/job_file.h"
+#include "core/job/trace_summary.h"
 #include "core/load/session_load.h"
 
 #include <algorithm>
@@ -152,12 +153,27 @@ int finishJob(const JobPlan& plan, const std::vector<std::string>& summaries, st
         err << "error: " << plan.output << ": " << error << "\n";
         return kUnreadable;
     }
+    // A file that could not be read is a rank holding its error in the job file; said here as a
+    // session says it, with exit status 3.
     uint64_t bytes = 0;
-    for (const auto& s : summaries) bytes += s.size();
+    size_t unreadable = 0;
+    for (size_t i = 0; i < summaries.size(); ++i) {
+        bytes += summaries[i].size();
+        job::TraceSummary decoded;
+        const std::string bad = job::decodeSummary(summaries[i], decoded);
+        const std::string& reason = bad.empty() ? decoded.error : bad;
+        if (reason.empty()) continue;
+        ++unreadable;
+        err << "error: " << (reason.rfind(plan.files[i], 0) == 0 ? "" : plan.files[i] + ": ")
+            << reason << "\n";
+    }
     err << "job: wrote " << plan.output << ": " << summaries.size() << " trace file"
         << (summaries.size() == 1 ? "" : "s") << " summarised" << by << " (" << bytes / 1024
-        << " KiB of summaries)\n";
-    return plan.inputsFailed ? kUnreadable : kOk;
+        << " KiB)";
+    if (unreadable > 0)
+        err << "; " << unreadable << " could not be read, their ranks hold the error";
+    err << "\n";
+    return plan.inputsFailed || unreadable > 0 ? kUnreadable : kOk;
 }
 
 int runLocalJob(const Options& o, Context& c) {
