@@ -261,11 +261,12 @@ heads --format table; with csv and tsv it goes to stderr.
          R"(usage: layerscope-cli job FILE|DIR... -o JOB.lsjob [--threads N] [--no-cache]
 
 Summarises every trace of a job (the files, and the traces in each folder, as a session takes
-them) into one job file: per rank its rank_sum row, iterations, collectives, per-kernel totals
-and busy intervals (docs/job-file.md). `summary JOB.lsjob --report rank_sum|collective_sum|
-rank_iter_sum|kern_sum` then answers as over the traces themselves, without them; the app opens
-it as a session. A file that cannot be read becomes a rank holding its error. Progress goes to
-stderr; nothing is written but the -o file, which must not be one of the inputs.
+them) into one job file: per rank its rank_sum times, collectives and iterations, and its
+file's per-kernel totals (docs/job-file.md). `summary JOB.lsjob --report rank_sum|
+collective_sum|rank_iter_sum|kern_sum` then answers as over the traces themselves, without
+them. A file that cannot be read becomes a rank holding its error (its error line, exit status
+3, the job file still written). Progress goes to stderr; nothing is written but the -o file,
+which must not be one of the inputs.
 
 -o, --output F the job file to write (written under a temporary name, then renamed)
 --threads N    threads for each file's load (default 0: as many as cores)
