@@ -269,7 +269,8 @@ them. A file that cannot be read becomes a rank holding its error (its error lin
 which must not be one of the inputs.
 
 -o, --output F the job file to write (written under a temporary name, then renamed)
---threads N    threads for each file's load (default 0: as many as cores)
+--threads N    threads for each file's load (default 0: as many as cores, shared among the
+               MPI processes of one node)
 
 Under mpirun or srun (one process per node) the processes share the files, largest first, each
 summarising its share with its own threads; MPI rank 0 gathers the summaries and writes the

@@ -20,6 +20,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #ifdef LAYERSCOPE_WITH_MPI
@@ -333,6 +334,17 @@ int runMpiJob(const Options& o, Context& c, int rank, int size) {
         }
     }
 
+    // Several processes on one node (--ppn 4) share its cores rather than each taking them all.
+    if (plan.summarise.threads == 0) {
+        MPI_Comm node;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+        int onNode = 1;
+        MPI_Comm_size(node, &onNode);
+        MPI_Comm_free(&node);
+        if (onNode > 1)
+            plan.summarise.threads =
+                std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(onNode));
+    }
     const auto shares = planJobShares(plan.sizes, static_cast<size_t>(size));
     const auto& mine = shares[static_cast<size_t>(rank)];
     const size_t n = plan.files.size();
