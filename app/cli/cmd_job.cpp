@@ -395,14 +395,13 @@ int runMpiJob(const Options& o, Context& c, int rank, int size) {
             s = std::string();
         }
         size_t missing = 0;
-        std::string firstMissing;
+        std::string names; // the first ten files not summarised
         for (size_t i = 0; i < n; ++i)
-            if (!have[i] && missing++ == 0) firstMissing = plan.files[i];
+            if (!have[i] && missing++ < 10) names += (names.empty() ? "" : ", ") + plan.files[i];
         if (missing > 0) {
             for (const auto& e : errors) c.err << "error: " << e << "\n";
-            c.err << "error: " << missing << " of " << n
-                  << " trace files not summarised (first: " << firstMissing
-                  << "); no job file written\n";
+            c.err << "error: " << missing << " of " << n << " trace files not summarised (" << names
+                  << (missing > 10 ? ", …" : "") << "); no job file written\n";
             rc = kUnreadable;
         } else {
             rc =
