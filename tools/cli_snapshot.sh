@@ -40,6 +40,19 @@ if [ -f "$pair.nsys.sqlite" ]; then
     run pair.ncu.kernels kernels "$pair.nsys.sqlite" --ncu "$pair.ncu.csv"
     run pair.ncu.match summary "$pair.nsys.sqlite" --report ncu_match --ncu "$pair.ncu.csv"
 fi
+# Sessions: each multi-rank pair and the whole folder, the reports over a session.
+for set in ddp_bf16_h200x2_rank fsdp_rank; do
+    files=("$shared"/"$set"[0-9]*)
+    [ -f "${files[0]}" ] || continue
+    for r in rank_sum collective_sum rank_iter_sum kern_sum; do
+        run "session.$set.$r" summary "${files[@]}" --report "$r"
+    done
+done
+if [ -d "$shared" ]; then
+    for r in rank_sum collective_sum rank_iter_sum kern_sum; do
+        run "session.all.$r" summary "$shared" --report "$r"
+    done
+fi
 run sample.layer0 kernels resources/sample_gpt2_2layer_fp16_h200.sqlite --layer layer0 --format table
 run sample.filter kernels resources/sample_gpt2_2layer_fp16_h200.sqlite --filter 'duration > 50us and tc = not used' --sort duration --desc
 run missing info /nonexistent.sqlite

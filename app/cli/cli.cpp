@@ -221,6 +221,9 @@ gaps           the 100 largest gaps, longest first, with cause, detail, the inne
                op the host was in, the launching thread and the kernel that ended the gap
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;
 rank_sum, collective_sum and rank_iter_sum cover the whole session.
+rank_sum, collective_sum, rank_iter_sum and kern_sum load each file with only their parts and
+release it once summarised; they also read a job file (JOB.lsjob, written by `job`; told by its
+magic) and print what they print over its traces (docs/job-file.md).
 Times in nanoseconds.
 )",
          commandSummary},

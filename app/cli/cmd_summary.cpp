@@ -412,9 +412,8 @@ int writeSessionReport(const Options& o, Context& c, TableFormat format,
         const LoadOptions load = cliLoadOptions(o);
         options.useCache = !load.cacheDir.empty();
         options.cacheDir = load.cacheDir;
-        s = job::assembleSummaries(
-            job::summariseFiles(files, options, job::summaryLoadParts(report)),
-            report == "kern_sum");
+        s = job::assembleSummaries(job::summariseFiles(files, options, report),
+                                   report == "kern_sum");
         failed.insert(failed.end(), s.session.failed.begin(), s.session.failed.end());
         s.session.failed = std::move(failed);
     }

@@ -33,13 +33,14 @@ std::string writeJobFile(const std::string& outPath, const std::vector<std::stri
 // The format version this build writes and reads (docs/job-file.md).
 inline constexpr uint32_t kJobFileVersion = 1;
 
-// Loads each file with the parts `parts` asks for (summaryLoadParts), summarises it and releases
-// its Trace before taking another: at most a few files are in memory at once (as many as
-// loadSession would load in parallel). The summaries come back in the order of `files`; a file
-// that fails gives a summary holding its error. `fileDone` is called after each file, from the
-// worker that summarised it, one call at a time.
+// Loads each file with only the parts `report` reads (summaryLoadParts; all four reports' when
+// empty), summarises it for that report and releases its Trace before taking another: at most a
+// few files are in memory at once (as many as loadSession would load in parallel). The summaries
+// come back in the order of `files`; a file that fails gives a summary holding its error.
+// `fileDone` is called after each file, from the worker that summarised it, one call at a time.
 std::vector<TraceSummary> summariseFiles(
-    const std::vector<std::string>& files, const SummariseOptions& options, uint32_t parts,
+    const std::vector<std::string>& files, const SummariseOptions& options,
+    std::string_view report = {},
     const std::function<void(size_t done, size_t total, const std::string& file)>& fileDone = {});
 
 // A job file read back: the summaries as the writer assembled them (ranks and clock offsets as

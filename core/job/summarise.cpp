@@ -23,7 +23,8 @@ LoadOptions loadOptions(const SummariseOptions& options, uint32_t parts, unsigne
     return o;
 }
 
-TraceSummary summariseLoaded(const std::string& path, const LoadOptions& o) {
+TraceSummary summariseLoaded(const std::string& path, const LoadOptions& o,
+                             std::string_view report) {
     LoadResult r = loadTrace(path, o);
     if (!r.ok()) {
         TraceSummary s;
@@ -31,13 +32,14 @@ TraceSummary summariseLoaded(const std::string& path, const LoadOptions& o) {
         s.error = r.error ? r.error->reason : "cannot be read";
         return s;
     }
-    return summariseTrace(*r.trace, path); // the Trace goes when r does
+    return summariseTrace(*r.trace, path, report); // the Trace goes when r does
 }
 
 // Never throws: a file that cannot be summarised (out of memory midway) is a row with its error.
-TraceSummary summariseOne(const std::string& path, const LoadOptions& o) {
+TraceSummary summariseOne(const std::string& path, const LoadOptions& o,
+                          std::string_view report = {}) {
     try {
-        return summariseLoaded(path, o);
+        return summariseLoaded(path, o, report);
     } catch (const std::exception& e) {
         TraceSummary s;
         s.file = path;
@@ -55,8 +57,9 @@ std::string summariseTraceFile(const std::string& path, const SummariseOptions& 
 
 std::vector<TraceSummary>
 summariseFiles(const std::vector<std::string>& files, const SummariseOptions& options,
-               uint32_t parts,
+               std::string_view report,
                const std::function<void(size_t, size_t, const std::string&)>& fileDone) {
+    const uint32_t parts = summaryLoadParts(report);
     std::vector<uint64_t> sizes;
     for (const auto& f : files) {
         std::error_code ec;
@@ -79,7 +82,7 @@ summariseFiles(const std::vector<std::string>& files, const SummariseOptions& op
     auto worker = [&] {
         for (size_t k; (k = next.fetch_add(1)) < files.size();) {
             const size_t i = order[k];
-            out[i] = summariseOne(files[i], perFile);
+            out[i] = summariseOne(files[i], perFile, report);
             std::lock_guard lock(mutex);
             ++done;
             if (fileDone) fileDone(done, files.size(), files[i]);

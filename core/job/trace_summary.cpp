@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace ls::job {
@@ -181,7 +182,8 @@ bool isSummaryReport(std::string_view report) {
            report == "kern_sum";
 }
 
-TraceSummary summariseTrace(const Trace& t, const std::string& file) {
+TraceSummary summariseTrace(const Trace& t, const std::string& file, std::string_view report) {
+    auto wants = [&](std::string_view r) { return report.empty() || report == r; };
     TraceSummary s;
     s.file = file;
     if (auto id = fileIdentity(file)) {
@@ -202,19 +204,23 @@ TraceSummary summariseTrace(const Trace& t, const std::string& file) {
         if (id.value < kernelStream.size()) kernelStream[id.value] = 1;
     for (size_t i = 0; i < t.streams.size(); ++i)
         if (kernelStream[i]) withKernels.emplace(t.streams[i].process.value, t.streams[i].device);
-    const KernelCollectives kc(t);
+    std::optional<KernelCollectives> kc;
+    if (wants("rank_sum") || wants("collective_sum")) kc.emplace(t);
     for (const auto& [process, device] : units) {
         RankUnit u;
         u.process = process;
         u.pid = pidOf(t, ProcessId(process));
         u.device = device;
         u.hasKernels = withKernels.count({process, device}) > 0;
-        u.times = rankTimesOf(t, ProcessId(process), device, kc);
-        u.collectives = collectiveKernelsOf(t, ProcessId(process), device, kc, 0);
-        u.iterations = iterationsOfRank(t, ProcessId(process), device, 0, 0);
+        if (wants("rank_sum")) u.times = rankTimesOf(t, ProcessId(process), device, *kc);
+        if (wants("collective_sum"))
+            u.collectives = collectiveKernelsOf(t, ProcessId(process), device, *kc, 0);
+        if (wants("rank_iter_sum"))
+            u.iterations = iterationsOfRank(t, ProcessId(process), device, 0, 0);
         s.units.push_back(std::move(u));
     }
-    s.kernSum = kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled);
+    if (wants("kern_sum"))
+        s.kernSum = kernelSummary(t, KernelGrouping::Name, KernelNaming::Demangled);
     return s;
 }
 

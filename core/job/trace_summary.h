@@ -49,7 +49,9 @@ uint32_t summaryLoadParts(std::string_view report = {});
 bool isSummaryReport(std::string_view report);
 inline constexpr const char* kSummaryReports = "rank_sum, collective_sum, rank_iter_sum, kern_sum";
 
-TraceSummary summariseTrace(const Trace& t, const std::string& file);
+// The summary of t; with a report named, only what that report reads is filled (a streaming
+// session report's summaries are never written to a job file).
+TraceSummary summariseTrace(const Trace& t, const std::string& file, std::string_view report = {});
 
 std::string encodeSummary(const TraceSummary& s);
 // Returns the error (one line), empty on success. Bounds-checked: never reads past `bytes`.

@@ -22,7 +22,7 @@ Session fullSession(const std::vector<std::string>& files) {
 job::SummarySession summaries(const std::vector<std::string>& files, const std::string& report) {
     job::SummariseOptions options;
     options.useCache = false;
-    auto s = job::summariseFiles(files, options, job::summaryLoadParts(report));
+    auto s = job::summariseFiles(files, options, report);
     return job::assembleSummaries(std::move(s), report == "kern_sum");
 }
 
@@ -172,7 +172,7 @@ TEST(JobSummary, EachSessionReportLoadsOnlyItsParts) {
         job::SummariseOptions options;
         options.useCache = false;
         const uint32_t wanted = job::summaryLoadParts(report);
-        for (const auto& s : job::summariseFiles(files, options, wanted)) {
+        for (const auto& s : job::summariseFiles(files, options, report)) {
             ASSERT_TRUE(s.error.empty()) << s.error;
             EXPECT_EQ(s.parts & ~heldLoadParts(closeLoadParts(wanted)), 0u)
                 << "loaded parts " << s.parts << " beyond " << wanted;
@@ -186,8 +186,7 @@ TEST(JobSummary, AFileThatFailsIsASummaryWithItsError) {
     writeFile(dir / "rank0.sqlite", "not a database");
     job::SummariseOptions options;
     options.useCache = false;
-    const auto s =
-        job::summariseFiles({(dir / "rank0.sqlite").string()}, options, job::summaryLoadParts());
+    const auto s = job::summariseFiles({(dir / "rank0.sqlite").string()}, options);
     ASSERT_EQ(s.size(), 1u);
     EXPECT_FALSE(s[0].error.empty());
     EXPECT_EQ(s[0].error.find('\n'), std::string::npos);
