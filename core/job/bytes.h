@@ -33,6 +33,15 @@ class ByteWriter {
         u64(s.size());
         out_.append(s);
     }
+    // LEB128: 7 bits a byte, small numbers in one byte; signed ones zigzag first.
+    void uvar(uint64_t v) {
+        while (v >= 0x80) {
+            out_.push_back(static_cast<char>(v | 0x80));
+            v >>= 7;
+        }
+        out_.push_back(static_cast<char>(v));
+    }
+    void svar(int64_t v) { uvar((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
     std::string& str() { return out_; }
 
   private:
@@ -74,6 +83,22 @@ class ByteReader {
         return s;
     }
     std::string text() { return std::string(take(u32())); }
+    uint64_t uvar() {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            const uint8_t b = u8();
+            if (!ok_) return 0;
+            if (shift == 63 && b > 1) break; // more than 64 bits
+            v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok_ = false;
+        return 0;
+    }
+    int64_t svar() {
+        const uint64_t u = uvar();
+        return static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1);
+    }
     std::string_view bytes() { return take(u64()); }
     // A list's length, checked against the bytes left (each element is at least `minBytes`).
     uint64_t count(size_t minBytes) {

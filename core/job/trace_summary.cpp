@@ -42,16 +42,32 @@ void put(ByteWriter& w, const RankUnit& u) {
     w.u64(t.kernels);
     w.u64(t.commKernels);
     for (const TimeNs v : {t.span, t.busy, t.compute, t.comm, t.overlap}) w.i64(v);
-    w.u64(u.collectives.size());
+    // Communication kernels, the bulk of a summary: deltas from the previous kernel in
+    // variable-length integers, process groups as indexes into a table of their names.
+    std::vector<std::string> groups;
+    std::vector<uint64_t> groupOf;
     for (const CollectiveKernel& k : u.collectives) {
+        auto it = std::find(groups.begin(), groups.end(), k.group);
+        groupOf.push_back(static_cast<uint64_t>(it - groups.begin()));
+        if (it == groups.end()) groups.push_back(k.group);
+    }
+    w.u64(groups.size());
+    for (const std::string& g : groups) w.text(g);
+    w.u64(u.collectives.size());
+    CollectiveKernel prev;
+    prev.kernel = KernelId(0);
+    for (size_t i = 0; i < u.collectives.size(); ++i) {
+        const CollectiveKernel& k = u.collectives[i];
         w.u8(static_cast<uint8_t>(k.type));
-        w.u32(k.stream.value);
-        w.u32(k.correlation);
-        w.u32(k.kernel.value);
-        w.i64(k.start);
-        w.i64(k.end);
-        w.u64(k.bytes);
-        w.text(k.group);
+        w.uvar(k.stream.value);
+        // Differences in unsigned arithmetic (wrapping, never overflowing), read back the same way.
+        w.svar(int64_t(k.correlation) - int64_t(prev.correlation));
+        w.svar(int64_t(k.kernel.value) - int64_t(prev.kernel.value));
+        w.svar(static_cast<int64_t>(uint64_t(k.start) - uint64_t(prev.start)));
+        w.svar(static_cast<int64_t>(uint64_t(k.end) - uint64_t(k.start)));
+        w.uvar(k.bytes);
+        w.uvar(groupOf[i]);
+        prev = k;
     }
     w.u64(u.iterations.size());
     for (const RankIterationRow& i : u.iterations) {
@@ -70,18 +86,31 @@ void get(ByteReader& r, RankUnit& u) {
     t.kernels = r.u64();
     t.commKernels = r.u64();
     for (TimeNs* v : {&t.span, &t.busy, &t.compute, &t.comm, &t.overlap}) *v = r.i64();
-    u.collectives.resize(r.count(41));
+    std::vector<std::string> groups(r.count(4));
+    for (std::string& g : groups) g = r.text();
+    u.collectives.resize(r.count(8));
+    CollectiveKernel prev;
+    prev.kernel = KernelId(0);
     for (CollectiveKernel& k : u.collectives) {
         const uint8_t type = r.u8();
         if (type > static_cast<uint8_t>(Collective::Other)) r.fail();
         k.type = static_cast<Collective>(type);
-        k.stream = StreamId(r.u32());
-        k.correlation = r.u32();
-        k.kernel = KernelId(r.u32());
-        k.start = r.i64();
-        k.end = r.i64();
-        k.bytes = r.u64();
-        k.group = r.text();
+        k.stream = StreamId(static_cast<uint32_t>(r.uvar()));
+        k.correlation = static_cast<uint32_t>(prev.correlation + static_cast<uint64_t>(r.svar()));
+        k.kernel =
+            KernelId(static_cast<uint32_t>(prev.kernel.value + static_cast<uint64_t>(r.svar())));
+        k.start = static_cast<TimeNs>(static_cast<uint64_t>(prev.start) +
+                                      static_cast<uint64_t>(r.svar()));
+        k.end =
+            static_cast<TimeNs>(static_cast<uint64_t>(k.start) + static_cast<uint64_t>(r.svar()));
+        k.bytes = r.uvar();
+        const uint64_t g = r.uvar();
+        if (g >= groups.size()) {
+            r.fail();
+            break;
+        }
+        k.group = groups[g];
+        prev = k;
     }
     u.iterations.resize(r.count(40));
     for (RankIterationRow& i : u.iterations) {
