@@ -6,6 +6,7 @@
 # and load (the entry point that imports, correlates and prices a trace) sits beside views over
 # costs and over cache (the model cache, which knows only the model); prepared (the view cache:
 # what the window shows first, kept beside the model cache) sits over views and cache; compare (two runs matched by meaning) sits over reports.
+# findings (what is wrong with a trace, from the reports) sits over reports and compare.
 # present (the presentation layer: what the loader thread prepares for the views, plain data a test
 # builds without Qt) sits on top of every layer but load. widgets include core (present among it);
 # app includes widgets and core; tests include anything.
@@ -27,7 +28,8 @@ set(allowed_core_cache model cache)
 set(allowed_core_job model import pytorch costs reports cache load job)
 set(allowed_core_prepared model import pytorch costs reports views cache prepared)
 set(allowed_core_compare model import pytorch costs reports compare)
-set(allowed_core_present model import pytorch costs reports views cache prepared compare present)
+set(allowed_core_findings model import pytorch costs reports compare findings)
+set(allowed_core_present model import pytorch costs reports views cache prepared compare findings present)
 
 # The layer of a path relative to the repo: core/<folder>, widgets, app or tests.
 function(layer_of path out)

@@ -40,6 +40,8 @@ commands:
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
+  findings FILE... [--format F] what is wrong, costliest first: each finding's cost per
+                                iteration, its evidence and fix (F: table, csv, tsv or json)
 
   job FILE|DIR... -o JOB.lsjob  every rank's summary in one job file, for the job reports
                                 without the traces; under mpirun/srun spread over the
@@ -258,6 +260,23 @@ heads --format table; with csv and tsv it goes to stderr.
                dimension of the forward ops' input shapes, or --batch-a/--batch-b N
 )help",
          commandDiff},
+        {"findings",
+         {"format"},
+         {},
+         R"(usage: layerscope-cli findings FILE... [--format table|csv|tsv|json]
+
+What is wrong with a trace, or with the ranks of a job given as several files, as a list of
+findings ranked by the time each costs per iteration (rank 1: the costliest): GPU idle after
+synchronizations, behind host ranges such as data loading or behind slow launches; copies from
+pageable memory; GEMMs without Tensor Cores; slow iterations; exposed communication and the rank
+the others wait for. The typical iteration is the median period between the GPU starts of
+consecutive iterations. A rule says nothing below 1 % of an iteration. Rules, thresholds and
+how each cost is estimated: docs/findings.md.
+Columns: rank,rule,statement,cost_ms_per_iteration,bound,evidence,fix (default format table,
+which first prints the iteration time). json adds each finding's figures: the report numbers
+its statement prints.
+)",
+         commandFindings},
         {"job",
          {"output", "threads"},
          {},

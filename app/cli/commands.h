@@ -24,6 +24,7 @@ int commandOps(const Options& o, Context& c);
 int commandDiff(const Options& o, Context& c);
 int commandCache(const Options& o, Context& c);
 int commandJob(const Options& o, Context& c);
+int commandFindings(const Options& o, Context& c);
 
 // The --format option (default csv); prints the usage error and returns nullopt when invalid.
 std::optional<TableFormat> formatOption(const Options& o, Context& c);

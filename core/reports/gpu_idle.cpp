@@ -65,6 +65,7 @@ void classify(const Trace& t, GpuGap& gap, const GpuOp& next) {
                : next.kind == 1 ? std::string_view("memcpy")
                                 : std::string_view("memset");
     if (!next.launch.valid()) return;
+    gap.launch = next.launch;
     const ThreadId thread = t.apiCalls.thread[next.launch.value];
     if (thread.valid() && thread.value < t.threads.size()) gap.tid = t.threads[thread.value].tid;
     if (t.apiCalls.start[next.launch.value] < gap.start) {
@@ -158,7 +159,7 @@ GpuIdle gpuIdle(const Trace& t) {
         for (const GpuOp& op : ops) {
             if (op.start > coveredTo) { // a gap before this op
                 out.gaps.push_back(
-                    {device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0});
+                    {device, coveredTo, op.start, IdleCause::NothingTraced, {}, {}, {}, 0, {}});
                 nextOp.push_back(&op);
             }
             d.busy += std::max<TimeNs>(0, op.end - std::max(op.start, coveredTo));

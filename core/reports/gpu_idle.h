@@ -34,6 +34,7 @@ struct GpuGap {
     std::string_view op;     // the innermost framework op the host was in (host range and host ops)
     std::string_view next;   // the kernel (or "memcpy"/"memset") that ended the gap
     uint32_t tid = 0;        // its launching thread, 0 when unknown
+    ApiCallId launch;        // the call that launched that work; invalid when unknown
     TimeNs duration() const { return end - start; }
 };
 

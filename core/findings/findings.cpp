@@ -1,0 +1,59 @@
+#include "core/findings/findings.h"
+
+#include "core/findings/compute_findings.h"
+#include "core/findings/idle_findings.h"
+#include "core/findings/rank_findings.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace ls {
+
+FindingList findings(const Session& session) {
+    FindingList list;
+    // Per trace, computed once: its iterations and its GPU gaps.
+    std::vector<std::unique_ptr<IterationWindows>> windows(session.traces.size());
+    std::vector<std::unique_ptr<GpuIdle>> idle(session.traces.size());
+    for (size_t i = 0; i < session.traces.size(); ++i) {
+        windows[i] = std::make_unique<IterationWindows>(iterationWindows(*session.traces[i].trace));
+        idle[i] = std::make_unique<GpuIdle>(gpuIdle(*session.traces[i].trace));
+    }
+    const bool several = session.ranks.size() > 1;
+    std::vector<char> tracesDone(session.traces.size(), 0);
+    std::vector<int> iterations;
+    for (const SessionRank& r : session.ranks) {
+        FindingScope scope;
+        scope.trace = session.traces[r.trace].trace.get();
+        scope.traceIndex = r.trace;
+        scope.device = r.device;
+        scope.process = r.process;
+        scope.ranks = {r.rank};
+        if (several) scope.prefix = "rank " + std::to_string(r.rank) + ": ";
+        const IterationWindows& w = *windows[r.trace];
+        iterations.push_back(w.iterations);
+        for (Finding& f : idleFindings(scope, *idle[r.trace], w)) list.findings.push_back(f);
+        if (!tracesDone[r.trace]) { // the trace's kernels, whatever rank they belong to
+            tracesDone[r.trace] = 1;
+            FindingScope whole = scope;
+            if (session.ranks.size() > 1 &&
+                std::count_if(session.ranks.begin(), session.ranks.end(),
+                              [&](const SessionRank& o) { return o.trace == r.trace; }) > 1)
+                whole.ranks.clear(), whole.prefix = "trace " + std::to_string(r.trace) + ": ";
+            for (Finding& f : computeFindings(whole, w)) list.findings.push_back(f);
+        }
+        if (w.periodNs / 1e6 > list.iterationMs) {
+            list.iterationMs = w.periodNs / 1e6;
+            list.iterations = w.iterations;
+            list.iterationBasis = w.basis;
+        }
+    }
+    for (Finding& f : rankFindings(session, iterations)) list.findings.push_back(std::move(f));
+    std::stable_sort(list.findings.begin(), list.findings.end(),
+                     [](const Finding& a, const Finding& b) {
+                         return a.costMsPerIteration > b.costMsPerIteration;
+                     });
+    return list;
+}
+
+} // namespace ls
