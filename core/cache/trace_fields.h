@@ -85,7 +85,12 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.vec(t.startEndTree);
         ar.vec(t.startEndTreeBegin);
     });
-    ar.part(kLoadKernels | kLoadApiCalls, [&] { csr(ar, t.apiKernels); });
+    ar.part(kLoadKernels | kLoadApiCalls, [&] {
+        csr(ar, t.apiKernels);
+        KernelGraphColumns& g = t.kernelGraph;
+        columns(ar, std::tie(g.graph, g.node, g.originalNode, g.capture, g.how));
+        csr(ar, t.captureKernels);
+    });
 
     ar.part(kLoadCorrelation, [&] {
         columns(ar,
@@ -118,7 +123,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 3824,
+static_assert(sizeof(Trace) == 4120,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

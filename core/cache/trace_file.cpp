@@ -26,6 +26,11 @@ bool consistent(Trace& t) {
     same(t.memsets.tie());
     same(t.apiCalls.tie());
     same(t.ranges.tie());
+    const KernelGraphColumns& g = t.kernelGraph;
+    same(std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));
+    // Graph columns are all there or all absent.
+    ok &= g.how.size() == g.graph.size() && g.how.size() == g.capture.size();
+    for (ApiCallId c : g.capture) ok &= !c.valid() || c.value < t.apiCalls.size();
     ok &= t.rangeSourceRows.consistent(t.ranges.size());
     ok &= t.threadRangeBegin.empty() ||
           (t.threadRangeBegin.front() == 0 && t.threadRangeBegin.back() == t.ranges.size() &&
@@ -54,6 +59,8 @@ void markParts(Trace& t, uint32_t wanted) {
     if (!(wanted & kLoadApiCalls))
         for (auto* launch : {&t.kernels.launch, &t.memcpys.launch, &t.memsets.launch})
             std::fill(launch->begin(), launch->end(), ApiCallId());
+    if (!(wanted & kLoadApiCalls))
+        std::fill(t.kernelGraph.capture.begin(), t.kernelGraph.capture.end(), ApiCallId());
 }
 
 TraceFileRead readTraceFile(const std::string& file, const std::string& identity, uint32_t parts) {

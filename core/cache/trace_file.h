@@ -14,7 +14,8 @@ namespace ls {
 // 2: memory kinds, API results, thread priorities; 3: a checksum per column; 4: range threads and
 // source rows packed; 5: big columns start on a page boundary, to be mapped on reopen; 6: NVTX
 // names are a load part of their own; 7: big columns on 64 KiB boundaries (64 KiB-page hosts).
-constexpr uint32_t kTraceCacheVersion = 8;
+// 9: CUDA graph columns (Trace::kernelGraph, captureKernels) and their load-report entries.
+constexpr uint32_t kTraceCacheVersion = 9;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

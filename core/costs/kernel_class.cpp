@@ -56,6 +56,10 @@ std::string_view kernelClassName(KernelClass c) {
         return "reduction/norm";
     case KernelClass::Communication:
         return "communication";
+    case KernelClass::Triton:
+        return "Triton (torch.compile)";
+    case KernelClass::GraphLaunch:
+        return "CUDA graph launch";
     case KernelClass::Other:
         return "other";
     }
@@ -63,6 +67,9 @@ std::string_view kernelClassName(KernelClass c) {
 }
 
 KernelClass classifyKernel(std::string_view name, TcState tc) {
+    // Inductor's generated kernels first: their names name the fused ops ("..._layer_norm_0"),
+    // which the rules below would take for hand-written kernels of that kind.
+    if (name.starts_with("triton_")) return KernelClass::Triton;
     std::string lower(name);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -90,6 +97,10 @@ std::vector<KernelClass> classifyKernels(const Trace& t) {
                 cache.emplace(key, classifyKernel(t.str(t.kernels.name[k]), t.metrics.tc[k])).first;
         out[k] = it->second;
     }
+    const auto& g = t.kernelGraph;
+    if (!g.empty())
+        for (size_t k = 0; k < out.size(); ++k)
+            if (g.how[k] == GraphAttribution::LaunchItem) out[k] = KernelClass::GraphLaunch;
     return out;
 }
 

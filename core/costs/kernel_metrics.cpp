@@ -114,17 +114,22 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
         return false;
     };
 
-    // Kernels grouped by their innermost op marker (kernels are by start, so groups stay by start).
-    std::vector<std::pair<uint32_t, uint32_t>> byOp; // (op range, kernel)
+    // Kernels grouped by their innermost op marker (kernels are by start, so groups stay by start),
+    // and by graph launch: the kernels one captured op replays at each launch are one op call each.
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> byOp; // (op range, replay, kernel)
+    const bool graphs = !t.kernelGraph.empty();
     for (uint32_t i = 0; i < n; ++i)
-        if (t.kernelLinks.op[i].valid()) byOp.emplace_back(t.kernelLinks.op[i].value, i);
+        if (t.kernelLinks.op[i].valid())
+            byOp.emplace_back(
+                t.kernelLinks.op[i].value,
+                graphs && t.kernelGraph.capture[i].valid() ? k.launch[i].value + 1 : 0, i);
     parallelSort(byOp.begin(), byOp.end(), std::max(1u, threads), std::less<>());
 
     // emit_nvtx records no stride or padding, so a forward convolution's output size comes from
     // its backward: convolution_backward's grad_output, paired through the op instances.
     std::unordered_map<uint32_t, Shapes>
         convBackwardShapes; // forward op instance -> backward sizes
-    for (const auto& [op, i] : byOp) {
+    for (const auto& [op, replay, i] : byOp) {
         const std::string_view name = t.str(r.name[op]);
         if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward")
             continue;
@@ -212,9 +217,10 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     std::vector<uint32_t> group;
     std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
-        const uint32_t op = byOp[g].first;
+        const uint32_t op = std::get<0>(byOp[g]), replay = std::get<1>(byOp[g]);
         group.clear();
-        for (; g < byOp.size() && byOp[g].first == op; ++g) group.push_back(byOp[g].second);
+        for (; g < byOp.size() && std::get<0>(byOp[g]) == op && std::get<1>(byOp[g]) == replay; ++g)
+            group.push_back(std::get<2>(byOp[g]));
 
         // dtype: the first kernel name of the op that tells (math kernels first). emit_nvtx markers
         // carry no dtype.

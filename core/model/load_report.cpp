@@ -60,6 +60,18 @@ constexpr AnomalyInfo kAnomalies[] = {
     {"iterations_detected", Severity::Info,
      "iterations found without iteration ranges, from the trace's own period (the rule and how "
      "alike the iterations are in the detail)"},
+    {"cuda_graph_launches", Severity::Info,
+     "CUDA graph launches: one call starts all its graph's kernels (graphs, nodes and GPU items "
+     "in the detail)"},
+    {"graph_nodes_mapped", Severity::Info,
+     "kernels replayed by a graph launch that take the op, ranges, shapes and layer of the launch "
+     "call that created their node during stream capture (clones mapped to their original node)"},
+    {"graph_kernels_around_launch", Severity::Warning,
+     "kernels replayed by a graph launch whose capture is not in the trace (or which the trace "
+     "gives no node id): attributed to the op and ranges around the graph launch call"},
+    {"graph_kernels_unattributed", Severity::Info,
+     "kernels of a trace with graph launches that have no op, layer or range at all (share of GPU "
+     "time in the detail)"},
 };
 static_assert(std::size(kAnomalies) == static_cast<size_t>(Anomaly::Count_));
 

@@ -35,6 +35,10 @@ enum class Anomaly {
     TruncatedJson,
     ConvertedFromNsysRep,
     IterationsDetected,
+    CudaGraphLaunches,
+    GraphNodesMapped,
+    GraphKernelsAroundLaunch,
+    GraphKernelsUnattributed,
     Count_
 };
 

@@ -181,6 +181,27 @@ struct KernelMetrics {
     Column<uint8_t> occupancyLimiter; // OccupancyLimiter bits
 };
 
+// How a kernel replayed by a CUDA graph launch found its CPU context (KernelGraphColumns).
+enum class GraphAttribution : uint8_t {
+    None,         // not replayed by a graph launch
+    Capture,      // from the launch call that created its node during stream capture
+    AroundLaunch, // no capture in the trace: the op and ranges around the graph launch call
+    LaunchItem,   // a whole graph launch as one GPU item (nsys --cuda-graph-trace=graph)
+};
+
+inline constexpr uint64_t kNoGraphNode = UINT64_MAX;
+
+// CUDA graph replay, per kernel (same row order as KernelColumns); every column is empty when the
+// trace holds no graph launch. Filled at import (node ids) and by core/pytorch/graph_replay.h.
+struct KernelGraphColumns {
+    Column<uint32_t> graph;        // the executed graph's id as the export numbers it; 0 unknown
+    Column<uint64_t> node;         // the executed node's id; kNoGraphNode unknown
+    Column<uint64_t> originalNode; // the captured node it was cloned from at instantiation
+    Column<ApiCallId> capture;     // the launch call that created the original node
+    Column<GraphAttribution> how;
+    bool empty() const { return how.empty(); }
+};
+
 struct Process {
     uint32_t pid = 0;
     std::string name;
@@ -298,6 +319,10 @@ struct Trace {
     Column<uint32_t> threadRangeBegin;       // ranges of thread t are [begin[t], begin[t+1])
     RowRuns rangeSourceRows; // per range: its rowid in the export's NVTX table (JSON: event index)
     Csr<ApiCallId, KernelId> apiKernels; // a graph launch has many kernels
+    // CUDA graphs: per kernel, its graph node and capture; per capture-time launch call, the
+    // kernels its node ran at each replay (core/pytorch/graph_replay.h).
+    KernelGraphColumns kernelGraph;
+    Csr<ApiCallId, KernelId> captureKernels;
 
     // Correlation (core/pytorch/correlation.h), built once at load.
     OpColumns ops;
@@ -331,6 +356,12 @@ struct Trace {
     ThreadId rangeThread(RangeId r) const; // by threadRangeBegin
     const Stream& streamOf(const GpuOpColumns& c, size_t i) const {
         return streams[c.streamIndex[i].value];
+    }
+    // The call whose CPU context (ranges, op, layer) kernel k takes: the launch call made during
+    // stream capture for a replayed graph node whose capture is in the trace, else its launch.
+    ApiCallId contextCall(size_t k) const {
+        if (!kernelGraph.empty() && kernelGraph.capture[k].valid()) return kernelGraph.capture[k];
+        return kernels.launch[k];
     }
     const std::string& displayPath() const { return sourcePath.empty() ? path : sourcePath; }
 };

@@ -2,6 +2,7 @@
 
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
+#include "core/pytorch/graph_replay.h"
 #include "core/pytorch/range_roles.h"
 
 #include <algorithm>
@@ -85,6 +86,7 @@ class Correlator {
   public:
     Correlator(Trace& t, unsigned threads) : t_(t), r_(t.ranges), threads_(threads) {}
     void run() {
+        markGraphReplays(t_);
         classifyRanges();
         findOps();
         placeForwardOps();
@@ -92,6 +94,7 @@ class Correlator {
         checkFwdBwdFlows();
         node_.clear();
         linkKernels();
+        reportGraphAttribution(t_);
     }
 
   private:
@@ -353,7 +356,8 @@ void Correlator::linkKernels() {
     // Kernels are independent: halves on two threads, each writing its own rows.
     parallelFor(n, threads_, [&](size_t firstKernel, size_t lastKernel, unsigned) {
         for (size_t i = firstKernel; i < lastKernel; ++i) {
-            const ApiCallId call = k.launch[i];
+            // A replayed graph node takes the context of its capture-time launch.
+            const ApiCallId call = t_.contextCall(i);
             if (!call.valid()) continue;
             const uint32_t th = a.thread[call.value].value;
             const RangeId cand = innermostPushPop(t_, call);
@@ -397,6 +401,8 @@ std::vector<KernelId> kernelsUnder(const Trace& t, RangeId r) {
         if (t.apiCalls.end[it->value] > re) continue;
         const auto [k0, k1] = t.apiKernels.of(*it);
         out.insert(out.end(), k0, k1);
+        const auto [c0, c1] = t.captureKernels.of(*it); // what a captured launch replayed
+        out.insert(out.end(), c0, c1);
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -435,7 +441,7 @@ std::vector<RangeId> rangesContaining(const Trace& t, ApiCallId call) {
 }
 
 std::vector<RangeId> rangeStack(const Trace& t, KernelId k) {
-    return rangesContaining(t, t.kernels.launch[k.value]);
+    return rangesContaining(t, t.contextCall(k.value));
 }
 
 std::vector<KernelId> kernelsUnderRangesNamed(const Trace& t, std::string_view name) {

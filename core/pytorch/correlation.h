@@ -24,7 +24,8 @@ std::vector<KernelId> kernelsUnderRangesNamed(const Trace& t, std::string_view n
 // Every range of the call's thread that contains it (push/pop stack and start/end ranges),
 // innermost (latest start) first: the stack nsys nvtxkernsum counts a kernel under.
 std::vector<RangeId> rangesContaining(const Trace& t, ApiCallId call);
-// rangesContaining for the kernel's launch call.
+// rangesContaining for the kernel's context call (Trace::contextCall: a replayed graph node's
+// capture-time launch).
 std::vector<RangeId> rangeStack(const Trace& t, KernelId k);
 
 } // namespace ls

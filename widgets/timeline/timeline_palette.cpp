@@ -19,6 +19,10 @@ QColor kernelClassColor(KernelClass c) {
         return QColor(0xe0, 0x9b, 0x2d);
     case KernelClass::Communication:
         return QColor(0xc2, 0x3b, 0x8a);
+    case KernelClass::Triton:
+        return QColor(0x1f, 0xa8, 0xa0); // teal: generated, fused
+    case KernelClass::GraphLaunch:
+        return QColor(0x6d, 0x6d, 0x8a); // slate: a whole graph, its kernels not traced
     case KernelClass::Other:
         return QColor(0x9e, 0x9e, 0x9e);
     }

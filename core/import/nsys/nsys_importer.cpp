@@ -3,6 +3,7 @@
 #include "core/import/nsys/nsys_importer.h"
 
 #include "core/import/nsys/nsys_chunk.h"
+#include "core/import/nsys/nsys_graphs.h"
 #include "core/import/nsys/nsys_small_tables.h"
 #include "core/import/nsys/trace_builder.h"
 #include "core/import/sqlite/sqlite_db.h"
@@ -234,6 +235,7 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     {
         const uint32_t parts = closeLoadParts(options.parts);
         small = readSmallTables(db, parts, trace->report);
+        if (parts & kLoadKernels) small.graphLaunches = readNsysGraphLaunches(db, trace->report);
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         plan = planChunks(db, probe.head.size, parts, trace->report);
     }
@@ -260,7 +262,9 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
         "read event tables",
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setup).count());
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
+    const auto graphLaunches = small.graphLaunches; // buildTrace may consume the small tables
     buildTrace(sink, small, reader.chunks(), threads);
+    if (closeLoadParts(options.parts) & kLoadKernels) linkNsysGraphNodes(db, graphLaunches, *trace);
     if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
     return {std::move(trace), std::nullopt};
 }

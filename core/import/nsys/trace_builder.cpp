@@ -30,6 +30,7 @@ class Builder {
     void remapChunk(Chunk& ch,
                     const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
     void compactTables();
+    void addGraphLaunchItems();
 
     EventSink& sink_;
     Trace& t_;
@@ -173,6 +174,27 @@ void Builder::compactTables() {
     compactIfNeeded(EventTable::Nvtx, t_.ranges, nullptr);
 }
 
+// Each --cuda-graph-trace=graph row becomes one GPU item in the kernel columns, linked to its
+// cudaGraphLaunch by correlation id like any kernel (marked as a graph launch after assembly).
+void Builder::addGraphLaunchItems() {
+    auto& k = t_.kernels;
+    const size_t first = k.size(), n = s_.graphLaunches.size();
+    if (!n) return;
+    std::apply([&](auto&... c) { (c.resize(first + n), ...); }, k.tie());
+    for (size_t j = 0; j < n; ++j) {
+        const auto& r = s_.graphLaunches[j];
+        const size_t i = first + j;
+        k.start[i] = r.start;
+        k.end[i] = r.end;
+        k.importDevice[i] = r.device;
+        k.importContext[i] = r.context;
+        k.importStream[i] = r.stream;
+        k.correlation[i] = r.correlation;
+        k.importProcess[i] = process(r.globalPid);
+        k.name[i] = k.shortName[i] = t_.strings.intern(graphLaunchItemName(r.graph));
+    }
+}
+
 void Builder::run(std::vector<Chunk>& chunks) {
     PhaseTimer timer(t_);
     std::map<std::pair<int64_t, int64_t>, std::string> domainNames; // (process key, domain id)
@@ -189,6 +211,7 @@ void Builder::run(std::vector<Chunk>& chunks) {
     timer.mark("remap ids");
     compactTables();
     timer.mark("compact");
+    addGraphLaunchItems();
     assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info},
                   threads_);
     auto& os = t_.osRuntime;

@@ -3,6 +3,7 @@
 // drops unwritten rows, then hands the columns to the shared assembler (core/import/
 // trace_assembler.h), which dedupes, sorts once and builds the indexes as for every format.
 #include "core/import/nsys/nsys_chunk.h"
+#include "core/import/nsys/nsys_graphs.h"
 #include "core/model/trace.h"
 
 #include <algorithm>
@@ -39,7 +40,8 @@ struct SmallTables {
         int64_t start, end, globalTid;
         std::string name; // empty when the id is unknown
     };
-    std::vector<OsRuntimeRow> osRuntime; // OSRT_API, event class 27, by start
+    std::vector<OsRuntimeRow> osRuntime;           // OSRT_API, event class 27, by start
+    std::vector<NsysGraphLaunchRow> graphLaunches; // --cuda-graph-trace=graph rows, by start
 };
 
 // globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.

@@ -1,0 +1,129 @@
+#include "core/pytorch/graph_replay.h"
+
+#include <cstdio>
+#include <string>
+#include <unordered_set>
+
+namespace ls {
+namespace {
+
+void allocate(KernelGraphColumns& g, size_t n) {
+    if (!g.empty()) return;
+    g.graph.assign(n, 0);
+    g.node.assign(n, kNoGraphNode);
+    g.originalNode.assign(n, kNoGraphNode);
+    g.capture.assign(n, ApiCallId());
+    g.how.assign(n, GraphAttribution::None);
+}
+
+std::string percent(double part, double whole) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f %%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return buf;
+}
+
+} // namespace
+
+bool isGraphLaunchCall(std::string_view apiName) {
+    return apiName.find("GraphLaunch") != std::string_view::npos;
+}
+
+void markGraphReplays(Trace& t) {
+    auto& g = t.kernelGraph;
+    const auto& k = t.kernels;
+    const size_t n = k.size();
+    // Graph launch calls that started GPU work.
+    std::vector<uint8_t> graphCall(t.apiCalls.size(), 0);
+    std::vector<uint8_t> nameIsLaunch(t.strings.size(), 2); // 2: not looked at yet
+    uint64_t launches = 0;
+    for (uint32_t c = 0; c < t.apiCalls.size(); ++c) {
+        auto& known = nameIsLaunch[t.apiCalls.name[c].value];
+        if (known == 2) known = isGraphLaunchCall(t.str(t.apiCalls.name[c])) ? 1 : 0;
+        const auto [k0, k1] = t.apiKernels.of(ApiCallId(c));
+        if (known && k0 != k1) {
+            graphCall[c] = 1;
+            ++launches;
+        }
+    }
+    if (!launches && g.empty()) return;
+    for (size_t i = 0; i < n; ++i) {
+        const ApiCallId call = k.launch[i];
+        if (!call.valid() || !graphCall[call.value]) continue;
+        allocate(g, n);
+        if (g.how[i] == GraphAttribution::None) g.how[i] = GraphAttribution::AroundLaunch;
+    }
+    if (g.empty()) return;
+
+    // Capture-time launch call -> the kernels its node ran, by kernel id.
+    uint64_t captured = 0, around = 0, items = 0;
+    std::unordered_set<uint64_t> nodes;
+    std::unordered_set<uint32_t> graphs, captureCalls;
+    auto& csr = t.captureKernels;
+    csr.offsets.assign(t.apiCalls.size() + 1, 0);
+    csr.ids.clear();
+    for (size_t i = 0; i < n; ++i) {
+        if (g.graph[i]) graphs.insert(g.graph[i]);
+        if (g.node[i] != kNoGraphNode) nodes.insert(g.node[i]);
+        switch (g.how[i]) {
+        case GraphAttribution::Capture:
+            ++captured;
+            ++csr.offsets[g.capture[i].value + 1];
+            captureCalls.insert(g.capture[i].value);
+            break;
+        case GraphAttribution::AroundLaunch:
+            ++around;
+            break;
+        case GraphAttribution::LaunchItem:
+            ++items;
+            break;
+        case GraphAttribution::None:
+            break;
+        }
+    }
+    for (size_t c = 1; c < csr.offsets.size(); ++c) csr.offsets[c] += csr.offsets[c - 1];
+    csr.ids.resize(captured);
+    {
+        std::vector<uint32_t> fill(csr.offsets.begin(), csr.offsets.end() - 1);
+        for (uint32_t i = 0; i < n; ++i)
+            if (g.how[i] == GraphAttribution::Capture)
+                csr.ids[fill[g.capture[i].value]++] = KernelId(i);
+    }
+
+    std::string detail = std::to_string(launches) + " launch calls of " +
+                         std::to_string(graphs.size()) + " graphs; " +
+                         std::to_string(nodes.size()) + " kernel nodes replayed";
+    if (items) detail += "; " + std::to_string(items) + " whole-graph GPU items (no kernels)";
+    t.report.add(Anomaly::CudaGraphLaunches, launches, detail);
+    if (captured)
+        t.report.add(Anomaly::GraphNodesMapped, captured,
+                     std::to_string(captured) + " replayed kernels from " +
+                         std::to_string(captureCalls.size()) + " capture-time launch calls");
+    if (around) t.report.add(Anomaly::GraphKernelsAroundLaunch, around);
+}
+
+void reportGraphAttribution(Trace& t) {
+    const auto& g = t.kernelGraph;
+    if (g.empty()) return;
+    const auto& k = t.kernels;
+    const auto& l = t.kernelLinks;
+    uint64_t none = 0;
+    double noneNs = 0, allNs = 0;
+    for (size_t i = 0; i < k.size(); ++i) {
+        if (g.how[i] == GraphAttribution::LaunchItem) continue; // a whole graph, not a kernel
+        const auto d = static_cast<double>(k.duration(i));
+        allNs += d;
+        if (l.op[i].valid() || l.layer[i].valid() || l.range[i].valid()) continue;
+        ++none;
+        noneNs += d;
+    }
+    // Said even when none is left (the report lists only entries that count something).
+    const std::string share = percent(noneNs, allNs) + " of kernel time";
+    if (none)
+        t.report.add(Anomaly::GraphKernelsUnattributed, none,
+                     std::to_string(none) + " kernels, " + share);
+    else
+        t.report.add(Anomaly::CudaGraphLaunches, 0,
+                     "kernels with no op, layer or range: 0, " + share);
+}
+
+} // namespace ls
