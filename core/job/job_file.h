@@ -5,6 +5,7 @@
 // or one per node under MPI) and is small; the job file gathers them (docs/job-file.md).
 #include "core/job/trace_summary.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -17,6 +18,8 @@ struct SummariseOptions {
     unsigned threads = 0; // for loading the file; 0: as many as cores
     bool useCache = true; // the model cache, as the CLI's --no-cache says
     std::string cacheDir; // empty: the default cache folder
+    // Set: no further file is started and loads in progress stop (their summaries say so).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Loads one trace file with only the parts the job reports need, summarises it and returns the
@@ -31,7 +34,7 @@ std::string summariseTraceFile(const std::string& path, const SummariseOptions& 
 std::string writeJobFile(const std::string& outPath, const std::vector<std::string>& summaries);
 
 // The format version this build writes and reads (docs/job-file.md).
-inline constexpr uint32_t kJobFileVersion = 1;
+inline constexpr uint32_t kJobFileVersion = 2; // 2: rank lanes in the summaries
 
 // Loads each file with only the parts `report` reads (summaryLoadParts; all four reports' when
 // empty), summarises it for that report and releases its Trace before taking another: at most a

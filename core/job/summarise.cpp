@@ -18,6 +18,7 @@ LoadOptions loadOptions(const SummariseOptions& options, uint32_t parts, unsigne
     LoadOptions o;
     o.parts = parts;
     o.threads = threads;
+    o.cancel = options.cancel;
     if (options.useCache)
         o.cacheDir = options.cacheDir.empty() ? defaultTraceCacheDir() : options.cacheDir;
     return o;
@@ -82,6 +83,11 @@ summariseFiles(const std::vector<std::string>& files, const SummariseOptions& op
     auto worker = [&] {
         for (size_t k; (k = next.fetch_add(1)) < files.size();) {
             const size_t i = order[k];
+            if (options.cancel && options.cancel->load()) {
+                out[i].file = files[i];
+                out[i].error = "cancelled";
+                continue;
+            }
             out[i] = summariseOne(files[i], perFile, report);
             std::lock_guard lock(mutex);
             ++done;

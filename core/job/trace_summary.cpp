@@ -75,6 +75,16 @@ void put(ByteWriter& w, const RankUnit& u) {
         w.text(i.name);
         for (const TimeNs v : {i.start, i.end, i.gpuStart, i.gpuEnd}) w.i64(v);
     }
+    // Lanes: each interval as its gap from the previous end and its length.
+    for (const auto* lane : {&u.lanes.compute, &u.lanes.comm}) {
+        w.u64(lane->size());
+        TimeNs prevEnd = 0;
+        for (const Interval& i : *lane) {
+            w.svar(static_cast<int64_t>(uint64_t(i.start) - uint64_t(prevEnd)));
+            w.svar(static_cast<int64_t>(uint64_t(i.end) - uint64_t(i.start)));
+            prevEnd = i.end;
+        }
+    }
 }
 
 void get(ByteReader& r, RankUnit& u) {
@@ -117,6 +127,17 @@ void get(ByteReader& r, RankUnit& u) {
         i.iteration = r.i32();
         i.name = r.text();
         for (TimeNs* v : {&i.start, &i.end, &i.gpuStart, &i.gpuEnd}) *v = r.i64();
+    }
+    for (auto* lane : {&u.lanes.compute, &u.lanes.comm}) {
+        lane->resize(r.count(2));
+        TimeNs prevEnd = 0;
+        for (Interval& i : *lane) {
+            i.start = static_cast<TimeNs>(static_cast<uint64_t>(prevEnd) +
+                                          static_cast<uint64_t>(r.svar()));
+            i.end = static_cast<TimeNs>(static_cast<uint64_t>(i.start) +
+                                        static_cast<uint64_t>(r.svar()));
+            prevEnd = i.end;
+        }
     }
 }
 
@@ -241,7 +262,13 @@ TraceSummary summariseTrace(const Trace& t, const std::string& file, std::string
         u.pid = pidOf(t, ProcessId(process));
         u.device = device;
         u.hasKernels = withKernels.count({process, device}) > 0;
-        if (wants("rank_sum")) u.times = rankTimesOf(t, ProcessId(process), device, *kc);
+        if (report.empty()) {
+            u.times = rankTimesOf(t, ProcessId(process), device, *kc, &u.lanes);
+            u.lanes.compute = coarsened(std::move(u.lanes.compute), kLaneIntervals);
+            u.lanes.comm = coarsened(std::move(u.lanes.comm), kLaneIntervals);
+        } else if (wants("rank_sum")) {
+            u.times = rankTimesOf(t, ProcessId(process), device, *kc);
+        }
         if (wants("collective_sum"))
             u.collectives = collectiveKernelsOf(t, ProcessId(process), device, *kc, 0);
         if (wants("rank_iter_sum"))
@@ -368,6 +395,21 @@ std::vector<RankIterationRow> rankIterations(const SummarySession& s) {
         }
     }
     return orderRankIterations(std::move(rows));
+}
+
+std::vector<RankBusy> rankLanes(const SummarySession& s) {
+    std::vector<RankBusy> lanes;
+    for (const SessionRank& r : s.session.ranks) {
+        RankBusy busy = unitOf(s, r).lanes;
+        const TimeNs offset = s.session.traces[r.trace].offsetNs;
+        for (auto* lane : {&busy.compute, &busy.comm})
+            for (Interval& i : *lane) {
+                i.start += offset;
+                i.end += offset;
+            }
+        lanes.push_back(std::move(busy));
+    }
+    return lanes;
 }
 
 } // namespace ls::job

@@ -24,6 +24,9 @@ struct RankUnit {
     RankTimes times;
     std::vector<CollectiveKernel> collectives; // trace time
     std::vector<RankIterationRow> iterations;  // trace time, rank 0
+    // Its compute and communication unions, at most kLaneIntervals each (coarsened: gaps too
+    // short to draw closed), trace time: what the Ranks tab's lanes and heat map draw.
+    RankBusy lanes;
     bool operator==(const RankUnit&) const = default;
 };
 
@@ -43,6 +46,10 @@ struct TraceSummary {
     bool operator==(const TraceSummary&) const;
 };
 
+// Intervals a rank's lane keeps in a summary: a lane a few thousand pixels wide zoomed to an
+// iteration of a several-iteration capture still draws every gap it can show.
+inline constexpr size_t kLaneIntervals = 4096;
+
 // The parts a summary for these reports needs (all four when report is empty).
 uint32_t summaryLoadParts(std::string_view report = {});
 // The reports a summary answers.
@@ -50,7 +57,7 @@ bool isSummaryReport(std::string_view report);
 inline constexpr const char* kSummaryReports = "rank_sum, collective_sum, rank_iter_sum, kern_sum";
 
 // The summary of t; with a report named, only what that report reads is filled (a streaming
-// session report's summaries are never written to a job file).
+// session report's summaries are never written to a job file); the lanes only without one.
 TraceSummary summariseTrace(const Trace& t, const std::string& file, std::string_view report = {});
 
 std::string encodeSummary(const TraceSummary& s);
@@ -73,5 +80,7 @@ Session kernelRankSession(const SummarySession& s);
 std::vector<RankTimeRow> rankTimeSummary(const SummarySession& s);
 CollectiveMatch matchCollectives(const SummarySession& s);
 std::vector<RankIterationRow> rankIterations(const SummarySession& s);
+// Per rank (session.ranks order), its lanes in session time.
+std::vector<RankBusy> rankLanes(const SummarySession& s);
 
 } // namespace ls::job

@@ -5,6 +5,7 @@
 #endif
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -62,6 +63,26 @@ uint64_t physicalMemoryBytes() {
     return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 #else
     return 0;
+#endif
+}
+
+uint64_t currentRssBytes() {
+#if defined(__linux__)
+    // statm's second field: resident pages.
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long long size = 0, resident = 0;
+    const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+    std::fclose(f);
+    return got == 2 ? resident * pageSize() : 0;
+#else
+    return peakRssBytes(); // an upper bound where the current size is not at hand
+#endif
+}
+
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
 #endif
 }
 

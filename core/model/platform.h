@@ -17,6 +17,13 @@ namespace ls::platform {
 // Peak resident set size of this process in bytes (0 when unknown).
 uint64_t peakRssBytes();
 
+// Resident set size of this process now, in bytes (0 when unknown).
+uint64_t currentRssBytes();
+
+// Hands memory freed on the heap back to the system where the allocator keeps it (glibc's
+// malloc_trim): after a trace's model is released, so that the resident size falls with it.
+void releaseFreedMemory();
+
 // The machine's physical memory in bytes (0 when unknown).
 uint64_t physicalMemoryBytes();
 

@@ -40,6 +40,20 @@ std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> 
     return a;
 }
 
+std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<const job::SummarySession> s,
+                                                     std::shared_ptr<ModelPool> models) {
+    auto a = std::make_shared<RankAnalysis>();
+    const StepTiming step("prepare: rank analysis from summaries");
+    a->ranks = job::rankTimeSummary(*s);
+    a->busy = job::rankLanes(*s);
+    a->collectives = job::matchCollectives(*s);
+    a->iterations = job::rankIterations(*s);
+    a->session = std::shared_ptr<const Session>(s, &s->session); // lives as long as the summaries
+    a->summaries = std::move(s);
+    a->models = std::move(models);
+    return a;
+}
+
 std::shared_ptr<const AllRanksView> prepareAllRanks(const RankAnalysis& ranks) {
     const Session& session = *ranks.session;
     const size_t n = session.traces.size();

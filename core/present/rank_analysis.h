@@ -1,6 +1,8 @@
 #pragma once
 // The ranks of the traces opened together and what the Ranks tab and the "All ranks" scope show
 // of them, computed once off the GUI thread.
+#include "core/job/trace_summary.h"
+#include "core/load/model_pool.h"
 #include "core/model/session.h"
 #include "core/present/session_timeline.h"
 #include "core/reports/collectives.h"
@@ -21,13 +23,24 @@ struct RankAnalysis {
     std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
     CollectiveMatch collectives;
     std::vector<RankIterationRow> iterations;
-    // The main timeline's rows of every trace under rank headers; null for a single rank.
+    // The main timeline's rows of every trace under rank headers; null for a single rank and for
+    // a session of summaries.
     std::shared_ptr<const SessionTimeline> timelines;
+    // A session of summaries (a job file, or more ranks than the memory budget holds): `session`
+    // holds stand-ins for its traces (ranks, files, clock offsets, no events), the rows above come
+    // from the summaries, and a trace's model from `models`.
+    std::shared_ptr<const job::SummarySession> summaries;
+    std::shared_ptr<ModelPool> models;
+    bool fromSummaries() const { return models != nullptr; }
 };
 std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> session);
 // The analysis's independent parts (rank times, collectives, iterations), to run beside each
 // other and beside other work; a's session must be set. They leave `timelines` alone.
 std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a);
+
+// The same from summaries: every rank's row, lanes, collectives and iterations without a model.
+std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<const job::SummarySession> s,
+                                                     std::shared_ptr<ModelPool> models);
 
 // The kernel table and layer tree of every trace of a session at once ("All ranks").
 struct AllRanksView {

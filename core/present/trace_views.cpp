@@ -126,16 +126,20 @@ std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const Trace>
 }
 
 std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const RankAnalysis> ranks,
-                                                    uint32_t shown, KernelOrder order) {
-    auto s = prepare(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
+                                                    uint32_t shown, KernelOrder order,
+                                                    std::shared_ptr<const Trace> model) {
+    if (!model) model = ranks->session->traces.at(shown).trace;
+    auto s = prepare(std::move(model), ranks.get(), shown, order);
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
     return s;
 }
 
 std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const RankAnalysis> ranks,
-                                                      uint32_t shown, KernelOrder order) {
-    auto s = prepareVisible(ranks->session->traces.at(shown).trace, ranks.get(), shown, order);
+                                                      uint32_t shown, KernelOrder order,
+                                                      std::shared_ptr<const Trace> model) {
+    if (!model) model = ranks->session->traces.at(shown).trace;
+    auto s = prepareVisible(std::move(model), ranks.get(), shown, order);
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
     return s;

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ls {
@@ -51,18 +52,25 @@ struct TraceViews {
     // one).
     std::shared_ptr<const RankAnalysis> ranks;
     uint32_t shownTrace = 0;
+    // A session of summaries whose shown rank's model could not be had (its file is not here):
+    // `trace` is empty and this says which file to copy where.
+    std::string notice;
 };
 
 // Runs on the loader thread.
 std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const Trace> trace,
                                                     KernelOrder order = {});
-// The same for trace `shown` of a session, with the session's rank analysis attached.
+// The same for trace `shown` of a session, with the session's rank analysis attached. `model`:
+// that trace's model, for a session of summaries (RankAnalysis::models), whose traces are
+// stand-ins.
 std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const RankAnalysis> ranks,
-                                                    uint32_t shown, KernelOrder order = {});
+                                                    uint32_t shown, KernelOrder order = {},
+                                                    std::shared_ptr<const Trace> model = {});
 // In two parts, so that the window shows the table, tree and timeline while the other tabs'
 // rows are built: the first without them, then a copy of it with them (complete).
 std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const RankAnalysis> ranks,
-                                                      uint32_t shown, KernelOrder order = {});
+                                                      uint32_t shown, KernelOrder order = {},
+                                                      std::shared_ptr<const Trace> model = {});
 // What the loader built of one trace's views while the load was still correlating and pricing it.
 struct EarlyViews {
     std::optional<TimelineTracks> tracks; // from the imported columns

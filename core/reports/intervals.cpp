@@ -45,4 +45,40 @@ TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Inte
     return total;
 }
 
+std::vector<Interval> coarsened(std::vector<Interval> disjoint, size_t maxCount) {
+    if (disjoint.size() <= maxCount || disjoint.empty()) return disjoint;
+    if (maxCount == 0) return {};
+    // Closing the (n - maxCount) shortest of the n - 1 gaps leaves maxCount intervals: close every
+    // gap no longer than the (n - maxCount)th shortest, and of those equal to it only as many as
+    // are still needed, earliest first, so the count is exact.
+    std::vector<TimeNs> gaps;
+    gaps.reserve(disjoint.size() - 1);
+    for (size_t i = 1; i < disjoint.size(); ++i)
+        gaps.push_back(disjoint[i].start - disjoint[i - 1].end);
+    const size_t toClose = disjoint.size() - maxCount;
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(toClose - 1),
+                     gaps.end());
+    const TimeNs limit = gaps[toClose - 1];
+    size_t shorter = 0;
+    for (size_t i = 1; i < disjoint.size(); ++i)
+        shorter += disjoint[i].start - disjoint[i - 1].end < limit;
+    size_t equalToClose = toClose - shorter;
+    size_t kept = 0;
+    for (size_t i = 0; i < disjoint.size(); ++i) {
+        bool close = false;
+        if (kept) {
+            const TimeNs gap = disjoint[i].start - disjoint[kept - 1].end;
+            close = gap < limit || (gap == limit && equalToClose > 0);
+            if (close && gap == limit) --equalToClose;
+        }
+        if (close)
+            disjoint[kept - 1].end = disjoint[i].end;
+        else
+            disjoint[kept++] = disjoint[i];
+    }
+    disjoint.resize(kept);
+    disjoint.shrink_to_fit();
+    return disjoint;
+}
+
 } // namespace ls

@@ -23,4 +23,9 @@ TimeNs lengthOf(const std::vector<Interval>& disjoint);
 // Length of the time covered by both unions (each sorted and disjoint, as unionOf returns).
 TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b);
 
+// A union of at most maxCount intervals drawn from `disjoint` (sorted, disjoint): the shortest gaps
+// are closed until that many remain, so what a lane draws at a pixel per gap is kept and only
+// gaps too short to see go. Unchanged when it already has at most maxCount.
+std::vector<Interval> coarsened(std::vector<Interval> disjoint, size_t maxCount);
+
 } // namespace ls

@@ -30,6 +30,7 @@ struct RankTimeRow {
 // intervals in session time: what the Ranks tab's timeline draws, one lane each.
 struct RankBusy {
     std::vector<Interval> compute, comm;
+    bool operator==(const RankBusy&) const = default;
 };
 std::vector<RankBusy> rankBusyIntervals(const Session& session);
 

@@ -201,7 +201,7 @@ TEST(JobFile, DamagedFilesAreRefusedWithAClearError) {
     std::memcpy(other.data() + 8, &version, sizeof version);
     const uint64_t sum = archive::hashBytes(other.data(), 24, 0);
     std::memcpy(other.data() + 24, &sum, sizeof sum);
-    expectError(other, "job file format version 2, this build reads version 1");
+    expectError(other, "job file format version 3, this build reads version 2");
     // Bytes after the end.
     expectError(bytes + "x", "after its end");
     // Through the CLI: one line, exit status 3.

@@ -131,6 +131,15 @@ void expectAllReports(const std::vector<std::string>& files) {
         if (report.empty() || report == "rank_iter_sum") {
             EXPECT_EQ(rankIterations(full), job::rankIterations(sum));
         }
+        if (report.empty()) { // the lanes: the full model's unions, coarsened to the cap
+            const std::vector<RankBusy> busy = rankBusyIntervals(full);
+            const std::vector<RankBusy> lanes = job::rankLanes(sum);
+            ASSERT_EQ(busy.size(), lanes.size());
+            for (size_t r = 0; r < busy.size(); ++r) {
+                EXPECT_EQ(coarsened(busy[r].compute, job::kLaneIntervals), lanes[r].compute);
+                EXPECT_EQ(coarsened(busy[r].comm, job::kLaneIntervals), lanes[r].comm);
+            }
+        }
     }
     expectKernSum(full, summaries(files, "kern_sum"));
     expectKernSum(full, summaries(files, ""));
