@@ -51,7 +51,7 @@ std::vector<RooflineRow> rowsOf(const Trace& t, RooflineLevel level) {
         RooflineGroup g = groupOf(k);
         const auto d = deviceName.find(t.streamOf(t.kernels, k).device);
         if (level == RooflineLevel::Op) {
-            const ApiCallId call = t.kernels.launch[k];
+            const ApiCallId call = t.contextCall(k); // a replayed graph node: its capture
             if (call.valid()) {
                 stackNames.clear();
                 for (RangeId r : rangesContaining(t, call))

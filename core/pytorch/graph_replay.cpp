@@ -101,6 +101,25 @@ void markGraphReplays(Trace& t) {
     if (around) t.report.add(Anomaly::GraphKernelsAroundLaunch, around);
 }
 
+std::string graphLabel(const Trace& t, size_t k) {
+    const auto& g = t.kernelGraph;
+    if (g.empty() || k >= g.how.size() || g.how[k] == GraphAttribution::None) return {};
+    std::string out;
+    if (g.node[k] != kNoGraphNode) {
+        // Node ids are graph << 32 | index in the exports seen: the index reads better.
+        const uint64_t node = g.node[k];
+        out = "graph " + std::to_string(g.graph[k]) + " node " +
+              std::to_string(node >> 32 == g.graph[k] ? node & 0xFFFFFFFFu : node);
+    } else if (g.graph[k]) {
+        out = "graph " + std::to_string(g.graph[k]);
+    } else {
+        out = "graph launch";
+    }
+    if (g.how[k] == GraphAttribution::AroundLaunch) out += " (launch op)";
+    if (g.how[k] == GraphAttribution::LaunchItem) out += " (whole launch)";
+    return out;
+}
+
 void reportGraphAttribution(Trace& t) {
     const auto& g = t.kernelGraph;
     if (g.empty()) return;

@@ -4,6 +4,7 @@
 // launch call to the kernels its node ran, and the load-report entries that count them.
 #include "core/model/trace.h"
 
+#include <string>
 #include <string_view>
 
 namespace ls {
@@ -20,5 +21,10 @@ void markGraphReplays(Trace& t);
 // After correlation: counts the kernels of a trace with graph launches that have no op, layer or
 // range, and their share of GPU time, in the load report.
 void reportGraphAttribution(Trace& t);
+
+// Kernel k's graph as the kernel table's Graph column and Details say it: "graph 2 node 17",
+// "graph 2 node 17 (launch op)" where the capture is not in the trace, "graph launch (launch op)"
+// without node ids, "graph 1 (whole launch)" for a graph-trace item; empty for other kernels.
+std::string graphLabel(const Trace& t, size_t k);
 
 } // namespace ls

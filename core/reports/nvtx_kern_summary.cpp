@@ -276,7 +276,7 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
         std::vector<std::vector<uint32_t>> outsideOf(cores);
         parallelFor(k.size(), cores, [&](size_t from, size_t to, unsigned part) {
             for (size_t i = from; i < to; ++i) {
-                const auto stack = rangesContaining(t, k.launch[i]);
+                const auto stack = rangesContaining(t, t.contextCall(i)); // graph: the capture
                 if (stack.empty()) outsideOf[part].push_back(static_cast<uint32_t>(i));
                 for (RangeId j : stack) pairsOf[part].push_back(uint64_t(j.value) << 32 | i);
             }
@@ -303,7 +303,7 @@ void nvtxKernelSummaryInParts(const Trace& t, size_t partTexts, const NvtxKernPa
             for (size_t p = from; p < to; ++p) {
                 const uint32_t kernel = held.kernels[p];
                 held.threadRank[p] =
-                    threads.rankOf[t.apiCalls.thread[k.launch[kernel].value].value];
+                    threads.rankOf[t.apiCalls.thread[t.contextCall(kernel).value].value];
                 held.name[p] = k.name[kernel].value;
                 held.duration[p] = k.duration(kernel);
             }

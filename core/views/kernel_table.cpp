@@ -5,6 +5,7 @@
 #include "core/import/common/raw_text.h"
 #include "core/model/rank_labels.h"
 #include "core/pytorch/correlation.h"
+#include "core/pytorch/graph_replay.h"
 #include "core/views/ancestor_walk.h"
 
 #include <algorithm>
@@ -68,6 +69,9 @@ const std::vector<KernelFieldInfo> kFields = {
     {F::OccupancyLimiter, "occupancy_limiter", "Occupancy limiter", U::Text,
      "What caps the theoretical occupancy: registers, shared memory, warps or blocks (ties joined "
      "by +)"},
+    {F::Graph, "graph", "Graph", U::Text,
+     "CUDA graph and node that replayed it; \"(launch op)\": no capture in the trace, attributed "
+     "to the op around the graph launch; \"(whole launch)\": one GPU item per graph launch"},
 };
 
 std::string dim(const Dim3& d) {
@@ -152,7 +156,7 @@ KernelPaths buildKernelPaths(const Trace& t) {
     if (pushPopOnly && t.kernels.size() > 0 && t.kernelLinks.range.size() == t.kernels.size()) {
         AncestorWalk<uint32_t> walk(t);
         for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-            const RangeId r = t.kernels.launch[k].valid() ? t.kernelLinks.range[k] : RangeId();
+            const RangeId r = t.contextCall(k).valid() ? t.kernelLinks.range[k] : RangeId();
             if (r.valid())
                 kernelPath[k] = walk.of(r, [&](const uint32_t* parent, RangeId a) {
                     return childOf(parent ? *parent : 0, t.ranges.name[a.value]);
@@ -163,7 +167,7 @@ KernelPaths buildKernelPaths(const Trace& t) {
     std::unordered_map<uint32_t, uint32_t>
         byCall; // kernels of one call (graph launches) share a stack
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
-        const ApiCallId call = t.kernels.launch[k];
+        const ApiCallId call = t.contextCall(k); // a replayed graph node: its capture
         if (!call.valid()) continue;
         if (auto it = byCall.find(call.value); it != byCall.end()) {
             kernelPath[k] = it->second;
@@ -287,6 +291,8 @@ std::string KernelTable::text(KernelId k, KernelField f) const {
         return i < t.metrics.occupancyLimiter.size()
                    ? occupancyLimiterText(t.metrics.occupancyLimiter[i])
                    : std::string();
+    case F::Graph:
+        return graphLabel(t, i);
     case F::Flops:
         return fixed(t.metrics.flops[i], 0);
     case F::Bytes:

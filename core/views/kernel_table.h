@@ -55,8 +55,9 @@ enum class KernelField : uint8_t {
     Rank,
     OccupancyPct,
     OccupancyLimiter,
+    Graph,
 };
-inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::OccupancyLimiter) + 1;
+inline constexpr size_t kKernelFieldCount = static_cast<size_t>(KernelField::Graph) + 1;
 
 // How a column's values are measured: decides display units, filter value suffixes and sorting.
 enum class FieldUnit : uint8_t {

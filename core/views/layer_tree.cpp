@@ -33,7 +33,7 @@ class TopRangeFinder {
     StringId ofKernel(uint32_t k, StringId layer) {
         const RangeId r = t_.kernelLinks.range[k];
         if (!r.valid()) return {};
-        const ApiCallId call = t_.kernels.launch[k];
+        const ApiCallId call = t_.contextCall(k);
         Pick p;
         p.layer = layer;
         if (r_.kind[r.value] == RangeKind::PushPop) {

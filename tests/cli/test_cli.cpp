@@ -50,7 +50,8 @@ const std::vector<std::string> kKernelColumns = {"id",
                                                  "dtype_source",
                                                  "rank",
                                                  "occupancy_pct",
-                                                 "occupancy_limiter"};
+                                                 "occupancy_limiter",
+                                                 "graph"};
 
 void expectUsageError(const std::vector<std::string>& args, const std::string& mentions = "") {
     const auto r = runCli(args);
@@ -119,7 +120,7 @@ TEST(Cli, KernelsCsvHasOneParsableRowPerKernel) {
               "direction,fwd_op_id,sizes,"
               "flops,bytes,dtype,intensity,tflops_s,gbytes_s,tc,tc_reason,flops_rule,dtype_source,"
               "rank,occupancy_pct,"
-              "occupancy_limiter");
+              "occupancy_limiter,graph");
     std::string error;
     const auto rows = parseCsv(r.out, &error);
     ASSERT_EQ(error, "");

@@ -34,7 +34,7 @@ TEST(CliSession, KernelsOfTwoFilesHaveRankAndFileAndEqualSqlCounts) {
     LS_REQUIRE_DDP();
     const CliTable t = cliTable({"kernels", ddp(0).string(), ddp(1).string()});
     ASSERT_EQ(t.header.back(), "file") << "after the kernels columns";
-    ASSERT_EQ(t.header[t.header.size() - 2], "occupancy_limiter");
+    ASSERT_EQ(t.header[t.header.size() - 2], "graph");
     ASSERT_LT(t.col("rank"), t.header.size());
     for (int r = 0; r < 2; ++r) {
         const SqlReader db(ddp(r));
@@ -47,7 +47,7 @@ TEST(CliSession, KernelsOfTwoFilesHaveRankAndFileAndEqualSqlCounts) {
     }
     // One file: a rank column and no file column.
     const CliTable one = cliTable({"kernels", ddp(1).string()});
-    EXPECT_EQ(one.header.back(), "occupancy_limiter");
+    EXPECT_EQ(one.header.back(), "graph");
     EXPECT_EQ(std::count(one.header.begin(), one.header.end(), "file"), 0);
     EXPECT_EQ(one.where("rank", "1").size(), one.rows.size());
 }

@@ -35,7 +35,7 @@ class KernelTableSample : public ls::test::SampleTraceSuite {
 TEST_F(KernelTableSample, CatalogIsTheCliHeaderInOrder) {
     ASSERT_EQ(ls::kernelFields().size(), ls::kKernelFieldCount);
     ASSERT_EQ(kernels_->header.size(), ls::kKernelFieldCount);
-    EXPECT_EQ(kernels_->header.back(), "occupancy_limiter");
+    EXPECT_EQ(kernels_->header.back(), "graph");
     for (size_t i = 0; i < ls::kKernelFieldCount; ++i) {
         EXPECT_EQ(ls::kernelFields()[i].name, kernels_->header[i]);
         EXPECT_EQ(static_cast<size_t>(ls::kernelFields()[i].field), i);

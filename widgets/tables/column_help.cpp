@@ -100,6 +100,12 @@ constexpr std::array<Help, kKernelFieldCount> kHelp = {{
      "Percent, 0 to 100."},
     {F::OccupancyLimiter, "The resource that caps the theoretical occupancy.",
      "Text: registers, shared memory, warps or blocks."},
+    {F::Graph,
+     "The CUDA graph and node that replayed the kernel. A replayed kernel takes the op, layer and "
+     "shapes of the launch call that created its node during stream capture; \"(launch op)\" "
+     "marks kernels whose capture is not in the trace (attributed to the op around the graph "
+     "launch), \"(whole launch)\" a graph launch traced as one GPU item.",
+     "Text: graph N node M."},
 }};
 
 } // namespace

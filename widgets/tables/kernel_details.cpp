@@ -1,6 +1,7 @@
 #include "widgets/tables/kernel_details.h"
 
 #include "core/pytorch/correlation.h"
+#include "core/pytorch/graph_replay.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/util/units.h"
 
@@ -43,6 +44,53 @@ class Html {
 };
 
 QString field(const KernelTable& t, KernelId k, KernelField f) { return esc(t.text(k, f)); }
+
+// Where a kernel replayed by a CUDA graph launch came from: its graph and node, the node it was
+// cloned from, and the launch call made during capture whose op and ranges it takes.
+void graphSection(Html& h, const Trace& t, uint32_t i) {
+    const auto& g = t.kernelGraph;
+    if (g.empty() || g.how[i] == GraphAttribution::None) return;
+    h.section(QStringLiteral("CUDA graph"));
+    h.row(QStringLiteral("Graph"), esc(graphLabel(t, i)));
+    if (g.node[i] != kNoGraphNode) {
+        h.row(QStringLiteral("Node id"), QString::number(g.node[i]));
+        if (g.originalNode[i] != g.node[i])
+            h.row(QStringLiteral("Cloned from"),
+                  QStringLiteral("node %1 (at instantiation)").arg(g.originalNode[i]));
+    }
+    const ApiCallId launch = t.kernels.launch[i];
+    if (launch.valid()) {
+        const auto [k0, k1] = t.apiKernels.of(launch);
+        h.row(QStringLiteral("Launch"), QStringLiteral("%1 · %L2 GPU items")
+                                            .arg(esc(t.str(t.apiCalls.name[launch.value])))
+                                            .arg(k1 - k0));
+    }
+    const ApiCallId c = g.capture[i];
+    switch (g.how[i]) {
+    case GraphAttribution::Capture:
+        h.row(QStringLiteral("Captured by"),
+              QStringLiteral("%1 at %2 · correlation %3")
+                  .arg(esc(t.str(t.apiCalls.name[c.value])),
+                       formatOffset(t.apiCalls.start[c.value] - t.captureStart))
+                  .arg(t.apiCalls.correlation[c.value]));
+        h.row(
+            QStringLiteral("Attribution"),
+            QStringLiteral("op, ranges, shapes and layer of the launch call made during capture"));
+        break;
+    case GraphAttribution::AroundLaunch:
+        h.row(QStringLiteral("Attribution"),
+              QStringLiteral("<i>capture not in the trace (or no node id): the op and ranges "
+                             "around the graph launch</i>"));
+        break;
+    case GraphAttribution::LaunchItem:
+        h.row(QStringLiteral("Attribution"),
+              QStringLiteral("<i>the whole graph launch as one item: its kernels were not traced "
+                             "(nsys --cuda-graph-trace=graph; =node traces each)</i>"));
+        break;
+    case GraphAttribution::None:
+        break;
+    }
+}
 
 QString opLine(const Trace& t, OpId op) {
     const RangeId r = t.ops.range[op.value];
@@ -107,6 +155,7 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
         h.row(QStringLiteral("Call"), QStringLiteral("<i>no launch call in the export</i>"));
     }
     h.row(QStringLiteral("Correlation id"), QString::number(kern.correlation[i]));
+    graphSection(h, t, i);
 
     const auto stack = rangeStack(t, k);
     if (!stack.empty()) {

@@ -32,7 +32,8 @@ constexpr std::array kDefaultColumns = {
     KernelField::Start, KernelField::Duration, KernelField::Name,    KernelField::Layer,
     KernelField::Op,    KernelField::Dir,      KernelField::Sizes,   KernelField::Flops,
     KernelField::Bytes, KernelField::TflopsS,  KernelField::GbytesS, KernelField::DataType,
-    KernelField::Tc,    KernelField::Grid,     KernelField::Block,   KernelField::Stream};
+    KernelField::Tc,    KernelField::Grid,     KernelField::Block,   KernelField::Stream,
+    KernelField::Graph};
 
 } // namespace
 

@@ -89,19 +89,37 @@ void TimelinePainter::paintSelected(QPainter& p, const TimeWindow& w) const {
     const QPointF from(w.toX(static_cast<double>(st.apiCalls.start[call.value]) + shift) +
                            kHeaderWidth,
                        top + kLaneHeight / 2.0);
-    p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5));
-    p.drawLine(from, *point);
-    const QPointF d = *point - from;
-    const double len = std::hypot(d.x(), d.y());
-    if (len > 1) {
-        const QPointF u = d / len, n(-u.y(), u.x());
-        QPainterPath head;
-        head.moveTo(*point);
-        head.lineTo(*point - u * 8 + n * 4);
-        head.lineTo(*point - u * 8 - n * 4);
-        head.closeSubpath();
-        p.fillPath(head, QColor(0xc0, 0x20, 0x20));
+    // A graph launch fans out: a light arrow to each of its other GPU items on screen, the
+    // selected one's drawn last and strong.
+    const auto [first, last] = st.apiKernels.of(call);
+    if (last - first > 1) {
+        const QColor fan(0xc0, 0x20, 0x20, 90);
+        int drawn = 0;
+        for (const KernelId* k = first; k != last && drawn < kMaxFanArrows; ++k) {
+            if (*k == selected) continue;
+            if (const auto to = kernelPoint(*k, slot, w.widthPx)) {
+                drawArrow(p, from, *to, fan, 1.0);
+                ++drawn;
+            }
+        }
     }
+    drawArrow(p, from, *point, QColor(0xc0, 0x20, 0x20), 1.5);
+}
+
+void TimelinePainter::drawArrow(QPainter& p, const QPointF& from, const QPointF& to,
+                                const QColor& color, double width) {
+    p.setPen(QPen(color, width));
+    p.drawLine(from, to);
+    const QPointF d = to - from;
+    const double len = std::hypot(d.x(), d.y());
+    if (len <= 1) return;
+    const QPointF u = d / len, n(-u.y(), u.x());
+    QPainterPath head;
+    head.moveTo(to);
+    head.lineTo(to - u * 8 + n * 4);
+    head.lineTo(to - u * 8 - n * 4);
+    head.closeSubpath();
+    p.fillPath(head, color);
 }
 
 // A measured time range: its duration and the GPU work inside.

@@ -77,6 +77,10 @@ class TimelinePainter {
     void paintOverlays(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintHighlights(QPainter& p, const TimeWindow& w) const;
     void paintSelected(QPainter& p, const TimeWindow& w) const;
+    static void drawArrow(QPainter& p, const QPointF& from, const QPointF& to, const QColor& color,
+                          double width);
+    // A graph launch's arrows to its other GPU items, at most this many (a few thousand nodes).
+    static constexpr int kMaxFanArrows = 4096;
     void paintMeasure(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintLinks(QPainter& p, const TimeWindow& w) const;
     void paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const;

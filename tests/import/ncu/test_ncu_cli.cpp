@@ -26,9 +26,10 @@ TEST(NcuCli, KernelsAppendMetricColumnsOnMatchedRows) {
     const auto& header = table[0];
     const auto first = std::find(header.begin(), header.end(), "ncu:id");
     ASSERT_NE(first, header.end());
-    EXPECT_EQ(*(first - 3), "rank") << "after the standard columns, the rank and the occupancy";
-    EXPECT_EQ(*(first - 2), "occupancy_pct");
-    EXPECT_EQ(*(first - 1), "occupancy_limiter");
+    EXPECT_EQ(*(first - 4), "rank") << "after the standard columns, the rank and the occupancy";
+    EXPECT_EQ(*(first - 3), "occupancy_pct");
+    EXPECT_EQ(*(first - 2), "occupancy_limiter");
+    EXPECT_EQ(*(first - 1), "graph");
     const size_t cId = static_cast<size_t>(first - header.begin());
     EXPECT_EQ(header.size() - cId - 1, 45u) << "one column per metric in the file";
     const size_t cOcc = static_cast<size_t>(
