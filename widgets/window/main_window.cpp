@@ -10,6 +10,7 @@
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/panes/load_report_text.h"
 #include "widgets/panes/ranks_panel.h"
+#include "widgets/findings/findings_page.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/panes/summary_page.h"
 #include "widgets/roofline/roofline_panel.h"
@@ -95,16 +96,24 @@ MainWindow::MainWindow(QWidget* parent)
         QStringLiteral("Per rank of the files opened together: compute, communication, "
                        "overlap, idle; collectives across ranks; step time per iteration"));
     tabs_->addTab(roofline_ = new RooflinePanel, QStringLiteral("Roofline"));
+    tabs_->addTab(findings_ = new FindingsPage, QStringLiteral("Findings"));
+    tabs_->setTabToolTip(tabs_->indexOf(findings_),
+                         QStringLiteral("What is wrong, costliest first, each with its evidence"));
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
     setCentralWidget(tabs_);
     controller_ = new SessionController(timeline_, this);
-    for (TracePage* page : std::initializer_list<TracePage*>{summary_, roofline_, fwdBwd_})
+    for (TracePage* page :
+         std::initializer_list<TracePage*>{summary_, roofline_, fwdBwd_, findings_})
         controller_->addPage(page);
     connect(controller_, &SessionController::visibleDue, this, &MainWindow::showVisible);
     connect(controller_, &SessionController::reportDue, this, &MainWindow::showReport);
     connect(controller_, &SessionController::notOpenedDue, this, &MainWindow::showNotOpened);
     connect(controller_, &SessionController::firstShown, this, &MainWindow::windowReady);
+    connect(findings_, &FindingsPage::evidenceRequested, this, &MainWindow::showFindingEvidence);
+    connect(this, &MainWindow::windowReady, this, [this] {
+        if (FindingsPage::showFirst()) tabs_->setCurrentWidget(findings_);
+    });
     connect(controller_, &SessionController::allShown, this, &MainWindow::traceLoaded);
     start_ = new StartPage(this, kStateVersion); // stands in for the tabs while no trace is open
     connect(start_, &StartPage::fileRequested, this, &MainWindow::openFile);

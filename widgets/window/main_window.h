@@ -3,6 +3,7 @@
 // report tabs), kernel table (bottom dock), details of the current kernel (right dock). Opens
 // traces from the menu, recent files, drag and drop, the command line or the bundled sample;
 // loads them in the background with progress and Cancel. Layout persists in QSettings.
+#include "core/findings/finding.h"
 #include "core/import/ncu/ncu_metrics.h"
 #include "core/present/trace_views.h"
 
@@ -26,6 +27,7 @@ class QTreeView;
 namespace ls::gui {
 
 class ComparePanel;
+class FindingsPage;
 class FwdBwdPanel;
 class IterationNavigator;
 class KernelSummaryModel;
@@ -78,6 +80,7 @@ class MainWindow : public QMainWindow {
     FwdBwdPanel* fwdBwdPanel() const { return fwdBwd_; }
     RanksPanel* ranksPanel() const { return ranks_; }
     RooflinePanel* rooflinePanel() const { return roofline_; }
+    FindingsPage* findingsPage() const { return findings_; }
     // The Compare tab: added to the tabs once a comparison opens.
     ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
@@ -150,6 +153,8 @@ class MainWindow : public QMainWindow {
     void selectTimelineKernel(KernelId k); // a click on a kernel bar of the shown trace
     void syncTreeToKernel(KernelId row);
     void showCounterpart(KernelId row);
+    // A finding's evidence: its kernels in the table, tree and timeline, its stretch of time shown.
+    void showFindingEvidence(const Finding& finding);
     void showLayerMenu(const QPoint& pos);
     void exportInteractive(bool selectedOnly);
     void importNcuInteractive();
@@ -172,6 +177,7 @@ class MainWindow : public QMainWindow {
     FwdBwdPanel* fwdBwd_ = nullptr;
     RanksPanel* ranks_ = nullptr;
     RooflinePanel* roofline_ = nullptr;
+    FindingsPage* findings_ = nullptr;
     ComparePanel* compare_ = nullptr;
     IterationNavigator* iterations_ = nullptr;
     StartPage* start_ = nullptr;

@@ -136,3 +136,33 @@ void MainWindow::showCounterpart(KernelId row) {
 }
 
 } // namespace ls::gui
+
+namespace ls::gui {
+
+void MainWindow::showFindingEvidence(const Finding& finding) {
+    if (!shown()) return;
+    const Finding f = finding; // showTrace may run it later
+    showTrace(f.evidence.trace, [this, f] {
+        if (!shown() || !shown()->trace) return;
+        const QString label = QStringLiteral("Finding: %1").arg(QString::fromStdString(f.rule));
+        std::vector<KernelId> kernels;
+        for (KernelId k : f.evidence.kernels)
+            if (k.valid() && k.value < shown()->trace->kernels.size()) kernels.push_back(k);
+        if (!kernels.empty()) {
+            std::vector<KernelId> rows = rowsOfShown(kernels);
+            syncTreeToKernel(rows.front());
+            kernelModel_->setScope(rows, label);
+            showRowsOnTimeline(kernelModel_->rows(), label);
+            kernelView_->selectKernel(rows.front());
+            showKernelDetails(rows.front());
+        }
+        if (f.evidence.windowEnd > f.evidence.windowStart) { // the stretch where it shows
+            const double span = static_cast<double>(f.evidence.windowEnd - f.evidence.windowStart);
+            const double margin = std::max(span * 0.5, 1e5);
+            timeline_->view()->setWindow(static_cast<double>(f.evidence.windowStart) - margin,
+                                         static_cast<double>(f.evidence.windowEnd) + margin);
+        }
+    });
+}
+
+} // namespace ls::gui
