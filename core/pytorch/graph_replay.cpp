@@ -1,5 +1,7 @@
 #include "core/pytorch/graph_replay.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <unordered_set>
@@ -20,6 +22,82 @@ std::string percent(double part, double whole) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f %%", whole > 0 ? 100.0 * part / whole : 0.0);
     return buf;
+}
+
+// A stream capture: the kernel launch calls of its process made between cudaStreamBeginCapture
+// and cudaStreamEndCapture that ran nothing (they became graph nodes), in call order. Launches
+// of other threads count too: the autograd engine's thread launches the backward of a captured
+// training step.
+struct CaptureWindow {
+    ProcessId process;
+    TimeNs begin = 0, end = 0;
+    std::vector<ApiCallId> launches;
+};
+
+std::vector<CaptureWindow> captureWindows(const Trace& t) {
+    std::vector<CaptureWindow> out;
+    const auto& a = t.apiCalls;
+    auto processOf = [&](uint32_t c) { return t.threads[a.thread[c].value].process; };
+    std::vector<TimeNs> open(t.threads.size(), INT64_MIN); // a capture's begin per thread
+    for (uint32_t c = 0; c < a.size(); ++c) {
+        const std::string_view name = t.str(a.name[c]);
+        const uint32_t th = a.thread[c].value;
+        if (name.find("BeginCapture") != std::string_view::npos) {
+            open[th] = a.start[c];
+        } else if (open[th] != INT64_MIN && name.find("EndCapture") != std::string_view::npos) {
+            out.push_back({processOf(c), open[th], a.end[c], {}});
+            open[th] = INT64_MIN;
+        }
+    }
+    if (out.empty()) return out;
+    std::vector<TimeNs> lastEnd(t.threads.size(),
+                                INT64_MIN); // a driver launch inside a runtime one
+    for (uint32_t c = 0; c < a.size(); ++c) {
+        if (t.str(a.name[c]).find("LaunchKernel") == std::string_view::npos) continue;
+        const auto [k0, k1] = t.apiKernels.of(ApiCallId(c));
+        const uint32_t th = a.thread[c].value;
+        if (k0 != k1 || a.start[c] < lastEnd[th]) continue; // ran at once, or nested
+        for (auto& w : out)
+            if (w.process == processOf(c) && a.start[c] >= w.begin && a.end[c] <= w.end) {
+                w.launches.emplace_back(c);
+                lastEnd[th] = a.end[c];
+                break;
+            }
+    }
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.end < y.end; });
+    return out;
+}
+
+// Without node ids (PyTorch profiler JSON), a graph launch whose kernels are as many as the kernel
+// launches of the last capture before it takes them one for one: a graph captured from one
+// stream replays its kernel nodes in capture order (the node-traced exports show it). Returns the
+// kernels mapped.
+uint64_t mapByCaptureOrder(Trace& t, const std::vector<uint8_t>& graphCall) {
+    auto& g = t.kernelGraph;
+    const auto windows = captureWindows(t);
+    if (windows.empty()) return 0;
+    uint64_t mapped = 0;
+    for (uint32_t c = 0; c < graphCall.size(); ++c) {
+        if (!graphCall[c]) continue;
+        const auto [k0, k1] = t.apiKernels.of(ApiCallId(c));
+        const auto n = static_cast<size_t>(k1 - k0);
+        const bool unmapped = std::all_of(k0, k1, [&](KernelId k) {
+            return g.how[k.value] == GraphAttribution::AroundLaunch &&
+                   g.node[k.value] == kNoGraphNode;
+        });
+        if (!unmapped) continue;
+        const TimeNs launchStart = t.apiCalls.start[c];
+        const CaptureWindow* match = nullptr;
+        for (const auto& w : windows)
+            if (w.end <= launchStart) match = &w; // the last capture that ended before the launch
+        if (!match || match->launches.size() != n) continue;
+        for (size_t j = 0; j < n; ++j) {
+            g.capture[k0[j].value] = match->launches[j];
+            g.how[k0[j].value] = GraphAttribution::Capture;
+        }
+        mapped += n;
+    }
+    return mapped;
 }
 
 } // namespace
@@ -53,6 +131,7 @@ void markGraphReplays(Trace& t) {
         if (g.how[i] == GraphAttribution::None) g.how[i] = GraphAttribution::AroundLaunch;
     }
     if (g.empty()) return;
+    const uint64_t byOrder = mapByCaptureOrder(t, graphCall);
 
     // Capture-time launch call -> the kernels its node ran, by kernel id.
     uint64_t captured = 0, around = 0, items = 0;
@@ -89,15 +168,21 @@ void markGraphReplays(Trace& t) {
                 csr.ids[fill[g.capture[i].value]++] = KernelId(i);
     }
 
-    std::string detail = std::to_string(launches) + " launch calls of " +
-                         std::to_string(graphs.size()) + " graphs; " +
-                         std::to_string(nodes.size()) + " kernel nodes replayed";
+    std::string detail = std::to_string(launches) + " launch calls";
+    if (!graphs.empty()) detail += " of " + std::to_string(graphs.size()) + " graphs";
+    detail += nodes.empty() ? std::string("; no node ids in the trace")
+                            : "; " + std::to_string(nodes.size()) + " kernel nodes replayed";
     if (items) detail += "; " + std::to_string(items) + " whole-graph GPU items (no kernels)";
     t.report.add(Anomaly::CudaGraphLaunches, launches, detail);
     if (captured)
         t.report.add(Anomaly::GraphNodesMapped, captured,
                      std::to_string(captured) + " replayed kernels from " +
                          std::to_string(captureCalls.size()) + " capture-time launch calls");
+    if (byOrder)
+        t.report.add(Anomaly::GraphNodesMapped, 0,
+                     std::to_string(byOrder) +
+                         " of them without node ids, by capture order (the launch ran as many "
+                         "kernels as its capture launched)");
     if (around) t.report.add(Anomaly::GraphKernelsAroundLaunch, around);
 }
 
