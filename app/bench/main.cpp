@@ -4,6 +4,7 @@
 #include "app/bench/floors/json_floor.h"
 #include "app/bench/floors/sqlite_floor.h"
 #include "app/bench/gui_open_bench.h"
+#include "app/bench/job_open_bench.h"
 #include "app/bench/present_bench.h"
 #include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
@@ -11,6 +12,7 @@
 #include "core/cache/trace_cache.h"
 #include "core/import/sqlite/sqlite_db.h"
 #include "core/load/load.h"
+#include "core/load/memory_budget.h"
 #include "core/model/platform.h"
 #include "core/views/kernel_filter.h"
 #include "core/views/kernel_table.h"
@@ -156,13 +158,60 @@ int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
 #endif
 }
 
+// A job file in the window: open, Ranks tab frames, clicks through ranks' details.
+int runJobBench(const std::string& path, int clicks, uint64_t budget, bool json, int argc,
+                char** argv) {
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    const JobOpenFigures f = measureJobOpen(path, clicks, budget, argc, argv);
+    if (!f.measured) {
+        std::fprintf(stderr, "error: %s: the window did not open it\n", path.c_str());
+        return 3;
+    }
+    auto list = [](const std::vector<double>& v) {
+        std::string out;
+        for (double x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+        return out;
+    };
+    auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : benchMedian(std::move(v)); };
+    if (json)
+        std::printf("{\"ranks\": %d, \"ready_s\": %.4f, \"stall_ms_max\": %.1f, "
+                    "\"open_peak_rss_mb\": %.1f, \"ranks_frame_p95_ms\": %.2f, "
+                    "\"ranks_frame_max_ms\": %.2f, \"budget_mb\": %.1f, "
+                    "\"first_click_s\": [%s], \"again_click_s\": [%s], "
+                    "\"click_rss_max_mb\": %.1f, \"peak_rss_mb\": %.1f}\n",
+                    f.ranks, f.readyS, f.stallMsMax, f.openPeakRssMb, f.frameP95Ms, f.frameMaxMs,
+                    static_cast<double>(f.budgetBytes) / (1024.0 * 1024.0),
+                    list(f.firstClickS).c_str(), list(f.againClickS).c_str(), f.clickRssMaxMb,
+                    f.peakRssMb);
+    else
+        std::printf("job             %d ranks\n"
+                    "open            ready (Ranks tab and the first rank painted) %.3f s, longest "
+                    "stall %.1f ms, peak RSS %.1f MB\n"
+                    "ranks timeline  %d frames at 4 zoom levels: p95 %.2f ms, max %.2f ms\n"
+                    "clicks          %zu ranks, budget %.0f MB: first visits median %.3f s "
+                    "(%s), again median %.3f s; largest RSS after a click %.1f MB; peak RSS "
+                    "%.1f MB\n",
+                    f.ranks, f.readyS, f.stallMsMax, f.openPeakRssMb, f.frames, f.frameP95Ms,
+                    f.frameMaxMs, f.firstClickS.size(),
+                    static_cast<double>(f.budgetBytes) / (1024.0 * 1024.0), median(f.firstClickS),
+                    list(f.firstClickS).c_str(), median(f.againClickS), f.clickRssMaxMb,
+                    f.peakRssMb);
+    return 0;
+#else
+    (void)path, (void)clicks, (void)budget, (void)json, (void)argc, (void)argv;
+    std::fprintf(stderr, "error: built without the GUI\n");
+    return 2;
+#endif
+}
+
 int usage(int rc) {
     std::fprintf(
         rc ? stderr : stdout,
         "usage: layerscope-bench FILE [--runs N] [--json]\n"
         "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
         "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n"
-        "       layerscope-bench FILE --gui-only [--runs N]\n\n"
+        "       layerscope-bench FILE --gui-only [--runs N]\n"
+        "       layerscope-bench --job JOB.lsjob [--clicks N] [--memory-budget SIZE] [--json]\n\n"
         "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
         "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
         "on-demand visiting every event's fields in the whole text), and (b) the full load.\n"
@@ -176,7 +225,11 @@ int usage(int rc) {
         "--gui-only measures N first opens in the window (when built with the GUI), each after a\n"
         "load as the CLI does it: the loads' and the ready times' medians, the median of each\n"
         "open's ready time over the load just before it, and the longest stall; then N reopens\n"
-        "from the model cache, each in a new window: their median and longest stall.\n");
+        "from the model cache, each in a new window: their median and longest stall.\n"
+        "--job opens a job file in the window (model cache on, in a temporary folder): the time\n"
+        "to the painted Ranks tab and first rank, the peak RSS, the Ranks timeline's frames; then\n"
+        "N clicks (default 10) on ranks spread over the job, each loading that rank's model,\n"
+        "and the same N again: each click's time, the largest RSS after one.\n");
     return rc;
 }
 
@@ -190,6 +243,9 @@ int main(int argc, char** argv) {
     bool json = false, session = false, reports = false;
     std::vector<std::string> onlyReports;
     bool guiOnly = false;
+    std::string jobPath;
+    int clicks = 10;
+    uint64_t budget = 0;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json"))
             json = true;
@@ -199,7 +255,15 @@ int main(int argc, char** argv) {
             reports = true;
         else if (!std::strcmp(argv[i], "--gui-only"))
             guiOnly = true;
-        else if (session && argv[i][0] != '-')
+        else if (!std::strcmp(argv[i], "--job") && i + 1 < argc)
+            jobPath = argv[++i];
+        else if (!std::strcmp(argv[i], "--clicks") && i + 1 < argc)
+            clicks = std::max(0, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--memory-budget") && i + 1 < argc) {
+            const auto bytes = ls::parseByteSize(argv[++i]);
+            if (!bytes) return usage(2);
+            budget = *bytes;
+        } else if (session && argv[i][0] != '-')
             sessionFiles.emplace_back(argv[i]);
         else if (!std::strcmp(argv[i], "--report") && i + 1 < argc) { // implies --reports
             reports = true;
@@ -213,6 +277,7 @@ int main(int argc, char** argv) {
         else
             path = argv[i];
     }
+    if (!jobPath.empty()) return runJobBench(jobPath, clicks, budget, json, argc, argv);
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
     if (reports) return runReportBench(path, runs, json, onlyReports);

@@ -11,18 +11,10 @@
 #include <chrono>
 #include <vector>
 
-RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> analysis) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "layerscope-bench";
-    char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+RankTimelineFigures measureRankTimelineFrames(ls::gui::RankTimeline& view) {
     RankTimelineFigures f;
-    ls::gui::RankTimeline view;
-    view.resize(1920, 1080);
-    view.setAnalysis(analysis);
     f.rows = static_cast<int>(view.shownRanks().size());
-    QImage image(1920, 1080, QImage::Format_RGB32);
+    QImage image(view.size(), QImage::Format_RGB32);
     const double start = view.startNs(), span = view.nsPerPixel() * 1850;
     std::vector<double> times;
     // The whole session, then 10 %, 1 % and 0.1 % of it around its middle; 20 frames panning
@@ -45,6 +37,20 @@ RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> 
     f.frameP95Ms = times[static_cast<size_t>(0.95 * static_cast<double>(times.size() - 1))];
     f.frameMaxMs = times.back();
     f.measured = true;
+    return f;
+}
+
+RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> analysis) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "layerscope-bench";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    ls::gui::RankTimeline view;
+    view.resize(1920, 1080);
+    view.setAnalysis(analysis);
+    RankTimelineFigures f = measureRankTimelineFrames(view);
+    QImage image(1920, 1080, QImage::Format_RGB32);
 
     // The main timeline, every rank expanded: the same zooms, panning, and at each zoom the
     // rows scrolled a screen at a time through all ranks.

@@ -16,5 +16,12 @@ struct RankTimelineFigures {
     int mainFrames = 0, mainRanks = 0;
 };
 
+namespace ls::gui {
+class RankTimeline;
+}
+// The Ranks tab's frames alone, on a view already given its analysis and size (in a running
+// QApplication).
+RankTimelineFigures measureRankTimelineFrames(ls::gui::RankTimeline& view);
+
 // analysis: measureRankAnalysis's (present_bench.h), with the main timeline's rows.
 RankTimelineFigures measureRankTimeline(std::shared_ptr<const ls::RankAnalysis> analysis);

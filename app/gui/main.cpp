@@ -2,7 +2,9 @@
 // sample trace (unless --no-sample, the start page's check box says not to, or it is not
 // installed: then the start page); --compare B then compares B with it in the Compare tab.
 #include "core/cache/trace_cache.h"
+#include "core/load/memory_budget.h"
 #include "core/model/platform.h"
+#include "widgets/session/load_settings.h"
 #include "widgets/start/start_page.h"
 #include "widgets/window/main_window.h"
 
@@ -20,16 +22,21 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: layerscope [FILE... | DIR] [--ncu CSV] [--compare FILE] "
-                        "[--no-sample]\n\nGPU trace viewer for deep-learning jobs. Opens FILE (an "
-                        "Nsight Systems\n"
-                        "SQLite export, an nvprof database or a PyTorch profiler JSON), or the "
-                        "bundled sample trace when\n"
-                        "none is given (--no-sample: the start page instead). Several FILEs, or a "
-                        "folder of them, open as one session: the ranks of one job.\n"
-                        "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n"
-                        "--compare FILE opens FILE as run B and compares it with the trace (run A) "
-                        "in the Compare tab.\n");
+            std::printf(
+                "usage: layerscope [FILE... | DIR | JOB.lsjob] [--ncu CSV] [--compare FILE] "
+                "[--memory-budget SIZE] [--no-sample]\n\nGPU trace viewer for "
+                "deep-learning jobs. Opens FILE (an Nsight Systems\n"
+                "SQLite export, an nvprof database or a PyTorch profiler JSON), or the "
+                "bundled sample trace when\n"
+                "none is given (--no-sample: the start page instead). Several FILEs, or a "
+                "folder of them, open as one session: the ranks of one job.\n"
+                "A job file (layerscope-cli job) opens every rank from its summaries.\n"
+                "--memory-budget SIZE (1G, 800M): memory for the full models of a job's "
+                "ranks; a job\nof more opens from summaries (default: a quarter of RAM, "
+                "or the setting).\n"
+                "--ncu imports Nsight Compute CSV metrics onto the (single) trace.\n"
+                "--compare FILE opens FILE as run B and compares it with the trace (run A) "
+                "in the Compare tab.\n");
             return 0;
         }
     }
@@ -64,7 +71,22 @@ int main(int argc, char** argv) {
         QStringLiteral("no-sample"),
         QStringLiteral("Without FILE, show the start page instead of opening the sample trace"));
     parser.addOption(noSample);
+    const QCommandLineOption budget(
+        QStringLiteral("memory-budget"),
+        QStringLiteral("Memory for the full models of a job's ranks (1G, 800M); a job of more "
+                       "opens from its ranks' summaries"),
+        QStringLiteral("size"));
+    parser.addOption(budget);
     parser.process(app);
+    if (parser.isSet(budget)) {
+        const auto bytes = ls::parseByteSize(parser.value(budget).toStdString());
+        if (!bytes) {
+            std::fprintf(stderr, "error: --memory-budget %s: not a size (1G, 800M, 1.5GiB)\n",
+                         qPrintable(parser.value(budget)));
+            return 2;
+        }
+        ls::gui::setMemoryBudgetForThisRun(*bytes);
+    }
 
     ls::gui::MainWindow window;
     window.show();

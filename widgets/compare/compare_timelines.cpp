@@ -153,11 +153,9 @@ void CompareTimelines::updateLegend() {
             .arg(c.name(), text.toHtmlEscaped());
     };
     if (a_->colorMode() == TimelineView::ColorMode::KernelClass) {
-        static const char* const names[] = {"TC GEMM",   "GEMM no TC", "attention", "elementwise",
-                                            "reduction", "comm",       "other"};
         for (int c = 0; c < kKernelClassCount; ++c)
             items << swatch(kernelClassColor(static_cast<KernelClass>(c)),
-                            QString::fromLatin1(names[c]));
+                            kernelClassShortName(static_cast<KernelClass>(c)));
     } else if (a_->colorMode() == TimelineView::ColorMode::Direction) {
         for (Direction d :
              {Direction::Forward, Direction::Backward, Direction::Optimizer, Direction::Other})

@@ -17,6 +17,10 @@ JobTracker* BackgroundJob::tracker() {
     connect(tracker_, &JobTracker::finished, this, [this](quint64 id) {
         if (id == job_) emit finished();
     });
+    connect(tracker_, &JobTracker::progress, this,
+            [this](quint64 id, const QString& text, qint64 done, qint64 total) {
+                if (id == job_) emit progress(text, done, total);
+            });
     connect(tracker_, &JobTracker::failed, this, [this](quint64 id, const QString& what) {
         if (id == job_) emit failed(what);
     });
@@ -29,6 +33,13 @@ void BackgroundJob::run(std::function<Done()> work) {
     job_ = tracker()->submit(
         kind_, title_,
         [work = std::move(work)](const JobContext&) -> JobTracker::Result { return work(); });
+}
+
+void BackgroundJob::runWithContext(std::function<Done(const JobContext&)> work) {
+    job_ = tracker()->submit(kind_, title_,
+                             [work = std::move(work)](const JobContext& ctx) -> JobTracker::Result {
+                                 return work(ctx);
+                             });
 }
 
 void BackgroundJob::cancel() {

@@ -10,6 +10,7 @@
 
 namespace ls::gui {
 
+class JobContext;
 class JobTracker;
 
 class BackgroundJob : public QObject {
@@ -22,12 +23,15 @@ class BackgroundJob : public QObject {
     ~BackgroundJob() override; // cancels its run; the tracker joins it: it holds what it reads
 
     void run(std::function<Done()> work);
+    // The same for work that reports progress or watches its cancel flag.
+    void runWithContext(std::function<Done(const JobContext&)> work);
     void cancel();
     bool busy() const;
 
   signals:
-    void finished();                  // the latest run's result has been applied
-    void failed(const QString& what); // the latest run threw
+    void finished(); // the latest run's result has been applied
+    void progress(const QString& text, qint64 done, qint64 total); // of the latest run
+    void failed(const QString& what);                              // the latest run threw
 
   private:
     JobTracker* tracker();

@@ -1,8 +1,10 @@
 #include "widgets/session/load_settings.h"
 
 #include "core/cache/trace_cache.h"
+#include "core/load/memory_budget.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -13,6 +15,8 @@ namespace ls::gui {
 namespace {
 
 const QString kCacheKey = QStringLiteral("cache/enabled");
+const QString kBudgetKey = QStringLiteral("memory/budgetBytes");
+uint64_t budgetThisRun = 0;
 
 bool cacheOffByEnvironment() {
     const char* off = std::getenv("LAYERSCOPE_NO_CACHE");
@@ -29,6 +33,14 @@ LoadOptions loadOptionsFromSettings() {
         options.cacheDir = defaultTraceCacheDir();
     return options;
 }
+
+uint64_t memoryBudget() {
+    if (budgetThisRun) return budgetThisRun;
+    const auto saved = QSettings().value(kBudgetKey, 0).toULongLong();
+    return saved ? saved : defaultMemoryBudget();
+}
+
+void setMemoryBudgetForThisRun(uint64_t bytes) { budgetThisRun = bytes; }
 
 void addLoadSettingsMenus(QMenu* file, QWidget* parent,
                           const std::function<void(const QString&)>& status) {
@@ -74,6 +86,26 @@ void addLoadSettingsMenus(QMenu* file, QWidget* parent,
     });
     clear->setEnabled(!dir.isEmpty());
     menu->setToolTipsVisible(true);
+
+    QAction* budget =
+        file->addAction(QStringLiteral("Memory &Budget for Ranks…"), parent, [parent, status] {
+            bool ok = false;
+            const double gib = QInputDialog::getDouble(
+                parent, QStringLiteral("Memory Budget for Ranks"),
+                QStringLiteral("Memory for the full models of a job's ranks, in GiB (every rank "
+                               "keeps its summary; 0 restores a quarter of this machine's "
+                               "memory, %1). Used for the next session opened.")
+                    .arg(QString::fromStdString(formatByteSize(defaultMemoryBudget()))),
+                static_cast<double>(memoryBudget()) / double(1 << 30), 0, 1 << 20, 2, &ok);
+            if (!ok) return;
+            QSettings().setValue(kBudgetKey, static_cast<qulonglong>(gib * double(1 << 30)));
+            budgetThisRun = 0; // the setting now rules
+            status(QStringLiteral("Memory budget for ranks: %1")
+                       .arg(QString::fromStdString(formatByteSize(memoryBudget()))));
+        });
+    budget->setToolTip(QStringLiteral(
+        "A job of more ranks than fit opens from their summaries; the ranks you look at get their "
+        "full models, the least recently looked at leaving first"));
 }
 
 } // namespace ls::gui

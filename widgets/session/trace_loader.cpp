@@ -1,9 +1,11 @@
 #include "widgets/session/trace_loader.h"
 
 #include "core/cache/trace_cache.h"
+#include "core/job/job_session.h"
 #include "core/load/session_load.h"
 #include "core/model/platform.h"
 #include "core/present/step_timing.h"
+#include "core/present/summary_views.h"
 #include "core/views/timeline_tracks.h"
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/load_settings.h"
@@ -113,6 +115,68 @@ void TraceLoader::cancel() {
     tracker()->cancel(job_);
 }
 
+// The summary path of start(): a job file read, or trace files summarised a few at a time, then
+// the first shown rank's model (through the session's ModelPool) and its views, in the stages of a
+// load (loaded, then completed).
+JobTracker::Result TraceLoader::openFromSummaries(const JobContext& ctx, QPointer<TraceLoader> self,
+                                                  const std::vector<std::string>& files,
+                                                  const std::vector<SessionFailure>& missing,
+                                                  const LoadOptions& options, KernelOrder order) {
+    job::SummaryOpen open;
+    if (files.size() == 1 && job::isJobFile(files.front())) {
+        ctx.progress(QStringLiteral("Reading the job file"));
+        open = job::openJobSummaries(files.front());
+    } else {
+        job::SummariseOptions summarise;
+        summarise.useCache = !options.cacheDir.empty();
+        summarise.cacheDir = options.cacheDir;
+        summarise.cancel = options.cancel;
+        open = job::summariseSession(
+            files, summarise, [ctx, self](size_t done, size_t total, const std::string&) {
+                ctx.progress(QStringLiteral("Summarised %1 of %2 files").arg(done).arg(total),
+                             static_cast<qint64>(done), static_cast<qint64>(total));
+                ctx.post([self, done, total] {
+                    if (self)
+                        emit self->filesProgress(static_cast<int>(done), static_cast<int>(total));
+                });
+            });
+    }
+    QStringList failures;
+    for (const auto& f : missing) failures << QString::fromStdString(f.file + ": " + f.reason);
+    if (open.summaries)
+        for (const auto& f : open.summaries->session.failed)
+            failures << QString::fromStdString(f.file + ": " + f.reason);
+    SummaryViews prepared;
+    if (!ctx.cancelled()) {
+        ctx.progress(QStringLiteral("Loading the first rank"));
+        prepared = prepareSummaryViews(open, memoryBudget(), options, order);
+    }
+    const auto views = prepared.views;
+    const QString path = QString::fromStdString(files.front()),
+                  reason = QString::fromStdString(prepared.error);
+    ctx.post([self, views, path, reason, failures] {
+        if (!self) return;
+        self->busy_ = false;
+        if (views) {
+            emit self->loaded(views);
+            if (!failures.isEmpty()) emit self->partlyFailed(failures);
+        } else if (reason.isEmpty()) {
+            emit self->cancelled();
+        } else {
+            emit self->failed(path, reason);
+        }
+    });
+    platform::lowerThreadPriority();
+    if (views && !ctx.cancelled()) {
+        ctx.progress(QStringLiteral("Preparing the other tabs"));
+        auto complete = completeViews(views);
+        ctx.post([self, complete] {
+            if (self) emit self->completed(complete);
+        });
+    }
+    return {};
+}
+
 void TraceLoader::start(const QStringList& paths) {
     // The superseded load is cancelled by the tracker and left to finish on its own: joining it
     // here would freeze the window; its results are dropped.
@@ -211,6 +275,17 @@ void TraceLoader::start(const QStringList& paths) {
                     early->trace = &t;
                     return [early] { early->tracks.wait(); };
                 };
+            }
+            // A job file, or a session of more ranks than the memory budget holds in full: every
+            // rank from its summary, the first shown rank's model loaded.
+            const bool several = files.size() > 1 || QFileInfo(paths.value(0)).isDir();
+            if (files.size() == 1 && job::isJobFile(files.front()))
+                return openFromSummaries(ctx, self, files, {}, options, order);
+            if (several) {
+                std::vector<SessionFailure> missing;
+                const auto expanded = expandSessionInputs(files, missing);
+                if (expanded.size() > 1 && job::summariesNeeded(expanded, memoryBudget()))
+                    return openFromSummaries(ctx, self, expanded, missing, options, order);
             }
             SessionLoadOptions sessionOptions;
             sessionOptions.load = std::move(options);

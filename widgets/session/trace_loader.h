@@ -3,16 +3,21 @@
 // is a job that supersedes the one before; results of a job that was cancelled or superseded are
 // dropped. A load that writes the model cache adds a "model-cache" job that ends with the write.
 #include "core/load/load.h"
+#include "core/model/session.h"
 #include "core/present/trace_views.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace ls::gui {
 
+class JobContext;
 class JobTracker;
 
 class TraceLoader : public QObject {
@@ -45,6 +50,11 @@ class TraceLoader : public QObject {
     void cancelled();
 
   private:
+    static std::function<void()> openFromSummaries(const JobContext& ctx,
+                                                   QPointer<TraceLoader> self,
+                                                   const std::vector<std::string>& files,
+                                                   const std::vector<SessionFailure>& missing,
+                                                   const LoadOptions& options, KernelOrder order);
     JobTracker* tracker();
     void useTracker(JobTracker* tracker);
 

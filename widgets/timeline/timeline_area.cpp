@@ -9,7 +9,6 @@
 #include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <iterator>
 
 namespace ls::gui {
 namespace {
@@ -107,11 +106,7 @@ void TimelineArea::updateLegend() {
         for (int c = 0; c < kKernelClassCount; ++c) {
             const auto cls = static_cast<KernelClass>(c);
             const auto name = kernelClassName(cls);
-            static const char* const shortNames[] = {"TC GEMM",     "GEMM no TC", "attention",
-                                                     "elementwise", "reduction",  "comm",
-                                                     "Triton",      "graph",      "other"};
-            static_assert(std::size(shortNames) == kKernelClassCount);
-            QLabel* l = swatch(kernelClassColor(cls), QString::fromLatin1(shortNames[c]));
+            QLabel* l = swatch(kernelClassColor(cls), kernelClassShortName(cls));
             l->setToolTip(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
             legend_->addWidget(l);
         }

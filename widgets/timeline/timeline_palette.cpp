@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <iterator>
 
 namespace ls::gui {
 
@@ -67,6 +68,15 @@ QColor nameColor(uint32_t stringId) {
     }();
     const double hue = std::fmod(static_cast<double>(stringId) * 0.618033988749895, 1.0);
     return table[static_cast<size_t>(hue * 128) & 127];
+}
+
+QString kernelClassShortName(KernelClass c) {
+    static const char* const names[] = {"TC GEMM",     "GEMM no TC", "attention",
+                                        "elementwise", "reduction",  "comm",
+                                        "Triton",      "graph",      "other"};
+    static_assert(std::size(names) == kKernelClassCount);
+    const auto i = static_cast<size_t>(c);
+    return QString::fromLatin1(i < std::size(names) ? names[i] : "other");
 }
 
 } // namespace ls::gui

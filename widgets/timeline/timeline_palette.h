@@ -4,10 +4,13 @@
 #include "core/costs/kernel_class.h"
 
 #include <QColor>
+#include <QString>
 
 namespace ls::gui {
 
 QColor kernelClassColor(KernelClass c);
+// The legends' short name of a class ("TC GEMM", "Triton", …).
+QString kernelClassShortName(KernelClass c);
 QColor directionColor(Direction d);
 QColor memcpyColor(CopyKind k);
 QColor nameColor(uint32_t stringId);

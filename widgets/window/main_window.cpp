@@ -1,16 +1,17 @@
 #include "widgets/window/main_window.h"
 
+#include "core/load/memory_budget.h"
 #include "core/present/kernel_scopes.h"
 #include "core/present/step_timing.h"
 #include "core/pytorch/correlation.h"
 #include "widgets/compare/compare_panel.h"
 #include "widgets/export/csv_export.h"
+#include "widgets/findings/findings_page.h"
 #include "widgets/help/shortcuts_dialog.h"
 #include "widgets/iterations/iteration_navigator.h"
 #include "widgets/panes/fwd_bwd_panel.h"
 #include "widgets/panes/load_report_text.h"
 #include "widgets/panes/ranks_panel.h"
-#include "widgets/findings/findings_page.h"
 #include "widgets/panes/summary_charts.h"
 #include "widgets/panes/summary_page.h"
 #include "widgets/roofline/roofline_panel.h"
@@ -165,6 +166,24 @@ MainWindow::MainWindow(QWidget* parent)
         statusLabel_->setText(QStringLiteral("Loaded %1 of %2 files…").arg(done).arg(total));
     });
     connect(ranks_, &RanksPanel::rankRequested, this, [this](int rank) { showRank(rank); });
+    connect(controller_, &SessionController::rankProgress, this,
+            [this](const QString& text, qint64 done, qint64 total) {
+                statusLabel_->setText(text + QStringLiteral("…"));
+                progress_->setVisible(true);
+                progress_->setMaximum(total > 0 ? 1000 : 0);
+                if (total > 0) progress_->setValue(static_cast<int>(1000 * done / total));
+            });
+    connect(controller_, &SessionController::rankUnavailable, this, [this](const QString& why) {
+        endBusy();
+        if (shown() && shown()->ranks) // the box back on the rank still shown
+            for (const auto& r : shown()->ranks->session->ranks)
+                if (r.trace == shown()->shownTrace) {
+                    setRankBoxTo(r.rank);
+                    break;
+                }
+        statusLabel_->setText(why);
+        emit rankUnavailable(why);
+    });
     connect(controller_, &SessionController::rankWorkFailed, this, [this](const QString& what) {
         endBusy();
         statusLabel_->setText(QStringLiteral("Could not prepare the rank: %1").arg(what));
@@ -423,6 +442,17 @@ void MainWindow::showReport(bool newSession) {
             .arg(t.kernels.size())
             .arg(formatDuration(gpu),
                  formatDuration((t.loadSeconds + shown()->prepareSeconds) * 1e9)));
+    if (opened && shown()->ranks->fromSummaries()) {
+        const ModelPool& pool = *shown()->ranks->models;
+        statusLabel_->setText(
+            shown()->notice.empty()
+                ? statusLabel_->text() +
+                      QStringLiteral("  ·  %1 ranks from their summaries; full models within "
+                                     "%2 (a rank's loads when you open it)")
+                          .arg(opened->ranks.size())
+                          .arg(QString::fromStdString(formatByteSize(pool.budget())))
+                : QString::fromStdString(shown()->notice));
+    }
 
     const StepTiming recentStep("title, status, recent files");
     QSettings settings;
@@ -450,6 +480,8 @@ void MainWindow::showNotOpened(const QStringList& notOpened) {
 }
 
 const std::shared_ptr<const TraceViews>& MainWindow::shown() const { return controller_->views(); }
+
+QString MainWindow::statusText() const { return statusLabel_->text(); }
 
 SummaryCharts* MainWindow::charts() const { return summary_->charts(); }
 QTableView* MainWindow::summaryView() const { return summary_->table(); }

@@ -84,6 +84,7 @@ class MainWindow : public QMainWindow {
     // The Compare tab: added to the tabs once a comparison opens.
     ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
+    QString statusText() const; // the status bar's line
     // The iteration strip above the timeline: previous/next/slowest and the durations chart.
     IterationNavigator* iterationNavigator() const { return iterations_; }
 
@@ -109,6 +110,9 @@ class MainWindow : public QMainWindow {
     void traceLoaded(); // and its other tabs too
     void loadFailed(const QString& reason);
     void rankShown(); // what showRank asked for is on screen
+    // showRank's rank has no model to show (a job's trace not on this machine): which file to copy
+    // where; the shown rank stays.
+    void rankUnavailable(const QString& why);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* e) override;

@@ -1,6 +1,7 @@
 // MainWindow over a session of several ranks: the rank box, switching the shown trace, and the
 // all-ranks mode of the kernel table and layer tree (their row ids are then session row ids,
 // mapped here to and from the shown trace's kernel ids, which the timeline and panes use).
+#include "core/load/memory_budget.h"
 #include "core/present/step_timing.h"
 #include "widgets/panes/ranks_panel.h"
 #include "widgets/session/trace_loader.h"
@@ -48,7 +49,8 @@ void MainWindow::showRanks(const std::shared_ptr<const RankAnalysis>& analysis) 
                         .arg(QFileInfo(QString::fromStdString(s->traces[t].file)).fileName()),
                     -1 - static_cast<int>(t));
         }
-        if (s->traces.size() > 1) {
+        // Every rank's table and tree needs every rank's model: not for a session of summaries.
+        if (s->traces.size() > 1 && !analysis->fromSummaries()) {
             rankBox_->addItem(
                 QStringLiteral("All %1 ranks in the table and tree").arg(s->ranks.size()),
                 kAllRanks);
@@ -114,6 +116,14 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
         kernelView_->applyFilter(QString());
     rankFilter_.clear();
     if (rank == kAllRanks) {
+        if (analysis->fromSummaries()) {
+            statusLabel_->setText(
+                QStringLiteral("Every rank in the table and tree needs every rank's model: this "
+                               "job opened from its %1 ranks' summaries (memory budget %2)")
+                    .arg(s.ranks.size())
+                    .arg(QString::fromStdString(formatByteSize(analysis->models->budget()))));
+            return;
+        }
         if (s.traces.size() < 2) return;
         setRankBoxTo(kAllRanks);
         if (!controller_->allRanks()) { // every trace's table and tree: seconds over many ranks

@@ -2,10 +2,14 @@
 
 #include "widgets/page/trace_page.h"
 #include "widgets/session/background_job.h"
+#include "widgets/session/job_tracker.h"
+#include "widgets/session/load_settings.h"
 #include "widgets/session/trace_loader.h"
 
+#include <QFileInfo>
 #include <QTimer>
 #include <QWidget>
+#include <chrono>
 
 namespace ls::gui {
 namespace {
@@ -22,6 +26,7 @@ SessionController::SessionController(QWidget* paintGate, QObject* parent)
     connect(loader_, &TraceLoader::completed, this, &SessionController::complete);
     connect(loader_, &TraceLoader::partlyFailed, this, &SessionController::setNotOpened);
     connect(rankJob_, &BackgroundJob::failed, this, &SessionController::rankWorkFailed);
+    connect(rankJob_, &BackgroundJob::progress, this, &SessionController::rankProgress);
 }
 
 void SessionController::open(const QStringList& paths, KernelOrder order) {
@@ -35,6 +40,43 @@ void SessionController::cancelLoad() { loader_->cancel(); }
 void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
                                      std::function<void(std::shared_ptr<const TraceViews>)> ready) {
     const auto ranks = ranks_;
+    if (ranks && ranks->fromSummaries()) {
+        rankJob_->runWithContext([this, ranks, trace, order, ready = std::move(ready)](
+                                     const JobContext& ctx) -> BackgroundJob::Done {
+            LoadOptions options = loadOptionsFromSettings();
+            options.cancel = ctx.cancelFlag();
+            const QString file =
+                QFileInfo(QString::fromStdString(ranks->models->fileOf(trace))).fileName();
+            // A few updates a second at most (a load reports per chunk).
+            options.progress = [ctx, file,
+                                last = std::make_shared<std::chrono::steady_clock::time_point>()](
+                                   const LoadProgress& p) {
+                const auto now = std::chrono::steady_clock::now();
+                if (p.rowsRead < p.rowsTotal && now - *last < std::chrono::milliseconds(60)) return;
+                *last = now;
+                ctx.progress(QStringLiteral("Loading %1: %2")
+                                 .arg(file)
+                                 .arg(QString::fromUtf8(p.table.data(),
+                                                        static_cast<qsizetype>(p.table.size()))),
+                             static_cast<qint64>(p.rowsRead), static_cast<qint64>(p.rowsTotal));
+            };
+            ctx.progress(QStringLiteral("Loading %1").arg(file));
+            const ModelPool::Model model = ranks->models->acquire(trace, options);
+            if (!model.trace) {
+                if (ctx.cancelled()) return {};
+                return [this, ranks, why = QString::fromStdString(model.error)] {
+                    if (ranks_ == ranks) emit rankUnavailable(why);
+                };
+            }
+            ctx.progress(QStringLiteral("Preparing %1").arg(file));
+            auto prepared = prepareTraceViews(ranks, trace, order, model.trace);
+            return [this, prepared = std::move(prepared), ready] {
+                if (!views_ || views_->ranks != prepared->ranks) return;
+                ready(prepared);
+            };
+        });
+        return;
+    }
     rankJob_->run([this, ranks, trace, order, ready = std::move(ready)]() -> BackgroundJob::Done {
         auto prepared = prepareTraceViews(ranks, trace, order);
         return [this, prepared = std::move(prepared), ready] {

@@ -54,7 +54,9 @@ class SessionController : public QObject {
     bool pending() const { return reportPending_ || !steps_.empty(); }
 
     // Rank switching. Trace `trace` of the shown session prepared off the GUI thread; `ready`
-    // gets it unless another session opened or another request came meanwhile.
+    // gets it unless another session opened or another request came meanwhile. In a session of
+    // summaries the trace's model comes from the session's ModelPool first (a load with
+    // progress, rankProgress; rankUnavailable when its file is not here).
     void prepareTrace(uint32_t trace, KernelOrder order,
                       std::function<void(std::shared_ptr<const TraceViews>)> ready);
     // Every rank's table and tree: built once per session (off the GUI thread), then at once.
@@ -71,6 +73,8 @@ class SessionController : public QObject {
     void reportDue(bool newSession);
     void notOpenedDue(const QStringList& lines);
     void rankWorkFailed(const QString& what); // preparing a rank threw (one line)
+    void rankProgress(const QString& text, qint64 done, qint64 total); // loading a rank's model
+    void rankUnavailable(const QString& why); // its model cannot be had: which file to copy
     void firstShown(); // a new session's visible part and report are on screen
     void allShown();   // and every page too
 
