@@ -56,14 +56,18 @@ void graphSection(Html& h, const Trace& t, uint32_t i) {
         h.row(QStringLiteral("Node id"), QString::number(g.node[i]));
         if (g.originalNode[i] != g.node[i])
             h.row(QStringLiteral("Cloned from"),
-                  QStringLiteral("node %1 (at instantiation)").arg(g.originalNode[i]));
+                  QStringLiteral("graph %1 node %2 (id %3, at instantiation)")
+                      .arg(g.originalNode[i] >> 32)
+                      .arg(g.originalNode[i] & 0xFFFFFFFFu)
+                      .arg(g.originalNode[i]));
     }
     const ApiCallId launch = t.kernels.launch[i];
     if (launch.valid()) {
         const auto [k0, k1] = t.apiKernels.of(launch);
-        h.row(QStringLiteral("Launch"), QStringLiteral("%1 · %L2 GPU items")
+        h.row(QStringLiteral("Launch"), QStringLiteral("%1 · %L2 GPU item%3")
                                             .arg(esc(t.str(t.apiCalls.name[launch.value])))
-                                            .arg(k1 - k0));
+                                            .arg(k1 - k0)
+                                            .arg(k1 - k0 == 1 ? QString() : QStringLiteral("s")));
     }
     const ApiCallId c = g.capture[i];
     switch (g.how[i]) {
@@ -126,13 +130,18 @@ QString kernelDetailsHtml(const KernelTable& table, KernelId k, const NcuMetrics
                                                  .arg(t.streamOf(kern, i).device)
                                                  .arg(t.streamOf(kern, i).context)
                                                  .arg(t.streamOf(kern, i).stream));
-    h.row(QStringLiteral("Grid · block"),
-          QStringLiteral("(%1) · (%2)")
-              .arg(field(table, k, KernelField::Grid), field(table, k, KernelField::Block)));
-    h.row(QStringLiteral("Registers"), QString::number(kern.registers[i]));
-    h.row(QStringLiteral("Shared memory"),
-          QStringLiteral("%1 static · %2 dynamic")
-              .arg(formatBytes(kern.staticSmem[i]), formatBytes(kern.dynamicSmem[i])));
+    // A whole graph launch (graph trace mode) has no launch shape of its own.
+    const bool wholeGraph =
+        !t.kernelGraph.empty() && t.kernelGraph.how[i] == GraphAttribution::LaunchItem;
+    if (!wholeGraph) {
+        h.row(QStringLiteral("Grid · block"),
+              QStringLiteral("(%1) · (%2)")
+                  .arg(field(table, k, KernelField::Grid), field(table, k, KernelField::Block)));
+        h.row(QStringLiteral("Registers"), QString::number(kern.registers[i]));
+        h.row(QStringLiteral("Shared memory"),
+              QStringLiteral("%1 static · %2 dynamic")
+                  .arg(formatBytes(kern.staticSmem[i]), formatBytes(kern.dynamicSmem[i])));
+    }
 
     h.section(QStringLiteral("Launch"));
     const ApiCallId call = kern.launch[i];
