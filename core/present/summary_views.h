@@ -18,9 +18,11 @@ struct SummaryViews {
 };
 
 // `load`: how the shown rank's model is loaded (cache, progress, cancel); the pool keeps its
-// models within `budgetBytes`.
+// models within `budgetBytes`. loadShown false: no model is loaded; the views are of an empty
+// trace with modelPending set when the shown rank's file is here (the window loads it next).
 SummaryViews prepareSummaryViews(const job::SummaryOpen& open, uint64_t budgetBytes,
-                                 const LoadOptions& load, KernelOrder order = {});
+                                 const LoadOptions& load, KernelOrder order = {},
+                                 bool loadShown = true);
 
 // The trace a session of summaries shows first: the lowest rank's whose file is here, else the
 // lowest rank's.

@@ -55,6 +55,9 @@ struct TraceViews {
     // A session of summaries whose shown rank's model could not be had (its file is not here):
     // `trace` is empty and this says which file to copy where.
     std::string notice;
+    // A session of summaries shown before its first rank's model was loaded (`trace` is empty):
+    // the window asks for that rank next, so that every rank is on screen at once.
+    bool modelPending = false;
 };
 
 // Runs on the loader thread.

@@ -79,10 +79,14 @@ TEST_F(JobView, AJobFileOpensEveryRankAndLoadsARanksDetailWhenClicked) {
     const auto w = openInWindow(job_);
     ASSERT_TRUE(w);
     ASSERT_TRUE(w->views()->ranks->fromSummaries());
-    expectRankSumOf(*w, {rank0_, rank1_});
-    EXPECT_TRUE(w->statusText().contains(QStringLiteral("from their summaries")))
-        << w->statusText().toStdString();
+    // Every rank first; rank 0's model follows as a rank switch.
+    EXPECT_TRUE(w->views()->modelPending);
+    EXPECT_TRUE(w->rankPending());
     EXPECT_TRUE(w->windowTitle().contains(QStringLiteral("fsdp.lsjob")));
+    expectRankSumOf(*w, {rank0_, rank1_});
+    ASSERT_TRUE(waitForRank(*w));
+    EXPECT_TRUE(w->statusText().contains(QStringLiteral("2 ranks from their summaries")))
+        << w->statusText().toStdString();
     // Rank 0's model is shown first; every rank at once in the table needs every model: not
     // offered.
     EXPECT_EQ(QFileInfo(QString::fromStdString(w->trace()->path)).fileName(),
@@ -103,6 +107,7 @@ TEST_F(JobView, ARankWhoseTraceIsNotHereSaysWhichFileToCopy) {
     const auto w = openInWindow(job_);
     ASSERT_TRUE(w);
     expectRankSumOf(*w, {job_}); // the Ranks tab needs no trace
+    ASSERT_TRUE(waitForRank(*w));
     QSignalSpy unavailable(w.get(), &ls::gui::MainWindow::rankUnavailable);
     w->showRank(1);
     ASSERT_TRUE(unavailable.wait(30000));
@@ -135,6 +140,7 @@ TEST_F(JobView, AFolderOverTheBudgetOpensFromSummariesWithinIt) {
     const auto ranks = w->views()->ranks;
     ASSERT_TRUE(ranks->fromSummaries());
     expectRankSumOf(*w, {rank0_, rank1_});
+    ASSERT_TRUE(waitForRank(*w));
     for (int rank : {1, 0, 1}) {
         w->showRank(rank);
         ASSERT_TRUE(waitForRank(*w));

@@ -146,11 +146,11 @@ JobTracker::Result TraceLoader::openFromSummaries(const JobContext& ctx, QPointe
     if (open.summaries)
         for (const auto& f : open.summaries->session.failed)
             failures << QString::fromStdString(f.file + ": " + f.reason);
+    // Every rank on screen first; the shown rank's model follows as a rank switch (with its own
+    // progress), so the Ranks tab does not wait for a load.
     SummaryViews prepared;
-    if (!ctx.cancelled()) {
-        ctx.progress(QStringLiteral("Loading the first rank"));
-        prepared = prepareSummaryViews(open, memoryBudget(), options, order);
-    }
+    if (!ctx.cancelled())
+        prepared = prepareSummaryViews(open, memoryBudget(), options, order, false);
     const auto views = prepared.views;
     const QString path = QString::fromStdString(files.front()),
                   reason = QString::fromStdString(prepared.error);

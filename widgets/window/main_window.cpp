@@ -452,6 +452,12 @@ void MainWindow::showReport(bool newSession) {
                           .arg(opened->ranks.size())
                           .arg(QString::fromStdString(formatByteSize(pool.budget())))
                 : QString::fromStdString(shown()->notice));
+        if (shown()->modelPending) // every rank is on screen: now the first one's detail
+            for (const auto& r : opened->ranks)
+                if (r.trace == shown()->shownTrace) {
+                    showRank(r.rank);
+                    break;
+                }
     }
 
     const StepTiming recentStep("title, status, recent files");

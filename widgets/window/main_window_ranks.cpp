@@ -83,7 +83,7 @@ void MainWindow::setRankBoxTo(int rank) {
 
 void MainWindow::showTrace(uint32_t trace, std::function<void()> then, bool leaveAllRanks) {
     if (!shown() || !shown()->ranks) return;
-    if (trace == shown()->shownTrace) {
+    if (trace == shown()->shownTrace && !shown()->modelPending) {
         controller_->cancelRankWork(); // a switch to another trace asked for before this one
         endBusy();
         if (leaveAllRanks && allRanks_) {
@@ -174,8 +174,15 @@ void MainWindow::showRank(int rank, std::function<void()> then) {
                 kernelView_->applyFilter(rankFilter_);
             }
             setRankBoxTo(rank);
-            statusLabel_->setText(known ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(file)
-                                        : QStringLiteral("Showing all ranks of %1").arg(file));
+            QString text = known ? QStringLiteral("Showing rank %1 (%2)").arg(rank).arg(file)
+                                 : QStringLiteral("Showing all ranks of %1").arg(file);
+            if (const auto& ranks = shown()->ranks; ranks && ranks->fromSummaries())
+                text += QStringLiteral("  ·  %1 ranks from their summaries; full models within %2, "
+                                       "%3 held")
+                            .arg(ranks->session->ranks.size())
+                            .arg(QString::fromStdString(formatByteSize(ranks->models->budget())))
+                            .arg(ranks->models->heldTraces().size());
+            statusLabel_->setText(text);
             if (then) then();
             emit rankShown();
         },
