@@ -105,8 +105,9 @@ bool userRangePhase(std::string_view name, Direction& phase) {
 
 std::optional<int> iterationNumber(std::string_view name) {
     const std::string l = lower(name);
+    // "inference N": a serving or benchmark loop's passes are its iterations, never layers.
     static constexpr std::string_view kWords[] = {"profilerstep#", "train_step", "iteration",
-                                                  "iter", "step"};
+                                                  "inference",     "iter",       "step"};
     for (const auto word : kWords) {
         if (!startsWith(l, word)) continue;
         size_t i = word.size();

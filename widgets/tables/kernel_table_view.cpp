@@ -87,6 +87,7 @@ KernelTableView::KernelTableView(KernelTableModel* model, QWidget* parent)
     header->resizeSection(static_cast<int>(KernelField::Sizes), 180);
     header->resizeSection(static_cast<int>(KernelField::NvtxPath), 260);
     header->resizeSection(static_cast<int>(KernelField::NvtxRange), 260);
+    header->resizeSection(static_cast<int>(KernelField::Graph), 150); // "graph 12 node 225"
     for (int c = 0; c < model_->columnCount(); ++c)
         header->setSectionHidden(c,
                                  std::find(kDefaultColumns.begin(), kDefaultColumns.end(),
