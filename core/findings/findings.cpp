@@ -5,6 +5,9 @@
 #include "core/findings/rank_findings.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -12,12 +15,24 @@ namespace ls {
 
 FindingList findings(const Session& session) {
     FindingList list;
+    // LAYERSCOPE_FINDINGS_TIMING=1: each step's seconds on stderr (docs/performance.md).
+    const bool timing = std::getenv("LAYERSCOPE_FINDINGS_TIMING") != nullptr;
+    auto t0 = std::chrono::steady_clock::now();
+    auto lap = [&](const char* what) {
+        if (!timing) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "findings: %s %.3f s\n", what,
+                     std::chrono::duration<double>(now - t0).count());
+        t0 = now;
+    };
     // Per trace, computed once: its iterations and its GPU gaps.
     std::vector<std::unique_ptr<IterationWindows>> windows(session.traces.size());
     std::vector<std::unique_ptr<GpuIdle>> idle(session.traces.size());
     for (size_t i = 0; i < session.traces.size(); ++i) {
         windows[i] = std::make_unique<IterationWindows>(iterationWindows(*session.traces[i].trace));
+        lap("iterations");
         idle[i] = std::make_unique<GpuIdle>(gpuIdle(*session.traces[i].trace));
+        lap("gpu idle");
     }
     const bool several = session.ranks.size() > 1;
     std::vector<char> tracesDone(session.traces.size(), 0);
@@ -33,6 +48,7 @@ FindingList findings(const Session& session) {
         const IterationWindows& w = *windows[r.trace];
         iterations.push_back(w.iterations);
         for (Finding& f : idleFindings(scope, *idle[r.trace], w)) list.findings.push_back(f);
+        lap("idle findings");
         if (!tracesDone[r.trace]) { // the trace's kernels, whatever rank they belong to
             tracesDone[r.trace] = 1;
             FindingScope whole = scope;
@@ -41,6 +57,7 @@ FindingList findings(const Session& session) {
                               [&](const SessionRank& o) { return o.trace == r.trace; }) > 1)
                 whole.ranks.clear(), whole.prefix = "trace " + std::to_string(r.trace) + ": ";
             for (Finding& f : computeFindings(whole, w)) list.findings.push_back(f);
+            lap("compute findings");
         }
         if (w.periodNs / 1e6 > list.iterationMs) {
             list.iterationMs = w.periodNs / 1e6;

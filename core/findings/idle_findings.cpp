@@ -3,10 +3,7 @@
 #include "core/findings/finding_text.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
-#include <set>
 #include <string>
 
 namespace ls {
@@ -127,12 +124,17 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
             pageableBytes += static_cast<double>(t.memcpys.bytes[i]);
         }
     }
+    std::vector<int8_t> syncName(t.strings.size(), -1); // per call name, once: 2 M calls, few names
     for (uint32_t c = 0; c < t.apiCalls.size(); ++c) {
-        if (!inProcess(scope, t.apiCalls.thread[c])) continue;
-        if (pageableLaunch[c])
-            pageableCalls.push_back(ApiCallId(c));
-        else if (isSynchronizing(t.str(t.apiCalls.name[c])))
-            syncCalls.push_back(ApiCallId(c));
+        if (pageableLaunch[c]) {
+            if (inProcess(scope, t.apiCalls.thread[c])) pageableCalls.push_back(ApiCallId(c));
+            continue;
+        }
+        const StringId name = t.apiCalls.name[c];
+        if (!name.valid() || name.value >= syncName.size()) continue;
+        int8_t& sync = syncName[name.value];
+        if (sync < 0) sync = isSynchronizing(t.str(name)) ? 1 : 0;
+        if (sync && inProcess(scope, t.apiCalls.thread[c])) syncCalls.push_back(ApiCallId(c));
     }
     // A synchronization right after a pageable copy on its thread is the copy's own wait.
     auto followsPageable = [&](ApiCallId sync) {
@@ -149,34 +151,15 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
         return false;
     };
 
-    // User ranges that launch GPU work (on any thread while they run: backward launches from
-    // the autograd thread) are the model's structure, not host-side stalls.
-    std::vector<TimeNs> launches;
-    launches.reserve(t.kernels.size());
-    for (size_t k = 0; k < t.kernels.size(); ++k)
-        if (const ApiCallId l = t.kernels.launch[k]; l.valid())
-            launches.push_back(t.apiCalls.start[l.value]);
-    std::sort(launches.begin(), launches.end());
-    std::set<std::string_view> candidates;
-    for (const GpuGap& g : idle.gaps)
-        if (g.device == scope.device && g.cause == IdleCause::HostRange)
-            candidates.insert(g.detail);
-    std::set<std::string_view> workRanges;
-    if (!candidates.empty()) {
-        std::vector<int8_t> isCandidate(t.strings.size(), -1);
-        for (uint32_t i = 0; i < t.ranges.size(); ++i) {
-            const StringId id = t.ranges.name[i];
-            if (!id.valid() || id.value >= isCandidate.size()) continue;
-            if (isCandidate[id.value] < 0)
-                isCandidate[id.value] = candidates.count(t.str(id)) ? 1 : 0;
-            if (!isCandidate[id.value]) continue;
-            const auto it = std::lower_bound(launches.begin(), launches.end(), t.ranges.start[i]);
-            if (it != launches.end() && *it <= t.ranges.end[i]) {
-                workRanges.insert(t.str(id));
-                isCandidate[id.value] = 0; // known now
-            }
-        }
-    }
+    // A user range the host was in when the GPU ran dry is a host-side stall (a data loader)
+    // unless the work the GPU waited for was launched inside it: then it is the model's
+    // structure (layer0, optimizer), launching slower than the GPU runs.
+    auto launchedInside = [&](KernelId next, std::string_view range) {
+        if (!next.valid() || next.value >= t.kernelLinks.range.size()) return false;
+        for (RangeId r = t.kernelLinks.range[next.value]; r.valid(); r = t.ranges.parent[r.value])
+            if (t.str(t.ranges.name[r.value]) == range) return true;
+        return false;
+    };
 
     RuleTotal pageable, sync, launch;
     std::map<std::string_view, RuleTotal> host;
@@ -185,13 +168,11 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
     // starved gaps of the next iteration period after it are its doing, up to B in all (the
     // lead it destroyed): a launch-bound host that syncs loses little by it.
     TimeNs drainUntil = 0, drainBudget = 0;
-    const bool debug = std::getenv("LS_FINDINGS_DEBUG") != nullptr;
     for (const GpuGap& g : idle.gaps) {
         if (g.device != scope.device) continue;
         const TimeNs s = std::max(g.start, spanStart), e = std::min(g.end, spanEnd);
         if (e <= s) continue;
         if (g.launch.valid() && !inProcess(scope, t.apiCalls.thread[g.launch.value])) continue;
-        const int w = windows.windowOf(s);
         const bool starved = g.launch.valid() ? t.apiCalls.end[g.launch.value] > g.start
                                               : g.cause != IdleCause::Launch;
         IdleRule rule = IdleRule::Queued;
@@ -210,21 +191,16 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
                     drainUntil = g.start + static_cast<TimeNs>(windows.periodNs);
                     drainBudget = blocked;
                 }
-            } else if (g.cause == IdleCause::HostRange && !workRanges.count(g.detail)) {
-                rule = IdleRule::Host;
             } else if (g.start < drainUntil && drainBudget > 0) {
                 rule = IdleRule::Sync;
                 drainBudget -= e - s;
+            } else if (g.cause == IdleCause::HostRange &&
+                       !launchedInside(kernelOf(t, g.launch, g.end), g.detail)) {
+                rule = IdleRule::Host;
             } else {
                 rule = IdleRule::Launch;
             }
         }
-        if (debug && e - s >= 50'000)
-            std::fprintf(
-                stderr, "gap %lld..%lld %.3f ms w%d cause %s detail '%.*s' rule %d\n",
-                static_cast<long long>(s), static_cast<long long>(e),
-                static_cast<double>(e - s) / 1e6, w, std::string(idleCauseName(g.cause)).c_str(),
-                static_cast<int>(g.detail.size()), g.detail.data(), static_cast<int>(rule));
         const KernelId next = kernelOf(t, g.launch, g.end);
         switch (rule) {
         case IdleRule::Queued:

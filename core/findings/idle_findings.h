@@ -7,7 +7,8 @@
 //   idle_sync      the host was inside a synchronizing call (cudaStreamSynchronize, .item()),
 //                  or, within an iteration period after one that blocked the host for B, while
 //                  the GPU waits for the host to get ahead again (up to B in all: the lead lost)
-//   idle_host      the host was inside a user range that launches no GPU work (data loading)
+//   idle_host      the host was inside a user range that did not launch the work the GPU
+//                  waited for (data loading, a sleep)
 //   launch_bound   anything else: the host was launching, but slower than the GPU ran
 // Gaps the GPU spent on work already queued (scheduling between kernels) cost nothing here.
 #include "core/findings/finding.h"

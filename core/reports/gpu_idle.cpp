@@ -150,6 +150,13 @@ GpuIdle gpuIdle(const Trace& t) {
             {t.memsets.start[i], t.memsets.end[i], t.memsets.launch[i], StringId(), 2});
     GpuIdle out;
     std::vector<const GpuOp*> nextOp; // per gap: the op that ended it
+    { // at most one gap per op: reserved (untouched pages cost nothing), a million gaps grown one
+      // at a time were copied again and again, a second of a million-kernel trace
+        size_t ops = 0;
+        for (const auto& [device, list] : byDevice) ops += list.size();
+        out.gaps.reserve(ops);
+        nextOp.reserve(ops);
+    }
     for (auto& [device, ops] : byDevice) {
         std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) {
             return std::tie(a.start, a.end) < std::tie(b.start, b.end);

@@ -9,6 +9,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSettings>
+#include <QSplitter>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <set>
@@ -38,6 +40,7 @@ Session sessionOfOne(const std::shared_ptr<const Trace>& t) {
 
 FindingsPage::FindingsPage(QWidget* parent)
     : QWidget(parent), header_(new QLabel), showFirstBox_(new QCheckBox), tree_(new QTreeWidget),
+      details_(new QTextBrowser),
       job_(new BackgroundJob(this, QStringLiteral("findings"),
                              QStringLiteral("Looking for what is wrong"))) {
     header_->setWordWrap(true);
@@ -68,9 +71,21 @@ FindingsPage::FindingsPage(QWidget* parent)
         if (index >= 0) pick(index);
     });
 
+    // A tree elides long lines (its rows are one line high): the pane below shows the current
+    // finding whole.
+    tree_->setTextElideMode(Qt::ElideRight);
+    details_->setOpenLinks(false);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(tree_);
+    split->addWidget(details_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    connect(tree_, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem* item) { showDetails(findingOf(item)); });
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(tree_, 1);
+    layout->addWidget(split, 1);
 }
 
 bool FindingsPage::showFirst() { return QSettings().value(kShowFirstKey, true).toBool(); }
@@ -146,7 +161,11 @@ void FindingsPage::showList(FindingList list) {
             child->setFirstColumnSpanned(false);
         }
     }
-    if (!list_.findings.empty()) tree_->topLevelItem(0)->setExpanded(true);
+    details_->clear();
+    if (!list_.findings.empty()) {
+        tree_->topLevelItem(0)->setExpanded(true);
+        showDetails(0);
+    }
     emit findingsShown();
 }
 
@@ -155,6 +174,22 @@ int FindingsPage::findingOf(QTreeWidgetItem* item) const {
     if (item->parent()) item = item->parent();
     const QVariant v = item->data(Rank, kFindingRole);
     return v.isValid() ? v.toInt() : -1;
+}
+
+void FindingsPage::showDetails(int index) {
+    if (index < 0 || static_cast<size_t>(index) >= list_.findings.size()) return;
+    const Finding& f = list_.findings[static_cast<size_t>(index)];
+    auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+    details_->setHtml(
+        QStringLiteral("<p><b>%1. %2</b></p><p>%3 ms per iteration (<code>%4</code>), estimated "
+                       "against %5.</p><p><b>Evidence:</b> %6: %7 kernels, %8 ranges. Click "
+                       "the finding to select them.</p><p><b>Fix:</b> %9</p>")
+            .arg(index + 1)
+            .arg(esc(f.statement), ms(f.costMsPerIteration), esc(f.rule), esc(f.bound),
+                 esc(f.evidence.text))
+            .arg(f.evidence.kernels.size())
+            .arg(f.evidence.ranges.size())
+            .arg(esc(f.fix)));
 }
 
 void FindingsPage::pick(int index) {

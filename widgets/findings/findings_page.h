@@ -13,6 +13,7 @@ class QCheckBox;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
+class QTextBrowser;
 
 namespace ls::gui {
 
@@ -30,6 +31,7 @@ class FindingsPage : public QWidget, public TracePage {
 
     const FindingList& findings() const { return list_; }
     QTreeWidget* tree() const { return tree_; }
+    QTextBrowser* details() const { return details_; } // the current finding, in full
     QCheckBox* showFirstBox() const { return showFirstBox_; }
     // Selects finding `index` (0 = the costliest) as a click would: expands it and asks for its
     // evidence.
@@ -42,10 +44,12 @@ class FindingsPage : public QWidget, public TracePage {
   private:
     void showList(FindingList list);
     int findingOf(QTreeWidgetItem* item) const;
+    void showDetails(int index);
 
     QLabel* header_;
     QCheckBox* showFirstBox_;
     QTreeWidget* tree_;
+    QTextBrowser* details_;
     BackgroundJob* job_;
     FindingList list_;
     std::shared_ptr<const TraceViews> views_; // what the list was computed for
