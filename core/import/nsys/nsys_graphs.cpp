@@ -154,7 +154,12 @@ void linkNsysGraphNodes(const SqliteSource& db, const std::vector<NsysGraphLaunc
         g.graph[*k] = l.graph;
         g.how[*k] = GraphAttribution::LaunchItem;
     }
-    if (!db.hasTable(kKernels) || !db.hasColumn(kKernels, "graphNodeId")) return;
+    // Every recent export has the graphNodeId column, NULL throughout unless graphs ran: the node
+    // events table (absent from a lazy export without graphs) says whether a second read of the
+    // kernel table is worth it.
+    if (!db.hasTable(kNodeEvents) || !db.hasTable(kKernels) ||
+        !db.hasColumn(kKernels, "graphNodeId"))
+        return;
     const bool hasGraphId = db.hasColumn(kKernels, "graphId");
     const NodeEvents events = readNodeEvents(db);
     const ThreadIndex threads(t);
