@@ -287,7 +287,7 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
             if (t.str(t.ranges.name[i]) == name && t.ranges.end[i] > spanStart &&
                 t.ranges.start[i] < spanEnd)
                 f.evidence.ranges.push_back(RangeId(i));
-        f.evidence.text = "ranges \"" + std::string(name) + "\"";
+        f.evidence.text = "ranges \"" + std::string(name) + "\" and the kernels the GPU waited for";
         f.figures.push_back({"ranges", static_cast<double>(f.evidence.ranges.size())});
         out.push_back(std::move(f));
     }

@@ -123,12 +123,13 @@ void FindingsPage::showList(FindingList list) {
         list_.findings.empty()
             ? QStringLiteral("No findings: nothing costs more than 1 % of a %1 ms iteration (%2).")
                   .arg(ms(list_.iterationMs), QString::fromStdString(list_.iterationBasis))
-            : QStringLiteral("%1 findings, together about %2 ms of a %3 ms iteration (%4 over %5 "
+            : QStringLiteral("%1 finding%6, together about %2 ms of a %3 ms iteration (%4 over %5 "
                              "iterations). Click one to select its evidence.")
                   .arg(list_.findings.size())
                   .arg(ms(total), ms(list_.iterationMs),
                        QString::fromStdString(list_.iterationBasis))
-                  .arg(list_.iterations));
+                  .arg(list_.iterations)
+                  .arg(list_.findings.size() == 1 ? QString() : QStringLiteral("s")));
     for (size_t i = 0; i < list_.findings.size(); ++i) {
         const Finding& f = list_.findings[i];
         auto* item = new QTreeWidgetItem(tree_);
