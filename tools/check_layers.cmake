@@ -8,7 +8,8 @@
 # what the window shows first, kept beside the model cache) sits over views and cache; compare (two runs matched by meaning) sits over reports.
 # findings (what is wrong with a trace, from the reports) sits over reports and compare.
 # present (the presentation layer: what the loader thread prepares for the views, plain data a test
-# builds without Qt) sits on top of every layer but load. widgets include core (present among it);
+# builds without Qt) sits on top of every layer; of load and job it uses the job's summaries and
+# the ModelPool that a session of summaries takes its ranks' models from. widgets include core (present among it);
 # app includes widgets and core; tests include anything.
 # Also: core never includes Qt (so neither does core/present), and only core/import touches SQLite.
 cmake_minimum_required(VERSION 3.22)
@@ -29,7 +30,7 @@ set(allowed_core_job model import pytorch costs reports cache load job)
 set(allowed_core_prepared model import pytorch costs reports views cache prepared)
 set(allowed_core_compare model import pytorch costs reports compare)
 set(allowed_core_findings model import pytorch costs reports compare findings)
-set(allowed_core_present model import pytorch costs reports views cache prepared compare findings present)
+set(allowed_core_present model import pytorch costs reports views cache prepared compare findings load job present)
 
 # The layer of a path relative to the repo: core/<folder>, widgets, app or tests.
 function(layer_of path out)

@@ -1,6 +1,7 @@
 #include "app/bench/job_open_bench.h"
 
 #include "app/bench/rank_timeline_bench.h"
+#include "core/cache/trace_cache.h"
 #include "core/model/platform.h"
 #include "widgets/panes/rank_timeline.h"
 #include "widgets/panes/ranks_panel.h"
@@ -99,6 +100,7 @@ JobOpenFigures measureJobOpen(const std::string& jobPath, int clicks, uint64_t b
             f.clickRssMaxMb = std::max(f.clickRssMaxMb, mb(ls::platform::currentRssBytes()));
         }
     f.peakRssMb = mb(ls::platform::peakRssBytes());
+    ls::waitForCacheWrites(); // the models loaded by the clicks are being cached
     f.measured = true;
     return f;
 }

@@ -44,7 +44,7 @@ SummaryOpen openJobSummaries(const std::string& jobPath) {
                                         where.absolutePath + " where the job file was written)"
                                   : std::string());
     }
-    out.summaries = std::make_shared<const SummarySession>(std::move(job.summaries));
+    out.summaries = std::make_shared<SummarySession>(std::move(job.summaries));
     return out;
 }
 

@@ -14,7 +14,8 @@ namespace ls::job {
 
 struct SummaryOpen {
     std::string error; // one line: nothing could be opened
-    std::shared_ptr<const SummarySession> summaries;
+    std::shared_ptr<SummarySession>
+        summaries;                    // the app takes their per-rank rows (analyseSummaries)
     std::vector<std::string> files;   // per summaries->traces entry: its file here, or empty
     std::vector<std::string> missing; // per entry with no file: what to copy where (one line)
 };

@@ -188,6 +188,20 @@ Session standInSession(const std::vector<TraceSummary>& traces, bool kernelUnits
     return s;
 }
 
+RankUnit* mutableUnitOf(SummarySession& s, const SessionRank& r) {
+    for (RankUnit& u : s.traces[r.trace].units)
+        if (u.process == r.process.value && u.device == r.device) return &u;
+    return nullptr;
+}
+
+void toSessionTime(RankBusy& busy, TimeNs offset) {
+    for (auto* lane : {&busy.compute, &busy.comm})
+        for (Interval& i : *lane) {
+            i.start += offset;
+            i.end += offset;
+        }
+}
+
 const RankUnit& unitOf(const SummarySession& s, const SessionRank& r) {
     for (const RankUnit& u : s.traces[r.trace].units)
         if (u.process == r.process.value && u.device == r.device) return u;
@@ -401,15 +415,35 @@ std::vector<RankBusy> rankLanes(const SummarySession& s) {
     std::vector<RankBusy> lanes;
     for (const SessionRank& r : s.session.ranks) {
         RankBusy busy = unitOf(s, r).lanes;
-        const TimeNs offset = s.session.traces[r.trace].offsetNs;
-        for (auto* lane : {&busy.compute, &busy.comm})
-            for (Interval& i : *lane) {
-                i.start += offset;
-                i.end += offset;
-            }
+        toSessionTime(busy, s.session.traces[r.trace].offsetNs);
         lanes.push_back(std::move(busy));
     }
     return lanes;
+}
+
+std::vector<RankBusy> takeLanes(SummarySession& s) {
+    std::vector<RankBusy> lanes;
+    for (const SessionRank& r : s.session.ranks) {
+        RankBusy busy;
+        if (RankUnit* u = mutableUnitOf(s, r)) busy = std::move(u->lanes);
+        toSessionTime(busy, s.session.traces[r.trace].offsetNs);
+        lanes.push_back(std::move(busy));
+    }
+    return lanes;
+}
+
+CollectiveMatch takeCollectives(SummarySession& s) {
+    std::vector<std::vector<CollectiveKernel>> perRank;
+    for (const SessionRank& r : s.session.ranks) {
+        RankUnit* u = mutableUnitOf(s, r);
+        perRank.push_back(u ? std::move(u->collectives) : std::vector<CollectiveKernel>{});
+        const TimeNs offset = s.session.traces[r.trace].offsetNs;
+        for (CollectiveKernel& k : perRank.back()) {
+            k.start += offset;
+            k.end += offset;
+        }
+    }
+    return matchCollectiveKernels(s.session.ranks, perRank);
 }
 
 } // namespace ls::job

@@ -82,5 +82,9 @@ CollectiveMatch matchCollectives(const SummarySession& s);
 std::vector<RankIterationRow> rankIterations(const SummarySession& s);
 // Per rank (session.ranks order), its lanes in session time.
 std::vector<RankBusy> rankLanes(const SummarySession& s);
+// The same two, moving each rank's communication kernels and lanes out of the summaries rather
+// than copying them (the app keeps only what it shows: a job's are most of its memory).
+CollectiveMatch takeCollectives(SummarySession& s);
+std::vector<RankBusy> takeLanes(SummarySession& s);
 
 } // namespace ls::job

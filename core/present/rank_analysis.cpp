@@ -10,12 +10,23 @@
 
 namespace ls {
 
+namespace {
+std::vector<RankAnalysis::LaneLevels> laneLevels(const std::vector<RankBusy>& busy) {
+    std::vector<RankAnalysis::LaneLevels> out;
+    out.reserve(busy.size());
+    for (const RankBusy& b : busy)
+        out.push_back({intervalLevels(b.compute), intervalLevels(b.comm)});
+    return out;
+}
+} // namespace
+
 std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a) {
     const Session& session = *a.session;
     std::vector<std::function<void()>> parts;
     parts.emplace_back([&a, &session] {
         const StepTiming step("prepare: rank times");
         a.ranks = rankTimeSummary(session, &a.busy);
+        a.lanes = laneLevels(a.busy);
     });
     parts.emplace_back([&a, &session] {
         const StepTiming step("prepare: collectives");
@@ -40,14 +51,19 @@ std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> 
     return a;
 }
 
-std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<const job::SummarySession> s,
+std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<job::SummarySession> s,
                                                      std::shared_ptr<ModelPool> models) {
     auto a = std::make_shared<RankAnalysis>();
     const StepTiming step("prepare: rank analysis from summaries");
     a->ranks = job::rankTimeSummary(*s);
-    a->busy = job::rankLanes(*s);
-    a->collectives = job::matchCollectives(*s);
     a->iterations = job::rankIterations(*s);
+    a->busy = job::takeLanes(*s);
+    a->collectives = job::takeCollectives(*s);
+    for (job::TraceSummary& t : s->traces) { // what is left of them is not shown
+        t.kernSum = {};
+        for (job::RankUnit& u : t.units) u.iterations = {};
+    }
+    a->lanes = laneLevels(a->busy);
     a->session = std::shared_ptr<const Session>(s, &s->session); // lives as long as the summaries
     a->summaries = std::move(s);
     a->models = std::move(models);

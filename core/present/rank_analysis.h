@@ -6,6 +6,7 @@
 #include "core/model/session.h"
 #include "core/present/session_timeline.h"
 #include "core/reports/collectives.h"
+#include "core/reports/intervals.h"
 #include "core/reports/rank_summary.h"
 #include "core/views/kernel_table.h"
 #include "core/views/session_kernel_table.h"
@@ -21,6 +22,11 @@ struct RankAnalysis {
     std::shared_ptr<const Session> session;
     std::vector<RankTimeRow> ranks;
     std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
+    // The same at the resolutions a frame draws them (intervalLevels), per rank.
+    struct LaneLevels {
+        IntervalLevels compute, comm;
+    };
+    std::vector<LaneLevels> lanes;
     CollectiveMatch collectives;
     std::vector<RankIterationRow> iterations;
     // The main timeline's rows of every trace under rank headers; null for a single rank and for
@@ -39,7 +45,9 @@ std::shared_ptr<const RankAnalysis> analyseRanks(std::shared_ptr<const Session> 
 std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a);
 
 // The same from summaries: every rank's row, lanes, collectives and iterations without a model.
-std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<const job::SummarySession> s,
+// The summaries' per-rank communication kernels, lanes and iterations are moved into the analysis
+// (what the app keeps of a job is the analysis and the stand-in session).
+std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<job::SummarySession> s,
                                                      std::shared_ptr<ModelPool> models);
 
 // The kernel table and layer tree of every trace of a session at once ("All ranks").

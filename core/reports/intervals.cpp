@@ -81,4 +81,34 @@ std::vector<Interval> coarsened(std::vector<Interval> disjoint, size_t maxCount)
     return disjoint;
 }
 
+IntervalLevels intervalLevels(std::vector<Interval> disjoint) {
+    IntervalLevels out;
+    out.minGap.push_back(0);
+    out.levels.push_back(std::move(disjoint));
+    // Thresholds from 256 ns doubling: a gap shorter than the first is never a pixel of its own
+    // unless the view is zoomed to a few hundred ns, where level 0 is drawn anyway.
+    for (TimeNs gap = 256; out.levels.back().size() > 16 && gap < (TimeNs(1) << 50); gap *= 2) {
+        const std::vector<Interval>& last = out.levels.back();
+        std::vector<Interval> merged;
+        merged.reserve(last.size());
+        for (const Interval& i : last) {
+            if (!merged.empty() && i.start - merged.back().end < gap)
+                merged.back().end = i.end;
+            else
+                merged.push_back(i);
+        }
+        if (merged.size() * 4 > last.size() * 3) continue; // too little gained: not kept
+        merged.shrink_to_fit();
+        out.minGap.push_back(gap);
+        out.levels.push_back(std::move(merged));
+    }
+    return out;
+}
+
+const std::vector<Interval>& IntervalLevels::forPixel(double nsPerPixel) const {
+    size_t k = 0;
+    while (k + 1 < levels.size() && static_cast<double>(minGap[k + 1]) <= nsPerPixel) ++k;
+    return levels[k];
+}
+
 } // namespace ls

@@ -28,4 +28,15 @@ TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Inte
 // gaps too short to see go. Unchanged when it already has at most maxCount.
 std::vector<Interval> coarsened(std::vector<Interval> disjoint, size_t maxCount);
 
+// A union at several resolutions, for drawing: level k has every gap shorter than minGap[k] closed
+// (level 0 is the union itself, minGap 0). A view whose pixel is P ns wide draws the level with
+// the largest minGap <= P: the same pixels, at most about one interval per pixel to visit. A
+// level is kept only when it has at most 3/4 of the intervals of the one before.
+struct IntervalLevels {
+    std::vector<TimeNs> minGap;
+    std::vector<std::vector<Interval>> levels;
+    const std::vector<Interval>& forPixel(double nsPerPixel) const;
+};
+IntervalLevels intervalLevels(std::vector<Interval> disjoint);
+
 } // namespace ls

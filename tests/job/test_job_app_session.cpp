@@ -31,6 +31,37 @@ TEST(Lanes, CoarseningClosesTheShortestGapsToExactlyTheCap) {
     EXPECT_TRUE(coarsened(six, 0).empty());
 }
 
+TEST(Lanes, LevelsCloseEveryGapBelowTheirThresholdAndShrink) {
+    // Bursts of 10 intervals 100 ns apart, bursts 10 us apart, groups of bursts 1 ms apart.
+    std::vector<Interval> lane;
+    for (TimeNs group = 0; group < 20; ++group)
+        for (TimeNs burst = 0; burst < 10; ++burst)
+            for (TimeNs k = 0; k < 10; ++k) {
+                const TimeNs t = group * 1'000'000 + burst * 10'000 + k * 150;
+                lane.push_back({t, t + 50});
+            }
+    const IntervalLevels levels = intervalLevels(lane);
+    ASSERT_GE(levels.levels.size(), 3u);
+    EXPECT_EQ(levels.levels[0], lane);
+    for (size_t k = 1; k < levels.levels.size(); ++k) {
+        SCOPED_TRACE(k);
+        // The level against closing every gap below its threshold by hand.
+        std::vector<Interval> expected;
+        for (const Interval& i : lane)
+            if (!expected.empty() && i.start - expected.back().end < levels.minGap[k])
+                expected.back().end = i.end;
+            else
+                expected.push_back(i);
+        EXPECT_EQ(levels.levels[k], expected);
+        EXPECT_LE(levels.levels[k].size() * 4, levels.levels[k - 1].size() * 3);
+    }
+    EXPECT_EQ(&levels.forPixel(1), &levels.levels[0]);
+    EXPECT_EQ(levels.forPixel(200).size(), 2000u);  // no level closes less than 256 ns
+    EXPECT_EQ(levels.forPixel(300).size(), 200u);   // bursts: the 100 ns gaps closed
+    EXPECT_EQ(levels.forPixel(20'000).size(), 20u); // groups
+    EXPECT_TRUE(intervalLevels({}).levels.at(0).empty());
+}
+
 TEST(MemoryBudget, SizesAsPeopleWriteThem) {
     EXPECT_EQ(parseByteSize("1G"), uint64_t(1) << 30);
     EXPECT_EQ(parseByteSize("1 GiB"), uint64_t(1) << 30);

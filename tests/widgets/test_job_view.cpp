@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
@@ -76,12 +77,21 @@ class JobView : public ::testing::Test {
 };
 
 TEST_F(JobView, AJobFileOpensEveryRankAndLoadsARanksDetailWhenClicked) {
-    const auto w = openInWindow(job_);
-    ASSERT_TRUE(w);
+    // Every rank on screen first (windowReady), with no model yet; rank 0's model follows as a
+    // rank switch, and the load's end (traceLoaded) comes once it is shown.
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = std::make_unique<ls::gui::MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QSignalSpy ready(w.get(), &ls::gui::MainWindow::windowReady);
+    QSignalSpy loaded(w.get(), &ls::gui::MainWindow::traceLoaded);
+    w->openFile(job_);
+    ASSERT_TRUE(ready.wait(60000));
     ASSERT_TRUE(w->views()->ranks->fromSummaries());
-    // Every rank first; rank 0's model follows as a rank switch.
     EXPECT_TRUE(w->views()->modelPending);
-    EXPECT_TRUE(w->rankPending());
+    EXPECT_EQ(w->views()->trace->kernels.size(), 0u);
+    EXPECT_EQ(w->ranksPanel()->rankTable()->model()->rowCount(), 2);
+    ASSERT_TRUE(loaded.count() > 0 || loaded.wait(60000));
     EXPECT_TRUE(w->windowTitle().contains(QStringLiteral("fsdp.lsjob")));
     expectRankSumOf(*w, {rank0_, rank1_});
     ASSERT_TRUE(waitForRank(*w));

@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <algorithm>
@@ -54,7 +55,14 @@ TEST(SessionTimeline, RanksShareOneClockUnderTheirHeaders) {
     ASSERT_NE(view->session(), nullptr);
     ASSERT_EQ(view->rankSections(), 2u);
     EXPECT_EQ(view->shownRankSections(), (std::vector<uint32_t>{0, 1}));
-    EXPECT_TRUE(w->findChild<ls::gui::TimelineArea*>()->rankFilter()->isVisibleTo(w.get()));
+    // On the Timeline tab (the Findings tab may be shown first after a load).
+    auto* area = w->findChild<ls::gui::TimelineArea*>();
+    for (QWidget* p = area->parentWidget(); p; p = p->parentWidget())
+        if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
+            tabs->setCurrentWidget(area);
+            break;
+        }
+    EXPECT_TRUE(area->rankFilter()->isVisibleTo(w.get()));
     // Rank 0 is shown (view slot 0); rank 1 is slot 1, on rank 0's clock.
     ASSERT_EQ(QString::fromStdString(w->trace()->path), kDdp0);
     const auto* other = view->session()->traces[view->slotTrace(1)].get();

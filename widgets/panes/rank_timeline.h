@@ -9,6 +9,7 @@
 #include "core/present/time_axis.h"
 #include "core/present/trace_views.h"
 
+#include <QImage>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -71,6 +72,8 @@ class RankTimeline : public QWidget {
     TimeAxis axis_{10}; // at least 10 ns shown
     int dragX_ = -1;
     double dragStartNs_ = 0;
+    QImage
+        lanes_; // the lanes' pixels, kept between frames: a new one a frame was mostly page faults
 };
 
 } // namespace ls::gui

@@ -111,24 +111,30 @@ bool SessionController::rankWorkPending() const { return rankJob_->busy(); }
 void SessionController::addPage(TracePage* page) { pages_.push_back(page); }
 
 void SessionController::show(std::shared_ptr<const TraceViews> views, bool deferPanes) {
+    // A new session's allShown still to come (its pages pending when another rank of it came, as
+    // a session of summaries' first rank does) comes after this one's pages instead.
+    const bool allShownOwed = allShownDue_ || allShownQueued_;
+    allShownQueued_ = false;
     steps_.clear(); // a previous trace's pages still pending: this one's replace them
     reportPending_ = false;
     completeWaiting_.reset();
     notOpened_.clear(); // a load's list comes after its views (TraceLoader::partlyFailed)
     views_ = std::move(views);
     const bool newSession = views_->ranks != ranks_;
+    const bool owesAllShown = newSession || allShownOwed;
     if (newSession) allRanks_.reset();
     ranks_ = views_->ranks;
     emit visibleDue(newSession);
     const bool wasComplete = views_->complete;
     if (!deferPanes) {
         if (paintGate_) paintGate_->setUpdatesEnabled(true); // a deferred paint pending: now
+        allShownDue_ = owesAllShown;
         return showReport(newSession, wasComplete, false);
     }
     // The table's and tree's paint come first (a posted paint comes before a timer), then the
     // held-back paint with the report. The views are set, so a click meanwhile reaches them.
     if (paintGate_) paintGate_->setUpdatesEnabled(false);
-    allShownDue_ = newSession; // set now: the pages may be queued before that turn
+    allShownDue_ = owesAllShown; // set now: the pages may be queued before that turn
     reportPending_ = true;
     QTimer::singleShot(kStepGapMs, this, [this, shown = views_, newSession, wasComplete] {
         if (paintGate_) paintGate_->setUpdatesEnabled(true); // whatever is shown now
@@ -142,7 +148,6 @@ void SessionController::show(std::shared_ptr<const TraceViews> views, bool defer
 
 void SessionController::showReport(bool newSession, bool wasComplete, bool deferPanes) {
     emit reportDue(newSession);
-    if (!deferPanes) allShownDue_ = newSession;
     flushNotOpened();
     if (newSession) emit firstShown();
     if (wasComplete) queuePageSteps(deferPanes);
@@ -175,7 +180,13 @@ void SessionController::complete(std::shared_ptr<const TraceViews> complete) {
 void SessionController::queuePageSteps(bool defer) {
     for (TracePage* page : pages_)
         for (auto& step : page->showSteps(views_)) steps_.push_back(std::move(step));
-    if (allShownDue_) steps_.push_back([this] { emit allShown(); });
+    if (allShownDue_) {
+        steps_.push_back([this] {
+            allShownQueued_ = false;
+            emit allShown();
+        });
+        allShownQueued_ = true;
+    }
     allShownDue_ = false;
     if (defer)
         QTimer::singleShot(kStepGapMs, this, &SessionController::runStep);

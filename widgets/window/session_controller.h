@@ -93,6 +93,7 @@ class SessionController : public QObject {
     std::shared_ptr<const RankAnalysis> ranks_; // of the last session shown
     std::vector<std::function<void()>> steps_;  // the pages' steps still to run, in order
     bool allShownDue_ = false;                  // allShown follows the pages' steps
+    bool allShownQueued_ = false;               // allShown is among steps_
     bool reportPending_ = false;                // show()'s report is still to come
     // The complete views when they come before the report (a small trace's can): taken once the
     // report is shown, so that firstShown always comes first.
