@@ -47,6 +47,8 @@ FindingsPage::FindingsPage(QWidget* parent)
     header_->setTextFormat(Qt::PlainText);
     header_->setText(QStringLiteral("Open a trace to see what is wrong with it."));
     showFirstBox_->setText(QStringLiteral("Show this tab first after a load"));
+    showFirstBox_->setToolTip(QStringLiteral(
+        "After a trace opens, show the Findings tab instead of the one shown before (remembered)"));
     showFirstBox_->setChecked(showFirst());
     connect(showFirstBox_, &QCheckBox::toggled, this, [](bool on) { setShowFirst(on); });
     auto* top = new QHBoxLayout;
@@ -106,7 +108,9 @@ FindingsPage::showSteps(std::shared_ptr<const TraceViews> views) {
         header_->setText(QStringLiteral("Looking for what is wrong…"));
         const std::shared_ptr<const Trace> trace = views->trace;
         job_->run([this, ranks, trace]() -> BackgroundJob::Done {
-            FindingList list = ranks && ranks->session && !ranks->session->traces.empty()
+            // A session of summaries has stand-ins for its traces: the shown rank's model alone.
+            FindingList list = ranks && ranks->session && !ranks->session->traces.empty() &&
+                                       !ranks->fromSummaries()
                                    ? ls::findings(*ranks->session)
                                    : ls::findings(sessionOfOne(trace));
             return [this, list = std::move(list)]() mutable { showList(std::move(list)); };
