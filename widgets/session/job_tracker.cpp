@@ -68,8 +68,10 @@ const JobTracker::Job* JobTracker::find(JobId id) const {
 
 // A thread past its work has only its last statement left: joining it is immediate.
 void JobTracker::joinReturned() {
+    // A cancelled job stays until its delivery has said so (cancelled()): a submit between its
+    // return and that delivery dropped the signal, and a cancelled load never ended for the window.
     std::erase_if(jobs_, [](const std::unique_ptr<Job>& job) {
-        if (job->current || !job->returned->load()) return false;
+        if (job->current || job->cancelled || !job->returned->load()) return false;
         job->thread.join();
         return true;
     });
