@@ -68,12 +68,15 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
                     if (ranks_ == ranks) emit rankUnavailable(why);
                 };
             }
+            // The table, tree and timeline first; the other tabs' rows follow (complete()).
             ctx.progress(QStringLiteral("Preparing %1").arg(file));
-            auto prepared = prepareTraceViews(ranks, trace, order, model.trace);
-            return [this, prepared = std::move(prepared), ready] {
-                if (!views_ || views_->ranks != prepared->ranks) return;
-                ready(prepared);
-            };
+            auto visible = prepareVisibleViews(ranks, trace, order, model.trace);
+            ctx.post([this, visible, ready] {
+                if (!views_ || views_->ranks != visible->ranks) return;
+                ready(visible);
+            });
+            auto complete = completeViews(visible);
+            return [this, complete = std::move(complete)] { this->complete(complete); };
         });
         return;
     }
