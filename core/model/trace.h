@@ -200,6 +200,16 @@ struct KernelGraphColumns {
     Column<ApiCallId> capture;     // the launch call that created the original node
     Column<GraphAttribution> how;
     bool empty() const { return how.empty(); }
+    // n rows of "no graph" unless filled already (the columns stay empty for a trace without
+    // graphs).
+    void allocate(size_t n) {
+        if (!empty()) return;
+        graph.assign(n, 0);
+        node.assign(n, kNoGraphNode);
+        originalNode.assign(n, kNoGraphNode);
+        capture.assign(n, ApiCallId());
+        how.assign(n, GraphAttribution::None);
+    }
 };
 
 struct Process {

@@ -9,15 +9,6 @@
 namespace ls {
 namespace {
 
-void allocate(KernelGraphColumns& g, size_t n) {
-    if (!g.empty()) return;
-    g.graph.assign(n, 0);
-    g.node.assign(n, kNoGraphNode);
-    g.originalNode.assign(n, kNoGraphNode);
-    g.capture.assign(n, ApiCallId());
-    g.how.assign(n, GraphAttribution::None);
-}
-
 std::string percent(double part, double whole) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f %%", whole > 0 ? 100.0 * part / whole : 0.0);
@@ -127,7 +118,7 @@ void markGraphReplays(Trace& t) {
     for (size_t i = 0; i < n; ++i) {
         const ApiCallId call = k.launch[i];
         if (!call.valid() || !graphCall[call.value]) continue;
-        allocate(g, n);
+        g.allocate(n);
         if (g.how[i] == GraphAttribution::None) g.how[i] = GraphAttribution::AroundLaunch;
     }
     if (g.empty()) return;

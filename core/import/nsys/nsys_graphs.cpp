@@ -102,15 +102,6 @@ class ThreadIndex {
     std::map<std::pair<uint32_t, uint32_t>, ThreadId> byKey_;
 };
 
-void allocate(KernelGraphColumns& g, size_t n) {
-    if (!g.empty()) return;
-    g.graph.assign(n, 0);
-    g.node.assign(n, kNoGraphNode);
-    g.originalNode.assign(n, kNoGraphNode);
-    g.capture.assign(n, ApiCallId());
-    g.how.assign(n, GraphAttribution::None);
-}
-
 } // namespace
 
 std::string graphLaunchItemName(uint32_t graph) { return "CUDA graph " + std::to_string(graph); }
@@ -150,7 +141,7 @@ void linkNsysGraphNodes(const SqliteSource& db, const std::vector<NsysGraphLaunc
     for (const auto& l : launches) {
         const auto k = kernelAt(t, l.start, l.correlation);
         if (!k) continue;
-        allocate(g, n);
+        g.allocate(n);
         g.graph[*k] = l.graph;
         g.how[*k] = GraphAttribution::LaunchItem;
     }
@@ -169,7 +160,7 @@ void linkNsysGraphNodes(const SqliteSource& db, const std::vector<NsysGraphLaunc
         if (rows.isNull(0) || rows.isNull(2)) continue;
         const auto k = kernelAt(t, rows.int64(0), clampU32(rows.int64(1)));
         if (!k) continue;
-        allocate(g, n);
+        g.allocate(n);
         const auto node = static_cast<uint64_t>(rows.int64(2));
         const uint64_t original = originalOf(events, node);
         g.node[*k] = node;
