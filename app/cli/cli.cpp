@@ -143,9 +143,10 @@ seq N. paired_op_id: for a backward node its forward op, for a forward op its ba
 )",
          commandOps},
         {"summary",
-         {"report", "format", "ncu", "by"},
+         {"report", "format", "ncu", "by", "sort", "time-unit"},
          {},
          R"(usage: layerscope-cli summary FILE... --report REPORT [--ncu CSV] [--format csv|tsv|table]
+                               [--sort KEY] [--time-unit s|ms|us|ns]
 
 kern_sum       kernels grouped by name, as nsys stats cuda_gpu_kern_sum
 gpukernsum     kernels grouped by grid, block and name, as nsys 2022.4 gpukernsum
@@ -221,6 +222,14 @@ launch_sum     launch-bound kernels (shorter on the GPU than their launch call o
                hint to fuse or use CUDA graphs) per layer, direction and op, most first
 gaps           the 100 largest gaps, longest first, with cause, detail, the innermost framework
                op the host was in, the launching thread and the kernel that ended the gap
+overview, model, distribution, operator, kernel_table
+               PaddlePaddle's summary tables for any trace (docs/summary-tables.md): time per
+               event type; step, data loader, forward, backward, optimization and others (CPU
+               and GPU Total / Avg / Max / Min / Ratio); communication, computation and their
+               overlap; ops -> inner phases -> kernels; per kernel name. --sort cpu_total|
+               cpu_avg|cpu_max|cpu_min|gpu_total|gpu_avg|gpu_max|gpu_min orders operator and
+               kernel_table rows as Paddle's sorted_by; --format table prints them as Paddle's
+               console does, in --time-unit s|ms|us|ns (default ms)
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;
 rank_sum, collective_sum and rank_iter_sum cover the whole session.
 rank_sum, collective_sum, rank_iter_sum and kern_sum load each file with only their parts and

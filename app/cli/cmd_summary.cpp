@@ -15,6 +15,7 @@
 #include "core/reports/rank_summary.h"
 #include "core/reports/report_parts.h"
 #include "core/reports/summary.h"
+#include "core/reports/summary_tables/summary_table_writer.h"
 #include "core/reports/table_writer.h"
 #include "core/views/layer_tree.h"
 
@@ -439,6 +440,48 @@ int writeSessionReport(const Options& o, Context& c, TableFormat format,
     return rc;
 }
 
+// overview, model, distribution, operator, kernel_table: Paddle's summary tables
+// (core/reports/summary_tables), as CSV/TSV rows or, with --format table, as Paddle prints them.
+int writeSummaryTables(const Options& o, Context& c, TableFormat format,
+                       const std::string& report) {
+    if (!isSummaryTableReport(report)) {
+        c.err << "error: --sort and --time-unit go with --report overview, model, distribution, "
+                 "operator or kernel_table\n";
+        return kUsage;
+    }
+    const std::string sortText =
+        o.get("sort", report == "kernel_table" ? "gpu_total" : "cpu_total");
+    const auto sort = parseSummarySort(sortText);
+    if (!sort) {
+        c.err << "error: --sort must be one of cpu_total, cpu_avg, cpu_max, cpu_min, gpu_total, "
+                 "gpu_avg, gpu_max, gpu_min\n";
+        return kUsage;
+    }
+    const auto unit = parseSummaryTimeUnit(o.get("time-unit", "ms"));
+    if (!unit) {
+        c.err << "error: --time-unit must be s, ms, us or ns\n";
+        return kUsage;
+    }
+    int rc = kOk;
+    const auto session = loadSessionForCommand(o, c, rc, reportLoadParts(report));
+    if (!session) return rc;
+    TableWriter w(c.out, format);
+    for (uint32_t i = 0; i < session->traces.size(); ++i) {
+        const SummaryTable table = summaryTable(*session->traces[i].trace, report, *sort);
+        if (format == TableFormat::Text) {
+            if (session->traces.size() > 1)
+                c.out << session->traces[i].file << " (rank " << rankText(*session, i) << ")\n";
+            c.out << formatSummaryTableText(table, *unit) << "\n";
+            continue;
+        }
+        if (session->traces.size() > 1)
+            w.setLeadingColumns({"file", "rank"}, {session->traces[i].file, rankText(*session, i)});
+        writeSummaryTableRows(w, table);
+    }
+    w.finish();
+    return rc;
+}
+
 } // namespace
 
 int commandSummary(const Options& o, Context& c) {
@@ -446,19 +489,21 @@ int commandSummary(const Options& o, Context& c) {
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
     static const std::set<std::string> reports = {
-        "kern_sum",   "gpukernsum",     "api_sum",       "nvtx_kern_sum", "nvtx_sum",
-        "layer_sum",  "op_sum",         "tc_sum",        "layer_tree",    "ncu_match",
-        "rank_sum",   "collective_sum", "rank_iter_sum", "iter_sum",      "idle_sum",
-        "gaps",       "mem_time_sum",   "mem_size_sum",  "gpu_sum",       "kern_exec_sum",
-        "launch_sum", "osrt_sum",       "roofline",      "nvtx_gpu_proj", "gpu_trace",
-        "api_trace"};
+        "kern_sum",    "gpukernsum",     "api_sum",       "nvtx_kern_sum", "nvtx_sum",
+        "layer_sum",   "op_sum",         "tc_sum",        "layer_tree",    "ncu_match",
+        "rank_sum",    "collective_sum", "rank_iter_sum", "iter_sum",      "idle_sum",
+        "gaps",        "mem_time_sum",   "mem_size_sum",  "gpu_sum",       "kern_exec_sum",
+        "launch_sum",  "osrt_sum",       "roofline",      "nvtx_gpu_proj", "gpu_trace",
+        "api_trace",   "overview",       "model",         "distribution",  "operator",
+        "kernel_table"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, "
                  "nvtx_sum, layer_sum, op_sum, tc_sum, "
                  "layer_tree, ncu_match, rank_sum, collective_sum, rank_iter_sum, iter_sum, "
                  "idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum, "
                  "osrt_sum, roofline, "
-                 "nvtx_gpu_proj, gpu_trace, api_trace\n";
+                 "nvtx_gpu_proj, gpu_trace, api_trace, overview, model, distribution, operator, "
+                 "kernel_table\n";
         return kUsage;
     }
     if (o.values.count("by") && (report != "roofline" || !isRooflineGrouping(o.get("by", "")))) {
@@ -475,6 +520,8 @@ int commandSummary(const Options& o, Context& c) {
                   << ", alone\n";
             return kUsage;
         }
+    if (isSummaryTableReport(report) || o.values.count("sort") || o.values.count("time-unit"))
+        return writeSummaryTables(o, c, *format, report);
     if (job::isSummaryReport(report)) return writeSessionReport(o, c, *format, report);
     int rc = kOk;
     if (report == "ncu_match") {

@@ -4,6 +4,7 @@
 #include "core/import/nsys/nsys_importer.h"
 #include "core/import/nsys_rep/nsys_rep_importer.h"
 #include "core/import/nvprof/nvprof_importer.h"
+#include "core/import/paddle/paddle_importer.h"
 #include "core/import/sqlite/sqlite_source.h"
 
 #include <new>
@@ -19,6 +20,8 @@ const std::vector<Importer>& importers() {
         {"Nsight Systems report", acceptsNsysRep, readNsysRep},
         {"nvprof database", acceptsNvprof, readNvprof},
         {"Nsight Systems SQLite export", acceptsNsysExport, readNsysExport},
+        // Paddle before Kineto: both are Chrome-trace JSON; Paddle's is told by its span_indx.
+        {"PaddlePaddle profiler JSON", acceptsPaddleJson, readPaddleJson},
         {"PyTorch profiler (Kineto) JSON", acceptsKinetoJson, readKinetoJson},
     };
     return table;
@@ -56,7 +59,7 @@ LoadResult importTrace(const std::string& path, const LoadOptions& options) {
         return {nullptr, LoadError{LoadErrorKind::NotSqlite,
                                    "not a trace: not an SQLite database (export Nsight Systems "
                                    "reports with `nsys export --type sqlite`) "
-                                   "nor a PyTorch profiler JSON"}};
+                                   "nor a PyTorch or PaddlePaddle profiler JSON"}};
     } catch (const SqliteError& e) {
         return {nullptr, loadErrorFrom(e)};
     } catch (const std::bad_alloc&) {

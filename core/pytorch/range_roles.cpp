@@ -88,7 +88,8 @@ bool userRangePhase(std::string_view name, Direction& phase) {
         size_t j = i;
         while (j < n.size() && std::isalpha(static_cast<unsigned char>(n[j]))) ++j;
         const std::string_view word = std::string_view(n).substr(i, j - i);
-        if (word == "optimizer" || word == "optim" || word == "optimiser")
+        // "optimization": PaddlePaddle's optimizer span ("Optimization Step").
+        if (word == "optimizer" || word == "optim" || word == "optimiser" || word == "optimization")
             phase = Direction::Optimizer;
         else if (word == "backward")
             phase = Direction::Backward;
@@ -106,8 +107,9 @@ bool userRangePhase(std::string_view name, Direction& phase) {
 std::optional<int> iterationNumber(std::string_view name) {
     const std::string l = lower(name);
     // "inference N": a serving or benchmark loop's passes are its iterations, never layers.
-    static constexpr std::string_view kWords[] = {"profilerstep#", "train_step", "iteration",
-                                                  "inference",     "iter",       "step"};
+    // "ProfileStep#N": PaddlePaddle's profiler steps.
+    static constexpr std::string_view kWords[] = {
+        "profilerstep#", "profilestep#", "train_step", "iteration", "inference", "iter", "step"};
     for (const auto word : kWords) {
         if (!startsWith(l, word)) continue;
         size_t i = word.size();

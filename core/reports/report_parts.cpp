@@ -27,6 +27,14 @@ uint32_t reportLoadParts(std::string_view report) {
         // around it (their names and nesting); no correlation.
         {"idle_sum", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtxNames},
         {"gaps", kLoadKernels | kLoadMemory | kLoadApiCalls | kLoadNvtxNames},
+        // Paddle's summary tables (core/reports/summary_tables): the kernel table reads kernels
+        // only; the others need ops, phases and steps (the correlation and iterations), never
+        // the costs.
+        {"kernel_table", kLoadKernels},
+        {"overview", kLoadKernels | kLoadMemory | kLoadCorrelation | kLoadIterations},
+        {"model", kLoadKernels | kLoadMemory | kLoadCorrelation | kLoadIterations},
+        {"distribution", kLoadKernels | kLoadCorrelation | kLoadIterations},
+        {"operator", kLoadKernels | kLoadCorrelation | kLoadIterations},
     };
     for (const auto& [name, parts] : kParts)
         if (name == report) return parts;

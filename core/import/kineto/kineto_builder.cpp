@@ -294,6 +294,14 @@ void KinetoBuilder::event(const KinetoEvent& e) {
     }
 }
 
+void KinetoBuilder::scopeRange(const KinetoEvent& e, uint8_t flags) {
+    ++events_;
+    if (!e.ts || !e.dur || absurd(*e.ts) || absurd(*e.dur) || absurd(*e.ts + *e.dur))
+        return void(++missingTime_);
+    if (*e.dur < 0) ++negativeDuration_;
+    range(e, flags);
+}
+
 void KinetoBuilder::member(std::string_view key, std::string_view json) {
     od::parser parser;
     od::document doc;

@@ -20,6 +20,9 @@ class KinetoBuilder {
     explicit KinetoBuilder(Trace& t);
     void event(const KinetoEvent& e);
     void malformedEvent() { ++malformed_; }
+    // A range whose role the caller knows from its own format (Paddle's Forward events are layer
+    // scopes, kModuleScope): counted and checked like any event, kept with `flags`.
+    void scopeRange(const KinetoEvent& e, uint8_t flags);
     // A top-level member other than traceEvents (deviceProperties, distributedInfo, ...); json is
     // followed by ChromeTraceStream::kPadding readable bytes.
     void member(std::string_view key, std::string_view json);
