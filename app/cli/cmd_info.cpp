@@ -49,6 +49,8 @@ void printTraceInfo(const Trace& t, const NcuMetrics* ncu, std::ostream& out) {
         const std::string cupti = meta("cupti_version");
         out << "exporter: PyTorch profiler (Kineto)" << (cupti.empty() ? "" : ", CUPTI " + cupti)
             << "\n";
+    } else if (t.info.format.starts_with("PaddlePaddle profiler")) {
+        out << "exporter: PaddlePaddle profiler (span " << meta("span_indx") << ")\n";
     } else
         out << "exporter: NVIDIA Nsight Systems "
             << (t.info.productVersion.empty() ? "(unknown version)" : t.info.productVersion)

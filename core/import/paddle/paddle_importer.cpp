@@ -96,6 +96,7 @@ class PaddleReader {
         }
         if (c.role == PaddleRole::Kineto) {
             k.cat = c.kinetoCategory;
+            noteContext(k);
             k.inputDims = e_.sizes; // already in emit_nvtx's form
             if (!e_.sizes.empty()) ++withShapes_;
             if (!e_.dtypes.empty()) ++withDtypes_;
@@ -109,6 +110,22 @@ class PaddleReader {
 
     uint64_t events() const { return events_ + builder_.events(); }
 
+    // HandleTypeMemcpy writes no "context": a copy takes its device's context from the kernels
+    // and sets (Paddle uses one context per device), else it would be a stream of its own.
+    void noteContext(const KinetoEvent& k) {
+        if (k.context >= 0 && k.device >= 0) contextOfDevice_.try_emplace(k.device, k.context);
+    }
+    void fillCopyContexts() {
+        // Rows still in the builder's open part: every copy unless a trace holds more than 256k
+        // of them before its first kernel.
+        auto& c = t_.memcpys;
+        for (size_t i = 0; i < c.size(); ++i)
+            if (c.importContext[i] == 0)
+                if (auto it = contextOfDevice_.find(c.importDevice[i]);
+                    it != contextOfDevice_.end())
+                    c.importContext[i] = static_cast<uint32_t>(it->second);
+    }
+
     void finish(unsigned threads) {
         for (const auto& [cat, n] : notModelled_)
             t_.report.add(Anomaly::NotModelledEvent, n,
@@ -118,6 +135,7 @@ class PaddleReader {
             t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
         if (const std::string line = memory_.reportLine(); !line.empty())
             t_.report.add(Anomaly::NotModelledEvent, memory_.events().size(), line);
+        fillCopyContexts();
         builder_.finish(threads);
         t_.info.format = "PaddlePaddle profiler JSON";
         for (auto& kv : extra_.metadata) t_.info.metadata.push_back(std::move(kv));
@@ -139,6 +157,7 @@ class PaddleReader {
     PaddleMemoryLog memory_; // the hook for GPU memory over time (paddle_memory.h)
     ExportInfo extra_;
     std::map<std::string, uint64_t> notModelled_, unknown_;
+    std::map<int64_t, int64_t> contextOfDevice_;
     uint64_t events_ = 0, withShapes_ = 0, withDtypes_ = 0, withCallstack_ = 0, withOccupancy_ = 0;
 };
 

@@ -105,6 +105,7 @@ TEST(PaddleImport, KernelsCopiesSetsAndTheirLaunches) {
     for (const auto& s : t->streams) streams.push_back(s.stream);
     EXPECT_NE(std::find(streams.begin(), streams.end(), 7u), streams.end());
     EXPECT_NE(std::find(streams.begin(), streams.end(), 13u), streams.end());
+    EXPECT_EQ(t->streams.size(), 2u); // copies have no "context": they take their device's
     EXPECT_EQ(t->memcpys.bytes[0], 4u << 20);
     EXPECT_EQ(t->memcpys.kind[0], CopyKind::HtoD);
     EXPECT_EQ(t->memcpys.duration(0), 30'500); // "dur": 30.5 us
