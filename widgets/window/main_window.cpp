@@ -20,6 +20,7 @@
 #include "widgets/session/load_settings.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"
+#include "widgets/summary_tables/summary_tables_page.h"
 #include "widgets/tables/details_view.h"
 #include "widgets/tables/kernel_details.h"
 #include "widgets/tables/kernel_table_model.h"
@@ -100,13 +101,19 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(findings_ = new FindingsPage, QStringLiteral("Findings"));
     tabs_->setTabToolTip(tabs_->indexOf(findings_),
                          QStringLiteral("What is wrong, costliest first, each with its evidence"));
+    tabs_->addTab(summaryTables_ = new SummaryTablesPage, QStringLiteral("Summary tables"));
+    tabs_->setTabToolTip(tabs_->indexOf(summaryTables_),
+                         QStringLiteral("PaddlePaddle's profiler tables for this trace: overview, "
+                                        "model, distribution, operator, kernel"));
     compare_ = new ComparePanel(tabs_); // a tab once a comparison opens
     compare_->hide();
     setCentralWidget(tabs_);
     controller_ = new SessionController(timeline_, this);
     for (TracePage* page :
-         std::initializer_list<TracePage*>{summary_, roofline_, fwdBwd_, findings_})
+         std::initializer_list<TracePage*>{summary_, roofline_, fwdBwd_, findings_, summaryTables_})
         controller_->addPage(page);
+    connect(summaryTables_, &SummaryTablesPage::kernelsRequested, this,
+            &MainWindow::showTableKernels);
     connect(controller_, &SessionController::visibleDue, this, &MainWindow::showVisible);
     connect(controller_, &SessionController::reportDue, this, &MainWindow::showReport);
     connect(controller_, &SessionController::notOpenedDue, this, &MainWindow::showNotOpened);
@@ -339,7 +346,8 @@ void MainWindow::connectViews() {
     // The export target is the table or tree the user last worked in.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
         std::vector<QAbstractItemView*> views{kernelView_->table(), layerView_, compare_->table()};
-        for (const TracePage* page : std::initializer_list<const TracePage*>{summary_, fwdBwd_})
+        for (const TracePage* page :
+             std::initializer_list<const TracePage*>{summary_, fwdBwd_, summaryTables_})
             for (QAbstractItemView* v : page->exportViews()) views.push_back(v);
         for (QAbstractItemView* v : views)
             if (now && (now == v || v->isAncestorOf(now))) lastExportView_ = v;

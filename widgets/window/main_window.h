@@ -33,6 +33,7 @@ class IterationNavigator;
 class KernelSummaryModel;
 class KernelTableModel;
 class KernelTableView;
+class SummaryTablesPage;
 class LayerTreeModel;
 class RanksPanel;
 class RooflinePanel;
@@ -81,6 +82,7 @@ class MainWindow : public QMainWindow {
     RanksPanel* ranksPanel() const { return ranks_; }
     RooflinePanel* rooflinePanel() const { return roofline_; }
     FindingsPage* findingsPage() const { return findings_; }
+    SummaryTablesPage* summaryTablesPage() const { return summaryTables_; }
     // The Compare tab: added to the tabs once a comparison opens.
     ComparePanel* comparePanel() const { return compare_; }
     QComboBox* rankBox() const { return rankBox_; }
@@ -159,6 +161,8 @@ class MainWindow : public QMainWindow {
     void showCounterpart(KernelId row);
     // A finding's evidence: its kernels in the table, tree and timeline, its stretch of time shown.
     void showFindingEvidence(const Finding& finding);
+    // A Summary tables row's kernels in the kernel table, the layer tree and the timeline.
+    void showTableKernels(const std::vector<KernelId>& kernels, const QString& label);
     void showLayerMenu(const QPoint& pos);
     void exportInteractive(bool selectedOnly);
     void importNcuInteractive();
@@ -182,6 +186,7 @@ class MainWindow : public QMainWindow {
     RanksPanel* ranks_ = nullptr;
     RooflinePanel* roofline_ = nullptr;
     FindingsPage* findings_ = nullptr;
+    SummaryTablesPage* summaryTables_ = nullptr;
     ComparePanel* compare_ = nullptr;
     IterationNavigator* iterations_ = nullptr;
     StartPage* start_ = nullptr;

@@ -165,4 +165,18 @@ void MainWindow::showFindingEvidence(const Finding& finding) {
     });
 }
 
+void MainWindow::showTableKernels(const std::vector<KernelId>& kernels, const QString& label) {
+    if (!shown() || !shown()->trace) return;
+    std::vector<KernelId> valid;
+    for (KernelId k : kernels)
+        if (k.valid() && k.value < shown()->trace->kernels.size()) valid.push_back(k);
+    if (valid.empty()) return;
+    std::vector<KernelId> rows = rowsOfShown(valid);
+    syncTreeToKernel(rows.front());
+    kernelModel_->setScope(rows, label);
+    showRowsOnTimeline(kernelModel_->rows(), label);
+    kernelView_->selectKernel(rows.front());
+    showKernelDetails(rows.front());
+}
+
 } // namespace ls::gui

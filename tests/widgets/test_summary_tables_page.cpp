@@ -1,0 +1,106 @@
+// The Summary tables tab offscreen, on the PaddlePaddle fixture: each of the five tables shows
+// core's rows (the Operator table as a tree: op -> inner phase -> kernel), the model passes
+// QAbstractItemModelTester, a click on an op or a kernel row puts exactly its kernels in the
+// kernel table and lights them on the timeline, and File → Export writes the tree as CSV.
+#include "core/load/load.h"
+#include "core/reports/summary_tables/summary_table.h"
+#include "tests/widgets/widget_test_support.h"
+#include "widgets/export/csv_export.h"
+#include "widgets/summary_tables/summary_table_model.h"
+#include "widgets/summary_tables/summary_tables_page.h"
+#include "widgets/tables/kernel_table_model.h"
+#include "widgets/timeline/timeline_view.h"
+#include "widgets/window/main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <gtest/gtest.h>
+
+namespace {
+
+using ls::gui::SummaryTableModel;
+using ls::gui::SummaryTablesPage;
+
+const QString kPaddle =
+    QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/paddle/paddle_gpt_2steps.paddle_trace.json");
+
+bool showAndWait(SummaryTablesPage& page, const QString& report) {
+    QSignalSpy shown(&page, &SummaryTablesPage::tableShown);
+    page.showTable(report);
+    return shown.count() > 0 || shown.wait(60000);
+}
+
+// The row whose name is `name` among the view's top-level rows.
+QModelIndex topRow(const QTreeView& view, const QString& name) {
+    const QAbstractItemModel* m = view.model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, 0).data().toString().trimmed() == name) return m->index(r, 0);
+    return {};
+}
+
+TEST(SummaryTablesPage, ShowsCoreTablesAndSelectsARowsKernels) {
+    auto w = ls::gui::test::openInWindow(kPaddle);
+    ASSERT_TRUE(w);
+    SummaryTablesPage& page = *w->summaryTablesPage();
+    const auto loaded = ls::loadTrace(kPaddle.toStdString(), {});
+    ASSERT_TRUE(loaded.ok());
+    const ls::Trace& t = *loaded.trace;
+    QAbstractItemModelTester tester(page.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+
+    // Flat tables: one view row per table row (the Overview's GPU heading is not a row).
+    for (const char* report : {"overview", "model", "distribution", "kernel_table"}) {
+        ASSERT_TRUE(showAndWait(page, QString::fromLatin1(report))) << report;
+        const ls::SummaryTable core = ls::summaryTable(t, report, ls::SummarySort::GpuTotal);
+        size_t rows = 0;
+        for (const auto& r : core.rows) rows += r.kind != ls::SummaryRowKind::GpuSection;
+        EXPECT_EQ(page.view()->model()->rowCount(), static_cast<int>(rows)) << report;
+    }
+    ASSERT_TRUE(showAndWait(page, QStringLiteral("model")));
+    const QModelIndex forward = topRow(*page.view(), QStringLiteral("Forward"));
+    ASSERT_TRUE(forward.isValid());
+    // 849,250 ns of forward kernels over two steps (make_fixtures.py's Model table).
+    EXPECT_EQ(forward.siblingAtColumn(SummaryTableModel::GpuTotal).data().toString(),
+              QStringLiteral("0.85"));
+
+    // The Operator table is a tree: op -> inner phase -> kernel.
+    page.sortBox()->setCurrentText(QStringLiteral("cpu_total"));
+    ASSERT_TRUE(showAndWait(page, QStringLiteral("operator")));
+    const QModelIndex matmul = topRow(*page.view(), QStringLiteral("matmul dygraph"));
+    ASSERT_TRUE(matmul.isValid());
+    const QAbstractItemModel* m = page.view()->model();
+    ASSERT_EQ(m->rowCount(matmul), 3); // compute, infer_meta, node_creation
+    const QModelIndex compute = m->index(0, 0, matmul);
+    EXPECT_EQ(compute.data().toString(), QStringLiteral("matmul compute"));
+    ASSERT_EQ(m->rowCount(compute), 1);
+    EXPECT_EQ(m->index(0, 0, compute).data().toString(),
+              QStringLiteral("volta_h884gemm_128x64_nn"));
+
+    // A click on the op selects its four kernels (two instances a step, two steps).
+    page.pickRow(matmul);
+    EXPECT_EQ(w->kernelModel()->rows().size(), 4u);
+    EXPECT_TRUE(w->kernelModel()->scopeLabel().contains(QStringLiteral("matmul dygraph")));
+    EXPECT_GT(w->findChild<ls::gui::TimelineView*>()->highlightedCount(), 0u);
+    const QModelIndex add = topRow(*page.view(), QStringLiteral("add dygraph"));
+    ASSERT_TRUE(add.isValid());
+    page.pickRow(add); // its phase's kernel and the one it launched itself
+    EXPECT_EQ(w->kernelModel()->rows().size(), 4u);
+
+    // The view exports as every table does.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("operator.csv"));
+    const auto result = ls::gui::exportViewCsv(*page.view(), csv, false);
+    ASSERT_TRUE(result.ok) << result.error.toStdString();
+    QFile f(csv);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    EXPECT_TRUE(text.startsWith(QStringLiteral("depth,name,calls,cpu_total_ns")))
+        << text.left(80).toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("volta_h884gemm_128x64_nn")));
+}
+
+} // namespace
