@@ -40,7 +40,8 @@ commands:
   diff A B [--by LEVEL] [--per-sample] [--format F]
                                 two runs compared by layer, op, kernel family, kernel,
                                 direction or iteration, per iteration (see `diff --help`)
-  findings FILE... [--format F] what is wrong, costliest first: each finding's cost per
+  findings FILE... [--compare B] [--format F]
+                                what is wrong, costliest first: each finding's cost per
                                 iteration, its evidence and fix (F: table, csv, tsv or json)
 
   job FILE|DIR... -o JOB.lsjob  every rank's summary in one job file, for the job reports
@@ -270,9 +271,9 @@ heads --format table; with csv and tsv it goes to stderr.
 )help",
          commandDiff},
         {"findings",
-         {"format"},
+         {"format", "compare"},
          {},
-         R"(usage: layerscope-cli findings FILE... [--format table|csv|tsv|json]
+         R"(usage: layerscope-cli findings FILE... [--compare REFERENCE] [--format table|csv|tsv|json]
 
 What is wrong with a trace, or with the ranks of a job given as several files, as a list of
 findings ranked by the time each costs per iteration (rank 1: the costliest): GPU idle after
@@ -284,6 +285,11 @@ how each cost is estimated: docs/findings.md.
 Columns: rank,rule,statement,cost_ms_per_iteration,bound,evidence,fix (default format table,
 which first prints the iteration time). json adds each finding's figures: the report numbers
 its statement prints.
+
+--compare REFERENCE   a run of the same model that is as it should be (one trace): adds the
+               layer, the op and the kernel family that explain most of FILE's extra GPU
+               time per iteration over it (compare_layer, compare_op, compare_family; as
+               `diff REFERENCE FILE --by layer|op|family`)
 )",
          commandFindings},
         {"job",

@@ -2,9 +2,11 @@
 // first, each with its cost per iteration, the bound it is estimated against, its evidence and
 // what usually fixes it (core/findings, docs/findings.md).
 #include "app/cli/commands.h"
+#include "core/findings/compare_findings.h"
 #include "core/findings/findings.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
 #include <string>
 
@@ -87,7 +89,21 @@ int commandFindings(const Options& o, Context& c) {
     int rc = 0;
     const auto session = loadSessionForCommand(o, c, rc);
     if (!session) return rc;
-    const FindingList list = findings(*session);
+    FindingList list;
+    if (const std::string reference = o.get("compare", ""); !reference.empty()) {
+        // The reference is one run: a comparison of rank against rank needs `diff --a-rank`.
+        LoadResult r = loadTrace(reference, cliLoadOptions(o));
+        if (!r.ok()) {
+            c.err << formatLoadError(reference, *r.error) << "\n";
+            return kUnreadable;
+        }
+        DiffSide side;
+        side.trace = r.trace;
+        side.label = std::filesystem::path(reference).filename().string();
+        list = findingsAgainst(*session, side);
+    } else {
+        list = findings(*session);
+    }
     if (formatName == "json") {
         writeJson(*session, list, c.out);
         return rc;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace ls {
 namespace {
@@ -20,13 +21,14 @@ double timeUnderRoof(const RooflinePoint& p, double newComputeRoof) {
                    : static_cast<double>(p.gpuTimeNs);
 }
 
-std::vector<Finding> noTensorCores(const FindingScope& scope, const IterationWindows& windows) {
+std::vector<Finding> noTensorCores(const FindingScope& scope, const IterationWindows& windows,
+                                   const std::vector<RooflinePoint>& points) {
     std::vector<Finding> out;
     const Trace& t = *scope.trace;
     double gpu = 0, saved = 0, flops = 0;
     uint64_t kernels = 0;
     std::string gpuName;
-    for (const RooflinePoint& p : roofline(t, RooflineGrouping::Kernel)) {
+    for (const RooflinePoint& p : points) {
         if (p.tc != TcState::NotUsed || !p.peaks) continue;
         if (p.dtype != DType::F32 && p.dtype != DType::F16 && p.dtype != DType::BF16) continue;
         const double roof = p.dtype == DType::F32   ? p.peaks->tf32Tc
@@ -77,7 +79,65 @@ std::vector<Finding> noTensorCores(const FindingScope& scope, const IterationWin
     return out;
 }
 
-std::vector<Finding> slowIterations(const FindingScope& scope, const IterationWindows& windows) {
+// What differs in an outlier: per kernel name, its GPU time inside the outlier's GPU span less
+// its time inside the typical iteration's (the row whose duration is nearest the median).
+struct KernelDelta {
+    StringId name;
+    TimeNs extra = 0;
+    uint64_t countOutlier = 0, countTypical = 0;
+};
+
+KernelDelta largestKernelDelta(const Trace& t, const IterationRow& outlier,
+                               const IterationRow& typical, std::vector<KernelId>& kernels) {
+    std::vector<TimeNs> delta(t.strings.size(), 0);
+    std::vector<uint64_t> inOutlier(t.strings.size(), 0), inTypical(t.strings.size(), 0);
+    auto walk = [&](const IterationRow& r, TimeNs sign, std::vector<uint64_t>& count) {
+        const auto& starts = t.kernels.start;
+        auto it = std::lower_bound(starts.begin(), starts.end(), r.gpuStart);
+        for (; it != starts.end() && *it < r.gpuEnd; ++it) {
+            const auto k = static_cast<size_t>(it - starts.begin());
+            const StringId name = t.kernels.name[k];
+            if (!name.valid()) continue;
+            delta[name.value] += sign * t.kernels.duration(k);
+            ++count[name.value];
+        }
+    };
+    walk(outlier, 1, inOutlier);
+    walk(typical, -1, inTypical);
+    KernelDelta best;
+    for (uint32_t s = 0; s < delta.size(); ++s)
+        if (delta[s] > best.extra) best = {StringId(s), delta[s], inOutlier[s], inTypical[s]};
+    if (!best.name.valid()) return best;
+    const auto& starts = t.kernels.start;
+    auto it = std::lower_bound(starts.begin(), starts.end(), outlier.gpuStart);
+    for (; it != starts.end() && *it < outlier.gpuEnd && kernels.size() < kMaxEvidence; ++it) {
+        const auto k = static_cast<uint32_t>(it - starts.begin());
+        if (t.kernels.name[k] == best.name) kernels.push_back(KernelId(k));
+    }
+    return best;
+}
+
+struct Gap {
+    TimeNs start = 0, length = 0;
+    std::string what; // the idle cause and its detail, as idle_sum names them
+};
+
+Gap longestGap(const GpuIdle& idle, uint32_t device, const IterationRow& r) {
+    Gap best;
+    for (const GpuGap& g : idle.gaps) {
+        if (g.device != device || g.end <= r.gpuStart || g.start >= r.gpuEnd) continue;
+        const TimeNs length = std::min(g.end, r.gpuEnd) - std::max(g.start, r.gpuStart);
+        if (length <= best.length) continue;
+        best.start = std::max(g.start, r.gpuStart);
+        best.length = length;
+        best.what = std::string(idleCauseName(g.cause)) +
+                    (g.detail.empty() ? "" : " \"" + std::string(g.detail) + "\"");
+    }
+    return best;
+}
+
+std::vector<Finding> slowIterations(const FindingScope& scope, const IterationWindows& windows,
+                                    const GpuIdle& idle) {
     std::vector<Finding> out;
     const IterationSummary& s = windows.summary;
     const double n = std::max(1, windows.iterations);
@@ -103,11 +163,41 @@ std::vector<Finding> slowIterations(const FindingScope& scope, const IterationWi
         f.figures = {{"duration_ns", static_cast<double>(r.duration())},
                      {"median_ns", static_cast<double>(s.median.duration())},
                      {"iterations", n}};
+        // The typical iteration to hold it against: the non-outlier nearest the median.
+        const IterationRow* typical = nullptr;
+        for (const IterationRow& o : s.rows)
+            if (!o.outlier &&
+                (!typical || std::llabs(o.duration() - s.median.duration()) <
+                                 std::llabs(typical->duration() - s.median.duration())))
+                typical = &o;
+        const Gap longest = longestGap(idle, scope.device, r);
+        if (idleDiff >= busyDiff && longest.length > 0) {
+            // Idle makes the difference: what the host did during the longest wait.
+            f.statement += "; its longest GPU gap, " +
+                           findingMs(static_cast<double>(longest.length)) +
+                           ", while the host was in " + longest.what;
+            f.figures.push_back({"longest_gap_ns", static_cast<double>(longest.length)});
+            f.evidence.windowStart = longest.start;
+            f.evidence.windowEnd = longest.start + longest.length;
+        } else if (typical) {
+            const KernelDelta d = largestKernelDelta(*scope.trace, r, *typical, f.evidence.kernels);
+            if (d.name.valid()) {
+                f.statement += "; most of the extra GPU time in " +
+                               std::string(scope.trace->str(d.name)) + " (" +
+                               findingMs(static_cast<double>(d.extra)) + " more, " +
+                               std::to_string(d.countOutlier) + " launches against " +
+                               std::to_string(d.countTypical) + " in " + typical->name + ")";
+                f.figures.push_back({"kernel_extra_ns", static_cast<double>(d.extra)});
+                f.figures.push_back({"typical_number", static_cast<double>(typical->number)});
+            }
+        }
         f.evidence.trace = scope.traceIndex;
         f.evidence.ranks = scope.ranks;
         f.evidence.windowStart = r.windowStart();
         f.evidence.windowEnd = r.windowEnd();
-        f.evidence.text = r.name;
+        f.evidence.text = r.name + (f.evidence.kernels.empty()
+                                        ? std::string()
+                                        : ": the kernels that take most of its extra time");
         out.push_back(std::move(f));
     }
     return out;
@@ -115,9 +205,11 @@ std::vector<Finding> slowIterations(const FindingScope& scope, const IterationWi
 
 } // namespace
 
-std::vector<Finding> computeFindings(const FindingScope& scope, const IterationWindows& windows) {
-    std::vector<Finding> out = noTensorCores(scope, windows);
-    for (Finding& f : slowIterations(scope, windows)) out.push_back(std::move(f));
+std::vector<Finding> computeFindings(const FindingScope& scope, const IterationWindows& windows,
+                                     const GpuIdle& idle,
+                                     const std::vector<RooflinePoint>& points) {
+    std::vector<Finding> out = noTensorCores(scope, windows, points);
+    for (Finding& f : slowIterations(scope, windows, idle)) out.push_back(std::move(f));
     return out;
 }
 

@@ -2,12 +2,15 @@
 
 #include "core/findings/compute_findings.h"
 #include "core/findings/idle_findings.h"
+#include "core/findings/kernel_findings.h"
 #include "core/findings/rank_findings.h"
+#include "core/reports/roofline.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <memory>
 
@@ -25,14 +28,22 @@ FindingList findings(const Session& session) {
                      std::chrono::duration<double>(now - t0).count());
         t0 = now;
     };
-    // Per trace, computed once: its iterations and its GPU gaps.
-    std::vector<std::unique_ptr<IterationWindows>> windows(session.traces.size());
-    std::vector<std::unique_ptr<GpuIdle>> idle(session.traces.size());
-    for (size_t i = 0; i < session.traces.size(); ++i) {
-        windows[i] = std::make_unique<IterationWindows>(iterationWindows(*session.traces[i].trace));
-        lap("iterations");
-        idle[i] = std::make_unique<GpuIdle>(gpuIdle(*session.traces[i].trace));
-        lap("gpu idle");
+    // Per trace, computed once: its iterations, its GPU gaps and its roofline points. The gaps
+    // take longest; the other two run beside them (docs/performance.md).
+    const size_t n = session.traces.size();
+    std::vector<std::unique_ptr<IterationWindows>> windows(n);
+    std::vector<std::unique_ptr<GpuIdle>> idle(n);
+    std::vector<std::vector<RooflinePoint>> points(n);
+    for (size_t i = 0; i < n; ++i) {
+        const Trace& t = *session.traces[i].trace;
+        auto beside = std::async(std::launch::async, [&t] {
+            return std::make_pair(iterationWindows(t), roofline(t, RooflineGrouping::Kernel));
+        });
+        idle[i] = std::make_unique<GpuIdle>(gpuIdle(t));
+        auto [w, p] = beside.get();
+        windows[i] = std::make_unique<IterationWindows>(std::move(w));
+        points[i] = std::move(p);
+        lap("iterations, gpu idle and roofline");
     }
     const bool several = session.ranks.size() > 1;
     std::vector<char> tracesDone(session.traces.size(), 0);
@@ -47,8 +58,11 @@ FindingList findings(const Session& session) {
         if (several) scope.prefix = "rank " + std::to_string(r.rank) + ": ";
         const IterationWindows& w = *windows[r.trace];
         iterations.push_back(w.iterations);
+        auto kernelRules =
+            std::async(std::launch::async, [&scope, &w] { return kernelFindings(scope, w); });
         for (Finding& f : idleFindings(scope, *idle[r.trace], w)) list.findings.push_back(f);
-        lap("idle findings");
+        for (Finding& f : kernelRules.get()) list.findings.push_back(f);
+        lap("idle and kernel findings");
         if (!tracesDone[r.trace]) { // the trace's kernels, whatever rank they belong to
             tracesDone[r.trace] = 1;
             FindingScope whole = scope;
@@ -56,8 +70,12 @@ FindingList findings(const Session& session) {
                 std::count_if(session.ranks.begin(), session.ranks.end(),
                               [&](const SessionRank& o) { return o.trace == r.trace; }) > 1)
                 whole.ranks.clear(), whole.prefix = "trace " + std::to_string(r.trace) + ": ";
-            for (Finding& f : computeFindings(whole, w)) list.findings.push_back(f);
+            for (Finding& f : computeFindings(whole, w, *idle[r.trace], points[r.trace]))
+                list.findings.push_back(f);
             lap("compute findings");
+            for (Finding& f : farBelowRoofline(whole, w, points[r.trace]))
+                list.findings.push_back(f);
+            lap("roofline findings");
         }
         if (w.periodNs / 1e6 > list.iterationMs) {
             list.iterationMs = w.periodNs / 1e6;

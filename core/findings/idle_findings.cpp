@@ -1,6 +1,7 @@
 #include "core/findings/idle_findings.h"
 
 #include "core/findings/finding_text.h"
+#include "core/reports/launch_bound.h"
 
 #include <algorithm>
 #include <map>
@@ -161,7 +162,7 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
         return false;
     };
 
-    RuleTotal pageable, sync, launch;
+    RuleTotal pageable, sync, launch, tiny;
     std::map<std::string_view, RuleTotal> host;
     // A synchronization that blocked the host for B had B of work queued: the host was B ahead
     // of the GPU, and after it the GPU waits for the host until the host is ahead again. The
@@ -204,6 +205,9 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
         const KernelId next = kernelOf(t, g.launch, g.end);
         switch (rule) {
         case IdleRule::Queued:
+            // The GPU's own overhead between queued kernels, paid once per kernel: a kernel
+            // shorter than its launch call (tiny_kernels) pays it for little work.
+            if (next.valid() && isLaunchBound(t, next)) tiny.add(g, e - s, next);
             break;
         case IdleRule::Pageable:
             pageable.add(g, e - s, next);
@@ -306,6 +310,32 @@ std::vector<Finding> idleFindings(const FindingScope& scope, const GpuIdle& idle
         f.figures.push_back({"median_busy_ns", busy});
         f.evidence.kernels = launch.kernels;
         f.evidence.text = "kernels that ended the longest gaps";
+        out.push_back(std::move(f));
+    }
+    if (tiny.gaps && worth(static_cast<double>(tiny.idle) / n)) {
+        tiny.finishEvidence();
+        Finding f = base("tiny_kernels", tiny, static_cast<double>(tiny.idle) / n);
+        TimeNs run = 0, launching = 0;
+        for (const auto& [length, k] : tiny.byLength) {
+            run += t.kernels.duration(k.value);
+            const ApiCallId call = t.kernels.launch[k.value];
+            launching += t.apiCalls.end[call.value] - t.apiCalls.start[call.value];
+        }
+        f.statement = scope.prefix + std::to_string(tiny.gaps) +
+                      " kernels run shorter than their launch call (" +
+                      findingMs(static_cast<double>(run)) + " on the GPU against " +
+                      findingMs(static_cast<double>(launching)) + " launching) and the GPU idles " +
+                      findingMs(static_cast<double>(tiny.idle)) +
+                      " between them and the work queued before them over " +
+                      std::to_string(windows.count()) + " iteration periods";
+        f.bound = "the GPU's idle between queued kernels before them, which fewer, larger "
+                  "kernels do not pay; the idle of a GPU waiting for launches is launch_bound's";
+        f.fix = "Fuse the small ops (torch.compile, fused optimizers), or capture the step in a "
+                "CUDA graph so the GPU runs them back to back.";
+        f.figures.push_back({"kernel_time_ns", static_cast<double>(run)});
+        f.figures.push_back({"launch_time_ns", static_cast<double>(launching)});
+        f.evidence.kernels = tiny.kernels;
+        f.evidence.text = "kernels shorter than their launch call, after the longest gaps";
         out.push_back(std::move(f));
     }
     return out;

@@ -42,6 +42,28 @@ CopyKind copyKindOf(std::string_view name) {
     return CopyKind::Unknown;
 }
 
+// The memory kinds of "Memcpy HtoD (Pageable -> Device)", as an nsys export numbers them (0
+// pageable, 1 pinned, 2 device, 3 array, 4 managed, 5 device static, 6 managed static); Kineto
+// writes CUPTI's memory kind names there. kNoCuptiValue where the text names none.
+uint8_t memoryKindOf(std::string_view text) {
+    static constexpr std::pair<std::string_view, uint8_t> kKinds[] = {
+        {"Pageable", 0}, {"Pinned", 1}, {"Device Static", 5}, {"Managed Static", 6},
+        {"Device", 2},   {"Array", 3},  {"Managed", 4}};
+    for (const auto& [name, kind] : kKinds)
+        if (text == name) return kind;
+    return kNoCuptiValue;
+}
+
+std::pair<uint8_t, uint8_t> copyMemoryKindsOf(std::string_view name) {
+    const size_t open = name.rfind('('), arrow = name.find(" -> ", open);
+    const size_t close = name.find(')', arrow);
+    if (open == std::string_view::npos || arrow == std::string_view::npos ||
+        close == std::string_view::npos)
+        return {kNoCuptiValue, kNoCuptiValue};
+    return {memoryKindOf(name.substr(open + 1, arrow - open - 1)),
+            memoryKindOf(name.substr(arrow + 4, close - arrow - 4))};
+}
+
 // CUPTI's number for the direction (what an nsys export stores in copyKind).
 uint8_t cuptiCopyKindOf(CopyKind k) {
     switch (k) {
@@ -267,8 +289,9 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         t_.memcpys.bytes.push_back(static_cast<uint64_t>(std::max<int64_t>(0, e.bytes)));
         t_.memcpys.kind.push_back(copyKindOf(e.name));
         t_.memcpys.cuptiCopyKind.push_back(cuptiCopyKindOf(t_.memcpys.kind.back()));
-        t_.memcpys.srcKind.push_back(kNoCuptiValue); // named in the event's text only
-        t_.memcpys.dstKind.push_back(kNoCuptiValue);
+        const auto [src, dst] = copyMemoryKindsOf(e.name); // named in the event's text only
+        t_.memcpys.srcKind.push_back(src);
+        t_.memcpys.dstKind.push_back(dst);
         sealIfFull(t_.memcpys, memcpyParts_);
     } else if (known("gpu_memset")) {
         gpuOp(t_.memsets, e);
