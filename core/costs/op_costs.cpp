@@ -333,6 +333,9 @@ std::optional<OpCost> special(std::string_view op, const Shapes& s, int b) {
 } // namespace
 
 std::optional<OpCost> opCost(std::string_view name, const Shapes& shapes, DType dtype) {
+    // PaddlePaddle's eager ops and their compute phase: "matmul dygraph", "matmul compute".
+    for (std::string_view paddle : {" dygraph", " compute"})
+        if (name.ends_with(paddle)) name.remove_suffix(paddle.size());
     if (name.substr(0, 6) == "aten::")
         name.remove_prefix(6);
     else if (const auto dot = name.rfind('.'); dot != std::string_view::npos)

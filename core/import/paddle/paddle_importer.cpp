@@ -8,10 +8,12 @@
 #include "core/import/paddle/paddle_memory.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <simdjson.h>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 namespace ls {
 namespace {
@@ -95,10 +97,11 @@ class PaddleReader {
             return builder_.scopeRange(k, kModuleScope);
         }
         if (c.role == PaddleRole::Kineto) {
+            if (!e_.sizes.empty()) ++withShapes_; // as written, before a phase shares them
+            shareOpShapes(c, k);                  // before k.cat becomes the Kineto category
             k.cat = c.kinetoCategory;
             noteContext(k);
             k.inputDims = e_.sizes; // already in emit_nvtx's form
-            if (!e_.sizes.empty()) ++withShapes_;
             if (!e_.dtypes.empty()) ++withDtypes_;
             if (!e_.callstack.empty()) ++withCallstack_;
             if (e_.occupancyPercent >= 0) ++withOccupancy_;
@@ -109,6 +112,27 @@ class PaddleReader {
     }
 
     uint64_t events() const { return events_ + builder_.events(); }
+
+    // An op's "compute" phase runs its kernels on the op's inputs, but only the Operator event
+    // carries input_shapes: the phase gets them, so that the kernels it launches (whose innermost
+    // marker it is) find their op's FLOPs formula ("matmul compute" prices as matmul, see
+    // core/costs/op_costs.cpp). The logger writes a thread's events parent first, so the open
+    // Operator events of the thread are a stack.
+    void shareOpShapes(const PaddleCategory& c, const KinetoEvent& k) {
+        if (c.kinetoCategory != "cpu_op" || !k.ts || !k.dur) return;
+        auto& open = openOps_[k.tid];
+        while (!open.empty() && open.back().end <= *k.ts) open.pop_back();
+        std::string cat;
+        for (char ch : k.cat)
+            cat += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (cat == "operator" || cat == "communication") {
+            open.push_back({*k.ts + *k.dur, e_.sizes});
+            return;
+        }
+        const bool compute = k.name == "compute" || k.name.ends_with(" compute");
+        if (compute && e_.sizes.empty() && !open.empty() && *k.ts + *k.dur <= open.back().end)
+            e_.sizes = open.back().sizes;
+    }
 
     // HandleTypeMemcpy writes no "context": a copy takes its device's context from the kernels
     // and sets (Paddle uses one context per device), else it would be a stream of its own.
@@ -158,6 +182,12 @@ class PaddleReader {
     ExportInfo extra_;
     std::map<std::string, uint64_t> notModelled_, unknown_;
     std::map<int64_t, int64_t> contextOfDevice_;
+    struct OpenOp {
+        TimeNs end = 0;
+        std::string sizes;
+    };
+    std::unordered_map<int64_t, std::vector<OpenOp>> openOps_; // by thread
+
     uint64_t events_ = 0, withShapes_ = 0, withDtypes_ = 0, withCallstack_ = 0, withOccupancy_ = 0;
 };
 

@@ -149,6 +149,20 @@ TEST(PaddleImport, OpsCarryShapesAndPhasesSetDirections) {
     }
 }
 
+// Paddle's eager op names ("matmul dygraph") find the FLOPs formula of their op from the
+// shapes the event carries: 2 x M x N x K for X [8, 768] @ Y [768, 3072].
+TEST(PaddleImport, OpShapesGiveFlops) {
+    const auto t = load(paddleFixture());
+    ASSERT_TRUE(t);
+    size_t priced = 0;
+    for (size_t k = 0; k < t->kernels.size(); ++k)
+        if (t->str(t->kernels.name[k]) == "volta_h884gemm_128x64_nn") {
+            EXPECT_DOUBLE_EQ(t->metrics.flops[k], 2.0 * 8 * 768 * 3072);
+            ++priced;
+        }
+    EXPECT_EQ(priced, 4u);
+}
+
 TEST(PaddleImport, MemoryAndPythonOpEventsAreCountedInTheLoadReport) {
     const auto t = load(paddleFixture());
     ASSERT_TRUE(t);
