@@ -114,8 +114,10 @@ void SummaryTablesPage::recompute() {
         return [this, table = std::move(table)]() mutable {
             const QString note = QString::fromStdString(table.note);
             const QString title = QString::fromStdString(table.title);
+            const bool tree = title == QStringLiteral("Operator Summary");
             model_->setTable(std::move(table));
-            view_->expandToDepth(0); // ops open onto their phases; phases stay closed
+            view_->setRootIsDecorated(tree); // flat tables need no expander column
+            view_->expandToDepth(0);         // ops open onto their phases; phases stay closed
             view_->resizeColumnToContents(SummaryTableModel::Name);
             header_->setText(QStringLiteral("%1 (times in ms). %2").arg(title, note));
             emit tableShown();
