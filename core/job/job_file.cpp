@@ -2,6 +2,8 @@
 
 #include "core/cache/archive.h"
 #include "core/job/bytes.h"
+#include "core/model/parallel.h"
+#include "core/model/platform.h"
 
 #include <algorithm>
 #include <array>
@@ -11,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <thread>
 
 namespace ls::job {
 namespace {
@@ -148,13 +151,34 @@ bool isJobFile(const std::string& path) {
 }
 
 JobFile readJobFile(const std::string& path) {
+    // Mapped where the file is on a local disk: its pages are the system's cache, not tens of
+    // megabytes of new memory to fault in and copy into (most of a read's time on some VMs). On a
+    // network file system another host could shrink the file under the mapping: read there.
+    std::string error;
+    if (auto file = platform::MappableFile::open(path, error); file && file->onLocalFileSystem())
+        if (const uint8_t* whole = file->mapWhole())
+            return readJobBytes(
+                std::string_view(reinterpret_cast<const char*>(whole), file->size()), path);
     std::ifstream f(path, std::ios::binary);
     if (!f) {
         JobFile job;
         job.error = path + ": cannot open the file";
         return job;
     }
-    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // Sized once and read in one call: a job of hundreds of ranks is tens of megabytes.
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    std::string bytes;
+    if (!ec) {
+        bytes.resize(static_cast<size_t>(size));
+        f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        bytes.resize(static_cast<size_t>(f.gcount()));
+    }
+    if (ec || f.bad()) {
+        JobFile job;
+        job.error = path + ": cannot read the file";
+        return job;
+    }
     return readJobBytes(bytes, path);
 }
 
@@ -186,7 +210,46 @@ JobFile readJobBytes(std::string_view bytes, const std::string& path) {
     if (sections < 3 || sections > kMaxSections)
         return fail("the job file is damaged (impossible section count)");
 
+    // The sections' frames first; then their checksums and the trace summaries on every core (the
+    // bulk of the file: a summary per rank); then each section in order, so that the first damage
+    // in the file is the one reported.
+    struct Frame {
+        uint32_t tag = 0, index = 0;
+        uint64_t sum = 0;
+        std::string_view payload;
+        bool summed = false;  // its checksum matches
+        TraceSummary summary; // a trace section's, decoded
+        std::string summaryError;
+    };
+    std::vector<Frame> frames;
+    uint32_t cutTag = 0; // the tag of the section the file ends in, when truncated
     ByteReader in(bytes.substr(kHeaderBytes));
+    while (frames.size() < sections) {
+        Frame x;
+        x.tag = in.u32();
+        x.index = in.u32();
+        const uint64_t n = in.u64();
+        x.sum = in.u64();
+        x.payload = in.take(n);
+        if (!in.ok()) { // truncated: reported in order below
+            cutTag = x.tag;
+            break;
+        }
+        frames.push_back(std::move(x));
+    }
+    parallelFor(frames.size(), std::max(1u, std::thread::hardware_concurrency()),
+                [&](size_t from, size_t to, unsigned) {
+                    for (size_t i = from; i < to; ++i) {
+                        Frame& x = frames[i];
+                        x.summed = sectionSum(x.tag, x.payload) == x.sum;
+                        if (!x.summed || x.tag != kTrace) continue;
+                        ByteReader r(x.payload);
+                        r.text(); // the paths, read in order below
+                        r.text();
+                        x.summaryError = decodeSummary(r.bytes(), x.summary);
+                    }
+                });
+
     std::vector<TraceSummary> summaries;
     uint64_t traceCount = 0, failedCount = 0;
     std::string clockAlignment;
@@ -194,12 +257,13 @@ JobFile readJobBytes(std::string_view bytes, const std::string& path) {
     std::vector<TimeNs> offsets;
     bool ended = false;
     for (uint32_t i = 0; i < sections; ++i) {
-        const uint32_t t = in.u32(), index = in.u32();
-        const uint64_t n = in.u64(), sum = in.u64();
-        const std::string_view payload = in.take(n);
-        const std::string which = "section " + std::to_string(i) + " (" + tagName(t) + ")";
-        if (!in.ok()) return fail("the job file is truncated (in " + which + ")");
-        if (index != i || sectionSum(t, payload) != sum)
+        const std::string which = "section " + std::to_string(i) + " (" +
+                                  tagName(i < frames.size() ? frames[i].tag : cutTag) + ")";
+        if (i >= frames.size()) return fail("the job file is truncated (in " + which + ")");
+        Frame& frame = frames[i];
+        const uint32_t t = frame.tag;
+        const std::string_view payload = frame.payload;
+        if (frame.index != i || !frame.summed)
             return fail("the job file is damaged (" + which + ": checksum does not match)");
         ByteReader r(payload);
         std::string bad;
@@ -215,8 +279,9 @@ JobFile readJobBytes(std::string_view bytes, const std::string& path) {
             JobTrace p;
             p.relativePath = r.text();
             p.absolutePath = r.text();
-            TraceSummary s;
-            if (const std::string e = decodeSummary(r.bytes(), s); !e.empty())
+            (void)r.bytes(); // decoded above
+            TraceSummary& s = frame.summary;
+            if (const std::string& e = frame.summaryError; !e.empty())
                 return fail("the job file is damaged (" + which + ": " + e + ")");
             if (summaries.size() < traceCount) {
                 if (!s.error.empty())

@@ -125,6 +125,7 @@ JobTracker::Result TraceLoader::openFromSummaries(const JobContext& ctx, QPointe
     job::SummaryOpen open;
     if (files.size() == 1 && job::isJobFile(files.front())) {
         ctx.progress(QStringLiteral("Reading the job file"));
+        const StepTiming step("prepare: read the job file");
         open = job::openJobSummaries(files.front());
     } else {
         job::SummariseOptions summarise;
