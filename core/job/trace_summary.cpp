@@ -44,7 +44,7 @@ void put(ByteWriter& w, const RankUnit& u) {
     for (const TimeNs v : {t.span, t.busy, t.compute, t.comm, t.overlap}) w.i64(v);
     // Communication kernels, the bulk of a summary: deltas from the previous kernel in
     // variable-length integers, process groups as indexes into a table of their names.
-    std::vector<std::string> groups;
+    std::vector<GroupName> groups;
     std::vector<uint64_t> groupOf;
     for (const CollectiveKernel& k : u.collectives) {
         auto it = std::find(groups.begin(), groups.end(), k.group);
@@ -52,7 +52,7 @@ void put(ByteWriter& w, const RankUnit& u) {
         if (it == groups.end()) groups.push_back(k.group);
     }
     w.u64(groups.size());
-    for (const std::string& g : groups) w.text(g);
+    for (const GroupName& g : groups) w.text(g.name());
     w.u64(u.collectives.size());
     CollectiveKernel prev;
     prev.kernel = KernelId(0);
@@ -96,8 +96,8 @@ void get(ByteReader& r, RankUnit& u) {
     t.kernels = r.u64();
     t.commKernels = r.u64();
     for (TimeNs* v : {&t.span, &t.busy, &t.compute, &t.comm, &t.overlap}) *v = r.i64();
-    std::vector<std::string> groups(r.count(4));
-    for (std::string& g : groups) g = r.text();
+    std::vector<GroupName> groups(r.count(4));
+    for (GroupName& g : groups) g = GroupName::of(r.take(r.u32()));
     u.collectives.resize(r.count(8));
     CollectiveKernel prev;
     prev.kernel = KernelId(0);

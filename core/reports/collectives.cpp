@@ -3,6 +3,7 @@
 #include "core/pytorch/iterations.h"
 #include "core/pytorch/range_roles.h"
 #include "core/reports/rank_summary.h"
+#include "core/reports/small_map.h"
 
 #include <algorithm>
 #include <limits>
@@ -67,7 +68,7 @@ std::vector<CollectiveKernel> collectiveKernelsOf(const Trace& t, ProcessId proc
         out.push_back(
             {c, t.kernels.streamIndex[i], t.kernels.correlation[i], KernelId(i),
              t.kernels.start[i] + offset, t.kernels.end[i] + offset, args ? args->bytes : 0,
-             args && args->group.valid() ? std::string(t.str(args->group)) : std::string()});
+             args && args->group.valid() ? GroupName::of(t.str(args->group)) : GroupName()});
     }
     return out; // kernels are sorted by start already
 }
@@ -143,61 +144,81 @@ CollectiveMatch matchCollectiveKernels(const std::vector<SessionRank>& ranks,
     bool byGroup = !separate.empty();
     for (const uint32_t r : separate)
         for (const CommKernel& k : perRank[r]) byGroup &= !k.group.empty();
-    std::map<std::string, uint32_t> groupIds;
-    std::vector<std::string> groupNames;
-    bool byStream = true;
-    auto keyOf = [&](uint32_t r, bool withStream) {
-        std::map<std::pair<Collective, StreamId>, uint32_t> ordinal;
-        std::map<Collective, uint32_t> nextOrdinal;
-        std::vector<std::pair<Collective, uint32_t>> keys;
+    using Key = std::pair<Collective, uint32_t>; // type, communicator
+    std::vector<GroupName> groupNames;           // communicator number -> its group
+    auto keysOf = [&](uint32_t r, bool withStream) {
+        // A rank has a few (type, stream) pairs and groups: found by a scan, not a tree.
+        SmallMap<std::pair<Collective, StreamId>, uint32_t> ordinal;
+        SmallMap<Collective, uint32_t> nextOrdinal;
+        std::vector<Key> keys;
+        keys.reserve(perRank[r].size());
         for (const CommKernel& k : perRank[r]) {
             uint32_t comm = 0;
             if (byGroup) {
-                auto [it, added] =
-                    groupIds.try_emplace(k.group, static_cast<uint32_t>(groupNames.size()));
-                if (added) groupNames.push_back(k.group);
-                comm = it->second;
+                const auto it = std::find(groupNames.begin(), groupNames.end(), k.group);
+                comm = static_cast<uint32_t>(it - groupNames.begin());
+                if (it == groupNames.end()) groupNames.push_back(k.group);
             } else if (withStream) {
-                auto [it, inserted] = ordinal.try_emplace({k.type, k.stream}, 0);
-                if (inserted) it->second = nextOrdinal[k.type]++;
-                comm = it->second;
+                auto [slot, inserted] = ordinal.tryEmplace({k.type, k.stream});
+                if (inserted) *slot = (*nextOrdinal.tryEmplace(k.type).first)++;
+                comm = *slot;
             }
             keys.emplace_back(k.type, comm);
         }
         return keys;
     };
-    auto counts = [&](bool withStream) {
-        std::vector<std::map<std::pair<Collective, uint32_t>, uint32_t>> c(separate.size());
-        for (size_t i = 0; i < separate.size(); ++i)
-            for (const auto& key : keyOf(separate[i], withStream)) ++c[i][key];
-        return c;
-    };
+    std::vector<std::vector<Key>> keys(separate.size());
+    bool byStream = true;
     if (separate.size() > 1 && !byGroup) {
-        const auto c = counts(true);
-        byStream = std::all_of(c.begin(), c.end(), [&](const auto& m) { return m == c.front(); });
+        for (size_t i = 0; i < separate.size(); ++i) keys[i] = keysOf(separate[i], true);
+        auto counts = [&](size_t i) {
+            SmallMap<Key, uint32_t> c;
+            for (const Key& key : keys[i]) ++*c.tryEmplace(key).first;
+            return c.sorted();
+        };
+        const auto first = counts(0);
+        for (size_t i = 1; i < separate.size() && byStream; ++i) byStream = counts(i) == first;
     }
-    std::map<std::tuple<Collective, uint32_t, uint32_t>, MatchedCollective> bySequence;
-    for (const uint32_t r : separate) {
-        const auto keys = keyOf(r, byStream);
-        std::map<std::pair<Collective, uint32_t>, uint32_t> seen;
-        for (size_t i = 0; i < keys.size(); ++i) {
-            const auto [type, comm] = keys[i];
-            const uint32_t k = seen[keys[i]]++;
-            auto& m = bySequence[{type, comm, k}];
-            m.type = type;
-            m.comm = byGroup    ? "group " + groupNames[comm]
-                     : byStream ? "stream #" + std::to_string(comm)
-                                : "";
-            m.sequence = k;
-            const CommKernel& kernel = perRank[r][i];
-            m.members.push_back({r, kernel.kernel, kernel.start, kernel.end, kernel.bytes});
+    // Each (type, communicator) holds its collectives in sequence order: the k-th kernel of that
+    // key on a rank joins the k-th. A job has a few such keys and millions of kernels, so a kernel
+    // finds its collective by index, not by a search.
+    SmallMap<Key, uint32_t> slotOf;
+    std::vector<std::vector<MatchedCollective>> slots;
+    std::vector<uint32_t> seen; // per slot, the current rank's kernels so far
+    for (size_t i = 0; i < separate.size(); ++i) {
+        const uint32_t r = separate[i];
+        if (keys[i].empty() || !byStream || byGroup) keys[i] = keysOf(r, byStream);
+        std::fill(seen.begin(), seen.end(), 0);
+        for (size_t j = 0; j < keys[i].size(); ++j) {
+            const auto [type, comm] = keys[i][j];
+            const auto [slot, added] = slotOf.tryEmplace(keys[i][j]);
+            if (added) {
+                *slot = static_cast<uint32_t>(slots.size());
+                slots.emplace_back();
+                seen.push_back(0);
+            }
+            std::vector<MatchedCollective>& list = slots[*slot];
+            const uint32_t k = seen[*slot]++;
+            if (k == list.size()) {
+                MatchedCollective& m = list.emplace_back();
+                m.type = type;
+                m.comm = byGroup    ? "group " + std::string(groupNames[comm].name())
+                         : byStream ? "stream #" + std::to_string(comm)
+                                    : "";
+                m.sequence = k;
+                m.members.reserve(separate.size());
+            }
+            const CommKernel& kernel = perRank[r][j];
+            list[k].members.push_back({r, kernel.kernel, kernel.start, kernel.end, kernel.bytes});
         }
+        keys[i] = {};
     }
-    for (auto& [key, m] : bySequence) {
-        finish(m, ranks);
-        if (m.members.size() < separate.size()) ++match.unmatched;
-        match.collectives.push_back(std::move(m));
-    }
+    for (const auto& [key, slot] : slotOf.sorted()) // by type, communicator, then sequence
+        for (MatchedCollective& m : slots[slot]) {
+            finish(m, ranks);
+            if (m.members.size() < separate.size()) ++match.unmatched;
+            match.collectives.push_back(std::move(m));
+        }
     std::stable_sort(match.collectives.begin(), match.collectives.end(),
                      [](const auto& a, const auto& b) { return a.firstStart < b.firstStart; });
 

@@ -4,6 +4,7 @@
 // rank came last and how long the others waited for it. And per iteration, each rank's time and
 // the slowest rank (summary --report rank_iter_sum).
 #include "core/costs/collective.h"
+#include "core/reports/group_name.h"
 #include "core/model/session.h"
 
 #include <string>
@@ -50,7 +51,7 @@ struct CollectiveKernel {
     KernelId kernel;
     TimeNs start = 0, end = 0; // session time (trace time plus the offset given)
     uint64_t bytes = 0;        // 0: unknown
-    std::string group;         // process group name; empty: unknown
+    GroupName group;           // process group; empty: unknown
     bool operator==(const CollectiveKernel&) const = default;
 };
 class KernelCollectives;
