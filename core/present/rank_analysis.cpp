@@ -11,11 +11,13 @@
 namespace ls {
 
 namespace {
-std::vector<RankAnalysis::LaneLevels> laneLevels(const std::vector<RankBusy>& busy) {
+// Each union becomes the first level of its lane (moved, not copied: a job's lanes are tens of
+// megabytes).
+std::vector<RankAnalysis::LaneLevels> laneLevels(std::vector<RankBusy> busy) {
     std::vector<RankAnalysis::LaneLevels> out;
     out.reserve(busy.size());
-    for (const RankBusy& b : busy)
-        out.push_back({intervalLevels(b.compute), intervalLevels(b.comm)});
+    for (RankBusy& b : busy)
+        out.push_back({intervalLevels(std::move(b.compute)), intervalLevels(std::move(b.comm))});
     return out;
 }
 } // namespace
@@ -25,8 +27,9 @@ std::vector<std::function<void()>> rankAnalysisParts(RankAnalysis& a) {
     std::vector<std::function<void()>> parts;
     parts.emplace_back([&a, &session] {
         const StepTiming step("prepare: rank times");
-        a.ranks = rankTimeSummary(session, &a.busy);
-        a.lanes = laneLevels(a.busy);
+        std::vector<RankBusy> busy;
+        a.ranks = rankTimeSummary(session, &busy);
+        a.lanes = laneLevels(std::move(busy));
     });
     parts.emplace_back([&a, &session] {
         const StepTiming step("prepare: collectives");
@@ -57,13 +60,23 @@ std::shared_ptr<const RankAnalysis> analyseSummaries(std::shared_ptr<job::Summar
     const StepTiming step("prepare: rank analysis from summaries");
     a->ranks = job::rankTimeSummary(*s);
     a->iterations = job::rankIterations(*s);
-    a->busy = job::takeLanes(*s);
-    a->collectives = job::takeCollectives(*s);
+    std::vector<RankBusy> busy = job::takeLanes(*s);
+    // The two dear parts, on two cores: matching (millions of communication kernels in a large
+    // job) and the lanes' per-pixel levels.
+    std::vector<std::function<void()>> parts;
+    parts.emplace_back([&a, &s] {
+        const StepTiming match("prepare: collectives from summaries");
+        a->collectives = job::takeCollectives(*s);
+    });
+    parts.emplace_back([&a, &busy] {
+        const StepTiming levels("prepare: lane levels");
+        a->lanes = laneLevels(std::move(busy));
+    });
+    runTasks(parts, std::max(1u, std::thread::hardware_concurrency()));
     for (job::TraceSummary& t : s->traces) { // what is left of them is not shown
         t.kernSum = {};
         for (job::RankUnit& u : t.units) u.iterations = {};
     }
-    a->lanes = laneLevels(a->busy);
     a->session = std::shared_ptr<const Session>(s, &s->session); // lives as long as the summaries
     a->summaries = std::move(s);
     a->models = std::move(models);

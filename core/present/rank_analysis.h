@@ -21,8 +21,8 @@ namespace ls {
 struct RankAnalysis {
     std::shared_ptr<const Session> session;
     std::vector<RankTimeRow> ranks;
-    std::vector<RankBusy> busy; // per rank, what the Ranks tab's timeline draws
-    // The same at the resolutions a frame draws them (intervalLevels), per rank.
+    // Per rank, what the Ranks tab's timeline draws: its compute and communication unions at the
+    // resolutions a frame draws them (intervalLevels; level 0 is the union itself).
     struct LaneLevels {
         IntervalLevels compute, comm;
     };

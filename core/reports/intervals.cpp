@@ -1,6 +1,8 @@
 #include "core/reports/intervals.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 namespace ls {
 
@@ -82,23 +84,33 @@ std::vector<Interval> coarsened(std::vector<Interval> disjoint, size_t maxCount)
 }
 
 IntervalLevels intervalLevels(std::vector<Interval> disjoint) {
+    // The thresholds are powers of two, so the gaps at least as long as each are counted from one
+    // histogram of the gaps' bit widths; only the levels kept are built (most thresholds are not).
+    std::array<size_t, 65> longer{}; // longer[b]: gaps of at least 2^(b-1) ns, i.e. bit width >= b
+    for (size_t i = 1; i < disjoint.size(); ++i) {
+        const TimeNs gap = disjoint[i].start - disjoint[i - 1].end;
+        ++longer[gap > 0 ? static_cast<size_t>(std::bit_width(static_cast<uint64_t>(gap))) : 0];
+    }
+    for (size_t b = longer.size() - 1; b-- > 0;) longer[b] += longer[b + 1];
     IntervalLevels out;
     out.minGap.push_back(0);
     out.levels.push_back(std::move(disjoint));
     // Thresholds from 256 ns doubling: a gap shorter than the first is never a pixel of its own
     // unless the view is zoomed to a few hundred ns, where level 0 is drawn anyway.
-    for (TimeNs gap = 256; out.levels.back().size() > 16 && gap < (TimeNs(1) << 50); gap *= 2) {
+    int width = 9; // the bit width of 256
+    for (TimeNs gap = 256; out.levels.back().size() > 16 && gap < (TimeNs(1) << 50);
+         gap *= 2, ++width) {
+        const size_t open = longer[static_cast<size_t>(width)]; // gaps >= gap stay open
         const std::vector<Interval>& last = out.levels.back();
+        if ((open + 1) * 4 > last.size() * 3) continue; // too little gained: not kept
         std::vector<Interval> merged;
-        merged.reserve(last.size());
+        merged.reserve(open + 1);
         for (const Interval& i : last) {
             if (!merged.empty() && i.start - merged.back().end < gap)
                 merged.back().end = i.end;
             else
                 merged.push_back(i);
         }
-        if (merged.size() * 4 > last.size() * 3) continue; // too little gained: not kept
-        merged.shrink_to_fit();
         out.minGap.push_back(gap);
         out.levels.push_back(std::move(merged));
     }

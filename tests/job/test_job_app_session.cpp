@@ -137,9 +137,13 @@ void expectSameAnalysis(const std::vector<std::string>& files) {
         EXPECT_EQ(full->ranks[r].rank, fromSummaries->ranks[r].rank);
         EXPECT_EQ(full->ranks[r].busy, fromSummaries->ranks[r].busy);
         EXPECT_EQ(full->ranks[r].exposedComm, fromSummaries->ranks[r].exposedComm);
-        EXPECT_EQ(coarsened(full->busy[r].compute, job::kLaneIntervals),
-                  fromSummaries->busy[r].compute);
-        EXPECT_EQ(coarsened(full->busy[r].comm, job::kLaneIntervals), fromSummaries->busy[r].comm);
+        // The lanes' first levels are the unions; the summaries' are coarsened.
+        EXPECT_EQ(coarsened(full->lanes[r].compute.levels.front(), job::kLaneIntervals),
+                  fromSummaries->lanes[r].compute.levels.front());
+        EXPECT_EQ(coarsened(full->lanes[r].comm.levels.front(), job::kLaneIntervals),
+                  fromSummaries->lanes[r].comm.levels.front());
+        EXPECT_EQ(full->lanes[r].compute.levels.front(),
+                  rankBusyIntervals(*full->session)[r].compute);
     }
     EXPECT_EQ(full->iterations, fromSummaries->iterations);
     EXPECT_EQ(full->collectives.collectives.size(), fromSummaries->collectives.collectives.size());

@@ -1,7 +1,11 @@
 // Interval arithmetic, table-driven with hand-computed lengths.
+#include "core/reports/group_name.h"
 #include "core/reports/intervals.h"
 
 #include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <thread>
 
 namespace ls {
 namespace {
@@ -30,6 +34,75 @@ TEST(Intervals, IntersectionLengths) {
         EXPECT_EQ(intersectionLength(unionOf(c.a), unionOf(c.b)), c.both);
         EXPECT_EQ(intersectionLength(unionOf(c.b), unionOf(c.a)), c.both);
     }
+}
+
+// The levels as the rule says, one threshold at a time: merge the last kept level's gaps below the
+// threshold, keep the result when it has at most 3/4 of that level's intervals.
+IntervalLevels levelsByHand(const std::vector<Interval>& lane) {
+    IntervalLevels out;
+    out.minGap.push_back(0);
+    out.levels.push_back(lane);
+    for (TimeNs gap = 256; out.levels.back().size() > 16 && gap < (TimeNs(1) << 50); gap *= 2) {
+        std::vector<Interval> merged;
+        for (const Interval& i : out.levels.back())
+            if (!merged.empty() && i.start - merged.back().end < gap)
+                merged.back().end = i.end;
+            else
+                merged.push_back(i);
+        if (merged.size() * 4 > out.levels.back().size() * 3) continue;
+        out.minGap.push_back(gap);
+        out.levels.push_back(std::move(merged));
+    }
+    return out;
+}
+
+TEST(Intervals, LevelsKeepTheThresholdsTheRuleKeeps) {
+    // Gaps of every magnitude, including exact powers of two and one less (the thresholds' edges).
+    std::mt19937_64 random(7);
+    for (int lane = 0; lane < 20; ++lane) {
+        SCOPED_TRACE(lane);
+        std::vector<Interval> intervals;
+        TimeNs t = 0;
+        const int count = 1 + static_cast<int>(random() % 5000);
+        for (int k = 0; k < count; ++k) {
+            const int bits = static_cast<int>(random() % 30);
+            TimeNs gap = 1 + static_cast<TimeNs>(random() % (uint64_t(1) << bits));
+            if (k % 7 == 0) gap = TimeNs(256) << (random() % 20);
+            if (k % 11 == 0) gap = (TimeNs(256) << (random() % 20)) - 1;
+            t += gap;
+            const TimeNs end = t + 1 + static_cast<TimeNs>(random() % 1000);
+            intervals.push_back({t, end});
+            t = end;
+        }
+        const IntervalLevels fast = intervalLevels(intervals), slow = levelsByHand(intervals);
+        EXPECT_EQ(fast.minGap, slow.minGap);
+        EXPECT_EQ(fast.levels, slow.levels);
+    }
+}
+
+TEST(GroupName, EqualNamesShareAnIdInEveryThread) {
+    EXPECT_TRUE(GroupName::of("").empty());
+    EXPECT_EQ(GroupName::of(""), GroupName());
+    const GroupName a = GroupName::of("tp_group"), b = GroupName::of("dp_group");
+    EXPECT_FALSE(a.empty());
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.name(), "tp_group");
+    EXPECT_EQ(b.name(), "dp_group");
+    const std::string same = std::string("tp_") + "group"; // another string of the same name
+    EXPECT_EQ(GroupName::of(same), a);
+    // Names made on several threads at once: one id each, whatever thread asked first.
+    std::vector<std::vector<GroupName>> seen(4);
+    {
+        std::vector<std::jthread> threads;
+        for (size_t t = 0; t < seen.size(); ++t)
+            threads.emplace_back([&seen, t] {
+                for (int k = 0; k < 200; ++k)
+                    seen[t].push_back(GroupName::of("pg" + std::to_string(k)));
+            });
+    }
+    for (size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
+    for (int k = 0; k < 200; ++k)
+        EXPECT_EQ(seen[0][static_cast<size_t>(k)].name(), "pg" + std::to_string(k));
 }
 
 } // namespace

@@ -70,14 +70,14 @@ RankTimeline::RankTimeline(QWidget* parent) : QWidget(parent) {
 
 void RankTimeline::setAnalysis(std::shared_ptr<const RankAnalysis> analysis) {
     analysis_ = std::move(analysis);
-    static const std::vector<RankBusy> none;
-    const auto& busy = analysis_ ? analysis_->busy : none; // built on the loader thread
-    filter_.assign(busy.size(), 1);
+    static const std::vector<RankAnalysis::LaneLevels> none;
+    const auto& lanes = analysis_ ? analysis_->lanes : none; // built on the loader thread
+    filter_.assign(lanes.size(), 1);
     selected_ = -1;
     spanStart_ = spanEnd_ = 0;
     bool any = false;
-    for (const auto& b : busy)
-        for (const auto* lane : {&b.compute, &b.comm})
+    for (const auto& b : lanes)
+        for (const auto* lane : {&b.compute.levels.front(), &b.comm.levels.front()})
             if (!lane->empty()) {
                 spanStart_ = any ? std::min(spanStart_, lane->front().start) : lane->front().start;
                 spanEnd_ = any ? std::max(spanEnd_, lane->back().end) : lane->back().end;
