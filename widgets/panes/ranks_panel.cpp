@@ -1,5 +1,6 @@
 #include "widgets/panes/ranks_panel.h"
 
+#include "widgets/panes/collective_table_model.h"
 #include "widgets/panes/rank_heat_map.h"
 #include "widgets/panes/rank_timeline.h"
 #include "widgets/util/units.h"
@@ -27,7 +28,7 @@
 namespace ls::gui {
 namespace {
 
-constexpr int kSortRole = Qt::UserRole + 1;
+constexpr int kSortRole = CollectiveTableModel::kSortRole;
 
 QString ms(TimeNs ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
 
@@ -47,7 +48,7 @@ QStandardItem* textItem(const QString& text) {
     return item;
 }
 
-QTableView* sortedTable(QStandardItemModel* model, QWidget* parent) {
+QTableView* sortedTable(QAbstractItemModel* model, QWidget* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
     proxy->setSourceModel(model);
     proxy->setSortRole(kSortRole);
@@ -77,7 +78,7 @@ void setHeaders(QStandardItemModel* model,
 
 RanksPanel::RanksPanel(QWidget* parent)
     : QWidget(parent), verdict_(new QLabel), rankModel_(new QStandardItemModel(this)),
-      collectiveModel_(new QStandardItemModel(this)), rankTable_(sortedTable(rankModel_, this)),
+      collectiveModel_(new CollectiveTableModel(this)), rankTable_(sortedTable(rankModel_, this)),
       collectiveTable_(sortedTable(collectiveModel_, this)), heatMap_(new RankHeatMap),
       timeline_(new RankTimeline), chartBox_(new QVBoxLayout) {
     verdict_->setWordWrap(true);
@@ -103,25 +104,6 @@ RanksPanel::RanksPanel(QWidget* parent)
          {QStringLiteral("Exposed comm (ms)"),
           QStringLiteral("Communication with no compute beside it: Comm - Overlap")},
          {QStringLiteral("Idle (ms)"), QStringLiteral("Span - Busy: the GPU ran no kernel")}});
-    setHeaders(
-        collectiveModel_,
-        {{QStringLiteral("#"), QStringLiteral("Collectives in order of their first start")},
-         {QStringLiteral("Type"),
-          QStringLiteral("all_reduce, all_gather, reduce_scatter, broadcast, …")},
-         {QStringLiteral("Communicator"),
-          QStringLiteral("As far as the trace tells it: the launch call, or the rank's k-th "
-                         "communication stream")},
-         {QStringLiteral("Ranks"), QStringLiteral("Ranks that ran this collective")},
-         {QStringLiteral("Bytes"),
-          QStringLiteral("Message size (largest element count × element size), where the trace has "
-                         "it (PyTorch profiler args)")},
-         {QStringLiteral("Skew (ms)"), QStringLiteral("Last rank's start - first rank's start")},
-         {QStringLiteral("Last rank"),
-          QStringLiteral("The rank that started last: the others waited for it")},
-         {QStringLiteral("Waited (ms)"),
-          QStringLiteral("Sum over ranks of (last start - their start)")},
-         {QStringLiteral("Longest kernel (ms)"),
-          QStringLiteral("The longest of the collective's kernels, waiting included")}});
     // The times first, where the tab's narrow table shows them, and host, PID, device and kernel
     // count after them: Comm and Exposed comm were off to the right, behind a scroll bar, when a
     // user asked which rank spends more time in NCCL (usability test, docs/usability.md). The
@@ -301,25 +283,8 @@ void RanksPanel::fillRankTable() {
 }
 
 void RanksPanel::fillCollectives() {
-    collectiveModel_->removeRows(0, collectiveModel_->rowCount());
-    if (!analysis_) return;
-    const auto& list = analysis_->collectives.collectives;
-    for (size_t i = 0; i < list.size(); ++i) {
-        const auto& c = list[i];
-        collectiveModel_->appendRow(
-            {numberItem(QString::number(i), static_cast<double>(i)),
-             textItem(QString::fromUtf8(collectiveName(c.type).data(),
-                                        static_cast<qsizetype>(collectiveName(c.type).size()))),
-             textItem(QString::fromStdString(c.comm)),
-             numberItem(QString::number(c.members.size()), static_cast<double>(c.members.size())),
-             numberItem(c.bytes ? formatBytes(static_cast<double>(c.bytes)) : QString(),
-                        static_cast<double>(c.bytes)),
-             numberItem(ms(c.skew()), static_cast<double>(c.skew())),
-             numberItem(QString::number(c.lastRank), c.lastRank),
-             numberItem(ms(c.waited), static_cast<double>(c.waited)),
-             numberItem(ms(c.maxDuration), static_cast<double>(c.maxDuration))});
-    }
-    collectiveTable_->resizeColumnsToContents();
+    collectiveModel_->setCollectives(analysis_, analysis_ ? &analysis_->collectives : nullptr);
+    collectiveTable_->resizeColumnsToContents(); // measures 1,000 rows at most
 }
 
 // Stacked bars per rank: compute alone, communication hidden behind compute, exposed

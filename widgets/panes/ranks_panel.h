@@ -15,6 +15,7 @@ class QVBoxLayout;
 
 namespace ls::gui {
 
+class CollectiveTableModel;
 class RankHeatMap;
 class RankTimeline;
 
@@ -44,7 +45,7 @@ class RanksPanel : public QWidget {
     std::shared_ptr<const RankAnalysis> analysis_;
     QLabel* verdict_;
     QStandardItemModel* rankModel_;
-    QStandardItemModel* collectiveModel_;
+    CollectiveTableModel* collectiveModel_;
     QTableView* rankTable_;
     QTableView* collectiveTable_;
     RankHeatMap* heatMap_;
