@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 namespace ls {
 
@@ -70,10 +71,30 @@ void ModelPool::hold(uint32_t trace, std::shared_ptr<const Trace> model) {
     {
         std::lock_guard lock(mutex_);
         std::erase_if(held_, [&](const Held& h) { return h.trace == trace; });
-        held_.push_back({trace, std::move(model), bytes, ++clock_});
+        held_.push_back({trace, std::move(model), bytes, ++clock_, nullptr});
         evictTo(modelShare(), trace);
     }
     platform::releaseFreedMemory();
+}
+
+void ModelPool::attach(uint32_t trace, const Trace* over, std::shared_ptr<const void> built) {
+    std::shared_ptr<const void> replaced; // released after the lock
+    std::lock_guard lock(mutex_);
+    for (Held& h : held_)
+        if (h.trace == trace && h.model.get() == over) {
+            replaced = std::exchange(h.attached, std::move(built));
+            return;
+        }
+}
+
+ModelPool::HeldModel ModelPool::held(uint32_t trace) {
+    std::lock_guard lock(mutex_);
+    for (Held& h : held_)
+        if (h.trace == trace) {
+            h.lastUse = ++clock_;
+            return {h.model, h.attached};
+        }
+    return {};
 }
 
 void ModelPool::evictTo(uint64_t limit, uint32_t keep) {

@@ -36,6 +36,17 @@ class ModelPool {
     Model acquire(uint32_t trace, const LoadOptions& options);
     // A model loaded elsewhere (the session's first shown rank).
     void hold(uint32_t trace, std::shared_ptr<const Trace> model);
+    // What the window built over a held model (its views: a small fraction of the model's bytes),
+    // kept with it so that going back to that rank shows it at once, and dropped with it. Ignored
+    // unless `over` is the model held for `trace`.
+    void attach(uint32_t trace, const Trace* over, std::shared_ptr<const void> built);
+    // The model held for `trace` and what is attached to it (a use, as acquire's); nulls when the
+    // model is not held.
+    struct HeldModel {
+        std::shared_ptr<const Trace> trace;
+        std::shared_ptr<const void> attached;
+    };
+    HeldModel held(uint32_t trace);
 
     uint64_t budget() const { return budget_; }
     uint64_t modelShare() const { return budget_ / 2; }
@@ -50,6 +61,7 @@ class ModelPool {
         uint32_t trace = 0;
         std::shared_ptr<const Trace> model;
         uint64_t bytes = 0, lastUse = 0;
+        std::shared_ptr<const void> attached; // see attach()
     };
     // Drops least recently used models (never `keep`) until at most `limit` bytes are held.
     void evictTo(uint64_t limit, uint32_t keep);

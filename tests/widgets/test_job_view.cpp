@@ -19,6 +19,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <gtest/gtest.h>
 
 namespace {
@@ -103,6 +104,8 @@ TEST_F(JobView, AJobFileOpensEveryRankAndLoadsARanksDetailWhenClicked) {
               QStringLiteral("rank0.sqlite"));
     EXPECT_EQ(w->kernelModel()->rowCount(), kernelCount(rank0_));
     ASSERT_EQ(w->rankBox()->count(), 2);
+    // Held here, so that a table built again could not take its address.
+    const std::shared_ptr<const ls::KernelTable> rank0Table = w->views()->kernels;
     // Clicking rank 1 (as the Ranks tab's double click does) loads its model, off the GUI thread.
     emit w->ranksPanel()->rankRequested(1);
     ASSERT_TRUE(waitForRank(*w));
@@ -110,6 +113,18 @@ TEST_F(JobView, AJobFileOpensEveryRankAndLoadsARanksDetailWhenClicked) {
               QStringLiteral("rank1.sqlite"));
     EXPECT_EQ(w->kernelModel()->rowCount(), kernelCount(rank1_));
     EXPECT_EQ(w->rankBox()->currentData().toInt(), 1);
+    // Back to rank 0: its views were kept with its model (both within the budget), so the same
+    // table comes back, not one built again; every tab follows.
+    w->showRank(0);
+    ASSERT_TRUE(waitForRank(*w));
+    EXPECT_EQ(w->views()->kernels, rank0Table);
+    EXPECT_EQ(w->kernelModel()->rowCount(), kernelCount(rank0_));
+    EXPECT_EQ(QFileInfo(QString::fromStdString(w->trace()->path)).fileName(),
+              QStringLiteral("rank0.sqlite"));
+    EXPECT_EQ(w->rankBox()->currentData().toInt(), 0);
+    EXPECT_EQ(w->views()->ranks->models->heldTraces(), (std::vector<uint32_t>{0, 1}));
+    for (int i = 0; i < 200 && !w->views()->complete; ++i) QTest::qWait(10);
+    EXPECT_TRUE(w->views()->complete);
 }
 
 TEST_F(JobView, ARankWhoseTraceIsNotHereSaysWhichFileToCopy) {
@@ -151,11 +166,18 @@ TEST_F(JobView, AFolderOverTheBudgetOpensFromSummariesWithinIt) {
     ASSERT_TRUE(ranks->fromSummaries());
     expectRankSumOf(*w, {rank0_, rank1_});
     ASSERT_TRUE(waitForRank(*w));
+    std::weak_ptr<const ls::Trace> rank1Model;
     for (int rank : {1, 0, 1}) {
         w->showRank(rank);
         ASSERT_TRUE(waitForRank(*w));
         EXPECT_EQ(w->kernelModel()->rowCount(), kernelCount(rank ? rank1_ : rank0_));
         EXPECT_EQ(ranks->models->heldTraces(), std::vector<uint32_t>{static_cast<uint32_t>(rank)});
+        // A model that left the pool is freed: the views kept with it (which hold it) went too.
+        if (rank == 0) { // once the pages show rank 0 too
+            for (int i = 0; i < 300 && !rank1Model.expired(); ++i) QTest::qWait(10);
+            EXPECT_TRUE(rank1Model.expired());
+        }
+        if (rank == 1 && rank1Model.expired()) rank1Model = w->views()->trace;
     }
     // Under the budget the same folder opens whole, every rank's model in the session.
     ls::gui::setMemoryBudgetForThisRun(uint64_t(1) << 34);

@@ -1,5 +1,6 @@
 #include "widgets/window/session_controller.h"
 
+#include "core/load/model_pool.h"
 #include "widgets/page/trace_page.h"
 #include "widgets/session/background_job.h"
 #include "widgets/session/job_tracker.h"
@@ -16,6 +17,25 @@ namespace {
 // Between stages: a real timer, not 0 ms, whose posted calls Qt runs back to back before any
 // input or paint event.
 constexpr int kStepGapMs = 1;
+
+// A rank's views kept with its model in the session's ModelPool, so that going back to a rank
+// shows it at once (the views are a small part of the model's bytes, and go when it goes). Kept
+// without their `ranks`, which own the pool (no cycle); the session's analysis is put back when
+// they are shown.
+struct KeptRank {
+    std::shared_ptr<const TraceViews> visible, complete;
+};
+
+std::shared_ptr<const TraceViews> withRanks(const TraceViews& views,
+                                            std::shared_ptr<const RankAnalysis> ranks) {
+    auto copy = std::make_shared<TraceViews>(views); // shares every view, copies pointers
+    copy->ranks = std::move(ranks);
+    return copy;
+}
+
+bool sameOrder(const KernelOrder& a, const KernelOrder& b) {
+    return a.column == b.column && (a.column < 0 || a.descending == b.descending);
+}
 } // namespace
 
 SessionController::SessionController(QWidget* paintGate, QObject* parent)
@@ -30,6 +50,8 @@ SessionController::SessionController(QWidget* paintGate, QObject* parent)
 }
 
 void SessionController::open(const QStringList& paths, KernelOrder order) {
+    ++rankRequest_;
+    keptPending_ = false;
     rankJob_->cancel(); // a rank of the session being replaced
     loader_->setKernelOrder(order);
     loader_->start(paths);
@@ -40,7 +62,25 @@ void SessionController::cancelLoad() { loader_->cancel(); }
 void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
                                      std::function<void(std::shared_ptr<const TraceViews>)> ready) {
     const auto ranks = ranks_;
+    const uint64_t request = ++rankRequest_; // a kept rank's views posted before are superseded
+    keptPending_ = false;
     if (ranks && ranks->fromSummaries()) {
+        const ModelPool::HeldModel held = ranks->models->held(trace);
+        if (const auto* kept = static_cast<const KeptRank*>(held.attached.get());
+            kept && sameOrder(kept->visible->kernelOrder, order)) {
+            rankJob_->cancel(); // a rank asked for before
+            auto visible = withRanks(*kept->visible, ranks);
+            auto complete = withRanks(*kept->complete, ranks);
+            // Shown in the next turn, as a prepared rank is: the caller's state is set first.
+            keptPending_ = true;
+            QTimer::singleShot(0, this, [this, request, ranks, visible, complete, ready] {
+                if (request != rankRequest_ || ranks_ != ranks) return;
+                keptPending_ = false;
+                ready(visible);
+                this->complete(complete);
+            });
+            return;
+        }
         rankJob_->runWithContext([this, ranks, trace, order, ready = std::move(ready)](
                                      const JobContext& ctx) -> BackgroundJob::Done {
             LoadOptions options = loadOptionsFromSettings();
@@ -76,6 +116,9 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
                 ready(visible);
             });
             auto complete = completeViews(visible);
+            ranks->models->attach(trace, model.trace.get(),
+                                  std::make_shared<const KeptRank>(
+                                      KeptRank{withRanks(*visible, {}), withRanks(*complete, {})}));
             return [this, complete = std::move(complete)] { this->complete(complete); };
         });
         return;
@@ -92,6 +135,8 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
 
 void SessionController::prepareAllRanks(
     std::function<void(std::shared_ptr<const AllRanksView>)> ready) {
+    ++rankRequest_;
+    keptPending_ = false;
     if (allRanks_) {
         rankJob_->cancel(); // a rank switch asked for before
         return ready(allRanks_);
@@ -107,9 +152,13 @@ void SessionController::prepareAllRanks(
     });
 }
 
-void SessionController::cancelRankWork() { rankJob_->cancel(); }
+void SessionController::cancelRankWork() {
+    rankJob_->cancel();
+    ++rankRequest_;
+    keptPending_ = false;
+}
 
-bool SessionController::rankWorkPending() const { return rankJob_->busy(); }
+bool SessionController::rankWorkPending() const { return rankJob_->busy() || keptPending_; }
 
 void SessionController::addPage(TracePage* page) { pages_.push_back(page); }
 

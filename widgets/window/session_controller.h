@@ -85,7 +85,9 @@ class SessionController : public QObject {
     void runStep();
 
     TraceLoader* loader_;
-    BackgroundJob* rankJob_;                       // prepareTrace's and prepareAllRanks' work
+    BackgroundJob* rankJob_;   // prepareTrace's and prepareAllRanks' work
+    uint64_t rankRequest_ = 0; // counts rank requests: a kept rank's posted views check it
+    bool keptPending_ = false; // a kept rank's views are posted, to be shown next turn
     std::shared_ptr<const AllRanksView> allRanks_; // of ranks_, kept for switching back
     QPointer<QWidget> paintGate_;
     std::vector<TracePage*> pages_;
