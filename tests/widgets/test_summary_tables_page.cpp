@@ -66,6 +66,11 @@ TEST(SummaryTablesPage, ShowsCoreTablesAndSelectsARowsKernels) {
     // 849,250 ns of forward kernels over two steps (make_fixtures.py's Model table).
     EXPECT_EQ(forward.siblingAtColumn(SummaryTableModel::GpuTotal).data().toString(),
               QStringLiteral("0.85"));
+    // Others has no calls: an empty cell, and nothing a view could draw as a check box.
+    const QModelIndex othersCalls =
+        topRow(*page.view(), QStringLiteral("Others")).siblingAtColumn(SummaryTableModel::Calls);
+    EXPECT_EQ(othersCalls.data().toString(), QString());
+    EXPECT_FALSE(othersCalls.data(Qt::CheckStateRole).isValid());
 
     // The Operator table is a tree: op -> inner phase -> kernel.
     page.sortBox()->setCurrentText(QStringLiteral("cpu_total"));

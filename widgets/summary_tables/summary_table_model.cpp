@@ -110,7 +110,10 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Calls) {
-        if (!row.callsKnown) return role == kSortRole ? QVariant(-1) : QVariant(QString());
+        if (!row.callsKnown) {
+            if (role == kSortRole) return -1;
+            return role == Qt::DisplayRole || role == kCsvRole ? QVariant(QString()) : QVariant();
+        }
         if (role == Qt::DisplayRole || role == kCsvRole)
             return QString::number(static_cast<qulonglong>(row.calls));
         if (role == kSortRole) return static_cast<qulonglong>(row.calls);
