@@ -10,6 +10,7 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ls::gui {
 namespace {
@@ -60,6 +61,7 @@ SummaryTablesPage::SummaryTablesPage(QWidget* parent)
     view_->setModel(proxy_);
     view_->setUniformRowHeights(true);
     view_->setAlternatingRowColors(true);
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->setSortingEnabled(false); // the order is Paddle's, picked in the combo
     view_->header()->setStretchLastSection(false);
     view_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -119,6 +121,11 @@ void SummaryTablesPage::recompute() {
             view_->setRootIsDecorated(tree); // flat tables need no expander column
             view_->expandToDepth(0);         // ops open onto their phases; phases stay closed
             view_->resizeColumnToContents(SummaryTableModel::Name);
+            // Demangled kernel names run to hundreds of characters: the numbers stay in view,
+            // the name is elided in the middle and whole in its tooltip.
+            view_->setColumnWidth(SummaryTableModel::Name,
+                                  std::min(view_->columnWidth(SummaryTableModel::Name),
+                                           std::max(240, view_->viewport()->width() * 2 / 5)));
             header_->setText(QStringLiteral("%1 (times in ms). %2").arg(title, note));
             emit tableShown();
         };
