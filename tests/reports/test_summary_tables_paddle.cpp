@@ -170,6 +170,27 @@ TEST(SummaryTablesOnRealTraces, SharedNsysAndKinetoTraces) {
     }
 }
 
+// FSDP: NCCL kernels on their own streams overlap the backward GEMMs. The Model table sums, as
+// Paddle does, iter_sum merges: forward and optimizer agree, backward is larger by the overlap.
+TEST(SummaryTablesOnRealTraces, FsdpModelSumsWhatIterSumMerges) {
+    const fs::path file = sharedDir() / "traces" / "fsdp_rank0.kineto.json.gz";
+    LS_REQUIRE_FILE(file);
+    const CsvTable iter = table(file, "iter_sum");
+    int64_t forward = 0, backward = 0, optimizer = 0;
+    for (size_t r = 1; r < iter.size(); ++r) {
+        if (iter[r][0] == "median") continue;
+        forward += num(iter[r][column(iter, "forward_ns")]);
+        backward += num(iter[r][column(iter, "backward_ns")]);
+        optimizer += num(iter[r][column(iter, "optimizer_ns")]);
+    }
+    std::map<std::string, int64_t> gpu;
+    const CsvTable model = table(file, "model");
+    for (size_t r = 1; r < model.size(); ++r) gpu[model[r][0]] = num(model[r][7]);
+    EXPECT_EQ(gpu["Forward"], forward);
+    EXPECT_EQ(gpu["Optimization"], optimizer);
+    EXPECT_GT(gpu["Backward"], backward);
+}
+
 // Kernel table and Overview's GPU rows against SQL over the same export: per name, the count,
 // total, max and min of end - start; the union of all kernels' [start, end).
 TEST(SummaryTablesOnRealTraces, KernelTableAndOverviewEqualSql) {

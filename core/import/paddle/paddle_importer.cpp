@@ -105,6 +105,7 @@ class PaddleReader {
             if (!e_.dtypes.empty()) ++withDtypes_;
             if (!e_.callstack.empty()) ++withCallstack_;
             if (e_.occupancyPercent >= 0) ++withOccupancy_;
+            if (e_.bandwidthGBs >= 0) ++withBandwidth_;
             return builder_.event(k);
         }
         ++events_;
@@ -171,6 +172,7 @@ class PaddleReader {
         note("paddle.ops_with_input_dtypes", withDtypes_);
         note("paddle.ops_with_callstack", withCallstack_);
         note("paddle.kernels_with_occupancy", withOccupancy_);
+        note("paddle.copies_with_bandwidth", withBandwidth_); // bytes / duration: derived here too
     }
 
   private:
@@ -188,7 +190,8 @@ class PaddleReader {
     };
     std::unordered_map<int64_t, std::vector<OpenOp>> openOps_; // by thread
 
-    uint64_t events_ = 0, withShapes_ = 0, withDtypes_ = 0, withCallstack_ = 0, withOccupancy_ = 0;
+    uint64_t events_ = 0, withShapes_ = 0, withDtypes_ = 0, withCallstack_ = 0, withOccupancy_ = 0,
+             withBandwidth_ = 0;
 };
 
 } // namespace

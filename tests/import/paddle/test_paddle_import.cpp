@@ -117,6 +117,7 @@ TEST(PaddleImport, KernelsCopiesSetsAndTheirLaunches) {
     EXPECT_EQ(t->report.count(Anomaly::MalformedEvent), 0u);
     EXPECT_EQ(t->report.count(Anomaly::UnknownEventCategory), 0u);
     EXPECT_EQ(metadata(*t, "paddle.kernels_with_occupancy"), "20");
+    EXPECT_EQ(metadata(*t, "paddle.copies_with_bandwidth"), "2");
 }
 
 TEST(PaddleImport, OpsCarryShapesAndPhasesSetDirections) {
