@@ -117,6 +117,14 @@ HostRoles hostRoles(const Trace& t) {
         return rs.start[a.range.value] < rs.start[b.range.value];
     });
 
+    std::vector<uint32_t> opOfRange(n, UINT32_MAX);
+    for (uint32_t o = 0; o < t.ops.size(); ++o) opOfRange[t.ops.extent[o].value] = o;
+    h.topOp.resize(t.ops.size());
+    for (uint32_t o = 0; o < t.ops.size(); ++o) {
+        h.topOp[o] = o;
+        for (RangeId r = rs.parent[t.ops.extent[o].value]; r.valid(); r = rs.parent[r.value])
+            if (opOfRange[r.value] != UINT32_MAX) h.topOp[o] = opOfRange[r.value];
+    }
     h.commOp.assign(t.ops.size(), 0);
     for (size_t o = 0; o < t.ops.size(); ++o)
         h.commOp[o] = isCommOpName(t.str(rs.name[t.ops.range[o].value]));

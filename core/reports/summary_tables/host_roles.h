@@ -34,6 +34,11 @@ struct HostRoles {
     std::vector<uint8_t> inner;
     // Per range: 1 for a user range that is none of the above (UserDefined).
     std::vector<uint8_t> userDefined;
+    // Per op instance: the outermost op instance around it, itself when top-level. The
+    // correlation makes an op instance of every carrier of its own seq (autocast's aten::addmm
+    // inside aten::linear); as Paddle's ops, the tables count the outermost ones as ops and the
+    // nested ones as their inner phases.
+    std::vector<uint32_t> topOp;
     // Per op instance: 1 when its name says it communicates (allreduce, broadcast, nccl …).
     std::vector<uint8_t> commOp;
     // Per kernel: 1 for communication kernels (NCCL, NVSHMEM, RCCL).

@@ -60,7 +60,8 @@ SummaryTable operatorTable(const Trace& t, SummarySort sort) {
     table.title = "Operator Summary";
     table.totalTime = h.stepsCpuTime;
     table.note = "Ops are top-level op instances (an op inside another is one of its inner "
-                 "phases); an op's GPU time is the summed duration of the kernels it launched, "
+                 "phases); an op's GPU time is the summed duration of the kernels launched inside "
+                 "it, "
                  "an inner phase's of those launched inside it. CPU ratio = CPU time / "
                  "ProfileStep time; GPU ratio = GPU time / all kernel time.";
     const auto& rs = t.ranges;
@@ -83,8 +84,9 @@ SummaryTable operatorTable(const Trace& t, SummarySort sort) {
             addKernel(outside, t, i);
             continue;
         }
-        kernelsOfOp[o.value].push_back(i);
-        const RangeId extent = t.ops.extent[o.value];
+        const uint32_t top = h.topOp[o.value]; // a nested op instance is an inner phase
+        kernelsOfOp[top].push_back(i);
+        const RangeId extent = t.ops.extent[top];
         for (RangeId r = links.range[i]; r.valid() && r != extent; r = rs.parent[r.value])
             if (rs.parent[r.value] == extent) {
                 innerOf[i] = r;
@@ -95,6 +97,7 @@ SummaryTable operatorTable(const Trace& t, SummarySort sort) {
 
     std::map<std::string, Group> ops;
     for (uint32_t o = 0; o < t.ops.size(); ++o) {
+        if (h.topOp[o] != o) continue;
         const RangeId extent = t.ops.extent[o];
         Group& g = ops[std::string(t.str(rs.name[t.ops.range[o].value]))];
         g.cpu.add(rs.end[extent.value] - rs.start[extent.value]);

@@ -59,10 +59,12 @@ SummaryTable overviewTable(const Trace& t) {
                               base, false));
     }
     {
-        std::vector<Interval> v;
-        for (RangeId e : t.ops.extent) v.push_back({rs.start[e.value], rs.end[e.value]});
-        cpu.push_back(
-            typeRow("Operator", t.ops.size(), lengthOf(unionOf(std::move(v))), base, false));
+        std::vector<Interval> v; // top-level instances: nested ones are OperatorInner
+        for (uint32_t o = 0; o < t.ops.size(); ++o)
+            if (h.topOp[o] == o)
+                v.push_back({rs.start[t.ops.extent[o].value], rs.end[t.ops.extent[o].value]});
+        const uint64_t n = v.size();
+        cpu.push_back(typeRow("Operator", n, lengthOf(unionOf(std::move(v))), base, false));
     }
     uint64_t calls = 0;
     TimeNs time = rangeUnion([&](uint32_t r) { return h.inner[r] != 0; }, calls);
