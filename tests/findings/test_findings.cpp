@@ -9,6 +9,7 @@
 #include "core/load/session_load.h"
 #include "core/reports/collectives.h"
 #include "core/reports/iteration_summary.h"
+#include "core/reports/launch_bound.h"
 #include "core/reports/memory_summary.h"
 #include "core/reports/rank_summary.h"
 #include "core/reports/roofline.h"
@@ -170,6 +171,55 @@ void expectFiguresMatchReports(const Session& s, const FindingList& list) {
                 if (r.name == "[CUDA memcpy HtoD]") htod = static_cast<double>(r.stats.total);
             EXPECT_LE(f.figure("copy_gpu_ns"), htod);
             EXPECT_GE(f.figure("copy_gpu_ns"), 0.5 * htod);
+        } else if (f.rule == "far_below_roofline") {
+            // The costliest point's percent of its roof is one the roofline report prints.
+            bool found = false;
+            for (const RooflinePoint& p : roofline(t, RooflineGrouping::Kernel))
+                if (p.percentOfRoof() == f.figure("worst_percent_of_roof")) found = true;
+            EXPECT_TRUE(found);
+            EXPECT_LT(f.figure("worst_percent_of_roof"), 25);
+            EXPECT_NE(f.statement.find(findingPercent(f.figure("worst_percent_of_roof"))),
+                      std::string::npos);
+        } else if (f.rule == "occupancy_limited" || f.rule == "fusion_candidates") {
+            // Their kernels' own times and occupancies (the kernel table's columns), when the
+            // evidence holds all of them.
+            if (f.figure("kernels") <= static_cast<double>(kMaxEvidence)) {
+                double time = 0, weighted = 0;
+                for (const KernelId k : f.evidence.kernels) {
+                    time += static_cast<double>(t.kernels.duration(k.value));
+                    weighted += static_cast<double>(t.kernels.duration(k.value)) *
+                                t.metrics.occupancy[k.value];
+                }
+                EXPECT_DOUBLE_EQ(f.figure("gpu_time_ns"), time);
+                if (f.rule == "occupancy_limited") {
+                    EXPECT_NEAR(f.figure("occupancy_pct"), weighted / time, 1e-6);
+                    EXPECT_LE(f.figure("occupancy_pct"), 50);
+                }
+            }
+            EXPECT_LE(f.figure("saved_ns"), f.figure("gpu_time_ns"));
+        } else if (f.rule == "tiny_kernels") {
+            for (const KernelId k : f.evidence.kernels) EXPECT_TRUE(isLaunchBound(t, k));
+            EXPECT_GT(f.figure("launch_time_ns"), f.figure("kernel_time_ns"));
+        }
+        if (f.rule == "slow_iteration" && f.figure("kernel_extra_ns") > 0 &&
+            f.evidence.kernels.size() < kMaxEvidence) {
+            // The grown kernel's extra time: its launches in the outlier (the evidence, all of
+            // them) less its launches in the typical iteration.
+            const IterationSummary it = iterationSummary(t);
+            const IterationRow* typical = nullptr;
+            for (const IterationRow& r : it.rows)
+                if (r.number == static_cast<int>(f.figure("typical_number"))) typical = &r;
+            ASSERT_NE(typical, nullptr);
+            ASSERT_FALSE(f.evidence.kernels.empty());
+            const StringId name = t.kernels.name[f.evidence.kernels.front().value];
+            double extra = 0;
+            for (const KernelId k : f.evidence.kernels)
+                extra += static_cast<double>(t.kernels.duration(k.value));
+            for (uint32_t k = 0; k < t.kernels.size(); ++k)
+                if (t.kernels.name[k] == name && t.kernels.start[k] >= typical->gpuStart &&
+                    t.kernels.start[k] < typical->gpuEnd)
+                    extra -= static_cast<double>(t.kernels.duration(k));
+            EXPECT_DOUBLE_EQ(f.figure("kernel_extra_ns"), extra);
         }
         // Idle findings: their idle per iteration period is their cost.
         if (f.figure("idle_ns") > 0 && f.rule != "pageable_copy") {
@@ -180,13 +230,18 @@ void expectFiguresMatchReports(const Session& s, const FindingList& list) {
 }
 
 TEST(Findings, NumbersEqualTheirReportsOnThePlantedDefects) {
-    for (const auto& files : std::vector<std::vector<std::string>>{{"defect_sync.sqlite"},
-                                                                   {"defect_item.sqlite"},
-                                                                   {"defect_tf32off.sqlite"},
-                                                                   {"defect_loader.sqlite"},
-                                                                   {"defect_pageable.sqlite"},
-                                                                   {"defect_tiny.sqlite"},
-                                                                   kStraggler}) {
+    for (const auto& files :
+         std::vector<std::vector<std::string>>{{"defect_sync.sqlite"},
+                                               {"defect_item.sqlite"},
+                                               {"defect_tf32off.sqlite"},
+                                               {"defect_loader.sqlite"},
+                                               {"defect_pageable.sqlite"},
+                                               {"defect_tiny.sqlite"},
+                                               {"defect_none.sqlite"},
+                                               {"defect_none.kineto.json.gz"},
+                                               {"defect_pageable.kineto.json.gz"},
+                                               {"defect_item.kineto.json.gz"},
+                                               kStraggler}) {
         const Loaded* l = load(files);
         if (!l) GTEST_SKIP() << files[0] << " absent";
         ASSERT_FALSE(l->list.findings.empty()) << files[0];
@@ -200,7 +255,8 @@ TEST(Findings, NumbersEqualTheirReportsOnTheSharedTraces) {
         {"gpt2_2layer_bf16_b8_h200.sqlite"},
         {"gpt2_2layer_fp16_h200.sqlite"},
         {"gpt2_2layer_fp16_h200.kineto.json.gz"},
-        {"ddp_bf16_h200x2_rank0.sqlite", "ddp_bf16_h200x2_rank1.sqlite"}};
+        {"ddp_bf16_h200x2_rank0.sqlite", "ddp_bf16_h200x2_rank1.sqlite"},
+        {"fsdp_rank0.kineto.json.gz", "fsdp_rank1.kineto.json.gz"}};
     int seen = 0;
     for (const auto& names : sets) {
         std::vector<std::string> paths;
