@@ -68,11 +68,14 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"info",
          {"ncu"},
-         {},
-         R"(usage: layerscope-cli info FILE... [--ncu CSV]
+         {"memory"},
+         R"(usage: layerscope-cli info FILE... [--ncu CSV] [--memory]
 
 Prints the export's format, exporter and schema version, capture span,
 counts per event kind, processes, threads, devices, streams and the load report.
+
+--memory       also print where the loaded model's memory is: each column and index with
+               its rows, bytes and bytes per kernel, the string pool and the rest
 
 --ncu CSV      also read Nsight Compute `ncu --csv` output of the same program and print how
                its kernels matched the trace's: matched, unmatched and ambiguous counts, the

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "core/cache/model_breakdown.h"
 #include "core/import/ncu/ncu_metrics.h"
 #include "core/model/rank_labels.h"
 #include "core/reports/summary.h"
@@ -136,6 +137,27 @@ void printRanks(const Session& s, std::ostream& out) {
     out << "clock alignment: " << s.clockAlignment << "\n";
 }
 
+// The model's bytes column by column (docs/performance.md): what a compaction is measured on.
+void printMemory(const Trace& t, std::ostream& out) {
+    const auto rows = modelBytesBreakdown(t);
+    uint64_t total = 0;
+    for (const auto& r : rows) total += r.bytes;
+    const double kernels = static_cast<double>(std::max<size_t>(1, t.kernels.size()));
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "model memory: %.1f MB, %.1f bytes per kernel\n",
+                  static_cast<double>(total) / 1e6, static_cast<double>(total) / kernels);
+    out << buf;
+    out << "  table,column,rows,bytes,bytes_per_kernel\n";
+    for (const auto& r : rows) {
+        if (r.bytes == 0) continue;
+        std::snprintf(buf, sizeof buf, "  %s,%s,%llu,%llu,%.2f\n", r.table.c_str(),
+                      r.column.c_str(), static_cast<unsigned long long>(r.rows),
+                      static_cast<unsigned long long>(r.bytes),
+                      static_cast<double>(r.bytes) / kernels);
+        out << buf;
+    }
+}
+
 } // namespace
 
 int commandInfo(const Options& o, Context& c) {
@@ -158,6 +180,7 @@ int commandInfo(const Options& o, Context& c) {
             c.out << (i ? "\n" : "") << "== " << s->traces[i].file << " (" << i + 1 << " of "
                   << s->traces.size() << ")\n";
         printTraceInfo(*s->traces[i].trace, ncu.get(), c.out);
+        if (o.flags.count("memory")) printMemory(*s->traces[i].trace, c.out);
     }
     if (s->traces.size() > 1) c.out << "\n== session\n";
     printRanks(*s, c.out);

@@ -4,8 +4,8 @@
 // rank came last and how long the others waited for it. And per iteration, each rank's time and
 // the slowest rank (summary --report rank_iter_sum).
 #include "core/costs/collective.h"
-#include "core/reports/group_name.h"
 #include "core/model/session.h"
+#include "core/reports/group_name.h"
 
 #include <string>
 #include <vector>

@@ -1,0 +1,114 @@
+#include "core/cache/model_breakdown.h"
+
+#include "core/cache/model_bytes.h"
+
+#include <array>
+#include <string_view>
+#include <tuple>
+
+namespace ls {
+namespace {
+
+template <typename T, typename A>
+ModelBytesRow rowOf(std::string_view table, std::string_view column, const std::vector<T, A>& v) {
+    return {std::string(table), std::string(column), v.size(), v.capacity() * sizeof(T)};
+}
+
+// One row per element of `columns` (a tie of vectors), named in order; the names must match the
+// tie's length, which the static_assert keeps true when a column is added.
+template <typename Tuple, size_t N>
+void addColumns(std::vector<ModelBytesRow>& out, std::string_view table, const Tuple& columns,
+                const std::array<std::string_view, N>& names) {
+    static_assert(std::tuple_size_v<Tuple> == N, "name every column of the table");
+    [&]<size_t... K>(std::index_sequence<K...>) {
+        (out.push_back(rowOf(table, names[K], std::get<K>(columns))), ...);
+    }
+    (std::make_index_sequence<N>{});
+}
+
+template <typename G, typename I>
+void addCsr(std::vector<ModelBytesRow>& out, std::string_view name, const Csr<G, I>& c) {
+    ModelBytesRow r = rowOf("index", name, c.ids);
+    r.bytes += c.offsets.capacity() * sizeof(c.offsets[0]);
+    out.push_back(r);
+}
+
+constexpr std::array<std::string_view, 9> kGpuOp = {
+    "start",       "end",         "importDevice",  "importContext", "importStream",
+    "streamIndex", "correlation", "importProcess", "launch"};
+
+template <size_t N, size_t M>
+constexpr std::array<std::string_view, N + M> join(const std::array<std::string_view, N>& a,
+                                                   const std::array<std::string_view, M>& b) {
+    std::array<std::string_view, N + M> out{};
+    for (size_t i = 0; i < N; ++i) out[i] = a[i];
+    for (size_t i = 0; i < M; ++i) out[N + i] = b[i];
+    return out;
+}
+
+} // namespace
+
+std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
+    // The tables' tie() are not const: they only hand out references, read here.
+    Trace& t = const_cast<Trace&>(trace); // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    std::vector<ModelBytesRow> out;
+    addColumns(out, "kernels", t.kernels.tie(),
+               join(kGpuOp, std::array<std::string_view, 8>{"name", "shortName", "grid", "block",
+                                                            "registers", "staticSmem",
+                                                            "dynamicSmem", "smemConfig"}));
+    addColumns(out, "memcpys", t.memcpys.tie(),
+               join(kGpuOp, std::array<std::string_view, 5>{"bytes", "kind", "cuptiCopyKind",
+                                                            "srcKind", "dstKind"}));
+    addColumns(out, "memsets", t.memsets.tie(),
+               join(kGpuOp, std::array<std::string_view, 3>{"bytes", "value", "memKind"}));
+    addColumns(out, "API calls", t.apiCalls.tie(),
+               std::array<std::string_view, 7>{"start", "end", "thread", "correlation", "name",
+                                               "kind", "result"});
+    addColumns(out, "NVTX ranges", t.ranges.tie(),
+               std::array<std::string_view, 12>{"start", "end", "importThread", "name", "sizes",
+                                                "seq", "opId", "kind", "depth", "parent", "flags",
+                                                "importSourceRow"});
+    const KernelLinks& l = t.kernelLinks;
+    addColumns(out, "kernel links", std::tie(l.range, l.op, l.opInstance, l.direction, l.layer),
+               std::array<std::string_view, 5>{"range", "op", "opInstance", "direction", "layer"});
+    const OpColumns& o = t.ops;
+    addColumns(out, "ops", std::tie(o.range, o.extent, o.direction, o.layer, o.paired),
+               std::array<std::string_view, 5>{"range", "extent", "direction", "layer", "paired"});
+    const KernelMetrics& m = t.metrics;
+    addColumns(out, "kernel metrics",
+               std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule,
+                        m.tcMathOp, m.occupancy, m.occupancyLimiter),
+               std::array<std::string_view, 10>{"flops", "bytes", "dtype", "dtypeSource", "rule",
+                                                "tc", "tcRule", "tcMathOp", "occupancy",
+                                                "occupancyLimiter"});
+    const KernelGraphColumns& g = t.kernelGraph;
+    addColumns(out, "kernel graph", std::tie(g.graph, g.node, g.originalNode, g.capture, g.how),
+               std::array<std::string_view, 5>{"graph", "node", "originalNode", "capture", "how"});
+    addColumns(out, "OS runtime",
+               std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid,
+                        t.osRuntime.tid),
+               std::array<std::string_view, 5>{"start", "end", "name", "pid", "tid"});
+    addCsr(out, "streamKernels", t.streamKernels);
+    addCsr(out, "threadApiCalls", t.threadApiCalls);
+    addCsr(out, "apiKernels", t.apiKernels);
+    addCsr(out, "captureKernels", t.captureKernels);
+    addCsr(out, "threadStartEnd", t.threadStartEnd);
+    out.push_back(rowOf("index", "threadRangeBegin", t.threadRangeBegin));
+    out.push_back(rowOf("index", "startEndTree", t.startEndTree));
+    out.push_back(rowOf("index", "startEndTreeBegin", t.startEndTreeBegin));
+    const auto& src = t.rangeSourceRows;
+    ModelBytesRow sources = rowOf("index", "rangeSourceRows", src.plain);
+    sources.bytes += src.runStart.capacity() * sizeof(src.runStart[0]) +
+                     src.runValue.capacity() * sizeof(src.runValue[0]);
+    sources.rows += src.runStart.size();
+    out.push_back(sources);
+    out.push_back({"strings", "pool", t.strings.size(), t.strings.bytes()});
+    uint64_t named = 0;
+    for (const ModelBytesRow& r : out) named += r.bytes;
+    const uint64_t total = modelBytes(trace);
+    out.push_back(
+        {"other", "lists, small tables, the load report", 0, total > named ? total - named : 0});
+    return out;
+}
+
+} // namespace ls
