@@ -61,6 +61,32 @@ TEST(FindingsPage, ListsCoreFindingsFirstAndSelectsTheirEvidence) {
     EXPECT_TRUE(page.tree()->topLevelItem(0)->isExpanded());
 }
 
+// The kernel rules show as the others do: on the clean baseline's profiler trace, the fusion
+// candidates and the occupancy-limited softmax, each selecting its kernels.
+TEST(FindingsPage, KernelRulesSelectTheirKernels) {
+    const QString file = defect("defect_none.kineto.json.gz");
+    if (!QFileInfo::exists(file)) GTEST_SKIP() << "defect_none.kineto.json.gz absent";
+    FindingsPage::setShowFirst(true);
+    auto w = ls::gui::test::openInWindow(file);
+    ASSERT_TRUE(w);
+    FindingsPage& page = *w->findingsPage();
+    ASSERT_TRUE(waitForFindings(page));
+    const ls::FindingList core = ls::findings(ls::loadSession({file.toStdString()}));
+    int seen = 0;
+    for (size_t i = 0; i < core.findings.size(); ++i) {
+        const ls::Finding& f = core.findings[i];
+        if (f.rule != "fusion_candidates" && f.rule != "occupancy_limited") continue;
+        ++seen;
+        EXPECT_EQ(page.tree()->topLevelItem(static_cast<int>(i))->text(3).toStdString(),
+                  f.statement);
+        page.pick(static_cast<int>(i));
+        ASSERT_FALSE(f.evidence.kernels.empty());
+        EXPECT_EQ(w->kernelModel()->rows().size(), f.evidence.kernels.size()) << f.rule;
+        EXPECT_TRUE(w->kernelModel()->scopeLabel().contains(QString::fromStdString(f.rule)));
+    }
+    EXPECT_EQ(seen, 2);
+}
+
 TEST(FindingsPage, OtherTabStaysWhenTheSettingIsOff) {
     const QString file = defect("defect_none.sqlite");
     if (!QFileInfo::exists(file)) GTEST_SKIP() << "defect_none.sqlite absent";
