@@ -43,31 +43,53 @@ std::vector<Finding> comparisonFindings(const Session& session, const DiffSide& 
         const DiffResult d = diffRuns(reference, self, options);
         const double total = d.total.deltaNs();
         if (total <= 0) continue;
-        const DiffRow* top = nullptr;
-        for (const DiffRow& row : d.rows)
-            if (row.deltaNs() > 0 && (!top || row.deltaNs() > top->deltaNs())) top = &row;
-        if (!top || top->deltaNs() < kMinPercent / 100 * iterationNs) continue;
+        // A layer or a family counts whole, forward and backward together (run_diff splits them
+        // by direction); an op's name says its direction already.
+        struct Group {
+            std::string key;
+            double a = 0, b = 0;
+            std::vector<const DiffRow*> rows;
+            double delta() const { return b - a; }
+        };
+        std::vector<Group> groups;
+        for (const DiffRow& row : d.rows) {
+            const std::string key =
+                level == DiffLevel::Op || row.direction.empty()
+                    ? row.key + (row.direction.empty() ? "" : " (" + row.direction + ")")
+                    : row.key;
+            auto it = std::find_if(groups.begin(), groups.end(),
+                                   [&](const Group& g) { return g.key == key; });
+            if (it == groups.end()) it = groups.insert(groups.end(), Group{key, 0, 0, {}});
+            it->a += row.a.gpuTimeNs;
+            it->b += row.b.gpuTimeNs;
+            it->rows.push_back(&row);
+        }
+        const Group* top = nullptr;
+        for (const Group& g : groups)
+            if (g.delta() > 0 && (!top || g.delta() > top->delta())) top = &g;
+        if (!top || top->delta() < kMinPercent / 100 * iterationNs) continue;
         Finding f;
         f.rule = std::string("compare_") + std::string(diffLevelName(level));
-        f.costMsPerIteration = top->deltaNs() / 1e6;
-        const std::string key =
-            top->key + (top->direction.empty() ? "" : " (" + top->direction + ")");
-        f.statement = std::string(levelNoun(level)) + " " + key + " takes " +
-                      findingMs(top->b.gpuTimeNs) + " of GPU time per iteration against " +
-                      findingMs(top->a.gpuTimeNs) + " in " + reference.label + ": " +
-                      findingMs(top->deltaNs()) + " of the " + findingMs(total) + " more (" +
-                      findingPercent(100 * top->deltaNs() / total) + ")";
+        f.costMsPerIteration = top->delta() / 1e6;
+        const std::string& key = top->key;
+        f.statement = std::string(levelNoun(level)) + " " + key + " takes " + findingMs(top->b) +
+                      " of GPU time per iteration against " + findingMs(top->a) + " in " +
+                      reference.label + ": " + findingMs(top->delta()) + " of the " +
+                      findingMs(total) + " more (" + findingPercent(100 * top->delta() / total) +
+                      ")";
         f.bound = "its extra GPU time per iteration over the reference run (diff --by " +
                   std::string(diffLevelName(level)) + ")";
         f.fix = "Compare the two runs' configuration for it: dtype and autocast, TF32, shapes "
                 "and batch size, the library versions that choose its kernels.";
-        f.figures = {{"delta_ns", top->deltaNs()},
+        f.figures = {{"delta_ns", top->delta()},
                      {"total_delta_ns", total},
-                     {"gpu_time_ns", top->b.gpuTimeNs},
-                     {"reference_gpu_time_ns", top->a.gpuTimeNs}};
+                     {"gpu_time_ns", top->b},
+                     {"reference_gpu_time_ns", top->a}};
         f.evidence.trace = r.trace;
         f.evidence.ranks = {r.rank};
-        std::vector<KernelId> kernels = diffRowKernels(self, options, *top);
+        std::vector<KernelId> kernels;
+        for (const DiffRow* row : top->rows)
+            for (const KernelId k : diffRowKernels(self, options, *row)) kernels.push_back(k);
         const Trace& t = *self.trace;
         std::sort(kernels.begin(), kernels.end(), [&](KernelId a, KernelId b) {
             return t.kernels.duration(a.value) > t.kernels.duration(b.value);
