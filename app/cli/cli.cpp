@@ -281,8 +281,10 @@ heads --format table; with csv and tsv it goes to stderr.
 What is wrong with a trace, or with the ranks of a job given as several files, as a list of
 findings ranked by the time each costs per iteration (rank 1: the costliest): GPU idle after
 synchronizations, behind host ranges such as data loading or behind slow launches; copies from
-pageable memory; GEMMs without Tensor Cores; slow iterations; exposed communication and the rank
-the others wait for. The typical iteration is the median period between the GPU starts of
+pageable memory; GEMMs without Tensor Cores or far below their roofline; top kernels limited by
+registers or shared memory; chains of element-wise kernels to fuse; kernels shorter than their
+launch; slow iterations and what differs in them; exposed communication and the rank the others
+wait for. The typical iteration is the median period between the GPU starts of
 consecutive iterations. A rule says nothing below 1 % of an iteration. Rules, thresholds and
 how each cost is estimated: docs/findings.md.
 Columns: rank,rule,statement,cost_ms_per_iteration,bound,evidence,fix (default format table,
