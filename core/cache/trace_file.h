@@ -15,7 +15,9 @@ namespace ls {
 // source rows packed; 5: big columns start on a page boundary, to be mapped on reopen; 6: NVTX
 // names are a load part of their own; 7: big columns on 64 KiB boundaries (64 KiB-page hosts).
 // 9: CUDA graph columns (Trace::kernelGraph, captureKernels) and their load-report entries.
-constexpr uint32_t kTraceCacheVersion = 9;
+// 10: PyTorch profiler copies take their memory kinds from their names (pageable copies);
+// ProfileStep#N ranges are iterations.
+constexpr uint32_t kTraceCacheVersion = 10;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

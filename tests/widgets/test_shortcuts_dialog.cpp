@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <gtest/gtest.h>
 #include <set>
@@ -48,6 +49,19 @@ TEST(ShortcutsDialog, ListsEveryActionWithAShortcut) {
     EXPECT_TRUE(listed.count({QStringLiteral("Ctrl+O"), QStringLiteral("Open")}));
     EXPECT_TRUE(listed.count({QStringLiteral("W / S"), QStringLiteral("Zoom in / out")}));
     EXPECT_TRUE(listed.count({QStringLiteral("F1"), QStringLiteral("Keyboard Shortcuts")}));
+    // Every tab has its Ctrl+digit, the Findings and Summary tables tabs included.
+    EXPECT_TRUE(listed.count({QStringLiteral("Ctrl+7"), QStringLiteral("Findings")}));
+    EXPECT_TRUE(listed.count({QStringLiteral("Ctrl+8"), QStringLiteral("Summary Tables")}));
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    for (QAction* a : w.findChildren<QAction*>())
+        for (int digit = 1; digit <= tabs->count(); ++digit)
+            if (a->shortcuts().contains(
+                    QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + digit)))) {
+                a->trigger();
+                EXPECT_EQ(tabs->currentIndex(), digit - 1) << digit;
+            }
+    EXPECT_EQ(tabs->count(), 8);
 }
 
 } // namespace

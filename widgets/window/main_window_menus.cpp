@@ -53,6 +53,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QTreeView>
+#include <iterator>
 
 namespace ls::gui {
 
@@ -152,8 +153,10 @@ void MainWindow::buildMenus() {
                                 QStringLiteral("&Forward/Backward"),
                                 QStringLiteral("&Load Report"),
                                 QStringLiteral("&Ranks"),
-                                QStringLiteral("R&oofline")};
-    for (int i = 0; i < 6; ++i) {
+                                QStringLiteral("R&oofline"),
+                                QStringLiteral("F&indings"),
+                                QStringLiteral("Summary T&ables")};
+    for (int i = 0; i < static_cast<int>(std::size(tabNames)); ++i) {
         QAction* a = view->addAction(tabNames[i], this, [this, i] { tabs_->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
