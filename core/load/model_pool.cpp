@@ -39,6 +39,7 @@ ModelPool::Model ModelPool::acquire(uint32_t trace, const LoadOptions& options) 
     // the models loaded so far had (at first, as large as its file: SQLite exports are larger).
     std::error_code ec;
     const uint64_t fileBytes = std::filesystem::file_size(files_[trace], ec);
+    size_t evicted = 0;
     {
         std::lock_guard lock(mutex_);
         const double ratio = loadedFileBytes_ ? static_cast<double>(loadedModelBytes_) /
@@ -46,9 +47,9 @@ ModelPool::Model ModelPool::acquire(uint32_t trace, const LoadOptions& options) 
                                               : 1.0;
         const auto expected =
             ec ? 0 : static_cast<uint64_t>(static_cast<double>(fileBytes) * ratio);
-        evictTo(modelShare() > expected ? modelShare() - expected : 0, trace);
+        evicted = evictTo(modelShare() > expected ? modelShare() - expected : 0, trace);
     }
-    platform::releaseFreedMemory();
+    if (evicted) platform::releaseFreedMemory(); // a trim walks the whole heap: only when freed
     LoadResult loaded = loadTrace(files_[trace], options);
     if (!loaded.ok()) {
         out.error = loaded.error ? loaded.error->reason : "cannot be read";
@@ -68,13 +69,14 @@ ModelPool::Model ModelPool::acquire(uint32_t trace, const LoadOptions& options) 
 void ModelPool::hold(uint32_t trace, std::shared_ptr<const Trace> model) {
     if (!model) return;
     const uint64_t bytes = modelBytes(*model);
+    size_t evicted = 0;
     {
         std::lock_guard lock(mutex_);
         std::erase_if(held_, [&](const Held& h) { return h.trace == trace; });
         held_.push_back({trace, std::move(model), bytes, ++clock_, nullptr});
-        evictTo(modelShare(), trace);
+        evicted = evictTo(modelShare(), trace);
     }
-    platform::releaseFreedMemory();
+    if (evicted) platform::releaseFreedMemory();
 }
 
 void ModelPool::attach(uint32_t trace, const Trace* over, std::shared_ptr<const void> built) {
@@ -97,20 +99,23 @@ ModelPool::HeldModel ModelPool::held(uint32_t trace) {
     return {};
 }
 
-void ModelPool::evictTo(uint64_t limit, uint32_t keep) {
+size_t ModelPool::evictTo(uint64_t limit, uint32_t keep) {
     auto total = [&] {
         uint64_t sum = 0;
         for (const Held& h : held_) sum += h.bytes;
         return sum;
     };
+    size_t dropped = 0;
     while (total() > limit) {
         auto victim = held_.end();
         for (auto it = held_.begin(); it != held_.end(); ++it)
             if (it->trace != keep && (victim == held_.end() || it->lastUse < victim->lastUse))
                 victim = it;
-        if (victim == held_.end()) return; // only `keep` is left
+        if (victim == held_.end()) break; // only `keep` is left
         held_.erase(victim);
+        ++dropped;
     }
+    return dropped;
 }
 
 uint64_t ModelPool::heldBytes() const {

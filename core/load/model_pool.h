@@ -63,8 +63,9 @@ class ModelPool {
         uint64_t bytes = 0, lastUse = 0;
         std::shared_ptr<const void> attached; // see attach()
     };
-    // Drops least recently used models (never `keep`) until at most `limit` bytes are held.
-    void evictTo(uint64_t limit, uint32_t keep);
+    // Drops least recently used models (never `keep`) until at most `limit` bytes are held; how
+    // many it dropped.
+    size_t evictTo(uint64_t limit, uint32_t keep);
 
     const std::vector<std::string> files_, missing_;
     const uint64_t budget_;

@@ -137,9 +137,10 @@ std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const RankAn
 
 std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const RankAnalysis> ranks,
                                                       uint32_t shown, KernelOrder order,
-                                                      std::shared_ptr<const Trace> model) {
+                                                      std::shared_ptr<const Trace> model,
+                                                      std::unique_ptr<CachedViews> cached) {
     if (!model) model = ranks->session->traces.at(shown).trace;
-    auto s = prepareVisible(std::move(model), ranks.get(), shown, order);
+    auto s = prepareVisible(std::move(model), ranks.get(), shown, order, {}, std::move(cached));
     s->ranks = std::move(ranks);
     s->shownTrace = shown;
     return s;

@@ -71,9 +71,11 @@ std::shared_ptr<const TraceViews> prepareTraceViews(std::shared_ptr<const RankAn
                                                     std::shared_ptr<const Trace> model = {});
 // In two parts, so that the window shows the table, tree and timeline while the other tabs'
 // rows are built: the first without them, then a copy of it with them (complete).
+// `cached`: that trace's views from the view cache, taken instead of building them.
 std::shared_ptr<const TraceViews> prepareVisibleViews(std::shared_ptr<const RankAnalysis> ranks,
                                                       uint32_t shown, KernelOrder order = {},
-                                                      std::shared_ptr<const Trace> model = {});
+                                                      std::shared_ptr<const Trace> model = {},
+                                                      std::unique_ptr<CachedViews> cached = {});
 // What the loader built of one trace's views while the load was still correlating and pricing it.
 struct EarlyViews {
     std::optional<TimelineTracks> tracks; // from the imported columns

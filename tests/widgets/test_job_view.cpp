@@ -51,7 +51,16 @@ class JobView : public ::testing::Test {
                                    QStringLiteral("--no-cache")});
         ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
     }
-    void TearDown() override { ls::gui::setMemoryBudgetForThisRun(0); }
+    void TearDown() override {
+        ls::gui::setMemoryBudgetForThisRun(0);
+        qputenv("LAYERSCOPE_NO_CACHE", "1"); // as the suite runs (test_main_window.cpp)
+        qunsetenv("XDG_CACHE_HOME");
+    }
+    // The model and view caches on, in this test's folder.
+    void useCaches() {
+        qputenv("XDG_CACHE_HOME", dir_.filePath(QStringLiteral("cache")).toUtf8());
+        qunsetenv("LAYERSCOPE_NO_CACHE");
+    }
 
     // The rank_sum of `inputs` (the traces, or the job file when one is gone: its report equals
     // theirs, tests/job).
@@ -159,6 +168,7 @@ TEST_F(JobView, NoTraceHereStillShowsEveryRankAndNamesTheFile) {
 
 TEST_F(JobView, AFolderOverTheBudgetOpensFromSummariesWithinIt) {
     // A budget below one model: summaries, and only the shown rank's model held.
+    useCaches();
     ls::gui::setMemoryBudgetForThisRun(1 << 20);
     const auto w = openSessionInWindow({traces_});
     ASSERT_TRUE(w);
@@ -179,6 +189,10 @@ TEST_F(JobView, AFolderOverTheBudgetOpensFromSummariesWithinIt) {
         }
         if (rank == 1 && rank1Model.expired()) rank1Model = w->views()->trace;
     }
+    // Rank 1's second visit: its model came back from the model cache and its table, tree and
+    // timeline from the view cache its first visit wrote, not built again.
+    EXPECT_TRUE(w->views()->viewsFromCache);
+    EXPECT_EQ(w->kernelModel()->rowCount(), kernelCount(rank1_));
     // Under the budget the same folder opens whole, every rank's model in the session.
     ls::gui::setMemoryBudgetForThisRun(uint64_t(1) << 34);
     const auto whole = openSessionInWindow({traces_});

@@ -1,6 +1,9 @@
 #include "widgets/window/session_controller.h"
 
+#include "core/cache/trace_cache.h"
 #include "core/load/model_pool.h"
+#include "core/prepared/view_file.h"
+#include "core/present/step_timing.h"
 #include "widgets/page/trace_page.h"
 #include "widgets/session/background_job.h"
 #include "widgets/session/job_tracker.h"
@@ -101,7 +104,19 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
                              static_cast<qint64>(p.rowsRead), static_cast<qint64>(p.rowsTotal));
             };
             ctx.progress(QStringLiteral("Loading %1").arg(file));
-            const ModelPool::Model model = ranks->models->acquire(trace, options);
+            // The file's state before the load names its views in the view cache, as for a file
+            // opened alone (TraceLoader): a rank seen before and reopened from the model cache
+            // gets its table, tree and timeline from there instead of building them again.
+            const std::string path = ranks->models->fileOf(trace);
+            const std::string identity =
+                options.cacheDir.empty() || closeLoadParts(options.parts) != kLoadEverything
+                    ? std::string()
+                    : traceFileIdentity(path);
+            ModelPool::Model model;
+            {
+                const StepTiming step("prepare: the rank's model");
+                model = ranks->models->acquire(trace, options);
+            }
             if (!model.trace) {
                 if (ctx.cancelled()) return {};
                 return [this, ranks, why = QString::fromStdString(model.error)] {
@@ -110,7 +125,14 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
             }
             // The table, tree and timeline first; the other tabs' rows follow (complete()).
             ctx.progress(QStringLiteral("Preparing %1").arg(file));
-            auto visible = prepareVisibleViews(ranks, trace, order, model.trace);
+            const bool viewCacheable =
+                !identity.empty() && !model.trace->ownedFiles && model.trace->sourcePath.empty();
+            std::unique_ptr<CachedViews> cached;
+            if (viewCacheable) {
+                const StepTiming step("prepare: the rank's views from the view cache");
+                cached = lookupViewCache(options.cacheDir, identity, *model.trace).views;
+            }
+            auto visible = prepareVisibleViews(ranks, trace, order, model.trace, std::move(cached));
             ctx.post([this, visible, ready] {
                 if (!views_ || views_->ranks != visible->ranks) return;
                 ready(visible);
@@ -119,7 +141,16 @@ void SessionController::prepareTrace(uint32_t trace, KernelOrder order,
             ranks->models->attach(trace, model.trace.get(),
                                   std::make_shared<const KeptRank>(
                                       KeptRank{withRanks(*visible, {}), withRanks(*complete, {})}));
-            return [this, complete = std::move(complete)] { this->complete(complete); };
+            ctx.post([this, complete] { this->complete(complete); });
+            // Kept for the next visit after the model has left the pool; only when the file is as
+            // it was before the load. No views kept is only a slower visit.
+            if (viewCacheable && !visible->viewsFromCache && traceFileIdentity(path) == identity)
+                try {
+                    (void)storeViewCache(options.cacheDir, identity, *model.trace,
+                                         viewsOf(*visible), options.cacheCapBytes);
+                } catch (const std::exception&) {
+                }
+            return {};
         });
         return;
     }
