@@ -1,6 +1,6 @@
 #include "core/import/paddle/paddle_event.h"
 
-#include "core/import/kineto/json_time.h"
+#include "core/import/kineto/json_values.h"
 
 #include <charconv>
 #include <cmath>
@@ -37,29 +37,9 @@ bool paddleThreadId(std::string_view s, int64_t& out) {
 
 namespace {
 
-bool readInt(od::value v, int64_t& out) {
-    int64_t i = 0;
-    if (v.get_int64().get(i) == simdjson::SUCCESS) {
-        out = i;
-        return true;
-    }
-    uint64_t u = 0;
-    if (v.get_uint64().get(u) == simdjson::SUCCESS) {
-        out = static_cast<int64_t>(std::min<uint64_t>(u, INT64_MAX));
-        return true;
-    }
-    double d = 0;
-    if (v.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9e18) {
-        out = static_cast<int64_t>(d);
-        return true;
-    }
-    std::string_view s; // "addr" is written as a quoted decimal
-    if (v.get_string().get(s) != simdjson::SUCCESS) return false;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
-    if (ec != std::errc() || end != s.data() + s.size()) return false;
-    out = i;
-    return true;
-}
+using json_values::readDim3;
+using json_values::readInt;
+using json_values::readTime;
 
 bool readUnsigned(od::value v, uint64_t& out) {
     uint64_t u = 0;
@@ -93,29 +73,6 @@ bool readThread(od::value v, int64_t& out) {
     std::string_view s;
     if (v.get_string().get(s) == simdjson::SUCCESS) return paddleThreadId(s, out);
     return readInt(v, out);
-}
-
-bool readTime(od::value v, std::optional<TimeNs>& out) {
-    std::string_view raw = v.raw_json_token();
-    while (!raw.empty() &&
-           (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-        raw.remove_suffix(1);
-    out = microsTextToNs(raw);
-    return out.has_value();
-}
-
-bool readDim3(od::value v, Dim3& out) {
-    od::array a;
-    if (v.get_array().get(a) != simdjson::SUCCESS) return false;
-    uint32_t* dims[3] = {&out.x, &out.y, &out.z};
-    size_t i = 0;
-    for (auto element : a) {
-        int64_t n = 0;
-        od::value ev;
-        if (element.get(ev) != simdjson::SUCCESS || !readInt(ev, n)) return false;
-        if (i < 3) *dims[i++] = n < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(n, UINT32_MAX));
-    }
-    return true;
 }
 
 // {"X": [[8, 768]], "Y": [[768, 3072]]} -> "[[8, 768], [768, 3072]]": each input's shapes in
