@@ -88,6 +88,12 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid,
                         t.osRuntime.tid),
                std::array<std::string_view, 5>{"start", "end", "name", "pid", "tid"});
+    const MemoryEventColumns& me = t.memory;
+    addColumns(out, "memory events",
+               std::tie(me.time, me.bytes, me.pool, me.allocated, me.reserved, me.address,
+                        me.device, me.thread),
+               std::array<std::string_view, 8>{"time", "bytes", "pool", "allocated", "reserved",
+                                               "address", "device", "thread"});
     addCsr(out, "streamKernels", t.streamKernels);
     addCsr(out, "threadApiCalls", t.threadApiCalls);
     addCsr(out, "apiKernels", t.apiKernels);

@@ -70,6 +70,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         columns(ar, std::tie(t.osRuntime.start, t.osRuntime.end, t.osRuntime.name, t.osRuntime.pid,
                              t.osRuntime.tid));
     });
+    ar.part(kLoadMemory, [&] { columns(ar, t.memory.tie()); });
     ar.vec(t.fwdBwdFlows);
     ar.vec(t.collectiveArgs);
 
@@ -123,7 +124,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 4120,
+static_assert(sizeof(Trace) == 4360,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

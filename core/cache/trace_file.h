@@ -16,8 +16,8 @@ namespace ls {
 // names are a load part of their own; 7: big columns on 64 KiB boundaries (64 KiB-page hosts).
 // 9: CUDA graph columns (Trace::kernelGraph, captureKernels) and their load-report entries.
 // 10: PyTorch profiler copies take their memory kinds from their names (pageable copies);
-// ProfileStep#N ranges are iterations.
-constexpr uint32_t kTraceCacheVersion = 10;
+// ProfileStep#N ranges are iterations. 11: GPU memory usage events (Trace::memory).
+constexpr uint32_t kTraceCacheVersion = 11;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

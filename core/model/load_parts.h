@@ -8,7 +8,7 @@ namespace ls {
 
 enum LoadPart : uint32_t {
     kLoadKernels = 1u << 0,
-    kLoadMemory = 1u << 1,      // memcpy and memset
+    kLoadMemory = 1u << 1,      // memcpy, memset and GPU memory usage events
     kLoadApiCalls = 1u << 2,    // CUDA runtime and driver calls
     kLoadNvtx = 1u << 3,        // NVTX ranges and marks
     kLoadOsRuntime = 1u << 4,   // OS runtime calls

@@ -278,6 +278,36 @@ struct OsRuntimeColumns {
     size_t size() const { return start.size(); }
 };
 
+// What a GPU memory event changes: the memory handed to tensors (allocated), or the caching
+// allocator's reserve of device memory (PyTorch's and Paddle's reserved memory).
+enum class MemoryPool : uint8_t { Allocated, Reserved };
+
+// A device total where the trace records none (Nsight Systems has no reserved memory).
+inline constexpr uint64_t kNoMemoryTotal = UINT64_MAX;
+
+// GPU memory over time: one row per allocation or release on a GPU that the trace records
+// (PyTorch profiler and Paddle [memory] events, Nsight Systems CUDA memory usage events), by time,
+// ties in file order. Host memory events are not kept (counted in the load report).
+struct MemoryEventColumns {
+    Column<TimeNs> time;
+    Column<int64_t> bytes; // the change: > 0 an allocation, < 0 a release
+    Column<MemoryPool> pool;
+    Column<uint64_t> allocated; // the device's allocated bytes after the event
+    Column<uint64_t> reserved;  // reserved bytes after the event; kNoMemoryTotal when unknown
+    Column<uint64_t> address;   // 0 when unknown
+    Column<uint32_t> device;    // as the export numbers it
+    Column<ThreadId> thread;    // the thread that allocated or freed; invalid when unknown
+    // Filled by the Nsight Systems importer, whose events name their cudaMalloc/cudaFree by
+    // correlation id, and released at assembly once `thread` is known.
+    Column<ProcessId> importProcess;
+    Column<uint32_t> importCorrelation;
+    size_t size() const { return time.size(); }
+    auto tie() {
+        return std::tie(time, bytes, pool, allocated, reserved, address, device, thread,
+                        importProcess, importCorrelation);
+    }
+};
+
 // One iteration (training step or inference pass) on the CPU timeline: what was launched between
 // start and end belongs to it (core/pytorch/iterations.h finds them at load).
 struct IterationSpan {
@@ -320,6 +350,7 @@ struct Trace {
     std::vector<Device> devices;
     std::vector<Stream> streams;
     OsRuntimeColumns osRuntime;
+    MemoryEventColumns memory; // GPU memory usage, by time
     std::vector<FwdBwdFlow> fwdBwdFlows;        // PyTorch profiler traces only, by fromTs
     std::vector<CollectiveArgs> collectiveArgs; // PyTorch profiler traces only, by key()
 
