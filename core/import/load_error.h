@@ -9,6 +9,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace ls {
@@ -40,11 +41,22 @@ struct LoadProgress {
     bool inBytes = false;   // JSON traces count the file's bytes read, not rows
 };
 
+// A kernel as the importer has just read it, before the load sorts and indexes the kernels: what
+// the window's overview of a load in progress draws (core/present/load_overview.h).
+struct KernelSpan {
+    TimeNs start = 0, end = 0;
+    uint32_t device = 0, stream = 0; // as the file numbers them
+};
+
 struct LoadOptions {
     unsigned threads = 0; // 0: one per hardware thread, at least 2
     // Called from worker threads (never two at once), throttled to a few calls per chunk.
     std::function<void(const LoadProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // Called from the reading threads (possibly two at once) with each batch of kernels read, a
+    // few thousand at a time in file order, while the rest of the file is still being read.
+    // Importers that cannot say (every format but Nsight Systems exports) never call it.
+    std::function<void(std::span<const KernelSpan>)> kernelsRead;
     // The nsys that exports .nsys-rep/.qdrep reports (the GUI's preference); empty: the one named
     // by LAYERSCOPE_NSYS, else `nsys` on PATH, else one in the usual install folders.
     std::string nsysPath;

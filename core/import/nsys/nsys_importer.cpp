@@ -163,6 +163,19 @@ class ParallelReader {
         if (options_.progress) options_.progress(LoadProgress{table, rowsRead_, plan_.rowsTotal});
     }
 
+    // Rows land at increasing positions from chunk.begin (rowid order), so once n rows of a chunk
+    // are read every position below begin + n is final: read, or a gap no row will fill.
+    void publishKernels(const Chunk& chunk, uint64_t from, uint64_t to) {
+        const auto& valid = sink_.valid[static_cast<size_t>(EventTable::Kernel)];
+        const KernelColumns& k = sink_.trace.kernels;
+        std::vector<KernelSpan> batch;
+        batch.reserve(static_cast<size_t>(to - from));
+        for (size_t i = chunk.begin + from; i < chunk.begin + to && i < valid.size(); ++i)
+            if (valid[i])
+                batch.push_back({k.start[i], k.end[i], k.importDevice[i], k.importStream[i]});
+        if (!batch.empty()) options_.kernelsRead(batch);
+    }
+
     void work(const Database* shared) {
         try {
             std::optional<Database> own; // opened when a table needs SQLite
@@ -172,7 +185,16 @@ class ParallelReader {
                 const size_t i = next_.fetch_add(1);
                 if (i >= plan_.tasks.size()) break;
                 const ChunkTask& task = plan_.tasks[i];
-                const auto progress = [&](uint64_t rows) { rowsRead(task.spec->table, rows); };
+                const bool kernels =
+                    task.spec->kind == EventTable::Kernel && options_.kernelsRead != nullptr;
+                uint64_t rowsInTask = 0, published = 0;
+                const auto progress = [&](uint64_t rows) {
+                    rowsRead(task.spec->table, rows);
+                    if (!kernels) return;
+                    rowsInTask += rows;
+                    publishKernels(chunks_[i], published, rowsInTask);
+                    published = rowsInTask;
+                };
                 if (const auto layout = plan_.layouts.find(task.spec);
                     pages_ && layout != plan_.layouts.end()) {
                     auto& scan = scans[task.spec];
