@@ -186,6 +186,15 @@ void TraceLoader::start(const QStringList& paths) {
     // The nsys for .nsys-rep reports and the model cache, from the settings
     // (widgets/session/load_settings.h).
     LoadOptions fromSettings = loadOptionsFromSettings();
+    // One file's kernels as they are read, for the window to draw while the rest loads.
+    const bool single = paths.size() == 1 && !QFileInfo(paths.front()).isDir();
+    overview_ = single ? std::make_shared<LoadOverview>() : nullptr;
+    if (overview_)
+        fromSettings.kernelsRead = [overview = overview_,
+                                    hook = kernelsHook_](std::span<const KernelSpan> kernels) {
+            overview->add(kernels);
+            if (hook) hook(overview->kernels());
+        };
     const QString title =
         paths.size() == 1 ? QStringLiteral("Opening %1").arg(QFileInfo(paths.front()).fileName())
                           : QStringLiteral("Opening %1 files").arg(paths.size());

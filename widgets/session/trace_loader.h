@@ -4,6 +4,7 @@
 // dropped. A load that writes the model cache adds a "model-cache" job that ends with the write.
 #include "core/load/load.h"
 #include "core/model/session.h"
+#include "core/present/load_overview.h"
 #include "core/present/trace_views.h"
 
 #include <QObject>
@@ -34,6 +35,15 @@ class TraceLoader : public QObject {
     // The kernel table's order, for the next start(): the rows are sorted on the loader thread.
     void setKernelOrder(KernelOrder order) { order_ = order; }
     bool busy() const { return busy_; }
+    // The kernels the latest start() has read so far (one Nsight Systems export; null for other
+    // loads): the window draws them while the rest loads.
+    std::shared_ptr<const LoadOverview> overview() const { return overview_; }
+    // Tests: called on a reading thread after each batch of kernels reaches overview(), with the
+    // count so far; a hook that blocks holds the load there (the other reading thread finishes
+    // its rows, then waits too). For the next start().
+    void setKernelsHook(std::function<void(uint64_t kernels)> hook) {
+        kernelsHook_ = std::move(hook);
+    }
 
   signals:
     // done and total count rows, or the file's bytes when inBytes (JSON traces).
@@ -63,6 +73,8 @@ class TraceLoader : public QObject {
     quint64 cancelling_ = 0; // job_ once cancel() has asked the tracker
     bool busy_ = false;
     KernelOrder order_;
+    std::shared_ptr<LoadOverview> overview_;
+    std::function<void(uint64_t)> kernelsHook_;
 };
 
 } // namespace ls::gui

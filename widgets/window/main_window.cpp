@@ -18,6 +18,7 @@
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
 #include "widgets/session/load_settings.h"
+#include "widgets/session/loading_page.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"
 #include "widgets/summary_tables/summary_tables_page.h"
@@ -26,6 +27,7 @@
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/tables/layer_tree_model.h"
+#include "widgets/timeline/load_overview_view.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/util/units.h"
 #include "widgets/window/session_controller.h"
@@ -148,9 +150,16 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(new JobsIndicator(JobTracker::nearest(this)));
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
+    loading_ = new LoadingPage(this);
     setLoading(false);
 
     connect(cancelButton_, &QPushButton::clicked, controller_, &SessionController::cancelLoad);
+    connect(loading_, &LoadingPage::cancelRequested, controller_, &SessionController::cancelLoad);
+    connect(loading_->overview(), &LoadOverviewView::painted, this, [this](quint64 kernels) {
+        if (loadingFramed_ || kernels == 0) return;
+        loadingFramed_ = true;
+        emit loadingFirstFrame();
+    });
     connect(controller_->loader(), &TraceLoader::progress, this,
             [this](qint64 done, qint64 total, const QString& table, bool inBytes) {
                 progress_->setMaximum(1000);
@@ -165,6 +174,7 @@ MainWindow::MainWindow(QWidget* parent)
                         .arg(total)
                         .arg(inBytes ? QStringLiteral("bytes") : QStringLiteral("rows")));
                 statusLabel_->setText(QStringLiteral("Reading %1…").arg(table));
+                loading_->setProgress(done, total, table, inBytes);
             });
     connect(controller_->loader(), &TraceLoader::failed, this, &MainWindow::showError);
     // Not a modal dialog: the files that opened are usable, the others are listed where the
@@ -387,15 +397,30 @@ void MainWindow::openFiles(const QStringList& paths) {
         paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
                           : QStringLiteral("Opening %1 files…").arg(paths.size()));
     controller_->open(paths, tableOrder());
+    // The overview of the kernels read so far exists once the loader has started.
+    loadingFramed_ = false;
+    loading_->begin(statusLabel_->text(), controller_->loader()->overview(),
+                    paths.size() == 1 ? QFileInfo(paths.front()).size() : 0);
 }
 
+// While a file loads the loading page stands in for the tabs, and the table, tree and details
+// (of the trace shown before, if any) take no input: what they show is about to go.
 void MainWindow::setLoading(bool loading) {
     progress_->setVisible(loading);
     cancelButton_->setVisible(loading);
     if (loading) {
         progress_->setMaximum(0); // busy until the first progress report
         progress_->setValue(0);
+    } else {
+        loading_->end();
     }
+    const auto suffix = loading ? QStringLiteral(" — loading…") : QString();
+    layerDock_->setWindowTitle(QStringLiteral("Layers") + suffix);
+    kernelDock_->setWindowTitle(QStringLiteral("Kernels") + suffix);
+    detailsDock_->setWindowTitle(QStringLiteral("Details") + suffix);
+    for (QDockWidget* dock : {layerDock_, kernelDock_, detailsDock_})
+        dock->widget()->setEnabled(!loading);
+    tabs_->setEnabled(!loading);
 }
 
 void MainWindow::showVisible(bool newSession) {

@@ -33,6 +33,7 @@ class IterationNavigator;
 class KernelSummaryModel;
 class KernelTableModel;
 class KernelTableView;
+class LoadingPage;
 class SummaryTablesPage;
 class LayerTreeModel;
 class RanksPanel;
@@ -89,6 +90,8 @@ class MainWindow : public QMainWindow {
     QString statusText() const; // the status bar's line
     // The iteration strip above the timeline: previous/next/slowest and the durations chart.
     IterationNavigator* iterationNavigator() const { return iterations_; }
+    // What the central area shows while a file loads: progress and the kernels read so far.
+    LoadingPage* loadingPage() const { return loading_; }
 
     // Selects a layer tree node: the kernel table shows its kernels (a layer: forward and
     // backward), the timeline the same set.
@@ -108,6 +111,9 @@ class MainWindow : public QMainWindow {
                                std::function<void(const QString& error)> done = {});
 
   signals:
+    // A load in progress first drew kernels in its overview (the loading page), before the
+    // window is usable.
+    void loadingFirstFrame();
     void windowReady(); // a newly opened trace's table, tree and timeline are shown
     void traceLoaded(); // and its other tabs too
     void loadFailed(const QString& reason);
@@ -190,6 +196,8 @@ class MainWindow : public QMainWindow {
     ComparePanel* compare_ = nullptr;
     IterationNavigator* iterations_ = nullptr;
     StartPage* start_ = nullptr;
+    LoadingPage* loading_ = nullptr;
+    bool loadingFramed_ = false; // loadingFirstFrame said for the load in progress
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis>
         shownRanks_; // the session the Ranks tab and the rank box show
