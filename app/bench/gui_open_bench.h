@@ -7,10 +7,16 @@
 // load it is held against come from the same stretch of the machine's time (whose speed drifts by a
 // third within minutes on a shared VM: a ratio of two medians moved with it). Settings and cache
 // live in a temporary folder, removed afterwards. Only built with the GUI.
+#include <cstdint>
 #include <string>
 
 struct GuiOpenFigures {
     bool measured = false;
+    // File → Open to the first paint of the loading page's overview with kernels in it: median
+    // of the first opens, and how many kernels the last one drew (0: never drawn, as for a
+    // format whose importer cannot say, or a load faster than the first batch).
+    double firstFrameS = 0;
+    uint64_t firstFrameKernels = 0;
     double readyS = 0,
            stallMsMax = 0; // first open, cache off: median of the runs' ready, their longest stall
     double loadS = 0;      // median of the CLI loads alternating with the first opens

@@ -138,21 +138,36 @@ bool isSqliteFile(const std::string& path) {
 
 // The first open in the window against the full load, nothing else: for work on the window's
 // preparation.
-int runGuiOnlyBench(const std::string& path, int runs, int argc, char** argv) {
+int runGuiOnlyBench(const std::string& path, int runs, bool reopen, bool json, int argc,
+                    char** argv) {
 #ifdef LAYERSCOPE_BENCH_TIMELINE
     const GuiOpenFigures gui =
-        measureGuiOpen(path, runs, true, argc, argv); // each open after a CLI load
+        measureGuiOpen(path, runs, reopen, argc, argv); // each open after a CLI load
     if (!gui.measured) return 3;
-    std::printf("load (median)   %.3f s over %d runs, each before an open\nGUI open        %.3f s "
-                "(median), %.2f of the load just "
-                "before each open (median of the pairs), longest stall %.1f ms\nGUI reopen      "
-                "%.3f s (median) from the model "
-                "cache%s, longest stall %.1f ms\n",
-                gui.loadS, runs, gui.readyS, gui.readyRatio, gui.stallMsMax, gui.reopenReadyS,
-                gui.reopenFromCache ? "" : " (MISSED)", gui.reopenStallMsMax);
+    if (json) {
+        std::printf("{\"file\": \"%s\", \"runs\": %d, \"open_first_frame_s\": %.4f, "
+                    "\"open_first_frame_kernels\": %llu, \"ready_s\": %.4f, "
+                    "\"ready_ratio_to_load\": %.3f, \"ready_paired_load_s\": %.4f, "
+                    "\"stall_ms_max\": %.1f, \"gui_reopen_s\": %.4f, "
+                    "\"gui_reopen_stall_ms_max\": %.1f}\n",
+                    path.c_str(), runs, gui.firstFrameS,
+                    static_cast<unsigned long long>(gui.firstFrameKernels), gui.readyS,
+                    gui.readyRatio, gui.loadS, gui.stallMsMax, gui.reopenReadyS,
+                    gui.reopenStallMsMax);
+        return 0;
+    }
+    std::printf("load (median)   %.3f s over %d runs, each before an open\nfirst frame     "
+                "%.3f s (median) to the overview of the kernels read so far\nGUI open        "
+                "%.3f s (median), %.2f of the load just before each open (median of the pairs), "
+                "longest stall %.1f ms\n",
+                gui.loadS, runs, gui.firstFrameS, gui.readyS, gui.readyRatio, gui.stallMsMax);
+    if (reopen)
+        std::printf("GUI reopen      %.3f s (median) from the model cache%s, longest stall "
+                    "%.1f ms\n",
+                    gui.reopenReadyS, gui.reopenFromCache ? "" : " (MISSED)", gui.reopenStallMsMax);
     return 0;
 #else
-    (void)path, (void)runs, (void)argc, (void)argv;
+    (void)path, (void)runs, (void)reopen, (void)json, (void)argc, (void)argv;
     std::fprintf(stderr, "error: built without the GUI\n");
     return 2;
 #endif
@@ -210,7 +225,7 @@ int usage(int rc) {
         "usage: layerscope-bench FILE [--runs N] [--json]\n"
         "       layerscope-bench --session FILE...|DIR [--runs N] [--json]\n"
         "       layerscope-bench FILE --reports [--report NAME]... [--runs N] [--json]\n"
-        "       layerscope-bench FILE --gui-only [--runs N]\n"
+        "       layerscope-bench FILE --gui-only [--runs N] [--no-reopen] [--json]\n"
         "       layerscope-bench --job JOB.lsjob [--clicks N] [--memory-budget SIZE] [--json]\n\n"
         "Measures, alternating N runs (default 5) in one process, (a) the floor: one thread\n"
         "stepping over every column the loader needs, storing nothing (JSON traces: simdjson\n"
@@ -223,9 +238,10 @@ int usage(int rc) {
         "(output dropped) alternating with the full load, and prints each one's time and ratio;\n"
         "--report NAME runs only the reports named.\n"
         "--gui-only measures N first opens in the window (when built with the GUI), each after a\n"
-        "load as the CLI does it: the loads' and the ready times' medians, the median of each\n"
-        "open's ready time over the load just before it, and the longest stall; then N reopens\n"
-        "from the model cache, each in a new window: their median and longest stall.\n"
+        "load as the CLI does it: the time to the first frame of the kernels read so far, the\n"
+        "loads' and the ready times' medians, the median of each open's ready time over the\n"
+        "load just before it, and the longest stall; then (unless --no-reopen) N reopens from\n"
+        "the model cache, each in a new window: their median and longest stall.\n"
         "--job opens a job file in the window (model cache on, in a temporary folder): the time\n"
         "to the painted Ranks tab and first rank, the peak RSS, the Ranks timeline's frames; then\n"
         "N clicks (default 10) on ranks spread over the job, each loading that rank's model,\n"
@@ -242,7 +258,7 @@ int main(int argc, char** argv) {
     int runs = 5;
     bool json = false, session = false, reports = false;
     std::vector<std::string> onlyReports;
-    bool guiOnly = false;
+    bool guiOnly = false, guiReopen = true;
     std::string jobPath;
     int clicks = 10;
     uint64_t budget = 0;
@@ -255,6 +271,8 @@ int main(int argc, char** argv) {
             reports = true;
         else if (!std::strcmp(argv[i], "--gui-only"))
             guiOnly = true;
+        else if (!std::strcmp(argv[i], "--no-reopen"))
+            guiReopen = false;
         else if (!std::strcmp(argv[i], "--job") && i + 1 < argc)
             jobPath = argv[++i];
         else if (!std::strcmp(argv[i], "--clicks") && i + 1 < argc)
@@ -281,7 +299,7 @@ int main(int argc, char** argv) {
     if (session) return sessionFiles.empty() ? usage(2) : runSessionBench(sessionFiles, runs, json);
     if (path.empty()) return usage(2);
     if (reports) return runReportBench(path, runs, json, onlyReports);
-    if (guiOnly) return runGuiOnlyBench(path, runs, argc, argv);
+    if (guiOnly) return runGuiOnlyBench(path, runs, guiReopen, json, argc, argv);
 
     std::vector<double> floorTimes, loadTimes;
     ls::FloorResult floor;
@@ -353,7 +371,8 @@ int main(int argc, char** argv) {
             "\"cache_mb\": %.1f, \"cache_write_s\": %.4f, \"reopen_s\": %.4f, \"reopen_ratio\": "
             "%.3f, \"ready_s\": %.4f, "
             "\"ready_ratio_to_load\": %.3f, \"ready_paired_load_s\": %.4f, \"stall_ms_max\": %.1f, "
-            "\"gui_reopen_s\": %.4f, \"gui_reopen_stall_ms_max\": %.1f}\n",
+            "\"gui_reopen_s\": %.4f, \"gui_reopen_stall_ms_max\": %.1f, "
+            "\"open_first_frame_s\": %.4f}\n",
             path.c_str(), runs, static_cast<unsigned long long>(floor.rows), kernels, apiCalls,
             ranges, floorS, loadS, loadS / floorS, correlateS, correlateS / (loadS - correlateS),
             table.buildS, table.sortMsMax, table.slowestColumn.c_str(), table.filterMsMax,
@@ -361,7 +380,7 @@ int main(int argc, char** argv) {
             timeline.firstFrameMs, timeline.frameP95Ms, timeline.frameMaxMs,
             static_cast<double>(reopen.bytes) / 1e6, reopen.writeS, reopen.reopenS,
             reopen.reopenS / reopen.floorS, gui.readyS, gui.readyRatio, gui.loadS, gui.stallMsMax,
-            gui.reopenReadyS, gui.reopenStallMsMax);
+            gui.reopenReadyS, gui.reopenStallMsMax, gui.firstFrameS);
     } else {
         std::printf("file            %s\n", path.c_str());
         std::printf("rows scanned    %llu (kernels %zu, api calls %zu, nvtx ranges %zu)\n",
