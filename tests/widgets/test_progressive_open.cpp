@@ -31,7 +31,7 @@ using ls::gui::MainWindow;
 using ls::gui::TraceLoader;
 
 constexpr int kKernels = 40000;     // five batches of 8192 rows and a rest
-constexpr uint64_t kHoldAt = 16384; // two batches read: the load is held there
+constexpr uint64_t kHoldAt = 24576; // the preview and one batch read: held there
 
 // An Nsight Systems-shaped export of kKernels kernels, 1 µs apart, alternating streams 7 and 8.
 QString writeFixture(const QTemporaryDir& dir) {

@@ -121,6 +121,49 @@ Plan planChunks(const SqliteSource& db, uint64_t fileSize, uint32_t parts, LoadR
     return plan;
 }
 
+// How many kernels previewKernels reads: a few batches' worth, enough for the window's first frame.
+constexpr int64_t kPreviewKernels = 16384;
+
+// The file's first kernels, read before the columns are presized, and handed to kernelsRead:
+// zero-filling the presized columns (hundreds of MB on a big file) takes seconds on a machine
+// short of free huge pages, and the window's overview should not wait for it. Returns how many
+// kernel positions it covered (ParallelReader skips them); 0 when it read nothing (no kernel
+// table, no kernelsRead, or an SQL error: the preview is only a head start).
+size_t previewKernels(const SqliteSource& db, const std::string& path, const Plan& plan,
+                      const LoadOptions& options) {
+    if (!options.kernelsRead) return 0;
+    const auto span = std::find_if(plan.spans.begin(), plan.spans.end(), [](const TableSpan& t) {
+        return t.spec->kind == EventTable::Kernel;
+    });
+    if (span == plan.spans.end()) return 0;
+    try {
+        std::optional<Database> own;
+        const Database* shared = db.openedDatabase();
+        if (!shared) shared = &own.emplace(path);
+        // Positions are rowid - firstRowid, or the read order for sparse rowids.
+        const std::string table(span->spec->table);
+        const std::string rows =
+            span->sequential ? " ORDER BY rowid LIMIT " + std::to_string(kPreviewKernels)
+                             : " WHERE rowid BETWEEN " + std::to_string(span->firstRowid) +
+                                   " AND " + std::to_string(span->firstRowid + kPreviewKernels - 1);
+        Statement st(shared->handle(),
+                     "SELECT start, end, deviceId, streamId FROM " + table + rows);
+        std::vector<KernelSpan> batch;
+        const auto id = [&](int col) {
+            return static_cast<uint32_t>(std::clamp<int64_t>(st.int64(col), 0, UINT32_MAX));
+        };
+        while (st.step()) {
+            if (st.isNull(0)) continue; // as the reader: no start, no kernel
+            const TimeNs start = st.int64(0), end = st.isNull(1) ? start : st.int64(1);
+            batch.push_back({start, std::max(start, end), id(2), id(3)});
+        }
+        if (!batch.empty()) options.kernelsRead(batch);
+        return static_cast<size_t>(kPreviewKernels);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
 class ParallelReader {
   public:
     // The first worker reads through `shared` when given (the caller's connection, idle while the
@@ -144,6 +187,8 @@ class ParallelReader {
         return std::nullopt;
     }
     std::vector<Chunk>& chunks() { return chunks_; }
+    // Kernel positions below `positions` were handed to kernelsRead already (previewKernels).
+    void previewed(size_t positions) { previewed_ = positions; }
 
   private:
     bool cancelled() const {
@@ -170,7 +215,8 @@ class ParallelReader {
         const KernelColumns& k = sink_.trace.kernels;
         std::vector<KernelSpan> batch;
         batch.reserve(static_cast<size_t>(to - from));
-        for (size_t i = chunk.begin + from; i < chunk.begin + to && i < valid.size(); ++i)
+        for (size_t i = std::max<size_t>(chunk.begin + from, previewed_);
+             i < chunk.begin + to && i < valid.size(); ++i)
             if (valid[i])
                 batch.push_back({k.start[i], k.end[i], k.importDevice[i], k.importStream[i]});
         if (!batch.empty()) options_.kernelsRead(batch);
@@ -230,6 +276,7 @@ class ParallelReader {
     std::shared_ptr<const SqlitePages> pages_;
     std::vector<Chunk> chunks_;
     std::atomic<size_t> next_{0};
+    size_t previewed_ = 0;
     std::atomic<bool> stop_{false};
     uint64_t rowsRead_ = 0; // guarded by mutex_
     std::mutex mutex_;
@@ -261,6 +308,7 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
         if (options.cancelled()) return {nullptr, LoadError{LoadErrorKind::Cancelled, "cancelled"}};
         plan = planChunks(db, probe.head.size, parts, trace->report);
     }
+    const size_t previewed = previewKernels(db, path, plan, options);
     unsigned threads =
         options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency());
     threads =
@@ -279,6 +327,7 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     // (core/import/sqlite/sqlite_source.h).
     ParallelReader reader(path, plan, small.strings, sink, options, db.openedDatabase(),
                           db.pages());
+    reader.previewed(previewed);
     if (auto e = reader.run(threads)) return {nullptr, std::move(e)};
     trace->loadPhases.emplace_back(
         "read event tables",
