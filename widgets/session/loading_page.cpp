@@ -91,9 +91,15 @@ void LoadingPage::end() {
 QString LoadingPage::progressText() const { return progress_->text(); }
 
 void LoadingPage::tick() {
+    overview_->refresh();
     const QString elapsed = formatDuration(static_cast<double>(clock_.nsecsElapsed()));
     if (total_ <= 0) {
-        progress_->setText(QStringLiteral("Opening the file…  ·  %1").arg(elapsed));
+        // The reader draws the file's first kernels, then makes room for all the rows (seconds
+        // on a big file) before it reports any.
+        progress_->setText(
+            overview_->snapshot().kernels
+                ? QStringLiteral("Making room for the rest of the file…  ·  %1").arg(elapsed)
+                : QStringLiteral("Opening the file…  ·  %1").arg(elapsed));
     } else if (inBytes_) {
         progress_->setText(QStringLiteral("Read %1 of %2 (%3 %)  ·  %4")
                                .arg(formatBytes(static_cast<double>(done_)),
@@ -121,7 +127,6 @@ void LoadingPage::tick() {
                                .arg(100 * done_ / total_)
                                .arg(bytes, elapsed));
     }
-    overview_->refresh();
     const auto& s = overview_->snapshot();
     kernels_->setText(s.kernels ? QStringLiteral("%L1 kernels read on %2 streams, spanning %3")
                                       .arg(s.kernels)
