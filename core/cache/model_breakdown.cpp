@@ -53,9 +53,16 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     Trace& t = const_cast<Trace&>(trace); // NOLINT(cppcoreguidelines-pro-type-const-cast)
     std::vector<ModelBytesRow> out;
     addColumns(out, "kernels", t.kernels.tie(),
-               join(kGpuOp, std::array<std::string_view, 8>{"name", "shortName", "grid", "block",
-                                                            "registers", "staticSmem",
-                                                            "dynamicSmem", "smemConfig"}));
+               join(kGpuOp, std::array<std::string_view, 8>{
+                                "name", "shortName", "importGrid", "importBlock", "registers",
+                                "staticSmem", "dynamicSmem", "smemConfig"}));
+    auto dict = [&](std::string_view name, const DictColumn<Dim3>& d) {
+        ModelBytesRow row = rowOf("kernels", name, d.code);
+        row.bytes += d.distinct.capacity() * sizeof(Dim3);
+        out.push_back(row);
+    };
+    dict("grid", t.kernels.grid);
+    dict("block", t.kernels.block);
     addColumns(out, "memcpys", t.memcpys.tie(),
                join(kGpuOp, std::array<std::string_view, 5>{"bytes", "kind", "cuptiCopyKind",
                                                             "srcKind", "dstKind"}));
@@ -66,8 +73,19 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                                                "kind", "result"});
     addColumns(out, "NVTX ranges", t.ranges.tie(),
                std::array<std::string_view, 12>{"start", "end", "importThread", "name", "sizes",
-                                                "seq", "opId", "kind", "depth", "parent", "flags",
-                                                "importSourceRow"});
+                                                "importSeq", "opId", "kind", "depth", "parent",
+                                                "flags", "importSourceRow"});
+    {
+        const SparseInt32Column& seq = t.ranges.seq;
+        ModelBytesRow row = rowOf("NVTX ranges", "seq", seq.values);
+        row.rows = seq.size();
+        row.bytes +=
+            seq.present.capacity() * sizeof(uint64_t) + seq.before.capacity() * sizeof(uint32_t);
+        out.push_back(row);
+        const BackRefColumn<RangeId>& p = t.ranges.parent;
+        out.push_back(rowOf("NVTX ranges", "parent (far)", p.farRows));
+        out.back().bytes += p.farIds.capacity() * sizeof(uint32_t);
+    }
     const KernelLinks& l = t.kernelLinks;
     addColumns(out, "kernel links", std::tie(l.range, l.op, l.opInstance, l.direction, l.layer),
                std::array<std::string_view, 5>{"range", "op", "opInstance", "direction", "layer"});

@@ -39,13 +39,34 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.pool(t.strings);
 
     // Columns by the load part they belong to: a reader of some parts skips the others.
-    ar.part(kLoadKernels, [&] { columns(ar, t.kernels.tie()); });
+    ar.part(kLoadKernels, [&] {
+        columns(ar, t.kernels.tie());
+        for (DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block}) {
+            ar.vec(d->distinct);
+            ar.vec(d->code);
+        }
+    });
     ar.part(kLoadMemory, [&] {
         columns(ar, t.memcpys.tie());
         columns(ar, t.memsets.tie());
     });
-    ar.part(kLoadApiCalls, [&] { columns(ar, t.apiCalls.tie()); });
-    ar.part(kLoadNvtx, [&] { columns(ar, t.ranges.tie()); });
+    ar.part(kLoadApiCalls, [&] {
+        columns(ar, t.apiCalls.tie());
+        ar.pod(t.apiCalls.start.origin);
+        ar.pod(t.apiCalls.end.origin);
+    });
+    ar.part(kLoadNvtx, [&] {
+        columns(ar, t.ranges.tie());
+        ar.pod(t.ranges.start.origin);
+        ar.pod(t.ranges.end.origin);
+        SparseInt32Column& seq = t.ranges.seq;
+        ar.vec(seq.present);
+        ar.vec(seq.before);
+        ar.vec(seq.values);
+        ar.pod(seq.rows);
+        ar.vec(t.ranges.parent.farRows);
+        ar.vec(t.ranges.parent.farIds);
+    });
 
     ar.list(t.processes, [&](Process& p) {
         ar.pod(p.pid);
@@ -124,7 +145,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 4360,
+static_assert(sizeof(Trace) == 4616,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

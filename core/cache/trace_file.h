@@ -16,8 +16,10 @@ namespace ls {
 // names are a load part of their own; 7: big columns on 64 KiB boundaries (64 KiB-page hosts).
 // 9: CUDA graph columns (Trace::kernelGraph, captureKernels) and their load-report entries.
 // 10: PyTorch profiler copies take their memory kinds from their names (pageable copies);
-// ProfileStep#N ranges are iterations. 11: GPU memory usage events (Trace::memory).
-constexpr uint32_t kTraceCacheVersion = 11;
+// ProfileStep#N ranges are iterations. 11: GPU memory usage events (Trace::memory). 12: compact
+// columns: API call and range times in 6 bytes from an origin (TimeColumn), a range's seq sparse
+// and its parent as a distance back, a kernel's grid and block dictionary-coded.
+constexpr uint32_t kTraceCacheVersion = 12;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

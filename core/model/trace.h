@@ -3,6 +3,7 @@
 // tables for processes/threads/devices/streams, interned strings and the load-time indexes.
 // Shared as std::shared_ptr<const Trace> once loading ends.
 #include "core/model/column.h"
+#include "core/model/compact_columns.h"
 #include "core/model/direction.h"
 #include "core/model/dtype.h"
 #include "core/model/ids.h"
@@ -11,6 +12,7 @@
 #include "core/model/row_runs.h"
 #include "core/model/string_pool.h"
 #include "core/model/tensor_core_state.h"
+#include "core/model/time_column.h"
 
 #include <array>
 #include <cstdint>
@@ -28,6 +30,12 @@ struct Dim3 {
     uint32_t x = 0, y = 0, z = 0;
     auto operator<=>(const Dim3&) const =
         default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads defaulted <=>
+};
+struct Dim3Hash {
+    size_t operator()(const Dim3& d) const noexcept {
+        return (uint64_t(d.x) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(d.y) << 21) ^
+               (uint64_t(d.z) << 42);
+    }
 };
 
 // Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start. Its process,
@@ -53,14 +61,18 @@ struct GpuOpColumns {
 struct KernelColumns : GpuOpColumns {
     Column<StringId> name;      // demangled
     Column<StringId> shortName; // base name
-    Column<Dim3> grid, block;
+    // Filled by importers and packed into grid and block at assembly, once the rows are in their
+    // order: a trace has a few hundred distinct ones.
+    Column<Dim3> importGrid, importBlock;
+    DictColumn<Dim3> grid, block;
     Column<uint16_t> registers;
     Column<uint32_t> staticSmem, dynamicSmem;
     Column<uint32_t>
         smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
     auto tie() {
-        return std::tuple_cat(GpuOpColumns::tie(), std::tie(name, shortName, grid, block, registers,
-                                                            staticSmem, dynamicSmem, smemConfig));
+        return std::tuple_cat(GpuOpColumns::tie(),
+                              std::tie(name, shortName, importGrid, importBlock, registers,
+                                       staticSmem, dynamicSmem, smemConfig));
     }
 };
 
@@ -95,15 +107,19 @@ enum class ApiKind : uint8_t { Runtime, Driver, Other };
 inline constexpr int32_t kNoApiResult = INT32_MIN;
 
 // CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
+// Times are 6 bytes a row (TimeColumn); start.origin == end.origin.
 struct ApiCallColumns {
-    Column<TimeNs> start, end;
+    TimeColumn start, end;
     Column<ThreadId> thread;
     Column<uint32_t> correlation;
     Column<StringId> name;
     Column<ApiKind> kind;
     Column<int32_t> result; // cudaError_t or CUresult; kNoApiResult when not recorded
     size_t size() const { return start.size(); }
-    auto tie() { return std::tie(start, end, thread, correlation, name, kind, result); }
+    auto tie() {
+        return std::tie(start.packed, end.packed, thread, correlation, name, kind, result);
+    }
+    void setOrigin(TimeNs origin) { start.origin = end.origin = origin; }
 };
 
 enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
@@ -111,27 +127,32 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 // NVTX ranges and marks, grouped by thread (Trace::threadRangeBegin) and within a thread sorted
 // by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
 // name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
-// its source row (see nvtxRawText).
+// its source row (see nvtxRawText). Times are 6 bytes a row (TimeColumn); start.origin ==
+// end.origin.
 struct RangeColumns {
-    Column<TimeNs> start, end;
+    TimeColumn start, end;
     // Filled by importers and released at assembly, once the rows are grouped by thread
     // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M
     // ranges.
     Column<ThreadId> importThread;
     Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
-    Column<int32_t> seq;    // -1 when absent
-    Column<int32_t> opId;   // -1 when absent
+    // Filled by importers (-1 when absent) and packed into seq at assembly, once the rows are in
+    // their order: most ranges have none (only autograd ops do).
+    Column<int32_t> importSeq;
+    SparseInt32Column seq; // -1 when absent
+    Column<int32_t> opId;  // -1 when absent
     Column<RangeKind> kind;
-    Column<uint8_t> depth; // 0 for outermost; capped at 255
-    Column<RangeId> parent;
+    Column<uint8_t> depth;            // 0 for outermost; capped at 255; written at assembly
+    BackRefColumn<RangeId> parent;    // invalid for outermost; written at assembly
     Column<uint8_t> flags;            // RangeFlag bits
     Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     size_t size() const { return start.size(); }
     auto tie() {
-        return std::tie(start, end, importThread, name, sizes, seq, opId, kind, depth, parent,
-                        flags, importSourceRow);
+        return std::tie(start.packed, end.packed, importThread, name, sizes, importSeq, opId, kind,
+                        depth, parent.back, flags, importSourceRow);
     }
+    void setOrigin(TimeNs origin) { start.origin = end.origin = origin; }
 };
 
 enum RangeFlag : uint8_t {

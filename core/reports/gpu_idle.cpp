@@ -66,7 +66,7 @@ RangeId rangeAt(const Trace& t, ThreadId thread, TimeNs at) {
     if (!thread.valid() || thread.value + 1 >= t.threadRangeBegin.size()) return {};
     const uint32_t begin = t.threadRangeBegin[thread.value],
                    end = t.threadRangeBegin[thread.value + 1];
-    const auto* s = t.ranges.start.data();
+    const auto s = t.ranges.start.begin();
     uint32_t i = static_cast<uint32_t>(std::upper_bound(s + begin, s + end, at) - s);
     for (int back = 0; i > begin && back < 64; ++back) {
         --i;

@@ -91,25 +91,34 @@ std::vector<std::vector<uint32_t>> byStream(const Columns& c, size_t streams) {
 
 namespace {
 
+// One time column of any event kind: plain (GPU work) or packed (TimeColumn: calls, ranges).
+struct Times {
+    const TimeNs* plain = nullptr;
+    const TimeColumn* packed = nullptr;
+    TimeNs operator[](size_t i) const { return plain ? plain[i] : (*packed)[i]; }
+};
+
 struct Columns {
-    const TimeNs* start;
-    const TimeNs* end;
+    Times start, end;
 };
 
 Columns columnsOf(const Trace& t, TimelineEventKind kind) {
+    auto plain = [](const GpuOpColumns& c) {
+        return Columns{{c.start.data(), nullptr}, {c.end.data(), nullptr}};
+    };
     switch (kind) {
     case TimelineEventKind::Range:
-        return {t.ranges.start.data(), t.ranges.end.data()};
+        return {{nullptr, &t.ranges.start}, {nullptr, &t.ranges.end}};
     case TimelineEventKind::ApiCall:
-        return {t.apiCalls.start.data(), t.apiCalls.end.data()};
+        return {{nullptr, &t.apiCalls.start}, {nullptr, &t.apiCalls.end}};
     case TimelineEventKind::Kernel:
-        return {t.kernels.start.data(), t.kernels.end.data()};
+        return plain(t.kernels);
     case TimelineEventKind::Memcpy:
-        return {t.memcpys.start.data(), t.memcpys.end.data()};
+        return plain(t.memcpys);
     case TimelineEventKind::Memset:
-        return {t.memsets.start.data(), t.memsets.end.data()};
+        return plain(t.memsets);
     }
-    return {nullptr, nullptr};
+    return {};
 }
 
 } // namespace
@@ -220,7 +229,7 @@ namespace {
 
 // First index in (i, n) whose start is at or after time: gallop from i, then bisect. The next
 // pixel column usually begins a few events ahead, so this stays near i in memory.
-size_t gallopToStart(const uint32_t* ids, size_t i, size_t n, const TimeNs* start, double time) {
+size_t gallopToStart(const uint32_t* ids, size_t i, size_t n, const Times& start, double time) {
     size_t lo = i + 1, step = 1, hi = lo;
     while (hi < n && static_cast<double>(start[ids[hi]]) < time) {
         lo = hi + 1;

@@ -126,6 +126,24 @@ TEST(TraceCache, ReopenGivesTheSameOutputsAndWritesOnlyTheCacheFolder) {
     EXPECT_NE(runCli({"info", file.string()}).out.find("(from the model cache"), std::string::npos);
 }
 
+// The compact columns (times from an origin, sparse seq, parents as distances, dictionary-coded
+// dims) read back from the cache as they were built: the same outputs on a Kineto trace and on an
+// export with PyTorch markers and iterations.
+TEST(TraceCache, ReopenGivesTheSameOutputsOnKinetoAndMarkerTraces) {
+    for (const fs::path& source :
+         {sourceDir() / "tests/data/kineto/gpt2_2layer_fp16_h200.kineto.json.gz",
+          sourceDir() / "tests/data/iterations/gpt2_fp16_5it_h100.sqlite"}) {
+        TempDir tmp;
+        const fs::path file = tmp / source.filename().string(), home = tmp / "home";
+        fs::copy_file(source, file);
+        const std::string cold = cliOutputs(file);
+        CliCacheOn on(home);
+        EXPECT_EQ(cliOutputs(file), cold) << source; // the first command writes the cache
+        EXPECT_FALSE(cacheFiles(home / "layerscope" / "traces").empty()) << source;
+        EXPECT_EQ(cliOutputs(file), cold) << source;
+    }
+}
+
 // The app holds a first load's cache write back until its window is prepared: nothing is written
 // while the load's cacheWriteAfter is pending, and the write happens once it is set.
 TEST(TraceCache, ABackgroundWriteWaitsForItsGate) {
@@ -282,7 +300,8 @@ TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
               "damaged (sections do not add up or a column's checksum differs)");
     EXPECT_FALSE(readTraceFile(file, identity).trace);
     // A byte of the ranges' start column: a kernels-only read does not read it, a full read fails.
-    const size_t rangeStarts = offsetOf(good, trace->ranges.start.data(), 4 * sizeof(TimeNs));
+    const size_t rangeStarts =
+        offsetOf(good, trace->ranges.start.packed.data(), 4 * sizeof(Time48));
     ASSERT_NE(rangeStarts, std::string::npos);
     damagedAt(rangeStarts + 3);
     const auto kernelsOnly = readTraceFile(file, identity, kLoadKernels);

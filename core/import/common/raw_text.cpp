@@ -188,7 +188,7 @@ void RawTexts::prefetchText(size_t i) const {
     __builtin_prefetch(kept_[i].data());
     __builtin_prefetch(&r.flags[id]);
     __builtin_prefetch(&r.name[id]);
-    __builtin_prefetch(&r.seq[id]);
+    __builtin_prefetch(&r.seq.present[id >> 6]);
     __builtin_prefetch(&r.opId[id]);
     __builtin_prefetch(&r.sizes[id]);
 }

@@ -204,7 +204,7 @@ void Assembler::buildIndexes() {
 
 void Assembler::computeSpan() {
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-    auto span = [&](const Column<TimeNs>& s, const Column<TimeNs>& e) {
+    auto span = [&](const auto& s, const auto& e) {
         if (s.empty()) return;
         lo = std::min(lo, *std::min_element(s.begin(), s.end()));
         hi = std::max(hi, *std::max_element(e.begin(), e.end()));
@@ -224,7 +224,7 @@ void Assembler::indexRanges() {
     uint64_t unended = 0;
     for (size_t i = 0; i < r.size(); ++i)
         if (r.flags[i] & kUnended) {
-            r.end[i] = std::max(t_.captureEnd, r.start[i]);
+            r.end.set(i, std::max(t_.captureEnd, r.start[i]));
             ++unended;
         }
     if (unended) t_.report.add(Anomaly::UnendedRange, unended);
@@ -258,10 +258,17 @@ void Assembler::indexRanges() {
     for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
     if (!identity) columns::permute(r, perm, threads_);
     columns::release(perm);
+    r.seq = SparseInt32Column::of(r.importSeq, r.size());
+    columns::release(r.importSeq);
+    r.depth.resize(r.size()); // written below (importers leave them empty)
+    r.parent.back.resize(r.size());
 
     // Threads nest independently: split them over the workers (a PyTorch job has a main and an
     // autograd thread of similar size).
     std::vector<uint64_t> improperPerPart(threads_, 0);
+    // Parents more than 65,534 rows up, per part: parts are consecutive threads, so their rows
+    // come in order.
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> farPerPart(threads_);
     parallelFor(threads, threads_, [&](size_t firstThread, size_t lastThread, unsigned part) {
         std::vector<uint32_t> stack;
         for (size_t th = firstThread; th < lastThread; ++th) {
@@ -278,7 +285,10 @@ void Assembler::indexRanges() {
                     stack.pop_back();
                 }
                 r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
-                r.parent[i] = stack.empty() ? RangeId() : RangeId(stack.back());
+                const RangeId parent = stack.empty() ? RangeId() : RangeId(stack.back());
+                r.parent.back[i] = BackRefColumn<RangeId>::code(i, parent);
+                if (r.parent.back[i] == BackRefColumn<RangeId>::kFar)
+                    farPerPart[part].emplace_back(i, parent.value);
                 if (pushPop) stack.push_back(i);
             }
         }
@@ -286,6 +296,13 @@ void Assembler::indexRanges() {
     const uint64_t improper =
         std::accumulate(improperPerPart.begin(), improperPerPart.end(), uint64_t(0));
     if (improper) t_.report.add(Anomaly::ImproperNesting, improper);
+    r.parent.farRows.clear();
+    r.parent.farIds.clear();
+    for (const auto& far : farPerPart)
+        for (const auto& [row, id] : far) {
+            r.parent.farRows.push_back(row);
+            r.parent.farIds.push_back(id);
+        }
     indexStartEndRanges();
 }
 
@@ -340,6 +357,13 @@ void Assembler::run() {
         correlate(c);
     };
     finishGpuOps(t_.kernels);
+    auto& k = t_.kernels;
+    if (k.importGrid.size() == k.size() && k.importBlock.size() == k.size()) {
+        k.grid = DictColumn<Dim3>::of<Dim3Hash>(k.importGrid, k.size());
+        columns::release(k.importGrid);
+        k.block = DictColumn<Dim3>::of<Dim3Hash>(k.importBlock, k.size());
+        columns::release(k.importBlock);
+    }
     finishGpuOps(t_.memcpys);
     finishGpuOps(t_.memsets);
     timer.mark("gpu ops");

@@ -201,29 +201,41 @@ void KinetoBuilder::collectiveArgs(const KinetoEvent& e) {
          e.processGroup.empty() ? StringId() : t_.strings.intern(e.processGroup)});
 }
 
+bool KinetoBuilder::fitsTimeOrigin(TimeNs start, TimeNs end) {
+    if (!haveTimeOrigin_) {
+        timeOrigin_ = start;
+        haveTimeOrigin_ = true;
+    }
+    return TimeColumn::fits(start, timeOrigin_) && TimeColumn::fits(end, timeOrigin_);
+}
+
 void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
+    const TimeNs start = *e.ts, end = *e.ts + std::max<TimeNs>(0, *e.dur);
+    if (!fitsTimeOrigin(start, end)) return void(++missingTime_);
     auto& r = t_.ranges;
-    r.start.push_back(*e.ts);
-    r.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
+    if (r.size() == 0) r.setOrigin(timeOrigin_);
+    r.start.push_back(start);
+    r.end.push_back(end);
     r.importThread.push_back(thread(e.pid, e.tid));
     r.name.push_back(t_.strings.intern(e.name));
     r.sizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
-    r.seq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
+    r.importSeq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
     r.opId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
                          ? static_cast<int32_t>(e.externalId)
                          : -1); // Kineto's per-op id
     r.kind.push_back(RangeKind::PushPop);
-    r.depth.push_back(0);
-    r.parent.emplace_back();
     r.flags.push_back(flags);
     r.importSourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
     sealIfFull(r, rangeParts_);
 }
 
 void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
+    const TimeNs start = *e.ts, end = *e.ts + std::max<TimeNs>(0, *e.dur);
+    if (!fitsTimeOrigin(start, end)) return void(++missingTime_);
     auto& a = t_.apiCalls;
-    a.start.push_back(*e.ts);
-    a.end.push_back(*e.ts + std::max<TimeNs>(0, *e.dur));
+    if (a.size() == 0) a.setOrigin(timeOrigin_);
+    a.start.push_back(start);
+    a.end.push_back(end);
     a.thread.push_back(thread(e.pid, e.tid));
     a.correlation.push_back(clampU32(e.correlation));
     a.name.push_back(t_.strings.intern(e.name));
@@ -274,8 +286,8 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         auto [it, added] = baseNames_.try_emplace(name.value, StringId(0));
         if (added) it->second = t_.strings.intern(kernelBaseName(e.name));
         k.shortName.push_back(it->second);
-        k.grid.push_back(e.grid);
-        k.block.push_back(e.block);
+        k.importGrid.push_back(e.grid);
+        k.importBlock.push_back(e.block);
         k.registers.push_back(
             static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
         k.staticSmem.push_back(
@@ -473,10 +485,12 @@ template <typename Cols> void KinetoBuilder::sealIfFull(Cols& c, std::vector<Col
 }
 
 void KinetoBuilder::joinParts() {
-    auto join = [](auto& c, auto& parts) {
+    auto join = [&](auto& c, auto& parts) {
         if (parts.empty()) return;
         parts.push_back(std::move(c));
         c = {};
+        if constexpr (requires { c.setOrigin(TimeNs()); })
+            c.setOrigin(timeOrigin_); // every part's times are offsets from it
         columns::concat(c, parts);
         parts.clear();
     };

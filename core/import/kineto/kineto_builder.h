@@ -38,6 +38,9 @@ class KinetoBuilder {
     void collectiveArgs(const KinetoEvent& e);
     void range(const KinetoEvent& e, uint8_t flags);
     void apiCall(const KinetoEvent& e, ApiKind kind);
+    // Whether a call or range from start to end can be held (TimeColumn): the first one read sets
+    // the origin of their times.
+    bool fitsTimeOrigin(TimeNs start, TimeNs end);
     void flow(const KinetoEvent& e);
     void metadata(const KinetoEvent& e);
     static void count(std::map<std::string, uint64_t, std::less<>>& counts, std::string_view key) {
@@ -76,6 +79,8 @@ class KinetoBuilder {
     std::vector<MemsetColumns> memsetParts_;
     std::vector<ApiCallColumns> apiParts_;
     std::vector<RangeColumns> rangeParts_;
+    TimeNs timeOrigin_ = 0;
+    bool haveTimeOrigin_ = false;
     template <typename Cols> void sealIfFull(Cols& c, std::vector<Cols>& parts);
     void joinParts();
     std::map<std::string, uint64_t, std::less<>> skipped_,

@@ -44,9 +44,20 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         grow(trace.apiCalls);
         apiIsBacktrace.assign(rows, 0);
         break;
-    case EventTable::Nvtx:
-        grow(trace.ranges);
+    case EventTable::Nvtx: {
+        // depth and parent are written at assembly (Assembler::indexRanges), which sizes them:
+        // presized here they would take 5 bytes a range at the peak of the read.
+        auto& r = trace.ranges;
+        columns::forEachParallel(
+            r,
+            [&](auto& v) {
+                if (static_cast<const void*>(&v) != &r.depth &&
+                    static_cast<const void*>(&v) != &r.parent.back)
+                    v.resize(rows);
+            },
+            threads);
         break;
+    }
     }
 }
 
@@ -143,10 +154,10 @@ bool readKernelRow(const Rows& st, KernelColumns& k, size_t i, Chunk& out) {
     auto& r = out.report;
     k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
     k.shortName[i] = StringId(nsysStringRef(st, kcol::Short));
-    k.grid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"),
-                 u32(st, kcol::GridZ, r, "gridZ")};
-    k.block[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"),
-                  u32(st, kcol::BlockZ, r, "blockZ")};
+    k.importGrid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"),
+                       u32(st, kcol::GridZ, r, "gridZ")};
+    k.importBlock[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"),
+                        u32(st, kcol::BlockZ, r, "blockZ")};
     k.registers[i] = static_cast<uint16_t>(
         std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
     k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
@@ -193,8 +204,13 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
     TimeNs s, e;
     if (!readSpan(st, s, e, out.report, "CUPTI_ACTIVITY_KIND_RUNTIME")) return false;
     auto& a = sink.trace.apiCalls;
-    a.start[i] = s;
-    a.end[i] = e;
+    const TimeNs origin = sink.originFor(s);
+    if (!TimeColumn::fits(s, origin) || !TimeColumn::fits(e, origin)) {
+        out.report.add(Anomaly::ValueOutOfRange, 1, "CUPTI_ACTIVITY_KIND_RUNTIME.start/end");
+        return false;
+    }
+    a.start.packed[i] = TimeColumn::encode(s, origin);
+    a.end.packed[i] = TimeColumn::encode(e, origin);
     a.thread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
     a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
     a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
@@ -216,8 +232,9 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
 }
 
 template <typename Rows>
-bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, size_t i, Chunk& out,
+bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, size_t i, Chunk& out,
                  bool names) {
+    RangeColumns& r = sink.trace.ranges;
     // NULL and 0 mean the same for globalTid, endGlobalTid and domainId, so those are read
     // without a NULL check; this loop runs millions of times.
     const int64_t type = st.int64(ncol::EventType);
@@ -272,8 +289,13 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
         flags |= kEndsOnOtherThread;
         out.report.add(Anomaly::RangeEndsOnOtherThread);
     }
-    r.start[i] = start;
-    r.end[i] = end;
+    const TimeNs origin = sink.originFor(start);
+    if (!TimeColumn::fits(start, origin) || !TimeColumn::fits(end, origin)) {
+        out.report.add(Anomaly::ValueOutOfRange, 1, "NVTX_EVENTS.start/end");
+        return false;
+    }
+    r.start.packed[i] = TimeColumn::encode(start, origin);
+    r.end.packed[i] = TimeColumn::encode(end, origin);
     r.importThread[i] = ThreadId(out.keys.get(tid));
     r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     const int64_t rowid = st.int64(ncol::RowId);
@@ -282,7 +304,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
                                : static_cast<uint32_t>(rowid);
     if (!names) {
         r.name[i] = r.sizes[i] = StringId(0);
-        r.seq[i] = r.opId[i] = -1;
+        r.importSeq[i] = r.opId[i] = -1;
         r.flags[i] = flags;
         return true;
     }
@@ -302,7 +324,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, RangeColumns& r, si
     if (dict && dict->isOp) flags |= kDictCall;
     r.name[i] = out.strings.intern(m.name);
     r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
-    r.seq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
+    r.importSeq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
     r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
     r.flags[i] = flags;
     return true;
@@ -355,7 +377,7 @@ void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, Event
             ok = readRuntimeRow(st, sink, i, out);
             break;
         case EventTable::Nvtx:
-            ok = readNvtxRow(st, strings, t.ranges, i, out, sink.nvtxNames);
+            ok = readNvtxRow(st, strings, sink, i, out, sink.nvtxNames);
             break;
         }
         valid[i] = ok ? 1 : 0;

@@ -6,6 +6,7 @@
 #include "core/model/trace.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -62,6 +63,15 @@ struct EventSink {
     int64_t firstRowid[kEventTables] = {};
     bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
     bool nvtxNames = true;              // false: ranges keep the empty name and no marker fields
+    // The origin of the API calls' and ranges' times (TimeColumn): the first such time a worker
+    // reads, agreed on by all of them; kNoOrigin until then.
+    static constexpr TimeNs kNoOrigin = INT64_MIN;
+    std::atomic<TimeNs> timeOrigin{kNoOrigin};
+    TimeNs originFor(TimeNs first) {
+        TimeNs expected = timeOrigin.load(std::memory_order_relaxed);
+        if (expected != kNoOrigin) return expected;
+        return timeOrigin.compare_exchange_strong(expected, first) ? first : expected;
+    }
     explicit EventSink(Trace& t) : trace(t) {}
     void presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads);
 };

@@ -197,6 +197,10 @@ void Builder::addGraphLaunchItems() {
 
 void Builder::run(std::vector<Chunk>& chunks) {
     PhaseTimer timer(t_);
+    if (const TimeNs origin = sink_.timeOrigin.load(); origin != EventSink::kNoOrigin) {
+        t_.apiCalls.setOrigin(origin);
+        t_.ranges.setOrigin(origin);
+    }
     std::map<std::pair<int64_t, int64_t>, std::string> domainNames; // (process key, domain id)
     for (auto& ch : chunks) {
         t_.report.merge(ch.report);
