@@ -217,6 +217,21 @@ void Assembler::computeSpan() {
     if (lo > hi) lo = hi = 0;
     t_.captureStart = lo;
     t_.captureEnd = hi;
+    // The importers' origin is the first time one of their workers read: the middle of the capture
+    // instead, so that a trace's model is the same bytes whichever worker read first.
+    const TimeNs middle = lo + (hi - lo) / 2;
+    auto rebase = [&](TimeColumn& start, TimeColumn& end) {
+        if (start.origin == middle || !TimeColumn::fits(lo, middle) ||
+            !TimeColumn::fits(hi, middle))
+            return;
+        for (TimeColumn* c : {&start, &end}) {
+            const TimeNs was = c->origin;
+            for (auto& p : c->packed) p = TimeColumn::encode(was + TimeColumn::decode(p), middle);
+            c->origin = middle;
+        }
+    };
+    rebase(t_.apiCalls.start, t_.apiCalls.end);
+    rebase(t_.ranges.start, t_.ranges.end);
 }
 
 void Assembler::indexRanges() {
