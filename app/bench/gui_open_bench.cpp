@@ -4,8 +4,8 @@
 #include "core/cache/trace_cache.h"
 #include "core/load/load.h"
 #include "core/present/step_timing.h"
-#include "widgets/session/loading_page.h"
 #include "widgets/timeline/load_overview_view.h"
+#include "widgets/window/loading_page.h"
 #include "widgets/window/main_window.h"
 
 #include <QApplication>

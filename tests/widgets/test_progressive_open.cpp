@@ -2,11 +2,11 @@
 // thread) shows the loading page with the kernels read so far drawn per stream and the rows read,
 // the table, tree, details and tabs disabled; released, the whole model arrives and everything is
 // usable again. Cancel from the loading page puts back what the window showed before.
-#include "widgets/session/loading_page.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/tables/kernel_table_model.h"
 #include "widgets/tables/kernel_table_view.h"
 #include "widgets/timeline/load_overview_view.h"
+#include "widgets/window/loading_page.h"
 #include "widgets/window/main_window.h"
 
 #include <QDockWidget>

@@ -18,7 +18,6 @@
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
 #include "widgets/session/load_settings.h"
-#include "widgets/session/loading_page.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"
 #include "widgets/summary_tables/summary_tables_page.h"
@@ -30,6 +29,7 @@
 #include "widgets/timeline/load_overview_view.h"
 #include "widgets/timeline/timeline_area.h"
 #include "widgets/util/units.h"
+#include "widgets/window/loading_page.h"
 #include "widgets/window/session_controller.h"
 
 #include <QAction>

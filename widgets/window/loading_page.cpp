@@ -1,4 +1,4 @@
-#include "widgets/session/loading_page.h"
+#include "widgets/window/loading_page.h"
 
 #include "widgets/timeline/load_overview_view.h"
 #include "widgets/util/units.h"
