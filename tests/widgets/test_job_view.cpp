@@ -169,7 +169,7 @@ TEST_F(JobView, NoTraceHereStillShowsEveryRankAndNamesTheFile) {
 TEST_F(JobView, AFolderOverTheBudgetOpensFromSummariesWithinIt) {
     // A budget below one model: summaries, and only the shown rank's model held.
     useCaches();
-    ls::gui::setMemoryBudgetForThisRun(1 << 20);
+    ls::gui::setMemoryBudgetForThisRun(1 << 17); // a rank's model is about 0.2 MB
     const auto w = openSessionInWindow({traces_});
     ASSERT_TRUE(w);
     const auto ranks = w->views()->ranks;
