@@ -234,6 +234,11 @@ overview, model, distribution, operator, kernel_table
                cpu_avg|cpu_max|cpu_min|gpu_total|gpu_avg|gpu_max|gpu_min orders operator and
                kernel_table rows as Paddle's sorted_by; --format table prints them as Paddle's
                console does, in --time-unit s|ms|us|ns (default ms)
+memory         GPU memory (PyTorch profile_memory, nsys --cuda-memory-usage, Paddle): per op
+               (--by layer: per layer) allocations, frees, their bytes and the highest
+               allocated total reached; --format table adds each device's peak allocated and
+               reserved memory and what was held at the peak
+memory_live    the allocations held at each device's allocated peak, with op and layer
 With several FILEs (or a folder) the per-trace reports gain leading file and rank columns;
 rank_sum, collective_sum and rank_iter_sum cover the whole session.
 rank_sum, collective_sum, rank_iter_sum and kern_sum load each file with only their parts and

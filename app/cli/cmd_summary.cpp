@@ -15,6 +15,7 @@
 #include "core/reports/rank_summary.h"
 #include "core/reports/report_parts.h"
 #include "core/reports/summary.h"
+#include "core/reports/summary_tables/memory_table.h"
 #include "core/reports/summary_tables/summary_table_writer.h"
 #include "core/reports/table_writer.h"
 #include "core/views/layer_tree.h"
@@ -489,13 +490,13 @@ int commandSummary(const Options& o, Context& c) {
     const std::string report = o.get("report", "");
     if (!format) return kUsage;
     static const std::set<std::string> reports = {
-        "kern_sum",    "gpukernsum",     "api_sum",       "nvtx_kern_sum", "nvtx_sum",
-        "layer_sum",   "op_sum",         "tc_sum",        "layer_tree",    "ncu_match",
-        "rank_sum",    "collective_sum", "rank_iter_sum", "iter_sum",      "idle_sum",
-        "gaps",        "mem_time_sum",   "mem_size_sum",  "gpu_sum",       "kern_exec_sum",
-        "launch_sum",  "osrt_sum",       "roofline",      "nvtx_gpu_proj", "gpu_trace",
-        "api_trace",   "overview",       "model",         "distribution",  "operator",
-        "kernel_table"};
+        "kern_sum",     "gpukernsum",     "api_sum",       "nvtx_kern_sum", "nvtx_sum",
+        "layer_sum",    "op_sum",         "tc_sum",        "layer_tree",    "ncu_match",
+        "rank_sum",     "collective_sum", "rank_iter_sum", "iter_sum",      "idle_sum",
+        "gaps",         "mem_time_sum",   "mem_size_sum",  "gpu_sum",       "kern_exec_sum",
+        "launch_sum",   "osrt_sum",       "roofline",      "nvtx_gpu_proj", "gpu_trace",
+        "api_trace",    "overview",       "model",         "distribution",  "operator",
+        "kernel_table", "memory",         "memory_live"};
     if (!reports.count(report)) {
         c.err << "error: --report must be one of kern_sum, gpukernsum, api_sum, nvtx_kern_sum, "
                  "nvtx_sum, layer_sum, op_sum, tc_sum, "
@@ -503,11 +504,18 @@ int commandSummary(const Options& o, Context& c) {
                  "idle_sum, gaps, mem_time_sum, mem_size_sum, gpu_sum, kern_exec_sum, launch_sum, "
                  "osrt_sum, roofline, "
                  "nvtx_gpu_proj, gpu_trace, api_trace, overview, model, distribution, operator, "
-                 "kernel_table\n";
+                 "kernel_table, memory, memory_live\n";
         return kUsage;
     }
-    if (o.values.count("by") && (report != "roofline" || !isRooflineGrouping(o.get("by", "")))) {
-        c.err << "error: --by goes with --report roofline and is family, op, layer or kernel\n";
+    if (o.values.count("by") && report == "memory") {
+        if (o.get("by", "") != "op" && o.get("by", "") != "layer") {
+            c.err << "error: --by goes with --report memory as op or layer\n";
+            return kUsage;
+        }
+    } else if (o.values.count("by") &&
+               (report != "roofline" || !isRooflineGrouping(o.get("by", "")))) {
+        c.err << "error: --by goes with --report roofline (family, op, layer or kernel) or "
+                 "memory (op or layer)\n";
         return kUsage;
     }
     if ((report == "ncu_match") != (o.values.count("ncu") > 0)) {
@@ -534,6 +542,8 @@ int commandSummary(const Options& o, Context& c) {
     }
     const auto session = loadSessionForCommand(o, c, rc, reportLoadParts(report));
     if (!session) return rc;
+    const MemoryGrouping memoryGrouping =
+        o.get("by", "op") == "layer" ? MemoryGrouping::Layer : MemoryGrouping::Op;
     TableWriter w(c.out, *format);
     for (uint32_t i = 0; i < session->traces.size(); ++i) {
         // Several traces: one table, each trace's rows led by its file and ranks.
@@ -572,6 +582,12 @@ int commandSummary(const Options& o, Context& c) {
             writeGpuTrace(w, t);
         else if (report == "api_trace")
             writeApiTrace(w, t);
+        else if (report == "memory" && *format == TableFormat::Text)
+            c.out << formatMemoryText(t, memoryGrouping);
+        else if (report == "memory")
+            writeMemoryRows(w, t, memoryGrouping);
+        else if (report == "memory_live")
+            writeLiveAtPeakRows(w, t);
         else
             writeDurationSummary(w, t, report);
     }

@@ -371,7 +371,7 @@ struct Trace {
     std::vector<Device> devices;
     std::vector<Stream> streams;
     OsRuntimeColumns osRuntime;
-    MemoryEventColumns memory; // GPU memory usage, by time
+    MemoryEventColumns memory;                  // GPU memory usage, by time
     std::vector<FwdBwdFlow> fwdBwdFlows;        // PyTorch profiler traces only, by fromTs
     std::vector<CollectiveArgs> collectiveArgs; // PyTorch profiler traces only, by key()
 

@@ -152,13 +152,14 @@ bool fits(const CachedViews& v, const Trace& t) {
     const auto plain = [](auto x) -> size_t { return x; };
     bool ok = treeFits(v.layers, kernels, strings);
     for (const auto& l : v.tracks.lanes) {
-        ok &= l.group < v.tracks.groups.size() && l.kind <= TimelineEventKind::Memset &&
+        ok &= l.group < v.tracks.groups.size() && l.kind <= TimelineEventKind::Memory &&
               l.level < v.tracks.lanes.size();
         const size_t n = l.kind == TimelineEventKind::Range     ? t.ranges.size()
                          : l.kind == TimelineEventKind::ApiCall ? t.apiCalls.size()
                          : l.kind == TimelineEventKind::Kernel  ? kernels
                          : l.kind == TimelineEventKind::Memcpy  ? t.memcpys.size()
-                                                                : t.memsets.size();
+                         : l.kind == TimelineEventKind::Memset  ? t.memsets.size()
+                                                                : t.memory.size();
         ok &= below(l.events, n, plain);
     }
     for (const auto& g : v.tracks.groups)

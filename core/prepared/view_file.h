@@ -23,7 +23,8 @@ namespace ls {
 
 // Bump when a view's layout or meaning changes (the model cache's own version is in the identity).
 // 3: replayed graph kernels take their capture's NVTX paths and layers; a Graph column.
-constexpr uint32_t kViewCacheVersion = 3;
+// 4: GPU memory lanes (TimelineEventKind::Memory).
+constexpr uint32_t kViewCacheVersion = 4;
 
 // The kernel table's rows in the order of one of its columns (KernelField), as it was shown.
 struct SortedKernels {

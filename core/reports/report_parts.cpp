@@ -31,6 +31,9 @@ uint32_t reportLoadParts(std::string_view report) {
         // only; the others need ops, phases and steps (the correlation and iterations), never
         // the costs.
         {"kernel_table", kLoadKernels},
+        // GPU memory events, and the op instances around them.
+        {"memory", kLoadMemory | kLoadCorrelation},
+        {"memory_live", kLoadMemory | kLoadCorrelation},
         {"overview", kLoadKernels | kLoadMemory | kLoadCorrelation | kLoadIterations},
         {"model", kLoadKernels | kLoadMemory | kLoadCorrelation | kLoadIterations},
         {"distribution", kLoadKernels | kLoadCorrelation | kLoadIterations},

@@ -117,6 +117,8 @@ Columns columnsOf(const Trace& t, TimelineEventKind kind) {
         return plain(t.memcpys);
     case TimelineEventKind::Memset:
         return plain(t.memsets);
+    case TimelineEventKind::Memory:
+        return {{t.memory.time.data(), nullptr}, {t.memory.time.data(), nullptr}};
     }
     return {};
 }
@@ -129,6 +131,36 @@ TimeNs eventStart(const Trace& t, TimelineEventKind kind, uint32_t id) {
 TimeNs eventEnd(const Trace& t, TimelineEventKind kind, uint32_t id) {
     return columnsOf(t, kind).end[id];
 }
+
+namespace {
+
+// Per device with GPU memory events, a group of one lane after the streams.
+void addMemoryLanes(const Trace& t, TimelineTracks& tracks) {
+    std::vector<std::pair<uint32_t, Column<uint32_t>>> byDevice; // a few devices: a list
+    for (uint32_t i = 0; i < t.memory.size(); ++i) {
+        auto it = std::find_if(byDevice.begin(), byDevice.end(),
+                               [&](const auto& d) { return d.first == t.memory.device[i]; });
+        if (it == byDevice.end()) it = byDevice.insert(byDevice.end(), {t.memory.device[i], {}});
+        it->second.push_back(i);
+    }
+    std::sort(byDevice.begin(), byDevice.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [device, events] : byDevice) {
+        std::string label = "GPU " + std::to_string(device) + " memory";
+        for (const Device& d : t.devices)
+            if (d.id == device && !d.name.empty()) label += " · " + d.name;
+        // The process of the first event's thread, for a session to place it under its rank.
+        const ThreadId th = t.memory.thread[events.front()];
+        const ProcessId process =
+            th.valid() && th.value < t.threads.size() ? t.threads[th.value].process : ProcessId();
+        const auto group = static_cast<uint32_t>(tracks.groups.size());
+        tracks.groups.push_back(TimelineGroup{label, true, process, ThreadId(), StreamId()});
+        tracks.lanes.push_back(
+            TimelineLane{group, TimelineEventKind::Memory, 0, std::move(events)});
+    }
+}
+
+} // namespace
 
 TimelineTracks buildTimelineTracks(const Trace& t) {
     TimelineTracks tracks;
@@ -186,6 +218,7 @@ TimelineTracks buildTimelineTracks(const Trace& t) {
             [&](uint32_t i) { return t.memsets.start[i]; },
             [&](uint32_t i) { return t.memsets.end[i]; });
     }
+    addMemoryLanes(t, tracks);
     return tracks;
 }
 

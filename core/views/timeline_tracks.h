@@ -1,6 +1,7 @@
 #pragma once
 // The timeline's rows and what the painter asks of them, without Qt: per process and thread the
-// NVTX ranges and the CUDA API calls, per device and stream the kernels, memcpys and memsets.
+// NVTX ranges and the CUDA API calls, per device and stream the kernels, memcpys and memsets, per
+// device its GPU memory.
 // Each lane holds events sorted by start that never overlap (greedy lane assignment), so both
 // ends are monotonic and two binary searches find the events of a time window. Folding turns
 // the events of a window into at most about one bar per pixel, whatever their number.
@@ -11,7 +12,9 @@
 
 namespace ls {
 
-enum class TimelineEventKind : uint8_t { Range, ApiCall, Kernel, Memcpy, Memset };
+// Memory: a device's GPU memory events (Trace::memory), instants whose totals hold until the next
+// (core/present/memory_lane.h draws them as a step chart).
+enum class TimelineEventKind : uint8_t { Range, ApiCall, Kernel, Memcpy, Memset, Memory };
 
 struct TimelineGroup {
     std::string

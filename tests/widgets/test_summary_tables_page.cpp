@@ -3,9 +3,11 @@
 // QAbstractItemModelTester, a click on an op or a kernel row puts exactly its kernels in the
 // kernel table and lights them on the timeline, and File → Export writes the tree as CSV.
 #include "core/load/load.h"
+#include "core/reports/gpu_memory.h"
 #include "core/reports/summary_tables/summary_table.h"
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/export/csv_export.h"
+#include "widgets/summary_tables/memory_table_model.h"
 #include "widgets/summary_tables/summary_table_model.h"
 #include "widgets/summary_tables/summary_tables_page.h"
 #include "widgets/tables/kernel_table_model.h"
@@ -15,6 +17,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -109,3 +112,42 @@ TEST(SummaryTablesPage, ShowsCoreTablesAndSelectsARowsKernels) {
 }
 
 } // namespace
+
+// GPU memory (a PyTorch profiler trace recorded with profile_memory): the Memory table shows
+// core's rows per op and per layer under each device's peak, and the timeline has a memory lane
+// of that device after its streams.
+TEST(SummaryTablesPage, MemoryTableShowsCoreRowsAndThePeak) {
+    const QString file =
+        QStringLiteral(LAYERSCOPE_SOURCE_DIR "/tests/data/memory/memory_gpt2.kineto.json.gz");
+    auto w = ls::gui::test::openInWindow(file);
+    ASSERT_TRUE(w);
+    SummaryTablesPage& page = *w->summaryTablesPage();
+    const auto loaded = ls::loadTrace(file.toStdString(), {});
+    ASSERT_TRUE(loaded.ok());
+    const ls::Trace& t = *loaded.trace;
+    const auto ops = ls::opsOfMemoryEvents(t);
+    for (const char* report : {"memory", "memory_layers"}) {
+        SCOPED_TRACE(report);
+        ASSERT_TRUE(showAndWait(page, QString::fromLatin1(report)));
+        const auto expected = ls::opMemoryRows(
+            t, ops,
+            std::string(report) == "memory" ? ls::MemoryGrouping::Op : ls::MemoryGrouping::Layer);
+        const QAbstractItemModel* m = page.view()->model();
+        QAbstractItemModelTester tester(const_cast<QAbstractItemModel*>(m),
+                                        QAbstractItemModelTester::FailureReportingMode::Warning);
+        ASSERT_EQ(m->rowCount(), static_cast<int>(expected.size()));
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const auto& e = expected[static_cast<size_t>(r)];
+            EXPECT_EQ(m->index(r, 0).data().toString().toStdString(), e.name);
+            EXPECT_EQ(m->index(r, 2).data().toULongLong(), e.allocations);
+            EXPECT_EQ(m->index(r, 3).data().toULongLong(), e.frees);
+            EXPECT_EQ(m->index(r, 7).data(ls::gui::MemoryTableModel::kSortRole).toDouble(),
+                      static_cast<double>(e.peakTotal));
+        }
+        // 592,788,480 bytes: torch.cuda.max_memory_allocated() as the recording printed it.
+        EXPECT_NE(page.header()->text().indexOf(QStringLiteral("565.33 MB allocated")), -1);
+        EXPECT_FALSE(page.sortBox()->isEnabled());
+    }
+    ASSERT_TRUE(showAndWait(page, QStringLiteral("kernel_table")));
+    EXPECT_EQ(page.view()->model()->columnCount(), SummaryTableModel::ColumnCount);
+}

@@ -1,5 +1,6 @@
 // What is under the cursor on the timeline: the event (or folded bar) a point hits, and its
 // tooltip.
+#include "core/present/memory_lane.h"
 #include "widgets/timeline/timeline_layout.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/util/units.h"
@@ -10,6 +11,28 @@
 namespace ls::gui {
 
 using namespace timeline;
+
+namespace {
+
+// The totals in force and the change that set them.
+QString memoryTooltip(const Trace& t, uint32_t id, const QString& held) {
+    const auto& m = t.memory;
+    QString text = QStringLiteral("GPU %1 memory: %2 allocated")
+                       .arg(m.device[id])
+                       .arg(formatBytes(static_cast<double>(m.allocated[id])));
+    if (m.reserved[id] != kNoMemoryTotal)
+        text += QStringLiteral(" · %1 reserved").arg(formatBytes(double(m.reserved[id])));
+    const int64_t b = m.bytes[id];
+    text += QStringLiteral("\nfor %1, since %2 %3 %4")
+                .arg(held,
+                     m.pool[id] == MemoryPool::Reserved ? QStringLiteral("the reserve")
+                                                        : QStringLiteral("an allocation"),
+                     b >= 0 ? QStringLiteral("grew by") : QStringLiteral("shrank by"),
+                     formatBytes(static_cast<double>(b >= 0 ? b : -b)));
+    return text;
+}
+
+} // namespace
 
 std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
     if (!data() || pos.x() < kHeaderWidth || pos.y() < kTop) return std::nullopt;
@@ -22,6 +45,17 @@ std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const {
     TimeWindow w = window();
     w.startNs -= shift; // the slot's own clock
     const double time = w.toTime(pos.x() - kHeaderWidth);
+    if (lane.kind == TimelineEventKind::Memory) { // a step chart: the totals in force there
+        const int64_t i = memoryEventAt(t, lane, time);
+        if (i < 0) return std::nullopt;
+        const uint32_t id = lane.events[static_cast<size_t>(i)];
+        const double s = static_cast<double>(t.memory.time[id]) + shift;
+        const double e =
+            static_cast<size_t>(i) + 1 < lane.events.size()
+                ? static_cast<double>(t.memory.time[lane.events[size_t(i) + 1]]) + shift
+                : static_cast<double>(t.captureEnd) + shift;
+        return Hit{lane.kind, id, 1, s, e, e - s, slot};
+    }
     // Within a folded bar the whole pixel column is the target.
     std::vector<TimelineBar> bars;
     TimeWindow column = w;
@@ -55,7 +89,8 @@ QString TimelineView::tooltipFor(const Hit& h) const {
     const TimelineData& data = rows_.slotData(h.slot);
     const Trace& t = *data.trace;
     if (h.count > 1) {
-        static const char* const what[] = {"ranges", "API calls", "kernels", "memcpys", "memsets"};
+        static const char* const what[] = {"ranges",  "API calls", "kernels",
+                                           "memcpys", "memsets",   "memory events"};
         return QStringLiteral("%L1 %2 folded here: %3 in all, spanning %4\nclick to zoom in")
             .arg(h.count)
             .arg(QString::fromLatin1(what[static_cast<int>(h.kind)]), formatDuration(h.totalNs),
@@ -94,6 +129,8 @@ QString TimelineView::tooltipFor(const Hit& h) const {
     case TimelineEventKind::Memset:
         return QStringLiteral("memset · %1 · %2")
             .arg(formatBytes(static_cast<double>(t.memsets.bytes[h.id])), duration);
+    case TimelineEventKind::Memory:
+        return memoryTooltip(t, h.id, duration);
     }
     return {};
 }

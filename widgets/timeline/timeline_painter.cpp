@@ -62,6 +62,8 @@ QColor TimelinePainter::colorOf(uint32_t slot, TimelineEventKind kind, uint32_t 
         return memcpyColor(t.memcpys.kind[id]);
     case TimelineEventKind::Memset:
         return QColor(0x8e, 0x6c, 0x4a);
+    case TimelineEventKind::Memory:
+        return QColor(0x6a, 0x4c, 0x93);
     }
     return Qt::gray;
 }
@@ -184,7 +186,8 @@ void TimelinePainter::paintLanes(QPainter& p, const QSize& size, const TimeWindo
         const Trace& t = *data.trace;
         // PyTorch profiler traces have no NVTX: their range lanes hold CPU ops and annotations.
         const bool rangesAreOps = t.info.format.starts_with("PyTorch profiler");
-        static const char* const kindNames[] = {"NVTX", "CUDA API", "Kernels", "Memcpy", "Memset"};
+        static const char* const kindNames[] = {"NVTX",   "CUDA API", "Kernels",
+                                                "Memcpy", "Memset",   "Memory"};
         p.setPen(QColor(0x55, 0x55, 0x55));
         QString name = QString::fromLatin1(kindNames[static_cast<int>(lane.kind)]);
         if (lane.kind == TimelineEventKind::Range && rangesAreOps) name = QStringLiteral("Ops");
@@ -197,6 +200,10 @@ void TimelinePainter::paintLanes(QPainter& p, const QSize& size, const TimeWindo
         bars.clear();
         TimeWindow own = w; // the slot's own clock: same pixels
         own.startNs -= rows_.shift(slot);
+        if (lane.kind == TimelineEventKind::Memory) {
+            paintMemoryLane(p, row, y, size, own);
+            continue;
+        }
         foldLane(t, lane, own, bars);
         for (const auto& b : bars) {
             const double x0 = std::max(-2.0, b.x0) + kHeaderWidth,

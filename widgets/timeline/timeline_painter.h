@@ -86,6 +86,10 @@ class TimelinePainter {
     void paintCollective(QPainter& p, const QSize& size, const TimeWindow& w) const;
     void paintRankHeader(QPainter& p, const Row& row, int y, const QSize& size,
                          const TimeWindow& w) const;
+    // A GPU memory lane: allocated (filled) and reserved (a line) as steps, scaled to the lane's
+    // highest total, which is written at its top (timeline_memory_paint.cpp).
+    void paintMemoryLane(QPainter& p, const Row& row, int y, const QSize& size,
+                         const TimeWindow& own) const;
 
     const TimelineRowModel& rows_;
     const TimeAxis& axis_;

@@ -156,8 +156,10 @@ void TimelineRowModel::layout() {
                 if (lane.kind == TimelineEventKind::Range && lane.level >= nvtxLevels_[group])
                     continue;
                 laneRow_[l] = static_cast<int>(rows_.size());
-                rows_.push_back(Row{RowKind::Lane, l, y, kLaneHeight});
-                y += kLaneHeight;
+                const int height =
+                    lane.kind == TimelineEventKind::Memory ? kMemoryLaneHeight : kLaneHeight;
+                rows_.push_back(Row{RowKind::Lane, l, y, height});
+                y += height;
             }
         }
     };

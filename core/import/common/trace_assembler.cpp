@@ -1,5 +1,6 @@
 #include "core/import/common/trace_assembler.h"
 
+#include "core/import/common/memory_events.h"
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 
@@ -50,6 +51,7 @@ class Assembler {
     } apiByCorrelation_;
     void indexApiCalls(const std::vector<uint8_t>* backtrace);
     void sortRuns(); // each process's run of the index, by id then row
+    ApiCallId callByCorrelation(ProcessId p, uint32_t id) const;
     uint32_t bucketOf(ProcessId p) const {
         return p.valid() && p.value < t_.processes.size()
                    ? p.value
@@ -86,6 +88,14 @@ void Assembler::sortRuns() {
     for (size_t b = 0; b + 1 < index.begin.size(); ++b)
         std::sort(index.entries.begin() + index.begin[b],
                   index.entries.begin() + index.begin[b + 1]);
+}
+
+ApiCallId Assembler::callByCorrelation(ProcessId p, uint32_t id) const {
+    const uint32_t b = bucketOf(p);
+    const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b],
+               last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
+    const auto it = std::lower_bound(first, last, uint64_t(id) << 32);
+    return it != last && correlationOf(*it) == id ? ApiCallId(rowOf(*it)) : ApiCallId();
 }
 
 template <typename Cols> void Assembler::sortByStart(Cols& c) {
@@ -382,6 +392,7 @@ void Assembler::run() {
     finishGpuOps(t_.memcpys);
     finishGpuOps(t_.memsets);
     timer.mark("gpu ops");
+    finishMemoryEvents(t_, [&](ProcessId p, uint32_t id) { return callByCorrelation(p, id); });
     columns::release(apiByCorrelation_.entries);
     computeSpan();
     indexRanges();

@@ -103,6 +103,7 @@ constexpr std::pair<std::string_view, std::string_view> kNotModelled[] = {
     {"python_function", "python_function (Python stack frames other than nn.Module)"},
     {"Trace", "Trace (the profiler's own span)"},
     {"i", "instant events (profiler markers)"},
+    {"[memory] host", "[memory] events on host memory (only GPU memory is kept)"},
 };
 
 // Annotations PyTorch itself records around library code: emit_nvtx writes them as op markers
@@ -256,9 +257,33 @@ void KinetoBuilder::metadata(const KinetoEvent& e) {
         threadNames_[threadKey(e.pid, e.tid)] = std::string(e.argName);
 }
 
+void KinetoBuilder::memoryEvent(const JsonMemoryEvent& m) {
+    auto& c = t_.memory;
+    c.time.push_back(m.time);
+    c.bytes.push_back(m.bytes);
+    c.pool.push_back(m.pool);
+    c.allocated.push_back(m.allocated);
+    c.reserved.push_back(m.reserved);
+    c.address.push_back(m.address);
+    c.device.push_back(m.device);
+    c.thread.push_back(thread(m.pid, m.tid));
+}
+
+// PyTorch's "[memory]" events (profile_memory=True): Device Type 1 is CUDA; 0 is the CPU.
+void KinetoBuilder::kinetoMemory(const KinetoEvent& e) {
+    if (!e.ts || absurd(*e.ts) || !e.memoryBytes) return void(++missingTime_);
+    if (e.memoryDeviceType != 1 || e.memoryDevice < 0) return hostMemoryEvent();
+    auto total = [](int64_t v) { return v < 0 ? kNoMemoryTotal : static_cast<uint64_t>(v); };
+    memoryEvent({*e.ts, e.pid, e.tid, *e.memoryBytes, MemoryPool::Allocated,
+                 total(e.totalAllocated), total(e.totalReserved),
+                 e.address < 0 ? 0 : static_cast<uint64_t>(e.address),
+                 static_cast<uint32_t>(e.memoryDevice)});
+}
+
 void KinetoBuilder::event(const KinetoEvent& e) {
     ++events_;
     if (e.ph == 'M') return metadata(e);
+    if ((e.ph == 'i' || e.ph == 'I') && e.name == "[memory]") return kinetoMemory(e);
     if (e.ph == 'i' || e.ph == 'I') return skipped("i");
     const bool timed = e.ts.has_value() && (e.ph != 'X' || e.dur.has_value());
     if (timed && (absurd(*e.ts) || (e.ph == 'X' && (absurd(*e.dur) || absurd(*e.ts + *e.dur)))))

@@ -15,6 +15,16 @@
 
 namespace ls {
 
+// A GPU memory event as the JSON formats write it, for Trace::memory.
+struct JsonMemoryEvent {
+    TimeNs time = 0;
+    int64_t pid = 0, tid = 0;
+    int64_t bytes = 0; // negative for a release
+    MemoryPool pool = MemoryPool::Allocated;
+    uint64_t allocated = 0, reserved = kNoMemoryTotal, address = 0;
+    uint32_t device = 0;
+};
+
 class KinetoBuilder {
   public:
     explicit KinetoBuilder(Trace& t);
@@ -26,6 +36,9 @@ class KinetoBuilder {
     // A top-level member other than traceEvents (deviceProperties, distributedInfo, ...); json is
     // followed by ChromeTraceStream::kPadding readable bytes.
     void member(std::string_view key, std::string_view json);
+    void memoryEvent(const JsonMemoryEvent& m);
+    // Memory events on host memory, or without a usable time: counted in the load report.
+    void hostMemoryEvent() { skipped("[memory] host"); }
     // Resolves GPU operations to their processes, reports what was skipped and assembles.
     void finish(unsigned threads);
     uint64_t events() const { return events_; }
@@ -43,6 +56,7 @@ class KinetoBuilder {
     bool fitsTimeOrigin(TimeNs start, TimeNs end);
     void flow(const KinetoEvent& e);
     void metadata(const KinetoEvent& e);
+    void kinetoMemory(const KinetoEvent& e);
     static void count(std::map<std::string, uint64_t, std::less<>>& counts, std::string_view key) {
         if (auto it = counts.find(key); it != counts.end())
             ++it->second;

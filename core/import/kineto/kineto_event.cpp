@@ -88,6 +88,19 @@ bool readArgs(od::value v, KinetoEvent& e) {
             readInt(value, e.inMsgNelems);
         else if (key == "Out msg nelems")
             readInt(value, e.outMsgNelems);
+        else if (key == "Bytes") {
+            int64_t change = 0;
+            if (readInt(value, change)) e.memoryBytes = change;
+        } else if (key == "Total Allocated")
+            readInt(value, e.totalAllocated);
+        else if (key == "Total Reserved")
+            readInt(value, e.totalReserved);
+        else if (key == "Addr")
+            readInt(value, e.address);
+        else if (key == "Device Id")
+            readInt(value, e.memoryDevice);
+        else if (key == "Device Type")
+            readInt(value, e.memoryDeviceType);
         // Text fields that are not text are ignored, not errors: they only add to what is known.
         else if (key == "dtype") {
             if (value.get_string().get(e.dtype) != simdjson::SUCCESS) e.dtype = {};

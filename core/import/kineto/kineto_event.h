@@ -28,6 +28,11 @@ struct KinetoEvent {
     // A collective kernel's args (PyTorch 2.x): element counts, element type, process group.
     int64_t inMsgNelems = -1, outMsgNelems = -1;
     std::string_view dtype, processGroup;
+    // A "[memory]" instant event's args (profile_memory=True): the change in bytes (negative for
+    // a release), the allocator's totals after it, the address and where (Device Type 1: CUDA).
+    std::optional<int64_t> memoryBytes;
+    int64_t totalAllocated = -1, totalReserved = -1, address = -1;
+    int64_t memoryDevice = -1, memoryDeviceType = -1;
 };
 
 class KinetoEventParser {

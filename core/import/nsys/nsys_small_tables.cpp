@@ -200,6 +200,7 @@ SmallTables readSmallTables(const SqliteSource& db, uint32_t parts, LoadReport& 
         break;
     }
     readRunContext(db, s.info);
+    if (parts & kLoadMemory) s.memoryUsage = readMemoryUsage(db, report);
     if ((parts & kLoadOsRuntime) && db.hasTable("OSRT_API")) {
         // Class 27 holds the OS runtime calls; nsys stats osrtsum reads only those.
         for (TableRows rows(db, "OSRT_API", {"start", "end", "globalTid", "nameId", "eventClass"});

@@ -31,6 +31,7 @@ class Builder {
                     const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
     void compactTables();
     void addGraphLaunchItems();
+    void addMemoryEvents();
 
     EventSink& sink_;
     Trace& t_;
@@ -195,6 +196,24 @@ void Builder::addGraphLaunchItems() {
     }
 }
 
+// Totals are counted at assembly (core/import/common/memory_events.h): the export has none.
+void Builder::addMemoryEvents() {
+    auto& m = t_.memory;
+    for (const auto& r : s_.memoryUsage) {
+        m.time.push_back(r.start);
+        m.bytes.push_back(r.bytes);
+        m.pool.push_back(MemoryPool::Allocated);
+        m.allocated.push_back(kNoMemoryTotal);
+        m.reserved.push_back(kNoMemoryTotal);
+        m.address.push_back(r.address);
+        m.device.push_back(r.device);
+        m.thread.push_back(ThreadId());
+        m.importProcess.push_back(process(r.globalPid));
+        m.importCorrelation.push_back(r.correlation);
+    }
+    columns::release(s_.memoryUsage);
+}
+
 void Builder::run(std::vector<Chunk>& chunks) {
     PhaseTimer timer(t_);
     if (const TimeNs origin = sink_.timeOrigin.load(); origin != EventSink::kNoOrigin) {
@@ -216,6 +235,7 @@ void Builder::run(std::vector<Chunk>& chunks) {
     compactTables();
     timer.mark("compact");
     addGraphLaunchItems();
+    addMemoryEvents();
     assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info},
                   threads_);
     auto& os = t_.osRuntime;

@@ -4,6 +4,7 @@
 // trace_assembler.h), which dedupes, sorts once and builds the indexes as for every format.
 #include "core/import/nsys/nsys_chunk.h"
 #include "core/import/nsys/nsys_graphs.h"
+#include "core/import/nsys/nsys_memory_usage.h"
 #include "core/model/trace.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ struct SmallTables {
     };
     std::vector<OsRuntimeRow> osRuntime;           // OSRT_API, event class 27, by start
     std::vector<NsysGraphLaunchRow> graphLaunches; // --cuda-graph-trace=graph rows, by start
+    std::vector<NsysMemoryUsageRow> memoryUsage;   // --cuda-memory-usage rows, by start
 };
 
 // globalTid and globalPid pack the process id in bits 24..47 and the thread id in bits 0..23.

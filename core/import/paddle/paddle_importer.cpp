@@ -90,7 +90,7 @@ class PaddleReader {
         const PaddleCategory c = paddleCategory(k.cat);
         if (c.role == PaddleRole::Memory && (k.ph == 'i' || k.ph == 'I')) {
             ++events_;
-            return memory_.add(e_);
+            return memory_.add(e_, builder_);
         }
         if (c.role == PaddleRole::LayerScope) {
             ++events_;
@@ -159,7 +159,7 @@ class PaddleReader {
         for (const auto& [cat, n] : unknown_)
             t_.report.add(Anomaly::UnknownEventCategory, n, std::to_string(n) + " " + cat);
         if (const std::string line = memory_.reportLine(); !line.empty())
-            t_.report.add(Anomaly::NotModelledEvent, memory_.events().size(), line);
+            t_.report.add(Anomaly::NotModelledEvent, memory_.notKept(), line);
         fillCopyContexts();
         builder_.finish(threads);
         t_.info.format = "PaddlePaddle profiler JSON";
@@ -180,7 +180,7 @@ class PaddleReader {
     KinetoBuilder builder_;
     PaddleEventParser parser_;
     PaddleEvent e_;
-    PaddleMemoryLog memory_; // the hook for GPU memory over time (paddle_memory.h)
+    PaddleMemoryLog memory_; // GPU ones go to the builder, host ones are counted
     ExportInfo extra_;
     std::map<std::string, uint64_t> notModelled_, unknown_;
     std::map<int64_t, int64_t> contextOfDevice_;

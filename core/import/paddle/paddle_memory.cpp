@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace ls {
 
@@ -16,44 +17,45 @@ PaddleMemoryKind paddleMemoryKind(std::string_view category) {
     return PaddleMemoryKind::Other;
 }
 
-void PaddleMemoryLog::add(const PaddleEvent& p) {
+std::optional<uint32_t> paddleGpuOfPlace(std::string_view place) {
+    // Place::DebugString: "Place(gpu:0)"; pinned host memory is "Place(gpu_pinned)".
+    constexpr std::string_view kPrefix = "Place(gpu:";
+    if (place.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+    const char* first = place.data() + kPrefix.size();
+    const char* last = place.data() + place.size();
+    uint32_t device = 0;
+    const auto [end, ec] = std::from_chars(first, last, device);
+    if (ec != std::errc() || end == first || end == last || *end != ')') return std::nullopt;
+    return device;
+}
+
+void PaddleMemoryLog::add(const PaddleEvent& p, KinetoBuilder& builder) {
     const KinetoEvent& e = p.base;
     const PaddleMemoryKind kind = paddleMemoryKind(e.cat);
     ++counts_[static_cast<size_t>(kind)];
-    if (!e.ts) {
-        ++withoutTime_;
-        return;
-    }
-    auto u32 = [](int64_t v) {
-        return v < 0 ? 0u : static_cast<uint32_t>(std::min<int64_t>(v, UINT32_MAX));
-    };
-    events_.push_back({*e.ts, kind, u32(e.pid), u32(e.tid), std::string(p.memory.place),
-                       p.memory.addr, p.memory.increaseBytes, p.memory.currentAllocated,
-                       p.memory.currentReserved, p.memory.peakAllocated, p.memory.peakReserved});
+    if (!e.ts) return void(++withoutTime_);
+    const auto device = paddleGpuOfPlace(p.memory.place);
+    if (!device || kind == PaddleMemoryKind::Other) return void(++host_);
+    // Paddle writes a release's increase_bytes negative; the sign is taken from the kind so that
+    // a positive one cannot count as an allocation.
+    const int64_t size =
+        p.memory.increaseBytes < 0 ? -p.memory.increaseBytes : p.memory.increaseBytes;
+    const bool release = kind == PaddleMemoryKind::Free || kind == PaddleMemoryKind::ReservedFree;
+    const bool reserved =
+        kind == PaddleMemoryKind::ReservedAllocate || kind == PaddleMemoryKind::ReservedFree;
+    builder.memoryEvent({*e.ts, e.pid, e.tid, release ? -size : size,
+                         reserved ? MemoryPool::Reserved : MemoryPool::Allocated,
+                         p.memory.currentAllocated, p.memory.currentReserved, p.memory.addr,
+                         *device});
 }
 
 std::string PaddleMemoryLog::reportLine() const {
-    uint64_t all = 0;
-    for (uint64_t c : counts_) all += c;
-    if (all == 0) return {};
-    uint64_t peakAllocated = 0, peakReserved = 0;
-    for (const auto& m : events_) {
-        peakAllocated = std::max(peakAllocated, m.peakAllocated);
-        peakReserved = std::max(peakReserved, m.peakReserved);
-    }
-    static constexpr const char* kNames[] = {"Allocate", "Free", "ReservedAllocate", "ReservedFree",
-                                             "other"};
-    std::string line = std::to_string(all) + " [memory] events (";
-    bool first = true;
-    for (size_t k = 0; k < 5; ++k) {
-        if (!counts_[k]) continue;
-        line += (first ? "" : ", ") + std::to_string(counts_[k]) + " " + kNames[k];
-        first = false;
-    }
-    line += "; peak allocated " + std::to_string(peakAllocated) + " B, peak reserved " +
-            std::to_string(peakReserved) + " B): GPU memory over time is not in the model yet";
-    if (withoutTime_) line += "; " + std::to_string(withoutTime_) + " without a usable ts";
-    return line;
+    if (!notKept()) return {};
+    std::string line = std::to_string(notKept()) + " [memory] events";
+    if (host_)
+        line += ", " + std::to_string(host_) + " not on a GPU (Place(cpu), Place(gpu_pinned))";
+    if (withoutTime_) line += ", " + std::to_string(withoutTime_) + " without a usable ts";
+    return line + ": only GPU memory is kept";
 }
 
 } // namespace ls
