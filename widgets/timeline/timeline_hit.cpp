@@ -23,12 +23,15 @@ QString memoryTooltip(const Trace& t, uint32_t id, const QString& held) {
     if (m.reserved[id] != kNoMemoryTotal)
         text += QStringLiteral(" · %1 reserved").arg(formatBytes(double(m.reserved[id])));
     const int64_t b = m.bytes[id];
-    text += QStringLiteral("\nfor %1, since %2 %3 %4")
-                .arg(held,
-                     m.pool[id] == MemoryPool::Reserved ? QStringLiteral("the reserve")
-                                                        : QStringLiteral("an allocation"),
-                     b >= 0 ? QStringLiteral("grew by") : QStringLiteral("shrank by"),
-                     formatBytes(static_cast<double>(b >= 0 ? b : -b)));
+    const QString size = formatBytes(static_cast<double>(b >= 0 ? b : -b));
+    const QString change =
+        m.pool[id] == MemoryPool::Reserved
+            ? QStringLiteral("the reserve %1 by %2")
+                  .arg(b >= 0 ? QStringLiteral("grew") : QStringLiteral("shrank"), size)
+            : QStringLiteral("%1 of %2")
+                  .arg(b >= 0 ? QStringLiteral("an allocation") : QStringLiteral("a release"),
+                       size);
+    text += QStringLiteral("\nfor %1, since %2").arg(held, change);
     return text;
 }
 
