@@ -30,6 +30,10 @@ std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trac
         if (lane.kind == TimelineEventKind::ApiCall)
             for (uint32_t id : lane.events) d->apiLane[id] = l;
     }
+    d->memoryScale.assign(d->tracks.lanes.size(), MemoryLaneScale{});
+    for (uint32_t l = 0; l < d->tracks.lanes.size(); ++l)
+        if (d->tracks.lanes[l].kind == TimelineEventKind::Memory)
+            d->memoryScale[l] = memoryLaneScale(t, d->tracks.lanes[l]);
     // GPU busy time per bucket of the capture, summed over streams, as a fraction of one GPU.
     d->busy.assign(kBusyBuckets, 0.f);
     const double span = std::max<double>(1, static_cast<double>(t.captureEnd - t.captureStart));

@@ -3,6 +3,7 @@
 // kernel's class and lane, each API call's lane, and GPU busy time for the minimap.
 #include "core/costs/kernel_class.h"
 #include "core/present/kernel_labels.h"
+#include "core/present/memory_lane.h"
 #include "core/views/timeline_tracks.h"
 
 #include <memory>
@@ -17,6 +18,9 @@ struct TimelineData {
     std::vector<uint32_t> kernelLane, apiLane;        // lane of each kernel / API call
     std::vector<float> busy;                          // GPU busy fraction per minimap bucket
     std::shared_ptr<const KernelLabels> kernelLabels; // the bars' names, told apart
+    // Per lane, a Memory lane's vertical scale (zero for the other kinds): computed once here,
+    // not on every paint, since it is a pass over all of the lane's events.
+    std::vector<MemoryLaneScale> memoryScale;
 };
 // Runs on the loader thread.
 std::shared_ptr<const TimelineData> buildTimelineData(std::shared_ptr<const Trace> trace);

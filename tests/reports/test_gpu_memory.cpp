@@ -5,6 +5,7 @@
 // the export.
 #include "core/load/load.h"
 #include "core/present/memory_lane.h"
+#include "core/present/timeline_data.h"
 #include "core/reports/gpu_memory.h"
 #include "tests/support/test_support.h"
 
@@ -300,6 +301,17 @@ TEST(GpuMemory, LaneColumnsEqualTheEvents) {
         }
         const MemoryLaneScale scale = memoryLaneScale(*t, *lane);
         EXPECT_EQ(scale.allocated, memoryPeaks(*t).front().allocated);
+        // What the painter reads: the scale computed once with the timeline's data, per lane.
+        const auto data = buildTimelineData(t);
+        ASSERT_EQ(data->memoryScale.size(), data->tracks.lanes.size());
+        for (size_t l = 0; l < data->tracks.lanes.size(); ++l) {
+            const bool memory = data->tracks.lanes[l].kind == TimelineEventKind::Memory;
+            EXPECT_EQ(data->memoryScale[l].allocated,
+                      memory ? memoryLaneScale(*t, data->tracks.lanes[l]).allocated : 0u);
+            if (memory) {
+                EXPECT_EQ(data->memoryScale[l].allocated, scale.allocated);
+            }
+        }
     }
 }
 

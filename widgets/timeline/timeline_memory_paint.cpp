@@ -15,8 +15,10 @@ using namespace timeline;
 void TimelinePainter::paintMemoryLane(QPainter& p, const Row& row, int y, const QSize& size,
                                       const TimeWindow& own) const {
     const auto& lane = rows_.laneAt(row.index);
-    const Trace& t = *rows_.slotData(rows_.laneSlot(row.index)).trace;
-    const MemoryLaneScale scale = memoryLaneScale(t, lane);
+    const uint32_t slot = rows_.laneSlot(row.index);
+    const TimelineData& data = rows_.slotData(slot);
+    const Trace& t = *data.trace;
+    const MemoryLaneScale scale = data.memoryScale[row.index - rows_.laneBase(slot)];
     if (scale.top() == 0) return;
     TimeWindow w = own;
     w.widthPx = std::max(1, size.width() - kHeaderWidth);
