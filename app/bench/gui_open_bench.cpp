@@ -5,6 +5,7 @@
 #include "core/load/load.h"
 #include "core/present/step_timing.h"
 #include "widgets/timeline/load_overview_view.h"
+#include "widgets/util/revealed_table_model.h"
 #include "widgets/window/loading_page.h"
 #include "widgets/window/main_window.h"
 
@@ -93,10 +94,21 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
             f.firstFrameKernels = window.loadingPage()->overview()->snapshot().kernels;
         });
     // The stalls count until the other tabs are filled too (a small trace's may come first).
+    // And until the big tables have revealed all their rows (widgets/util/revealed_table_model.h):
+    // those steps run on the GUI thread as well.
+    bool filled = false;
+    const auto allRevealed = [&] {
+        for (const auto* m : window.findChildren<ls::gui::RevealedTableModel*>())
+            if (!m->allRevealed()) return false;
+        return true;
+    };
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        if (filled && allRevealed()) loop.quit();
+    });
     const auto loaded = QObject::connect(&window, &ls::gui::MainWindow::traceLoaded, &scope, [&] {
         paintReady();
         f.ok = true;
-        loop.quit();
+        filled = true;
     });
     QTimer::singleShot(600000, &loop, &QEventLoop::quit); // a load that never ends is not measured
     clock.start();

@@ -1,6 +1,7 @@
 #include "widgets/export/csv_export.h"
 
 #include "core/reports/table_writer.h"
+#include "widgets/util/revealed_table_model.h"
 
 #include <QAbstractItemModel>
 #include <QHeaderView>
@@ -48,6 +49,9 @@ QString headerText(const QAbstractItemModel& m, int column) {
 // Calls row(depth, index of column 0) for every row the export covers, in view order.
 void forEachRow(const QAbstractItemView& view, bool selectedOnly,
                 const std::function<void(int, const QModelIndex&)>& row) {
+    // A table still revealing its rows (widgets/util/revealed_table_model.h) gives all of them.
+    if (!selectedOnly)
+        if (RevealedTableModel* revealed = revealedModel(view.model())) revealed->revealAll();
     const QAbstractItemModel* m = view.model();
     const QItemSelectionModel* sel = view.selectionModel();
     std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {

@@ -24,7 +24,7 @@ QString opLabel(const Trace& t, OpId op) {
 } // namespace
 
 OpSideModel::OpSideModel(Side side, QObject* parent)
-    : QAbstractTableModel(parent), side_(side),
+    : RevealedTableModel(parent), side_(side),
       sorted_(std::make_shared<const std::vector<uint32_t>>()) {}
 
 void OpSideModel::setPairs(std::shared_ptr<const Trace> trace,
@@ -35,6 +35,7 @@ void OpSideModel::setPairs(std::shared_ptr<const Trace> trace,
     pairs_ = trace_ ? std::move(pairs) : nullptr;
     sortRows(sortColumn_ == GpuTime && sortOrder_ == Qt::DescendingOrder ? std::move(byTime)
                                                                          : nullptr);
+    resetRowCount(static_cast<int>(shown().size()));
     endResetModel();
 }
 
@@ -116,11 +117,13 @@ void OpSideModel::setLayer(const QString& layer) {
     beginResetModel();
     layer_ = layer;
     filterRows();
+    resetRowCount(static_cast<int>(shown().size()));
     endResetModel();
 }
 
 void OpSideModel::sort(int column, Qt::SortOrder order) {
     if (column < 0 || column >= ColumnCount) return;
+    revealAll(); // the selection may move to any row of the new order
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<uint32_t> pairRows;
@@ -135,9 +138,6 @@ void OpSideModel::sort(int column, Qt::SortOrder order) {
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-int OpSideModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(shown().size());
-}
 int OpSideModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

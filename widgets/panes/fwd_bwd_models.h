@@ -4,13 +4,14 @@
 // values on SortRole and the CSV role.
 #include "core/views/fwd_bwd.h"
 #include "widgets/export/csv_export.h"
+#include "widgets/util/revealed_table_model.h"
 
 #include <QAbstractTableModel>
 #include <memory>
 
 namespace ls::gui {
 
-class OpSideModel : public QAbstractTableModel {
+class OpSideModel : public RevealedTableModel {
     Q_OBJECT
   public:
     enum class Side { Forward, Backward };
@@ -41,7 +42,8 @@ class OpSideModel : public QAbstractTableModel {
                                              bool descending);
     const OpSideRow* rowAt(int row) const;
     // Model rows are in sort order; pairRow maps one to its index in the pairs' rows (what
-    // partners refer to), modelRow back (-1 when out of range or filtered out).
+    // partners refer to), modelRow back (-1 when out of range or filtered out; it may be past
+    // rowCount() while the rows are revealed: revealThrough).
     uint32_t pairRow(int row) const { return shown()[static_cast<size_t>(row)]; }
     int modelRow(uint32_t pairRow) const;
 
@@ -55,7 +57,6 @@ class OpSideModel : public QAbstractTableModel {
     // order asked for: GPU time, costliest first, until the user picks another.
     void sort(int column, Qt::SortOrder order) override;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;

@@ -233,8 +233,9 @@ std::vector<uint32_t> FwdBwdPanel::selectedRows(QTableView* view) const {
 
 void FwdBwdPanel::selectRows(QTableView* view, const std::vector<uint32_t>& rows) {
     QItemSelection selection;
-    const auto* model = static_cast<const OpSideModel*>(view->model());
+    auto* model = static_cast<OpSideModel*>(view->model());
     for (uint32_t r : rows) {
+        model->revealThrough(model->modelRow(r));
         const QModelIndex i = model->index(model->modelRow(r), 0);
         if (i.isValid()) selection.select(i, i);
     }

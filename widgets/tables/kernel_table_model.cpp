@@ -28,8 +28,7 @@ const std::shared_ptr<const std::vector<KernelId>>& noRows() {
 }
 } // namespace
 
-KernelTableModel::KernelTableModel(QObject* parent)
-    : QAbstractTableModel(parent), rows_(noRows()) {}
+KernelTableModel::KernelTableModel(QObject* parent) : RevealedTableModel(parent), rows_(noRows()) {}
 KernelTableModel::~KernelTableModel() = default;
 
 // Every change of table, scope or filter: reset the view around it and rebuild the rows.
@@ -37,6 +36,7 @@ void KernelTableModel::changeRows(const std::function<void()>& change) {
     beginResetModel();
     change();
     rebuildRows();
+    resetRowCount(static_cast<int>(rows_->size()));
     endResetModel();
     emit rowsChanged();
 }
@@ -97,6 +97,7 @@ void KernelTableModel::setNcu(std::shared_ptr<const NcuMetrics> ncu) {
     beginResetModel();
     ncu_ = table() && ncu && ncu->trace() == table()->tracePtr() ? std::move(ncu) : nullptr;
     if (sortColumn_ >= columnCount()) sortColumn_ = -1;
+    resetRowCount(static_cast<int>(rows_->size()));
     endResetModel();
 }
 
@@ -203,10 +204,6 @@ int KernelTableModel::rowOf(KernelId k) const {
             rowOfKernel_[(*rows_)[r].value] = static_cast<int32_t>(r);
     }
     return rowOfKernel_[k.value];
-}
-
-int KernelTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_->size());
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
@@ -365,6 +362,7 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
 
 void KernelTableModel::sort(int column, Qt::SortOrder order) {
     if (!tables_ || column < 0 || column >= columnCount()) return;
+    revealAll(); // the selection may move to any row of the new order
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<KernelId> kernels;

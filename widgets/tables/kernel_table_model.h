@@ -10,8 +10,8 @@
 #include "core/views/kernel_table.h"
 #include "core/views/session_kernel_table.h"
 #include "widgets/export/csv_export.h"
+#include "widgets/util/revealed_table_model.h"
 
-#include <QAbstractTableModel>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -23,7 +23,7 @@ class KernelLabels;
 
 namespace ls::gui {
 
-class KernelTableModel : public QAbstractTableModel {
+class KernelTableModel : public RevealedTableModel {
     Q_OBJECT
   public:
     static constexpr int SortRole = Qt::UserRole + 1;
@@ -69,14 +69,14 @@ class KernelTableModel : public QAbstractTableModel {
     QString filterText() const { return filterText_; }
 
     KernelId kernelAt(int row) const;
-    int rowOf(KernelId k) const; // -1 when not shown
+    // -1 when not shown; may be past rowCount() while the rows are revealed (revealThrough).
+    int rowOf(KernelId k) const;
     const std::vector<KernelId>& rows() const { return *rows_; }
     double
     rowsGpuTimeNs() const; // sum of the shown kernels' durations, computed once per change of rows
     int sortColumn() const { return sortColumn_; }
     Qt::SortOrder sortOrder() const { return sortOrder_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;

@@ -159,6 +159,7 @@ void KernelTableView::updateStatus() {
 bool KernelTableView::selectKernel(KernelId k) {
     const int row = model_->rowOf(k);
     if (row < 0) return false;
+    model_->revealThrough(row);
     const QModelIndex index = model_->index(row, table_->horizontalHeader()->logicalIndex(0));
     table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                          QItemSelectionModel::Rows);
