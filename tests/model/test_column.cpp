@@ -75,6 +75,23 @@ TEST(Column, AnAdoptedBlockBecomesTheColumnAndOnlyAnAllocationOfItsSizeTakesIt) 
     EXPECT_EQ(c[n - 1], 5u + n - 1);
 }
 
+// Columns of several huge pages start on a 2 MiB boundary, so that all but their last partial
+// huge page can be faulted in as huge pages; the whole block is writable and unmaps cleanly.
+TEST(Column, BlocksOfSeveralHugePagesStartOnAHugePageBoundary) {
+    constexpr size_t kHuge = size_t(2) << 20;
+    for (size_t bytes : {4 * kHuge, 4 * kHuge + 3 * mem::kPageBytes, 9 * kHuge + 12345}) {
+        Column<uint8_t> c(bytes, uint8_t(5));
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(c.data()) % kHuge, 0u) << bytes;
+        EXPECT_EQ(c.front(), 5);
+        EXPECT_EQ(c.back(), 5);
+        c[bytes / 2] = 9;
+        EXPECT_EQ(std::count(c.begin(), c.end(), uint8_t(9)), 1);
+    }
+    // Smaller mapped blocks keep the system's placement (page aligned only).
+    Column<uint8_t> small(mem::kMappedBytes + 1);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(small.data()) % mem::kPageBytes, 0u);
+}
+
 TEST(Column, SmallBlocksAreNeverAdopted) {
     alignas(16) static uint32_t values[64] = {};
     mem::adoptNext(values, sizeof values);
