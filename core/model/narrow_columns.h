@@ -1,0 +1,178 @@
+#pragma once
+// Narrow columns for 32-bit values that take few distinct values (names, threads) or stay close
+// to their neighbours (PyTorch op ids, API results): 1 or 2 bytes a row instead of 4, read like
+// plain columns (c[i], c.size()) in constant time, with a branch that only rare rows take.
+#include "core/model/column.h"
+#include "core/model/row_iterator.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+namespace ls {
+
+// Typed ids (core/model/ids.h) of which a trace has few distinct ones (an NVTX range's name, an
+// API call's thread): per row a 16-bit index into a table of the distinct ids, or, for a column
+// with more than 65,536 of them, the ids themselves.
+template <typename Id> class Dict16Column {
+  public:
+    static constexpr size_t kMaxDistinct = size_t(1) << 16;
+
+    Column<uint16_t> code;     // per row: its id's index in distinct (empty when wide)
+    Column<uint32_t> distinct; // each id once, in order of first use
+    Column<Id> wide;           // per row: the id, when more than kMaxDistinct are distinct
+
+    size_t size() const { return code.size() + wide.size(); }
+    bool empty() const { return size() == 0; }
+    Id operator[](size_t i) const { return wide.empty() ? Id(distinct[code[i]]) : wide[i]; }
+    using const_iterator = RowIterator<Dict16Column, Id>;
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    // Where row i's code lies, for a prefetch.
+    const void* rowAddress(size_t i) const {
+        return wide.empty() ? static_cast<const void*>(code.data() + i) : wide.data() + i;
+    }
+
+    // The column of ids[0 .. n). Ids are indexes into a table (strings, threads), so a dense
+    // lookup table finds each one's code; a column of sparse values uses a hash map.
+    template <typename Ids> static Dict16Column of(const Ids& ids, size_t n) {
+        Dict16Column c;
+        if (n == 0) return c;
+        uint32_t most = 0;
+        for (size_t i = 0; i < n; ++i) most = std::max(most, ids[i].value);
+        constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+        c.code.resize(n);
+        auto makeWide = [&] {
+            Column<uint16_t>().swap(c.code);
+            Column<uint32_t>().swap(c.distinct);
+            c.wide.resize(n);
+            for (size_t i = 0; i < n; ++i) c.wide[i] = ids[i];
+        };
+        if (most < 4 * n + kMaxDistinct) {
+            std::vector<uint32_t> slot(size_t(most) + 1, kNone);
+            for (size_t i = 0; i < n; ++i) {
+                uint32_t& s = slot[ids[i].value];
+                if (s == kNone) {
+                    if (c.distinct.size() == kMaxDistinct) {
+                        makeWide();
+                        return c;
+                    }
+                    s = static_cast<uint32_t>(c.distinct.size());
+                    c.distinct.push_back(ids[i].value);
+                }
+                c.code[i] = static_cast<uint16_t>(s);
+            }
+            return c;
+        }
+        std::unordered_map<uint32_t, uint32_t> slot;
+        for (size_t i = 0; i < n; ++i) {
+            auto [it, added] = slot.try_emplace(ids[i].value, static_cast<uint32_t>(slot.size()));
+            if (added) {
+                if (c.distinct.size() == kMaxDistinct) {
+                    makeWide();
+                    return c;
+                }
+                c.distinct.push_back(ids[i].value);
+            }
+            c.code[i] = static_cast<uint16_t>(it->second);
+        }
+        return c;
+    }
+    bool operator==(const Dict16Column& o) const {
+        if (size() != o.size()) return false;
+        for (size_t i = 0; i < size(); ++i)
+            if ((*this)[i] != o[i]) return false;
+        return true;
+    }
+};
+
+// int32 values that sit close to the others of their block of 64 rows (op ids numbered in order,
+// API results nearly all 0): per block a base, per row an Offset-sized distance above it. A row
+// without a value (Absent) or too far from the base takes a code of its own; the far ones are
+// found by row in a side table.
+template <typename Offset, int32_t Absent> class BlockInt32Column {
+  public:
+    static constexpr int32_t kAbsent = Absent;
+    static constexpr Offset kAbsentCode = std::numeric_limits<Offset>::max();
+    static constexpr Offset kFarCode = kAbsentCode - 1;
+    static constexpr size_t kBlockRows = 64;
+
+    Column<int32_t> base;     // per block of 64 rows
+    Column<Offset> offset;    // per row: value - base, kAbsentCode, kFarCode
+    Column<uint32_t> farRows; // the kFarCode rows, ascending
+    Column<int32_t> farValues;
+
+    size_t size() const { return offset.size(); }
+    bool empty() const { return offset.empty(); }
+    int32_t operator[](size_t i) const {
+        const Offset o = offset[i];
+        if (o < kFarCode) [[likely]]
+            return static_cast<int32_t>(int64_t(base[i / kBlockRows]) + o);
+        return o == kAbsentCode ? Absent : far(i);
+    }
+    const void* rowAddress(size_t i) const { return offset.data() + i; } // for a prefetch
+    using const_iterator = RowIterator<BlockInt32Column, int32_t>;
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    int32_t far(size_t i) const {
+        const auto it = std::lower_bound(farRows.begin(), farRows.end(), static_cast<uint32_t>(i));
+        return farValues[static_cast<size_t>(it - farRows.begin())];
+    }
+
+    // The column of values[0 .. n) (Absent where a row has none).
+    template <typename Values> static BlockInt32Column of(const Values& values, size_t n) {
+        BlockInt32Column c;
+        c.offset.resize(n);
+        c.base.resize((n + kBlockRows - 1) / kBlockRows);
+        std::vector<int32_t> held;
+        for (size_t first = 0; first < n; first += kBlockRows) {
+            const size_t last = std::min(n, first + kBlockRows);
+            held.clear();
+            for (size_t i = first; i < last; ++i)
+                if (values[i] != Absent) held.push_back(values[i]);
+            const int32_t b = baseOf(held);
+            c.base[first / kBlockRows] = b;
+            for (size_t i = first; i < last; ++i) {
+                const int32_t v = values[i];
+                const int64_t d = int64_t(v) - b;
+                if (v == Absent) {
+                    c.offset[i] = kAbsentCode;
+                } else if (d >= 0 && d < kFarCode) {
+                    c.offset[i] = static_cast<Offset>(d);
+                } else {
+                    c.offset[i] = kFarCode;
+                    c.farRows.push_back(static_cast<uint32_t>(i));
+                    c.farValues.push_back(v);
+                }
+            }
+        }
+        return c;
+    }
+    bool operator==(const BlockInt32Column& o) const {
+        if (size() != o.size()) return false;
+        for (size_t i = 0; i < size(); ++i)
+            if ((*this)[i] != o[i]) return false;
+        return true;
+    }
+
+  private:
+    // The base that puts the most of a block's values within reach: its least value when all
+    // are (the usual block), else the start of the fullest window.
+    static int32_t baseOf(std::vector<int32_t>& held) {
+        if (held.empty()) return 0;
+        const auto [lo, hi] = std::minmax_element(held.begin(), held.end());
+        if (int64_t(*hi) - *lo < kFarCode) return *lo;
+        std::sort(held.begin(), held.end());
+        size_t best = 0, bestCount = 0;
+        for (size_t a = 0, b = 0; a < held.size(); ++a) {
+            while (b < held.size() && int64_t(held[b]) - held[a] < kFarCode) ++b;
+            if (b - a > bestCount) bestCount = b - a, best = a;
+        }
+        return held[best];
+    }
+};
+
+} // namespace ls

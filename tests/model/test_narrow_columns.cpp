@@ -1,0 +1,155 @@
+// The narrow columns of the model: ends as durations from their start, ids as 16-bit dictionary
+// codes, int32 values as small offsets from a block's base. Each reads back exactly what was put
+// in, at the edges of its codes too, and copies of the rows keep reading their own starts.
+#include "core/model/end_column.h"
+#include "core/model/ids.h"
+#include "core/model/narrow_columns.h"
+
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <limits>
+#include <vector>
+
+namespace {
+
+using ls::EndColumn;
+using ls::StringId;
+using ls::TimedRows;
+
+// Rows with these starts and ends, packed.
+TimedRows rowsOf(const std::vector<int64_t>& starts, const std::vector<int64_t>& ends) {
+    TimedRows r;
+    r.setOrigin(1'695'835'542'514'261'000); // a Kineto trace's epoch nanoseconds
+    for (size_t i = 0; i < starts.size(); ++i) {
+        r.start.push_back(r.start.origin + starts[i]);
+        r.importEnd.push_back(r.start.origin + ends[i]);
+    }
+    r.packEnds();
+    return r;
+}
+
+TEST(EndColumn, ShortLongAndBackwardDurationsReadBackExactly) {
+    const int64_t far = int64_t(EndColumn::kFar); // 2^32 - 1 ns: the first length kept aside
+    const std::vector<int64_t> starts = {0, 5, -100, 7, 1'000, 3, 0, -50};
+    const std::vector<int64_t> ends = {0,         5 + far - 1, -100 + far, 7 + far + 1,
+                                       1'000 - 1, 3 + 3 * far, 12,         -50 + 99};
+    const TimedRows r = rowsOf(starts, ends);
+    ASSERT_EQ(r.end.size(), starts.size());
+    for (size_t i = 0; i < starts.size(); ++i) EXPECT_EQ(r.end[i], r.start.origin + ends[i]) << i;
+    // Lengths of 2^32 - 1 ns and more, and the end before its start, are in the side table.
+    EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{2, 3, 4, 5}));
+    EXPECT_TRUE(r.importEnd.empty()); // freed once packed
+}
+
+TEST(EndColumn, CopiesAndMovesReadTheirOwnStarts) {
+    TimedRows a = rowsOf({10, 20}, {15, 40});
+    TimedRows copy = a;
+    a.start.set(0, a.start.origin + 11); // the original moves: the copy does not
+    EXPECT_EQ(copy.end[0], copy.start.origin + 15);
+    EXPECT_EQ(a.end[0], a.start.origin + 16);
+    TimedRows moved = std::move(copy);
+    EXPECT_EQ(moved.end[1], moved.start.origin + 40);
+    std::vector<TimedRows> many;
+    for (int i = 0; i < 20; ++i) many.push_back(rowsOf({i}, {2 * i})); // reallocations move them
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(many[i].end[0] - many[i].start[0], i) << i;
+    TimedRows assigned;
+    assigned = moved;
+    EXPECT_EQ(assigned.end[1], moved.end[1]);
+    EXPECT_EQ(assigned.end, moved.end);
+}
+
+TEST(EndColumn, AnEmptyColumnHasNoRows) {
+    const TimedRows r = rowsOf({}, {});
+    EXPECT_TRUE(r.end.empty());
+    EXPECT_EQ(r.end.size(), 0u);
+    EXPECT_TRUE(r.end.farRows.empty());
+}
+
+TEST(Dict16Column, FewDistinctIdsTakeTwoBytesARow) {
+    std::vector<StringId> ids;
+    for (uint32_t i = 0; i < 10'000; ++i) ids.emplace_back(i % 7 == 0 ? 0 : 1'000 + i % 300);
+    ids.push_back(StringId()); // an invalid id is a value like any other
+    const auto c = ls::Dict16Column<StringId>::of(ids, ids.size());
+    ASSERT_EQ(c.size(), ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(c[i], ids[i]) << i;
+    EXPECT_TRUE(c.wide.empty());
+    EXPECT_EQ(c.distinct.size(), 302u);
+    EXPECT_EQ(c.distinct.front(), 0u); // in order of first use
+}
+
+TEST(Dict16Column, SparseIdsUseTheHashTableAndReadBack) {
+    std::vector<StringId> ids = {StringId(4'000'000'000u), StringId(3), StringId(4'000'000'000u),
+                                 StringId(70'000'000)};
+    const auto c = ls::Dict16Column<StringId>::of(ids, ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(c[i], ids[i]) << i;
+    EXPECT_EQ(c.distinct.size(), 3u);
+}
+
+TEST(Dict16Column, MoreThan65536DistinctIdsFallBackTo32Bits) {
+    for (const uint32_t distinct : {65'536u, 65'537u}) {
+        std::vector<StringId> ids;
+        for (uint32_t i = 0; i < distinct; ++i) ids.emplace_back(distinct - 1 - i);
+        ids.emplace_back(5); // a repeat after the last new one
+        const auto c = ls::Dict16Column<StringId>::of(ids, ids.size());
+        ASSERT_EQ(c.size(), ids.size());
+        for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(c[i], ids[i]) << distinct << " " << i;
+        EXPECT_EQ(c.wide.empty(), distinct == 65'536u) << distinct;
+        EXPECT_EQ(c.code.empty(), distinct == 65'537u) << distinct;
+    }
+}
+
+TEST(Dict16Column, AnEmptyColumnHasNoRows) {
+    const auto c = ls::Dict16Column<StringId>::of(std::vector<StringId>{}, 0);
+    EXPECT_TRUE(c.empty());
+    EXPECT_EQ(c, ls::Dict16Column<StringId>());
+}
+
+using OpIds = ls::BlockInt32Column<uint16_t, -1>;
+
+TEST(BlockInt32Column, RunsOfIdsAbsentRowsAndFarOnesReadBack) {
+    std::vector<int32_t> v;
+    for (int32_t i = 0; i < 1'000; ++i) v.push_back(17'236 + i);
+    v[10] = -1;                                  // absent
+    v[70] = std::numeric_limits<int32_t>::max(); // far from its block
+    v[71] = std::numeric_limits<int32_t>::min(); // below every base
+    v[130] = 17'236 + 130 + OpIds::kFarCode - 1; // just out of reach of the block's least
+    v[200] = -1'000'000;                         // far below its block
+    v.push_back(-1);                             // a last block of one absent row
+    const auto c = OpIds::of(v, v.size());
+    ASSERT_EQ(c.size(), v.size());
+    for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(c[i], v[i]) << i;
+    EXPECT_EQ(c.base.size(), (v.size() + 63) / 64);
+    EXPECT_EQ(c.farRows, (std::vector<uint32_t>{70, 71, 130, 200}));
+    EXPECT_EQ(sizeof(c.offset[0]), 2u);
+}
+
+TEST(BlockInt32Column, ABlockTakesTheBaseThatReachesMostOfItsValues) {
+    // One small value among 63 large ones: the large ones are in reach, the small one is far.
+    std::vector<int32_t> v(64);
+    v[0] = 5;
+    for (int32_t i = 1; i < 64; ++i) v[i] = 1'000'000 + i;
+    const auto c = OpIds::of(v, v.size());
+    for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(c[i], v[i]) << i;
+    EXPECT_EQ(c.farRows, (std::vector<uint32_t>{0}));
+}
+
+TEST(BlockInt32Column, ByteOffsetsHoldAResultColumn) {
+    using Results = ls::BlockInt32Column<uint8_t, std::numeric_limits<int32_t>::min()>;
+    std::vector<int32_t> v(300, 0);
+    v[3] = 2;                                   // cudaErrorMemoryAllocation
+    v[4] = std::numeric_limits<int32_t>::min(); // not recorded
+    v[5] = 999;                                 // too far for a byte
+    v[6] = -1;
+    const auto c = Results::of(v, v.size());
+    for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(c[i], v[i]) << i;
+    EXPECT_EQ(c.farRows, (std::vector<uint32_t>{5}));
+    EXPECT_EQ(sizeof(c.offset[0]), 1u);
+}
+
+TEST(BlockInt32Column, AnEmptyColumnHasNoRows) {
+    const auto c = OpIds::of(std::vector<int32_t>{}, 0);
+    EXPECT_TRUE(c.empty());
+    EXPECT_TRUE(c.base.empty());
+}
+
+} // namespace
