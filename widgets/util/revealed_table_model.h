@@ -13,7 +13,7 @@ namespace ls::gui {
 class RevealedTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    static constexpr int kRevealStep = 1 << 18;
+    static constexpr int kRevealStep = 1 << 16;
 
     int rowCount(const QModelIndex& parent = {}) const final;
     // Every row now: an export or a copy of the whole table, a selection in the rows to come.
