@@ -33,6 +33,31 @@ void addCsr(std::vector<ModelBytesRow>& out, std::string_view name, const Csr<G,
     out.push_back(r);
 }
 
+// A packed column's row: its per-row codes and its side tables.
+template <typename T, typename A> uint64_t bytesOf(const std::vector<T, A>& v) {
+    return v.capacity() * sizeof(T);
+}
+ModelBytesRow packedRow(std::string_view table, std::string_view column, const EndColumn& e) {
+    ModelBytesRow r = rowOf(table, column, e.length);
+    r.bytes += bytesOf(e.farRows) + bytesOf(e.farLength);
+    return r;
+}
+template <typename Id>
+ModelBytesRow packedRow(std::string_view table, std::string_view column,
+                        const Dict16Column<Id>& d) {
+    ModelBytesRow r = rowOf(table, column, d.code);
+    r.rows = d.size();
+    r.bytes += bytesOf(d.distinct) + bytesOf(d.wide);
+    return r;
+}
+template <typename Offset, int32_t Absent>
+ModelBytesRow packedRow(std::string_view table, std::string_view column,
+                        const BlockInt32Column<Offset, Absent>& c) {
+    ModelBytesRow r = rowOf(table, column, c.offset);
+    r.bytes += bytesOf(c.base) + bytesOf(c.farRows) + bytesOf(c.farValues);
+    return r;
+}
+
 constexpr std::array<std::string_view, 9> kGpuOp = {
     "start",       "end",         "importDevice",  "importContext", "importStream",
     "streamIndex", "correlation", "importProcess", "launch"};
@@ -68,13 +93,25 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                                                             "srcKind", "dstKind"}));
     addColumns(out, "memsets", t.memsets.tie(),
                join(kGpuOp, std::array<std::string_view, 3>{"bytes", "value", "memKind"}));
-    addColumns(out, "API calls", t.apiCalls.tie(),
-               std::array<std::string_view, 7>{"start", "end", "thread", "correlation", "name",
-                                               "kind", "result"});
-    addColumns(out, "NVTX ranges", t.ranges.tie(),
-               std::array<std::string_view, 12>{"start", "end", "importThread", "name", "sizes",
-                                                "importSeq", "opId", "kind", "depth", "parent",
+    const ApiCallColumns& a = t.apiCalls;
+    addColumns(out, "API calls", t.apiCalls.importTie(),
+               std::array<std::string_view, 7>{"start", "importEnd", "importThread", "correlation",
+                                               "importName", "kind", "importResult"});
+    out.push_back(packedRow("API calls", "end", a.end));
+    out.push_back(packedRow("API calls", "thread", a.thread));
+    out.push_back(packedRow("API calls", "name", a.name));
+    out.push_back(packedRow("API calls", "result", a.result));
+    const RangeColumns& rc = t.ranges;
+    addColumns(out, "NVTX ranges", t.ranges.importTie(),
+               std::array<std::string_view, 10>{"start", "importEnd", "importThread", "importName",
+                                                "importSizes", "importSeq", "importOpId", "kind",
                                                 "flags", "importSourceRow"});
+    out.push_back(packedRow("NVTX ranges", "end", rc.end));
+    out.push_back(packedRow("NVTX ranges", "name", rc.name));
+    out.push_back(packedRow("NVTX ranges", "sizes", rc.sizes));
+    out.push_back(packedRow("NVTX ranges", "opId", rc.opId));
+    out.push_back(rowOf("NVTX ranges", "depth", rc.depth));
+    out.push_back(rowOf("NVTX ranges", "parent", rc.parent.back));
     {
         const SparseInt32Column& seq = t.ranges.seq;
         ModelBytesRow row = rowOf("NVTX ranges", "seq", seq.values);

@@ -17,6 +17,19 @@ template <typename Ar, typename G, typename I> void csr(Ar& ar, Csr<G, I>& c) {
     ar.vec(c.ids);
 }
 
+// The side tables of the packed columns (their per-row columns are in the tables' tie()).
+template <typename Ar> void sides(Ar& ar, EndColumn& e) {
+    ar.vec(e.farRows);
+    ar.vec(e.farLength);
+}
+template <typename Ar, typename Id> void sides(Ar& ar, Dict16Column<Id>& d) { ar.vec(d.distinct); }
+template <typename Ar, typename Offset, int32_t Absent>
+void sides(Ar& ar, BlockInt32Column<Offset, Absent>& b) {
+    ar.vec(b.base);
+    ar.vec(b.farRows);
+    ar.vec(b.farValues);
+}
+
 template <typename Ar> void pairs(Ar& ar, std::vector<std::pair<std::string, std::string>>& v) {
     ar.list(v, [&](auto& p) {
         ar.text(p.first);
@@ -51,14 +64,22 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         columns(ar, t.memsets.tie());
     });
     ar.part(kLoadApiCalls, [&] {
-        columns(ar, t.apiCalls.tie());
-        ar.pod(t.apiCalls.start.origin);
-        ar.pod(t.apiCalls.end.origin);
+        ApiCallColumns& a = t.apiCalls;
+        columns(ar, a.tie());
+        ar.pod(a.start.origin);
+        sides(ar, a.end);
+        sides(ar, a.thread);
+        sides(ar, a.name);
+        sides(ar, a.result);
     });
     ar.part(kLoadNvtx, [&] {
-        columns(ar, t.ranges.tie());
-        ar.pod(t.ranges.start.origin);
-        ar.pod(t.ranges.end.origin);
+        RangeColumns& r = t.ranges;
+        columns(ar, r.tie());
+        ar.pod(r.start.origin);
+        sides(ar, r.end);
+        sides(ar, r.name);
+        sides(ar, r.sizes);
+        sides(ar, r.opId);
         SparseInt32Column& seq = t.ranges.seq;
         ar.vec(seq.present);
         ar.vec(seq.before);
@@ -145,7 +166,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 4616,
+static_assert(sizeof(Trace) == 5256,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

@@ -4,11 +4,41 @@
 #include "core/cache/trace_fields.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ls {
 namespace {
 
 constexpr archive::Format kFormat{{'L', 'S', 'T', 'R', 'A', 'C', 'E', '\0'}, kTraceCacheVersion};
+
+// A packed column's side tables agree with its per-row codes: what its reads index stays in
+// bounds.
+template <typename Codes, typename Code, typename Values>
+bool farRowsMatch(const Codes& codes, Code far, const Column<uint32_t>& rows,
+                  const Values& values) {
+    if (rows.size() != values.size()) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < codes.size(); ++i)
+        if (codes[i] == far && (k >= rows.size() || rows[k++] != i)) return false;
+    return k == rows.size();
+}
+bool sound(const EndColumn& e, size_t rows) {
+    return e.size() == rows && farRowsMatch(e.length, EndColumn::kFar, e.farRows, e.farLength);
+}
+template <typename Offset, int32_t Absent>
+bool sound(const BlockInt32Column<Offset, Absent>& c, size_t rows) {
+    using C = BlockInt32Column<Offset, Absent>;
+    return c.size() == rows && c.base.size() == (c.size() + C::kBlockRows - 1) / C::kBlockRows &&
+           farRowsMatch(c.offset, C::kFarCode, c.farRows, c.farValues);
+}
+// Every row's id is below `limit` (ids index a table of that many).
+template <typename Id> bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit) {
+    bool ok = c.size() == rows && (c.code.empty() || c.wide.empty());
+    for (uint16_t code : c.code) ok &= code < c.distinct.size();
+    for (uint32_t id : c.distinct) ok &= id < limit;
+    for (Id id : c.wide) ok &= id.value < limit;
+    return ok;
+}
 
 // Every table's columns have one length, and every id into the string pool is in it: what the
 // views rely on, checked once so a cache that passes the checksum by accident cannot crash them.
@@ -36,9 +66,14 @@ bool consistent(Trace& t) {
           (t.threadRangeBegin.front() == 0 && t.threadRangeBegin.back() == t.ranges.size() &&
            std::is_sorted(t.threadRangeBegin.begin(), t.threadRangeBegin.end()));
     const size_t strings = t.strings.size();
-    for (const auto* names :
-         {&t.kernels.name, &t.kernels.shortName, &t.apiCalls.name, &t.ranges.name, &t.ranges.sizes})
+    for (const auto* names : {&t.kernels.name, &t.kernels.shortName})
         for (StringId id : *names) ok &= id.value < strings;
+    const ApiCallColumns& a = t.apiCalls;
+    ok &= sound(a.end, a.size()) && sound(a.result, a.size()) && sound(a.name, a.size(), strings) &&
+          sound(a.thread, a.size(), std::numeric_limits<uint32_t>::max());
+    const RangeColumns& r = t.ranges;
+    ok &= sound(r.end, r.size()) && sound(r.opId, r.size()) && sound(r.name, r.size(), strings) &&
+          sound(r.sizes, r.size(), strings);
     return ok;
 }
 

@@ -18,8 +18,9 @@ namespace ls {
 // 10: PyTorch profiler copies take their memory kinds from their names (pageable copies);
 // ProfileStep#N ranges are iterations. 11: GPU memory usage events (Trace::memory). 12: compact
 // columns: API call and range times in 6 bytes from an origin (TimeColumn), a range's seq sparse
-// and its parent as a distance back, a kernel's grid and block dictionary-coded.
-constexpr uint32_t kTraceCacheVersion = 12;
+// and its parent as a distance back, a kernel's grid and block dictionary-coded. 13: API call and
+// range ends as durations, their names and threads as 16-bit codes, op ids and results narrow.
+constexpr uint32_t kTraceCacheVersion = 13;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

@@ -20,6 +20,14 @@ template <typename Cols, typename F> void forEach(Cols& c, F&& f) {
     std::apply([&](auto&... v) { (f(v), ...); }, c.tie());
 }
 
+// The columns importers write of a table with packed ones (importTie()), as a table of its own for
+// the operations below.
+template <typename Cols> struct Imports {
+    Cols& c;
+    auto tie() { return c.importTie(); }
+};
+template <typename Cols> Imports<Cols> imports(Cols& c) { return {c}; }
+
 template <typename T, typename A> void release(std::vector<T, A>& v) {
     std::vector<T, A>().swap(v);
 }

@@ -6,9 +6,11 @@
 #include "core/model/compact_columns.h"
 #include "core/model/direction.h"
 #include "core/model/dtype.h"
+#include "core/model/end_column.h"
 #include "core/model/ids.h"
 #include "core/model/load_parts.h"
 #include "core/model/load_report.h"
+#include "core/model/narrow_columns.h"
 #include "core/model/row_runs.h"
 #include "core/model/string_pool.h"
 #include "core/model/tensor_core_state.h"
@@ -107,19 +109,28 @@ enum class ApiKind : uint8_t { Runtime, Driver, Other };
 inline constexpr int32_t kNoApiResult = INT32_MIN;
 
 // CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
-// Times are 6 bytes a row (TimeColumn); start.origin == end.origin.
-struct ApiCallColumns {
-    TimeColumn start, end;
-    Column<ThreadId> thread;
+// Starts are 6 bytes a row (TimeColumn), ends 4 (EndColumn: the duration). Importers fill the
+// import* columns and importEnd; assembly packs them into end, thread, name and result once the
+// rows are in their order (core/import/common/pack_columns.h) and frees them.
+struct ApiCallColumns : TimedRows {
+    Column<ThreadId> importThread;
     Column<uint32_t> correlation;
-    Column<StringId> name;
+    Column<StringId> importName;
     Column<ApiKind> kind;
-    Column<int32_t> result; // cudaError_t or CUresult; kNoApiResult when not recorded
-    size_t size() const { return start.size(); }
-    auto tie() {
-        return std::tie(start.packed, end.packed, thread, correlation, name, kind, result);
+    Column<int32_t> importResult;
+    Dict16Column<ThreadId> thread;
+    Dict16Column<StringId> name;
+    BlockInt32Column<uint8_t, kNoApiResult> result; // cudaError_t or CUresult; kNoApiResult
+    // The columns importers write (resized, joined and compacted before assembly).
+    auto importTie() {
+        return std::tie(start.packed, importEnd.packed, importThread, correlation, importName, kind,
+                        importResult);
     }
-    void setOrigin(TimeNs origin) { start.origin = end.origin = origin; }
+    // Every per-row column (the model cache, the memory breakdown).
+    auto tie() {
+        return std::tuple_cat(importTie(), std::tie(end.length, thread.code, thread.wide, name.code,
+                                                    name.wide, result.offset));
+    }
 };
 
 enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
@@ -127,32 +138,35 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 // NVTX ranges and marks, grouped by thread (Trace::threadRangeBegin) and within a thread sorted
 // by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
 // name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
-// its source row (see nvtxRawText). Times are 6 bytes a row (TimeColumn); start.origin ==
-// end.origin.
-struct RangeColumns {
-    TimeColumn start, end;
-    // Filled by importers and released at assembly, once the rows are grouped by thread
-    // (Trace::rangeThread) and their source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M
-    // ranges.
+// its source row (see nvtxRawText). Starts are 6 bytes a row (TimeColumn), ends 4 (EndColumn).
+// Importers fill the import* columns and importEnd; assembly packs them once the rows are in
+// their order (core/import/common/pack_columns.h) and frees them.
+struct RangeColumns : TimedRows {
+    // Released at assembly, once the rows are grouped by thread (Trace::rangeThread) and their
+    // source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M ranges.
     Column<ThreadId> importThread;
-    Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
-    Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
-    // Filled by importers (-1 when absent) and packed into seq at assembly, once the rows are in
-    // their order: most ranges have none (only autograd ops do).
-    Column<int32_t> importSeq;
-    SparseInt32Column seq; // -1 when absent
-    Column<int32_t> opId;  // -1 when absent
+    Column<StringId> importName, importSizes;
+    Column<int32_t> importSeq, importOpId; // -1 when absent
+    Dict16Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
+    Dict16Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
+    SparseInt32Column seq;        // -1 when absent: most ranges have none (only autograd ops do)
+    BlockInt32Column<uint16_t, -1> opId; // -1 when absent; mostly one more than the row before
     Column<RangeKind> kind;
     Column<uint8_t> depth;            // 0 for outermost; capped at 255; written at assembly
     BackRefColumn<RangeId> parent;    // invalid for outermost; written at assembly
     Column<uint8_t> flags;            // RangeFlag bits
     Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
-    size_t size() const { return start.size(); }
-    auto tie() {
-        return std::tie(start.packed, end.packed, importThread, name, sizes, importSeq, opId, kind,
-                        depth, parent.back, flags, importSourceRow);
+    // The columns importers write (resized, joined and compacted before assembly).
+    auto importTie() {
+        return std::tie(start.packed, importEnd.packed, importThread, importName, importSizes,
+                        importSeq, importOpId, kind, flags, importSourceRow);
     }
-    void setOrigin(TimeNs origin) { start.origin = end.origin = origin; }
+    // Every per-row column (the model cache, the memory breakdown).
+    auto tie() {
+        return std::tuple_cat(importTie(),
+                              std::tie(depth, parent.back, end.length, name.code, name.wide,
+                                       sizes.code, sizes.wide, opId.offset));
+    }
 };
 
 enum RangeFlag : uint8_t {

@@ -91,11 +91,15 @@ std::vector<std::vector<uint32_t>> byStream(const Columns& c, size_t streams) {
 
 namespace {
 
-// One time column of any event kind: plain (GPU work) or packed (TimeColumn: calls, ranges).
+// One time column of any event kind: plain (GPU work), packed (TimeColumn: starts of calls and
+// ranges) or durations (EndColumn: their ends).
 struct Times {
     const TimeNs* plain = nullptr;
     const TimeColumn* packed = nullptr;
-    TimeNs operator[](size_t i) const { return plain ? plain[i] : (*packed)[i]; }
+    const EndColumn* ends = nullptr;
+    TimeNs operator[](size_t i) const {
+        return plain ? plain[i] : packed ? (*packed)[i] : (*ends)[i];
+    }
 };
 
 struct Columns {
@@ -108,9 +112,9 @@ Columns columnsOf(const Trace& t, TimelineEventKind kind) {
     };
     switch (kind) {
     case TimelineEventKind::Range:
-        return {{nullptr, &t.ranges.start}, {nullptr, &t.ranges.end}};
+        return {{nullptr, &t.ranges.start}, {nullptr, nullptr, &t.ranges.end}};
     case TimelineEventKind::ApiCall:
-        return {{nullptr, &t.apiCalls.start}, {nullptr, &t.apiCalls.end}};
+        return {{nullptr, &t.apiCalls.start}, {nullptr, nullptr, &t.apiCalls.end}};
     case TimelineEventKind::Kernel:
         return plain(t.kernels);
     case TimelineEventKind::Memcpy:

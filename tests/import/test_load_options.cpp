@@ -59,7 +59,7 @@ TEST(LoadThreads, TheNumberOfReaderThreadsDoesNotChangeTheTrace) {
     ASSERT_TRUE(a.ok());
     ASSERT_TRUE(b.ok());
     const ls::Trace &x = *a.trace, &y = *b.trace;
-    auto names = [](const ls::Trace& t, const ls::Column<ls::StringId>& ids) {
+    auto names = [](const ls::Trace& t, const auto& ids) {
         std::vector<std::string> out;
         for (auto id : ids) out.emplace_back(t.str(id));
         return out;

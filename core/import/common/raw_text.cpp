@@ -187,10 +187,10 @@ void RawTexts::prefetchText(size_t i) const {
     const auto& r = t_.ranges;
     __builtin_prefetch(kept_[i].data());
     __builtin_prefetch(&r.flags[id]);
-    __builtin_prefetch(&r.name[id]);
+    __builtin_prefetch(r.name.rowAddress(id));
     __builtin_prefetch(&r.seq.present[id >> 6]);
-    __builtin_prefetch(&r.opId[id]);
-    __builtin_prefetch(&r.sizes[id]);
+    __builtin_prefetch(r.opId.rowAddress(id));
+    __builtin_prefetch(r.sizes.rowAddress(id));
 }
 
 size_t RawTexts::keptBytes() const {

@@ -1,11 +1,13 @@
 #include "core/import/common/trace_assembler.h"
 
 #include "core/import/common/memory_events.h"
+#include "core/import/common/pack_columns.h"
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -71,13 +73,13 @@ void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
     const size_t buckets = t_.processes.size() + 1; // the last for calls of no known process
     index.begin.assign(buckets + 1, 0);
     for (uint32_t i = 0; i < a.size(); ++i)
-        ++index.begin[bucketOf(t_.threads[a.thread[i].value].process) + 1];
+        ++index.begin[bucketOf(t_.threads[a.importThread[i].value].process) + 1];
     for (size_t b = 0; b < buckets; ++b) index.begin[b + 1] += index.begin[b];
     std::vector<uint32_t> next(index.begin.begin(), index.begin.end() - 1);
     index.entries.resize(a.size());
     for (uint32_t i = 0; i < a.size(); ++i) {
         const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
-        index.entries[next[bucketOf(t_.threads[a.thread[i].value].process)]++] =
+        index.entries[next[bucketOf(t_.threads[a.importThread[i].value].process)]++] =
             uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
     }
     sortRuns();
@@ -217,31 +219,32 @@ void Assembler::computeSpan() {
     auto span = [&](const auto& s, const auto& e) {
         if (s.empty()) return;
         lo = std::min(lo, *std::min_element(s.begin(), s.end()));
-        hi = std::max(hi, *std::max_element(e.begin(), e.end()));
+        for (size_t i = 0; i < e.size(); ++i) hi = std::max(hi, e[i]);
     };
     span(t_.kernels.start, t_.kernels.end);
     span(t_.memcpys.start, t_.memcpys.end);
     span(t_.memsets.start, t_.memsets.end);
-    span(t_.apiCalls.start, t_.apiCalls.end);
-    span(t_.ranges.start, t_.ranges.end); // unended ranges still hold end == start here
+    span(t_.apiCalls.start, t_.apiCalls.end);   // packed already: ends as durations
+    span(t_.ranges.start, t_.ranges.importEnd); // unended ranges still hold end == start here
     if (lo > hi) lo = hi = 0;
     t_.captureStart = lo;
     t_.captureEnd = hi;
     // The importers' origin is the first time one of their workers read: the middle of the capture
-    // instead, so that a trace's model is the same bytes whichever worker read first.
+    // instead, so that a trace's model is the same bytes whichever worker read first. Packed ends
+    // are durations, whatever the origin.
     const TimeNs middle = lo + (hi - lo) / 2;
-    auto rebase = [&](TimeColumn& start, TimeColumn& end) {
-        if (start.origin == middle || !TimeColumn::fits(lo, middle) ||
+    auto rebase = [&](std::initializer_list<TimeColumn*> times) {
+        if (times.begin()[0]->origin == middle || !TimeColumn::fits(lo, middle) ||
             !TimeColumn::fits(hi, middle))
             return;
-        for (TimeColumn* c : {&start, &end}) {
+        for (TimeColumn* c : times) {
             const TimeNs was = c->origin;
             for (auto& p : c->packed) p = TimeColumn::encode(was + TimeColumn::decode(p), middle);
             c->origin = middle;
         }
     };
-    rebase(t_.apiCalls.start, t_.apiCalls.end);
-    rebase(t_.ranges.start, t_.ranges.end);
+    rebase({&t_.apiCalls.start});
+    rebase({&t_.ranges.start, &t_.ranges.importEnd});
 }
 
 void Assembler::indexRanges() {
@@ -249,7 +252,7 @@ void Assembler::indexRanges() {
     uint64_t unended = 0;
     for (size_t i = 0; i < r.size(); ++i)
         if (r.flags[i] & kUnended) {
-            r.end.set(i, std::max(t_.captureEnd, r.start[i]));
+            r.importEnd.set(i, std::max(t_.captureEnd, r.start[i]));
             ++unended;
         }
     if (unended) t_.report.add(Anomaly::UnendedRange, unended);
@@ -268,7 +271,7 @@ void Assembler::indexRanges() {
     }
     columns::release(r.importThread); // threadRangeBegin says it from here on
     auto before = [&](uint32_t a, uint32_t b) {
-        return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.end[a] > r.end[b];
+        return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.importEnd[a] > r.importEnd[b];
     };
     for (size_t th = 0; th < threads; ++th) {
         auto first = perm.begin() + t_.threadRangeBegin[th],
@@ -279,12 +282,8 @@ void Assembler::indexRanges() {
     // (nor held) at the peak the permutation makes.
     t_.rangeSourceRows = RowRuns::of(r.importSourceRow, perm);
     columns::release(r.importSourceRow);
-    bool identity = true;
-    for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
-    if (!identity) columns::permute(r, perm, threads_);
+    packRanges(r, perm, threads_); // the nesting below reads the packed ends
     columns::release(perm);
-    r.seq = SparseInt32Column::of(r.importSeq, r.size());
-    columns::release(r.importSeq);
     r.depth.resize(r.size()); // written below (importers leave them empty)
     r.parent.back.resize(r.size());
 
@@ -375,6 +374,7 @@ void Assembler::finishDevices() {
 void Assembler::run() {
     PhaseTimer timer(t_);
     dedupeApiCalls();
+    packApiCalls(t_.apiCalls);
     timer.mark("api calls");
     auto finishGpuOps = [&](auto& c) {
         sortByStart(c);

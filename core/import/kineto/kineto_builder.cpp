@@ -216,14 +216,14 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     auto& r = t_.ranges;
     if (r.size() == 0) r.setOrigin(timeOrigin_);
     r.start.push_back(start);
-    r.end.push_back(end);
+    r.importEnd.push_back(end);
     r.importThread.push_back(thread(e.pid, e.tid));
-    r.name.push_back(t_.strings.intern(e.name));
-    r.sizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
+    r.importName.push_back(t_.strings.intern(e.name));
+    r.importSizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
     r.importSeq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
-    r.opId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
-                         ? static_cast<int32_t>(e.externalId)
-                         : -1); // Kineto's per-op id
+    r.importOpId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
+                               ? static_cast<int32_t>(e.externalId)
+                               : -1); // Kineto's per-op id
     r.kind.push_back(RangeKind::PushPop);
     r.flags.push_back(flags);
     r.importSourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
@@ -236,12 +236,12 @@ void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
     auto& a = t_.apiCalls;
     if (a.size() == 0) a.setOrigin(timeOrigin_);
     a.start.push_back(start);
-    a.end.push_back(end);
-    a.thread.push_back(thread(e.pid, e.tid));
+    a.importEnd.push_back(end);
+    a.importThread.push_back(thread(e.pid, e.tid));
     a.correlation.push_back(clampU32(e.correlation));
-    a.name.push_back(t_.strings.intern(e.name));
+    a.importName.push_back(t_.strings.intern(e.name));
     a.kind.push_back(kind);
-    a.result.push_back(kNoApiResult); // not recorded by Kineto
+    a.importResult.push_back(kNoApiResult); // not recorded by Kineto
     sealIfFull(a, apiParts_);
 }
 
@@ -541,7 +541,7 @@ void KinetoBuilder::finish(unsigned threads) {
     processOf.reserve(t_.apiCalls.size());
     for (size_t i = 0; i < t_.apiCalls.size(); ++i)
         processOf.try_emplace(t_.apiCalls.correlation[i],
-                              t_.threads[t_.apiCalls.thread[i].value].process);
+                              t_.threads[t_.apiCalls.importThread[i].value].process);
     const bool anyGpu = t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() > 0;
     const ProcessId fallback = t_.processes.empty() && anyGpu ? process(0) : ProcessId(0);
     auto resolve = [&](GpuOpColumns& c) {

@@ -23,7 +23,7 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
     const auto k = static_cast<size_t>(table);
     firstRowid[k] = firstRow;
     valid[k].assign(rows, 0);
-    auto grow = [&](auto& cols) {
+    auto grow = [&](auto&& cols) {
         // No transparent-huge-page advice (there was): where the kernel compacts memory for
         // advised ranges on their first fault (defrag=madvise, Debian's default), a machine up for
         // hours spent twice the system time and loads took up to 12 % longer.
@@ -41,21 +41,14 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         grow(trace.memsets);
         break;
     case EventTable::Runtime:
-        grow(trace.apiCalls);
+        grow(columns::imports(trace.apiCalls));
         apiIsBacktrace.assign(rows, 0);
         break;
     case EventTable::Nvtx: {
-        // depth and parent are written at assembly (Assembler::indexRanges), which sizes them:
-        // presized here they would take 5 bytes a range at the peak of the read.
-        auto& r = trace.ranges;
-        columns::forEachParallel(
-            r,
-            [&](auto& v) {
-                if (static_cast<const void*>(&v) != &r.depth &&
-                    static_cast<const void*>(&v) != &r.parent.back)
-                    v.resize(rows);
-            },
-            threads);
+        // Only the columns importers write: depth, parent and the packed columns are made at
+        // assembly (Assembler::indexRanges), which sizes them; presized here they would add to
+        // the peak of the read.
+        grow(columns::imports(trace.ranges));
         break;
     }
     }
@@ -210,17 +203,17 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
         return false;
     }
     a.start.packed[i] = TimeColumn::encode(s, origin);
-    a.end.packed[i] = TimeColumn::encode(e, origin);
-    a.thread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
+    a.importEnd.packed[i] = TimeColumn::encode(e, origin);
+    a.importThread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
     a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
-    a.name[i] = StringId(nsysStringRef(st, rcol::NameId));
+    a.importName[i] = StringId(nsysStringRef(st, rcol::NameId));
     if (st.isNull(rcol::ReturnValue)) {
-        a.result[i] = kNoApiResult;
+        a.importResult[i] = kNoApiResult;
     } else {
         const int64_t v = st.int64(rcol::ReturnValue);
         const bool fits = v > kNoApiResult && v <= std::numeric_limits<int32_t>::max();
         if (!fits) out.report.add(Anomaly::ValueOutOfRange, 1, "returnValue");
-        a.result[i] = fits ? static_cast<int32_t>(v) : kNoApiResult;
+        a.importResult[i] = fits ? static_cast<int32_t>(v) : kNoApiResult;
     }
     const int64_t cls =
         st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
@@ -295,7 +288,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
         return false;
     }
     r.start.packed[i] = TimeColumn::encode(start, origin);
-    r.end.packed[i] = TimeColumn::encode(end, origin);
+    r.importEnd.packed[i] = TimeColumn::encode(end, origin);
     r.importThread[i] = ThreadId(out.keys.get(tid));
     r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
     const int64_t rowid = st.int64(ncol::RowId);
@@ -303,8 +296,8 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
                                ? 0
                                : static_cast<uint32_t>(rowid);
     if (!names) {
-        r.name[i] = r.sizes[i] = StringId(0);
-        r.importSeq[i] = r.opId[i] = -1;
+        r.importName[i] = r.importSizes[i] = StringId(0);
+        r.importSeq[i] = r.importOpId[i] = -1;
         r.flags[i] = flags;
         return true;
     }
@@ -322,10 +315,10 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     if (m.isPytorchMarker) flags |= kPytorchMarker;
     if (m.repeatedInput) flags |= kRepeatedInput;
     if (dict && dict->isOp) flags |= kDictCall;
-    r.name[i] = out.strings.intern(m.name);
-    r.sizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
+    r.importName[i] = out.strings.intern(m.name);
+    r.importSizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
     r.importSeq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
-    r.opId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
+    r.importOpId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
     r.flags[i] = flags;
     return true;
 }

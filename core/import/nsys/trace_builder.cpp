@@ -126,8 +126,8 @@ void Builder::remapChunk(Chunk& ch,
     case EventTable::Runtime:
         rows([&](size_t i) {
             auto& a = t_.apiCalls;
-            a.thread[i] = threads[a.thread[i].value];
-            a.name[i] = nsysString(a.name[i], "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
+            a.importThread[i] = threads[a.importThread[i].value];
+            a.importName[i] = nsysString(a.importName[i], "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
         });
         break;
     case EventTable::Nvtx: {
@@ -136,8 +136,8 @@ void Builder::remapChunk(Chunk& ch,
         for (uint32_t i = 0; i < strings.size(); ++i)
             strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
         rows([&](size_t i) {
-            r.name[i] = strings[r.name[i].value];
-            r.sizes[i] = strings[r.sizes[i].value];
+            r.importName[i] = strings[r.importName[i].value];
+            r.importSizes[i] = strings[r.importSizes[i].value];
         });
         for (auto& [row, domain] : ch.rangeDomains) {
             const int64_t key = processKey(ch.keys.keys()[r.importThread[row].value]);
@@ -145,8 +145,8 @@ void Builder::remapChunk(Chunk& ch,
             std::string name =
                 it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
             name += ':';
-            name += t_.strings.view(r.name[row]);
-            r.name[row] = t_.strings.intern(name);
+            name += t_.strings.view(r.importName[row]);
+            r.importName[row] = t_.strings.intern(name);
         }
         rows([&](size_t i) { r.importThread[i] = threads[r.importThread[i].value]; });
         break;

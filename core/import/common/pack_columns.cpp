@@ -1,0 +1,79 @@
+#include "core/import/common/pack_columns.h"
+
+#include "core/model/columns.h"
+#include "core/model/parallel.h"
+
+#include <functional>
+#include <vector>
+
+namespace ls {
+namespace {
+
+// Each task packs one column and frees its wide source: independent, so they run at once.
+void runPacks(std::vector<std::function<void()>>& packs, size_t rows, unsigned threads) {
+    runTasks(packs, rows >= kParallelRows ? std::max(1u, threads) : 1);
+}
+
+} // namespace
+
+void packApiCalls(ApiCallColumns& a) {
+    // One column at a time, those freeing the most for the least first: this runs at the load's
+    // peak (every table read, the correlation index built), where packing columns at once would
+    // hold several wide and packed forms together. 2.4M calls take a few tens of ms.
+    const size_t n = a.size();
+    a.result = decltype(a.result)::of(a.importResult, n);
+    columns::release(a.importResult);
+    a.thread = Dict16Column<ThreadId>::of(a.importThread, n);
+    columns::release(a.importThread);
+    a.name = Dict16Column<StringId>::of(a.importName, n);
+    columns::release(a.importName);
+    a.packEnds();
+}
+
+namespace {
+
+// Row i of `c` in the new order: old row perm[i].
+template <typename Col> struct Gathered {
+    const Col& c;
+    const std::vector<uint32_t>& perm;
+    auto operator[](size_t i) const { return c[perm[i]]; }
+};
+template <typename Col> Gathered<Col> gathered(const Col& c, const std::vector<uint32_t>& perm) {
+    return {c, perm};
+}
+
+} // namespace
+
+void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned threads) {
+    const size_t n = r.size();
+    // Name, sizes, op id and seq are packed straight through the permutation: their wide forms are
+    // never permuted, so the permutation's scratch column is not added to them at the load's peak.
+    std::vector<std::function<void()>> packs;
+    packs.emplace_back([&] {
+        r.name = Dict16Column<StringId>::of(gathered(r.importName, perm), n);
+        columns::release(r.importName);
+    });
+    packs.emplace_back([&] {
+        r.sizes = Dict16Column<StringId>::of(gathered(r.importSizes, perm), n);
+        columns::release(r.importSizes);
+    });
+    packs.emplace_back([&] {
+        r.opId = decltype(r.opId)::of(gathered(r.importOpId, perm), n);
+        columns::release(r.importOpId);
+    });
+    packs.emplace_back([&] {
+        r.seq = SparseInt32Column::of(gathered(r.importSeq, perm), n);
+        columns::release(r.importSeq);
+    });
+    runPacks(packs, n, threads);
+    // What is left of the importers' columns (start, end, kind, flags) moves; then the ends pack.
+    bool identity = true;
+    for (uint32_t i = 0; i < perm.size() && identity; ++i) identity = perm[i] == i;
+    if (!identity) {
+        auto left = columns::imports(r);
+        columns::permute(left, perm, threads);
+    }
+    r.packEnds();
+}
+
+} // namespace ls
