@@ -31,7 +31,6 @@
 #include "widgets/util/units.h"
 #include "widgets/window/loading_page.h"
 #include "widgets/window/session_controller.h"
-#include "widgets/window/settings_writer.h"
 
 #include <QAction>
 #include <QApplication>
@@ -76,7 +75,7 @@ constexpr int kStateVersion = 2;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), kernelModel_(new KernelTableModel(this)),
-      layerModel_(new LayerTreeModel(this)), settingsWriter_(std::make_unique<SettingsWriter>()) {
+      layerModel_(new LayerTreeModel(this)) {
     setWindowTitle(QStringLiteral("Layerscope"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -380,11 +379,8 @@ void MainWindow::showStartPage() {
 }
 
 void MainWindow::updateRecentMenu() {
-    updateRecentMenu(QSettings().value(kRecentKey).toStringList());
-}
-
-void MainWindow::updateRecentMenu(const QStringList& recent) {
     recentMenu_->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString& path : recent)
         recentMenu_->addAction(path, this, [this, path] { openFile(path); });
     recentMenu_->setEnabled(!recent.isEmpty());
@@ -498,17 +494,16 @@ void MainWindow::showReport(bool newSession) {
     }
 
     const StepTiming recentStep("title, status, recent files");
-    QStringList recent = QSettings().value(kRecentKey).toStringList();
-    std::vector<std::pair<QString, QVariant>> changed{
-        {QStringLiteral("lastDir"), info.absolutePath()}};
+    QSettings settings;
     if (!shownPath_.isEmpty()) { // several files picked at once have no one name to reopen
+        QStringList recent = settings.value(kRecentKey).toStringList();
         recent.removeAll(info.absoluteFilePath());
         recent.prepend(info.absoluteFilePath());
         while (recent.size() > kMaxRecent) recent.removeLast();
-        changed.emplace_back(kRecentKey, recent);
+        settings.setValue(kRecentKey, recent);
     }
-    settingsWriter_->write(std::move(changed));
-    updateRecentMenu(recent);
+    settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
+    updateRecentMenu();
 }
 
 void MainWindow::showNotOpened(const QStringList& notOpened) {

@@ -39,7 +39,6 @@ class LayerTreeModel;
 class RanksPanel;
 class RooflinePanel;
 class SessionController;
-class SettingsWriter;
 class SummaryPage;
 class StartPage;
 class SummaryCharts;
@@ -132,8 +131,7 @@ class MainWindow : public QMainWindow {
     void buildDocks();
     void buildMenus();
     void connectViews();
-    void updateRecentMenu(); // from the settings
-    void updateRecentMenu(const QStringList& recent);
+    void updateRecentMenu();
     // The shown trace's views (SessionController::views).
     const std::shared_ptr<const TraceViews>& shown() const;
     // The controller's stages: the table, tree, timeline and what a click on them reaches; then
@@ -199,7 +197,6 @@ class MainWindow : public QMainWindow {
     IterationNavigator* iterations_ = nullptr;
     StartPage* start_ = nullptr;
     LoadingPage* loading_ = nullptr;
-    std::unique_ptr<SettingsWriter> settingsWriter_; // recent files, last folder: off this thread
     bool loadingFramed_ = false; // loadingFirstFrame said for the load in progress
     QComboBox* rankBox_ = nullptr;
     std::shared_ptr<const RankAnalysis>
