@@ -450,14 +450,19 @@ std::vector<int64_t> KernelTable::textKeys(const std::vector<KernelId>& rows, Ke
         return keys;
     }
     if (!rows.empty() && stringId(rows[0], f)) {
+        // As for range names: distinct ids by a mark per string, not a sort of every row's id.
         std::vector<uint32_t> ids(rows.size());
-        for (size_t r = 0; r < rows.size(); ++r) ids[r] = stringId(rows[r], f)->value;
-        std::vector<uint32_t> distinct = ids;
-        std::sort(distinct.begin(), distinct.end());
-        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        std::vector<int64_t> rankOf(t.strings.size() + 1, -1);
+        std::vector<uint32_t> distinct;
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const uint32_t id = ids[r] = stringId(rows[r], f)->value;
+            if (rankOf[id] < 0) {
+                rankOf[id] = 0;
+                distinct.push_back(id);
+            }
+        }
         std::sort(distinct.begin(), distinct.end(),
                   [&](uint32_t a, uint32_t b) { return t.str(StringId(a)) < t.str(StringId(b)); });
-        std::vector<int64_t> rankOf(t.strings.size() + 1, 0);
         for (size_t d = 0; d < distinct.size(); ++d) rankOf[distinct[d]] = static_cast<int64_t>(d);
         for (size_t r = 0; r < rows.size(); ++r) keys[r] = rankOf[ids[r]];
         if (labels)
