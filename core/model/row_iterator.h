@@ -1,6 +1,6 @@
 #pragma once
 // A random-access iterator over a column read by value (c[i]), for the packed columns whose rows
-// are decoded on read (core/model/end_column.h, core/model/narrow_columns.h): range-for, sort
+// are decoded on read (core/model/time_column.h, end_column.h, narrow_columns.h): range-for, sort
 // checks and binary searches take them as they take a plain column.
 #include <cstddef>
 #include <iterator>

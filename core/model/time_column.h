@@ -6,6 +6,7 @@
 // (core/model/columns.h: resize, concat, permute, compact) and the model cache handle it as they
 // do any other; the origin is kept beside it.
 #include "core/model/column.h"
+#include "core/model/row_iterator.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -58,42 +59,7 @@ class TimeColumn {
     void resize(size_t n) { packed.resize(n); }
     void clear() { packed.clear(); }
 
-    class const_iterator {
-      public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = Time;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = Time;
-        const_iterator() = default;
-        const_iterator(const TimeColumn* c, size_t i) : c_(c), i_(i) {}
-        Time operator*() const { return (*c_)[i_]; }
-        Time operator[](difference_type n) const { return (*c_)[i_ + static_cast<size_t>(n)]; }
-        const_iterator& operator++() { return ++i_, *this; }
-        const_iterator& operator--() { return --i_, *this; }
-        const_iterator operator++(int) { return {c_, i_++}; }
-        const_iterator operator--(int) { return {c_, i_--}; }
-        const_iterator& operator+=(difference_type n) {
-            i_ += static_cast<size_t>(n);
-            return *this;
-        }
-        const_iterator& operator-=(difference_type n) {
-            i_ -= static_cast<size_t>(n);
-            return *this;
-        }
-        friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-        friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-        friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-        }
-        bool operator==(const const_iterator& o) const { return i_ == o.i_; }
-        auto operator<=>(const const_iterator& o) const { return i_ <=> o.i_; }
-
-      private:
-        const TimeColumn* c_ = nullptr;
-        size_t i_ = 0;
-    };
+    using const_iterator = RowIterator<TimeColumn, Time>;
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
 
