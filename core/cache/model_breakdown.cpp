@@ -103,9 +103,10 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     out.push_back(packedRow("API calls", "result", a.result));
     const RangeColumns& rc = t.ranges;
     addColumns(out, "NVTX ranges", t.ranges.importTie(),
-               std::array<std::string_view, 10>{"start", "importEnd", "importThread", "importName",
-                                                "importSizes", "importSeq", "importOpId", "kind",
-                                                "flags", "importSourceRow"});
+               std::array<std::string_view, 13>{
+                   "start", "importEnd", "importThread", "importThread (wide)", "importName",
+                   "importName (wide)", "importSizes", "importSizes (wide)", "importSeq",
+                   "importOpId", "kind", "flags", "importSourceRow"});
     out.push_back(packedRow("NVTX ranges", "end", rc.end));
     out.push_back(packedRow("NVTX ranges", "name", rc.name));
     out.push_back(packedRow("NVTX ranges", "sizes", rc.sizes));

@@ -166,7 +166,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 5256,
+static_assert(sizeof(Trace) == 5448,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace ls {
 
@@ -73,21 +74,71 @@ class EndColumn {
     const TimeColumn* start_ = nullptr; // the owning rows' start (TimedRows keeps it pointed)
 };
 
-// The start and end of timed rows. Importers write start and importEnd (6-byte times from one
-// origin); assembly packs the ends into `end` once the rows are in their order (packEnds) and
-// frees importEnd. `end` reads through `start`, so copies and moves point it at their own.
+// Ends as importers write them, 4 bytes a row from the first row read: a row's code is its
+// duration below 2^31 ns, else kFarBit plus an index into `far`, which holds the duration. Unlike
+// EndColumn's side table by row, the code travels with its row, so the generic column operations
+// (compact, permute, core/model/columns.h) keep it right while the rows are still moving. A
+// writer working in parallel keeps its far durations to itself and hands them over in one go
+// (adopt()).
+class ImportEndColumn {
+  public:
+    using Time = int64_t; // TimeNs
+    static constexpr uint32_t kFarBit = uint32_t(1) << 31;
+
+    Column<uint32_t> code;
+    Column<int64_t> far;
+
+    size_t size() const { return code.size(); }
+    bool empty() const { return code.empty(); }
+    Time duration(size_t i) const {
+        const uint32_t c = code[i];
+        if (!(c & kFarBit)) [[likely]]
+            return c;
+        return far[c & ~kFarBit];
+    }
+    Time operator[](size_t i) const { return (*start_)[i] + duration(i); }
+    // The code of a duration `d` when local far durations number `farCount`: a far one also
+    // goes to the writer's own list at that index.
+    static uint32_t encode(Time d, size_t farCount) {
+        return d >= 0 && d < Time(kFarBit) ? static_cast<uint32_t>(d)
+                                           : kFarBit | static_cast<uint32_t>(farCount);
+    }
+    static bool isFar(uint32_t c) { return (c & kFarBit) != 0; }
+    // Moves a writer's far durations in; returns what to add to its codes' indexes.
+    uint32_t adopt(const std::vector<int64_t>& local) {
+        const auto offset = static_cast<uint32_t>(far.size());
+        far.insert(far.end(), local.begin(), local.end());
+        return offset;
+    }
+    void set(size_t i, Time end) {
+        const Time d = end - (*start_)[i];
+        code[i] = encode(d, far.size());
+        if (isFar(code[i])) far.push_back(d);
+    }
+    void push_back(Time end) {
+        const Time d = end - (*start_)[code.size()];
+        code.push_back(encode(d, far.size()));
+        if (isFar(code.back())) far.push_back(d);
+    }
+
+  private:
+    friend struct TimedRows;
+    const TimeColumn* start_ = nullptr; // the owning rows' start (TimedRows keeps it pointed)
+};
+
+// The start and end of timed rows. Importers write start (6-byte times from one origin) and
+// importEnd; assembly packs the ends into `end` once the rows are in their order (packEnds) and
+// frees importEnd. Both ends read through `start`, so copies and moves point them at their own.
 struct TimedRows {
     TimeColumn start;
     EndColumn end;
-    TimeColumn importEnd;
+    ImportEndColumn importEnd;
 
-    TimedRows() { end.start_ = &start; }
-    TimedRows(const TimedRows& o) : start(o.start), end(o.end), importEnd(o.importEnd) {
-        end.start_ = &start;
-    }
+    TimedRows() { point(); }
+    TimedRows(const TimedRows& o) : start(o.start), end(o.end), importEnd(o.importEnd) { point(); }
     TimedRows(TimedRows&& o) noexcept
         : start(std::move(o.start)), end(std::move(o.end)), importEnd(std::move(o.importEnd)) {
-        end.start_ = &start;
+        point();
     }
     TimedRows& operator=(const TimedRows& o) {
         if (this != &o) {
@@ -95,24 +146,42 @@ struct TimedRows {
             end = o.end;
             importEnd = o.importEnd;
         }
-        end.start_ = &start;
+        point();
         return *this;
     }
     TimedRows& operator=(TimedRows&& o) noexcept {
         start = std::move(o.start);
         end = std::move(o.end);
         importEnd = std::move(o.importEnd);
-        end.start_ = &start;
+        point();
         return *this;
     }
     ~TimedRows() = default;
 
     size_t size() const { return start.size(); }
-    void setOrigin(int64_t origin) { start.origin = importEnd.origin = origin; }
+    void setOrigin(int64_t origin) { start.origin = origin; }
+    // The import codes become the model's lengths in place (no second column is faulted in):
+    // a far duration below 2^32 - 1 fits there, the rest go to the side table by row.
     void packEnds() {
-        end.assign(start, importEnd);
-        Column<Time48>().swap(importEnd.packed);
+        end.farRows.clear();
+        end.farLength.clear();
+        for (size_t i = 0; i < importEnd.code.size(); ++i) {
+            const uint32_t c = importEnd.code[i];
+            if (!ImportEndColumn::isFar(c)) continue;
+            const int64_t d = importEnd.far[c & ~ImportEndColumn::kFarBit];
+            importEnd.code[i] = EndColumn::code(d);
+            if (importEnd.code[i] == EndColumn::kFar) {
+                end.farRows.push_back(static_cast<uint32_t>(i));
+                end.farLength.push_back(d);
+            }
+        }
+        end.length = std::move(importEnd.code);
+        Column<uint32_t>().swap(importEnd.code);
+        Column<int64_t>().swap(importEnd.far);
     }
+
+  private:
+    void point() { end.start_ = importEnd.start_ = &start; }
 };
 
 } // namespace ls

@@ -4,36 +4,12 @@
 
 namespace ls {
 
-namespace {
-
-template <typename Value> RowRuns pack(size_t n, Value&& value) {
-    RowRuns r;
-    r.count = n;
-    size_t runs = 0;
-    for (size_t i = 0; i < n; ++i) runs += i == 0 || value(i) != value(i - 1) + 1;
-    if (runs * 2 > n) { // two words a run against one a row
-        r.plain.resize(n);
-        for (size_t i = 0; i < n; ++i) r.plain[i] = value(i);
-        return r;
-    }
-    r.runStart.reserve(runs);
-    r.runValue.reserve(runs);
-    for (size_t i = 0; i < n; ++i)
-        if (i == 0 || value(i) != value(i - 1) + 1) {
-            r.runStart.push_back(static_cast<uint32_t>(i));
-            r.runValue.push_back(value(i));
-        }
-    return r;
-}
-
-} // namespace
-
 RowRuns RowRuns::of(std::span<const uint32_t> rows) {
-    return pack(rows.size(), [&](size_t i) { return rows[i]; });
+    return of(rows.size(), [&](size_t i) { return rows[i]; });
 }
 
 RowRuns RowRuns::of(std::span<const uint32_t> rows, const std::vector<uint32_t>& order) {
-    return pack(order.size(), [&](size_t i) { return rows[order[i]]; });
+    return of(order.size(), [&](size_t i) { return rows[order[i]]; });
 }
 
 uint32_t RowRuns::at(size_t i) const {

@@ -20,6 +20,8 @@ struct RowRuns {
     static RowRuns of(std::span<const uint32_t> rows);
     // rows taken in `order` (value i is rows[order[i]]), without gathering them first.
     static RowRuns of(std::span<const uint32_t> rows, const std::vector<uint32_t>& order);
+    // n values given by value(i), without a column of them.
+    template <typename Value> static RowRuns of(size_t n, Value&& value);
     uint32_t at(size_t i) const;
     std::vector<uint32_t> expand() const;
     size_t size() const { return static_cast<size_t>(count); }
@@ -27,5 +29,25 @@ struct RowRuns {
     bool consistent(size_t n) const;
     bool operator==(const RowRuns&) const = default;
 };
+
+template <typename Value> RowRuns RowRuns::of(size_t n, Value&& value) {
+    RowRuns r;
+    r.count = n;
+    size_t runs = 0;
+    for (size_t i = 0; i < n; ++i) runs += i == 0 || value(i) != value(i - 1) + 1;
+    if (runs * 2 > n) { // two words a run against one a row
+        r.plain.resize(n);
+        for (size_t i = 0; i < n; ++i) r.plain[i] = value(i);
+        return r;
+    }
+    r.runStart.reserve(runs);
+    r.runValue.reserve(runs);
+    for (size_t i = 0; i < n; ++i)
+        if (i == 0 || value(i) != value(i - 1) + 1) {
+            r.runStart.push_back(static_cast<uint32_t>(i));
+            r.runValue.push_back(value(i));
+        }
+    return r;
+}
 
 } // namespace ls

@@ -123,7 +123,7 @@ struct ApiCallColumns : TimedRows {
     BlockInt32Column<uint8_t, kNoApiResult> result; // cudaError_t or CUresult; kNoApiResult
     // The columns importers write (resized, joined and compacted before assembly).
     auto importTie() {
-        return std::tie(start.packed, importEnd.packed, importThread, correlation, importName, kind,
+        return std::tie(start.packed, importEnd.code, importThread, correlation, importName, kind,
                         importResult);
     }
     // Every per-row column (the model cache, the memory breakdown).
@@ -143,9 +143,10 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 // their order (core/import/common/pack_columns.h) and frees them.
 struct RangeColumns : TimedRows {
     // Released at assembly, once the rows are grouped by thread (Trace::rangeThread) and their
-    // source rows packed (Trace::rangeSourceRows): 62 MB of 8.1M ranges.
-    Column<ThreadId> importThread;
-    Column<StringId> importName, importSizes;
+    // source rows packed (Trace::rangeSourceRows). Thread, name and sizes are 16-bit codes from
+    // the read on (Kineto's importer writes them wide).
+    Dict16Column<ThreadId> importThread;
+    Dict16Column<StringId> importName, importSizes;
     Column<int32_t> importSeq, importOpId; // -1 when absent
     Dict16Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     Dict16Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
@@ -158,7 +159,8 @@ struct RangeColumns : TimedRows {
     Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     // The columns importers write (resized, joined and compacted before assembly).
     auto importTie() {
-        return std::tie(start.packed, importEnd.packed, importThread, importName, importSizes,
+        return std::tie(start.packed, importEnd.code, importThread.code, importThread.wide,
+                        importName.code, importName.wide, importSizes.code, importSizes.wide,
                         importSeq, importOpId, kind, flags, importSourceRow);
     }
     // Every per-row column (the model cache, the memory breakdown).

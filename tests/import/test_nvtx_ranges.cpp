@@ -216,6 +216,65 @@ TEST(NvtxRanges, UnusedEventTypesAndNullStartsAreCountedNotLoaded) {
     EXPECT_EQ(t->report.count(Anomaly::NegativeDuration), 1u);
 }
 
+// Ends are written as durations while reading, with those of 2^31 ns and more kept aside: every
+// end reads back exact, long, very long or short, and each range keeps its NVTX_EVENTS rowid
+// across the rows the reader skips (they are not stored, only implied by the row's position).
+TEST(NvtxRanges, LongDurationsAndSkippedRowsKeepEndsAndSourceRows) {
+    TempDir dir;
+    const auto t = load(dir, cat({kStringIds, kRuntimeTable, kNvtxTable, R"(
+        INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, correlationId) VALUES
+            (0, 10, 1), (20, 20 + 3000000000, 2), (30, 30 + 9000000000, 3), (40, 45, 4);
+        INSERT INTO NVTX_EVENTS(rowid, start, end, eventType, text) VALUES
+            (1, 100, 100 + 2147483647, 59, 'just short'), (2, 1, NULL, 39, 'skipped type'),
+            (3, 200, 200 + 2147483648, 59, 'just far'), (4, NULL, 5, 59, 'no start'),
+            (5, 300, 300 + 5000000000, 59, 'past 2^32'), (6, 400, 401, 59, 'short');
+    )"}));
+    ASSERT_TRUE(t);
+    const auto& r = t->ranges;
+    const auto ids = rangesOf(*t, 101);
+    ASSERT_EQ(names(*t, ids),
+              (std::vector<std::string>{"just short", "just far", "past 2^32", "short"}));
+    const std::vector<int64_t> lengths = {2147483647, 2147483648, 5000000000, 1};
+    const std::vector<uint32_t> rowids = {1, 3, 5, 6};
+    for (size_t k = 0; k < ids.size(); ++k) {
+        EXPECT_EQ(r.end[ids[k]] - r.start[ids[k]], lengths[k]) << k;
+        EXPECT_EQ(t->rangeSourceRows.at(ids[k]), rowids[k]) << k;
+    }
+    const auto& a = t->apiCalls;
+    ASSERT_EQ(a.size(), 4u);
+    const std::vector<int64_t> calls = {10, 3000000000, 9000000000, 5};
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a.end[i] - a.start[i], calls[i]) << i;
+    EXPECT_TRUE(r.importEnd.empty() && a.importEnd.empty()) << "freed once packed";
+}
+
+// Names, sizes and threads are 16-bit codes from the read on. 70,000 distinct names overflow
+// both a chunk's local codes and the column's 65,536 codes: the column turns wide and every
+// range keeps its own name and sizes, whether the rows are placed by rowid or (sparse rowids)
+// in read order.
+TEST(NvtxRanges, MoreDistinctNamesThanSixteenBitCodesKeepEveryName) {
+    for (const char* spacing : {"1", "1000"}) {
+        TempDir dir;
+        const auto t = load(dir, withNvtx(std::string(R"(
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70000)
+            INSERT INTO NVTX_EVENTS(rowid, start, end, text, globalTid)
+                SELECT i * )") + spacing + R"(, 10 * i, 10 * i + 5,
+                       'aten::op_' || i || ', sizes = [[' || (i % 3) || ']]',
+                       (100 << 24) | (101 + i % 2) FROM n;
+        )"));
+        ASSERT_TRUE(t) << spacing;
+        const auto& r = t->ranges;
+        ASSERT_EQ(r.size(), 70000u) << spacing;
+        EXPECT_FALSE(r.name.wide.empty()) << "more than 65,536 distinct names";
+        for (uint32_t i = 0; i < r.size(); ++i) {
+            const int64_t n = r.start[i] / 10; // row n started at 10 n
+            ASSERT_EQ(t->str(r.name[i]), "aten::op_" + std::to_string(n)) << spacing << " " << i;
+            ASSERT_EQ(t->str(r.sizes[i]), "[[" + std::to_string(n % 3) + "]]") << spacing;
+            ASSERT_EQ(int64_t(t->threads[t->rangeThread(ls::RangeId(i)).value].tid), 101 + n % 2);
+            ASSERT_EQ(int64_t(t->rangeSourceRows.at(i)), n * std::stoll(spacing)) << spacing;
+        }
+    }
+}
+
 TEST(NvtxRanges, PytorchMarkersAreParsedAtLoadAndShareANormalizedName) {
     TempDir dir;
     const auto t = load(dir, withNvtx(R"(

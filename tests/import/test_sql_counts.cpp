@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <sqlite3.h>
 
 namespace {
 
@@ -114,13 +116,20 @@ TEST_P(SqlCounts, EveryRangeKnowsItsSourceRowAndThread) {
     if (!sql->hasTable(kNvtx)) GTEST_SKIP() << "no NVTX table";
     struct Row {
         int64_t start, tid;
+        std::optional<int64_t> end; // none: unended
     };
     std::map<int64_t, Row> byRowid;
-    sql->each(
-        std::string("SELECT rowid, start, globalTid FROM ") + kNvtx + " WHERE " + kUsedNvtxTypes,
-        [&](sqlite3_stmt* st) {
-            byRowid[SqlReader::int64(st, 0)] = {SqlReader::int64(st, 1), SqlReader::int64(st, 2)};
-        });
+    sql->each(std::string("SELECT rowid, start, globalTid, end, eventType FROM ") + kNvtx +
+                  " WHERE " + kUsedNvtxTypes,
+              [&](sqlite3_stmt* st) {
+                  const int64_t start = SqlReader::int64(st, 1);
+                  std::optional<int64_t> end = start; // a mark
+                  if (SqlReader::int64(st, 4) != 34)  // not a mark
+                      end = sqlite3_column_type(st, 3) == SQLITE_NULL
+                                ? std::nullopt
+                                : std::optional(std::max(start, SqlReader::int64(st, 3)));
+                  byRowid[SqlReader::int64(st, 0)] = {start, SqlReader::int64(st, 2), end};
+              });
     const auto& r = trace->ranges;
     ASSERT_EQ(trace->rangeSourceRows.size(), r.size());
     EXPECT_TRUE(r.importThread.empty() && r.importSourceRow.empty()) << "released at assembly";
@@ -131,6 +140,8 @@ TEST_P(SqlCounts, EveryRangeKnowsItsSourceRowAndThread) {
         ASSERT_NE(it, byRowid.end()) << "range " << i << " row " << row;
         EXPECT_TRUE(seen.insert(row).second) << "row " << row << " twice";
         EXPECT_EQ(r.start[i], it->second.start) << "range " << i;
+        EXPECT_EQ(r.end[i], it->second.end.value_or(std::max(trace->captureEnd, r.start[i])))
+            << "range " << i << " (an unended one ends at the capture end)";
         const auto& th = trace->threads[trace->rangeThread(ls::RangeId(i)).value];
         EXPECT_EQ(th.tid, static_cast<uint32_t>(it->second.tid & 0xFFFFFF)) << "range " << i;
         EXPECT_EQ(trace->processes[th.process.value].pid,

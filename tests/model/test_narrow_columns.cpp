@@ -1,6 +1,8 @@
 // The narrow columns of the model: ends as durations from their start, ids as 16-bit dictionary
 // codes, int32 values as small offsets from a block's base. Each reads back exactly what was put
 // in, at the edges of its codes too, and copies of the rows keep reading their own starts.
+#include "core/import/nsys/dict16_filler.h"
+#include "core/model/columns.h"
 #include "core/model/end_column.h"
 #include "core/model/ids.h"
 #include "core/model/narrow_columns.h"
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -56,6 +59,93 @@ TEST(EndColumn, CopiesAndMovesReadTheirOwnStarts) {
     assigned = moved;
     EXPECT_EQ(assigned.end[1], moved.end[1]);
     EXPECT_EQ(assigned.end, moved.end);
+}
+
+// Import ends travel with their rows: a far duration's code is an index into the far list, not a
+// row, so compacting and permuting the rows (as assembly does before packing) keeps every end.
+TEST(ImportEndColumn, FarDurationsFollowTheirRowsThroughCompactAndPermute) {
+    TimedRows r;
+    r.setOrigin(1'000);
+    const std::vector<int64_t> starts = {0, 10, 20, 30, 40, 50};
+    const std::vector<int64_t> lengths = {5, int64_t(1) << 31, 7, int64_t(1) << 33, -3, 9};
+    for (size_t i = 0; i < starts.size(); ++i) {
+        r.start.push_back(1'000 + starts[i]);
+        r.importEnd.push_back(1'000 + starts[i] + lengths[i]);
+    }
+    EXPECT_EQ(r.importEnd.far.size(), 3u) << "2^31, 2^33 and the negative one";
+    struct Rows {
+        TimedRows& r;
+        auto tie() { return std::tie(r.start.packed, r.importEnd.code); }
+    } rows{r};
+    ls::columns::compact(rows, std::vector<uint8_t>{1, 1, 0, 1, 1, 1}); // drops the row of 7
+    ls::columns::permute(rows, std::vector<uint32_t>{4, 3, 2, 1, 0});
+    const std::vector<int64_t> want = {9, -3, int64_t(1) << 33, int64_t(1) << 31, 5};
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.importEnd.duration(i), want[i]) << i;
+    r.packEnds();
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.end[i] - r.start[i], want[i]) << i;
+    EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{1, 2})) << "2^31 fits the packed length";
+    EXPECT_TRUE(r.importEnd.empty() && r.importEnd.far.empty());
+}
+
+// A parallel writer's far durations are numbered from 0 in its own list, then adopted.
+TEST(ImportEndColumn, AdoptedFarDurationsAreRenumbered) {
+    TimedRows r;
+    r.start.push_back(0);
+    r.importEnd.push_back(int64_t(1) << 32); // far index 0
+    ls::ImportEndColumn::Time local = int64_t(3) << 31;
+    r.start.push_back(100);
+    r.importEnd.code.push_back(ls::ImportEndColumn::encode(local, 0)); // the writer's index 0
+    const uint32_t offset = r.importEnd.adopt({local});
+    r.importEnd.code[1] += offset;
+    EXPECT_EQ(r.importEnd[0], int64_t(1) << 32);
+    EXPECT_EQ(r.importEnd[1], 100 + local);
+}
+
+// Chunks set their rows' codes one after another; the chunk that takes the column past 65,536
+// distinct ids turns it wide, rows set before keep their ids, and skipped rows are never read.
+TEST(Dict16Filler, ThePastMaxChunkTurnsTheColumnWideAndKeepsEveryId) {
+    const size_t n = 100'000, half = 40'000;
+    ls::Dict16Column<StringId> c;
+    c.code.assign(n, 0);
+    std::vector<uint8_t> valid(n, 1);
+    valid[7] = 0;
+    ls::Dict16Filler<StringId> filler(c, valid);
+    std::vector<StringId> first, second;
+    for (uint32_t i = 0; i < half; ++i) first.emplace_back(1'000'000 + i);
+    for (uint32_t i = 0; i < n - half; ++i) second.emplace_back(5'000'000 + i);
+    filler.beginChunk(first);
+    for (size_t i = 0; i < half; ++i)
+        if (valid[i]) filler.set(i, first[i]);
+    filler.done(0, half);
+    EXPECT_TRUE(c.wide.empty()) << "40,000 distinct ids fit";
+    filler.beginChunk(second);
+    for (size_t i = half; i < n; ++i) filler.set(i, second[i - half]);
+    filler.done(half, n);
+    filler.finish();
+    ASSERT_EQ(c.wide.size(), n);
+    EXPECT_TRUE(c.code.empty());
+    for (size_t i = 0; i < n; ++i) {
+        if (!valid[i]) continue;
+        ASSERT_EQ(c[i], i < half ? first[i] : second[i - half]) << i;
+    }
+}
+
+TEST(Dict16Filler, FewIdsStayCodes) {
+    ls::Dict16Column<StringId> c;
+    c.code.assign(6, 0);
+    const std::vector<uint8_t> valid(6, 1);
+    ls::Dict16Filler<StringId> filler(c, valid);
+    filler.beginChunk({StringId(9), StringId(4)});
+    for (size_t i = 0; i < 3; ++i) filler.set(i, StringId(i == 1 ? 4 : 9));
+    filler.done(0, 3);
+    filler.beginChunk({StringId(4), StringId(300)});
+    for (size_t i = 3; i < 6; ++i) filler.set(i, StringId(i == 5 ? 300 : 4));
+    filler.done(3, 6);
+    filler.finish();
+    EXPECT_TRUE(c.wide.empty());
+    EXPECT_EQ(c.distinct.size(), 3u);
+    const std::vector<uint32_t> want = {9, 4, 9, 4, 4, 300};
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(c[i].value, want[i]) << i;
 }
 
 TEST(EndColumn, AnEmptyColumnHasNoRows) {

@@ -51,11 +51,11 @@ void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned thr
     std::vector<std::function<void()>> packs;
     packs.emplace_back([&] {
         r.name = Dict16Column<StringId>::of(gathered(r.importName, perm), n);
-        columns::release(r.importName);
+        r.importName = {};
     });
     packs.emplace_back([&] {
         r.sizes = Dict16Column<StringId>::of(gathered(r.importSizes, perm), n);
-        columns::release(r.importSizes);
+        r.importSizes = {};
     });
     packs.emplace_back([&] {
         r.opId = decltype(r.opId)::of(gathered(r.importOpId, perm), n);

@@ -145,6 +145,7 @@ void Assembler::dedupeApiCalls() {
 }
 
 void Assembler::assignStreams(GpuOpColumns& c) {
+    c.streamIndex.resize(c.size()); // importers may leave it empty
     for (size_t i = 0; i < c.size(); ++i) {
         const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i],
                                          c.importContext[i], c.importStream[i]);
@@ -166,6 +167,7 @@ void Assembler::correlate(GpuOpColumns& c) {
     // A binary search per row, each on its own: the rows split over the workers.
     const unsigned parts = c.size() >= kParallelRows ? std::max(1u, threads_) : 1;
     std::vector<uint64_t> orphansPerPart(parts, 0);
+    if (c.launch.size() != c.size()) c.launch.assign(c.size(), ApiCallId()); // may be empty
     parallelFor(c.size(), parts, [&](size_t from, size_t to, unsigned part) {
         for (size_t i = from; i < to; ++i) {
             const uint32_t b = bucketOf(t_.streamOf(c, i).process);
@@ -244,7 +246,7 @@ void Assembler::computeSpan() {
         }
     };
     rebase({&t_.apiCalls.start});
-    rebase({&t_.ranges.start, &t_.ranges.importEnd});
+    rebase({&t_.ranges.start}); // the ends are durations
 }
 
 void Assembler::indexRanges() {
@@ -269,7 +271,7 @@ void Assembler::indexRanges() {
         std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
         for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.importThread[i].value]++] = i;
     }
-    columns::release(r.importThread); // threadRangeBegin says it from here on
+    r.importThread = {}; // threadRangeBegin says it from here on
     auto before = [&](uint32_t a, uint32_t b) {
         return r.start[a] != r.start[b] ? r.start[a] < r.start[b] : r.importEnd[a] > r.importEnd[b];
     };
@@ -280,8 +282,13 @@ void Assembler::indexRanges() {
     }
     // Source rows are packed straight from the permutation, so their column is not permuted
     // (nor held) at the peak the permutation makes.
-    t_.rangeSourceRows = RowRuns::of(r.importSourceRow, perm);
+    if (r.importSourceRow.empty() && in_.rangeSourceRows.size() == r.size())
+        t_.rangeSourceRows =
+            RowRuns::of(perm.size(), [&](size_t i) { return in_.rangeSourceRows.at(perm[i]); });
+    else
+        t_.rangeSourceRows = RowRuns::of(r.importSourceRow, perm);
     columns::release(r.importSourceRow);
+    in_.rangeSourceRows = {};
     packRanges(r, perm, threads_); // the nesting below reads the packed ends
     columns::release(perm);
     r.depth.resize(r.size()); // written below (importers leave them empty)

@@ -17,6 +17,9 @@ struct AssemblyInput {
     std::vector<uint8_t> apiIsBacktrace;
     std::vector<Device> devices; // from the file; devices seen only on streams are added
     ExportInfo info;
+    // The ranges' source rows in their order before assembly, where the importer left
+    // RangeColumns::importSourceRow empty because the rows' positions say them.
+    RowRuns rangeSourceRows;
 };
 
 void assembleTrace(Trace& t, AssemblyInput input, unsigned threads);

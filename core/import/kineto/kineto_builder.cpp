@@ -217,9 +217,9 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     if (r.size() == 0) r.setOrigin(timeOrigin_);
     r.start.push_back(start);
     r.importEnd.push_back(end);
-    r.importThread.push_back(thread(e.pid, e.tid));
-    r.importName.push_back(t_.strings.intern(e.name));
-    r.importSizes.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
+    r.importThread.wide.push_back(thread(e.pid, e.tid)); // wide: no chunk-local codes here
+    r.importName.wide.push_back(t_.strings.intern(e.name));
+    r.importSizes.wide.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
     r.importSeq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
     r.importOpId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
                                ? static_cast<int32_t>(e.externalId)
@@ -516,7 +516,16 @@ void KinetoBuilder::joinParts() {
         c = {};
         if constexpr (requires { c.setOrigin(TimeNs()); })
             c.setOrigin(timeOrigin_); // every part's times are offsets from it
+        Column<int64_t> far;          // every part's far ends, in one list (ImportEndColumn)
+        if constexpr (requires { c.importEnd.far; })
+            for (auto& part : parts) {
+                const auto offset = static_cast<uint32_t>(far.size());
+                for (auto& code : part.importEnd.code)
+                    if (ImportEndColumn::isFar(code)) code += offset;
+                far.insert(far.end(), part.importEnd.far.begin(), part.importEnd.far.end());
+            }
         columns::concat(c, parts);
+        if constexpr (requires { c.importEnd.far; }) c.importEnd.far = std::move(far);
         parts.clear();
     };
     join(t_.kernels, kernelParts_);
@@ -579,7 +588,7 @@ void KinetoBuilder::finish(unsigned threads) {
     matchVisibleDevice();
     ExportInfo info = std::move(t_.info);
     info.format = "PyTorch profiler (Kineto) JSON";
-    assembleTrace(t_, AssemblyInput{{}, std::move(devices_), std::move(info)}, threads);
+    assembleTrace(t_, AssemblyInput{{}, std::move(devices_), std::move(info), {}}, threads);
 }
 
 } // namespace ls

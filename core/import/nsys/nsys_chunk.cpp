@@ -30,15 +30,28 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         columns::forEachParallel(
             cols, [&](auto& v) { v.resize(rows); }, threads);
     };
+    // A GPU op's stream and launch call are written at assembly (Assembler::assignStreams,
+    // correlate), which sizes them: presized here they would add to the peak of the read.
+    auto growGpuOps = [&](auto& cols) {
+        const void* later[] = {&cols.streamIndex, &cols.launch};
+        columns::forEachParallel(
+            cols,
+            [&](auto& v) {
+                if (static_cast<const void*>(&v) != later[0] &&
+                    static_cast<const void*>(&v) != later[1])
+                    v.resize(rows);
+            },
+            threads);
+    };
     switch (table) {
     case EventTable::Kernel:
-        grow(trace.kernels);
+        growGpuOps(trace.kernels);
         break;
     case EventTable::Memcpy:
-        grow(trace.memcpys);
+        growGpuOps(trace.memcpys);
         break;
     case EventTable::Memset:
-        grow(trace.memsets);
+        growGpuOps(trace.memsets);
         break;
     case EventTable::Runtime:
         grow(columns::imports(trace.apiCalls));
@@ -47,8 +60,18 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
     case EventTable::Nvtx: {
         // Only the columns importers write: depth, parent and the packed columns are made at
         // assembly (Assembler::indexRanges), which sizes them; presized here they would add to
-        // the peak of the read.
-        grow(columns::imports(trace.ranges));
+        // the peak of the read. Nor the source rows where the position says them.
+        RangeColumns& r = trace.ranges;
+        struct Written { // the code halves of the 16-bit columns
+            RangeColumns& r;
+            auto tie() {
+                return std::tie(r.start.packed, r.importEnd.code, r.importThread.code,
+                                r.importName.code, r.importSizes.code, r.importSeq, r.importOpId,
+                                r.kind, r.flags);
+            }
+        } written{r};
+        grow(written);
+        if (!impliedRangeRows()) r.importSourceRow.resize(rows); // else the position says it
         break;
     }
     }
@@ -85,6 +108,20 @@ template <typename Rows> uint32_t nsysStringRef(const Rows& st, int col) {
 }
 
 // Timestamps beyond +-2^62 ns (146 years) are corrupt, and would overflow durations.
+// A chunk-local id as a range's 16-bit code (core/import/nsys/dict16_filler.h); one too large
+// waits in the chunk.
+uint16_t localCode(uint32_t id, size_t i, WideLocal::Column column, Chunk& out) {
+    if (id < kWideLocalCode) return static_cast<uint16_t>(id);
+    out.wideLocals.push_back({i, id, column});
+    return kWideLocalCode;
+}
+
+// A row's end as its duration; a far one waits in the chunk for its index in the table's list.
+void writeEnd(ImportEndColumn& ends, size_t i, TimeNs duration, Chunk& out) {
+    ends.code[i] = ImportEndColumn::encode(duration, out.farEnds.size());
+    if (ImportEndColumn::isFar(ends.code[i])) out.farEnds.emplace_back(i, duration);
+}
+
 bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); }
 
 // Reads start/end; false when the row has no usable start. Negative durations are clamped.
@@ -203,7 +240,7 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
         return false;
     }
     a.start.packed[i] = TimeColumn::encode(s, origin);
-    a.importEnd.packed[i] = TimeColumn::encode(e, origin);
+    writeEnd(a.importEnd, i, e - s, out);
     a.importThread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
     a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
     a.importName[i] = StringId(nsysStringRef(st, rcol::NameId));
@@ -288,15 +325,17 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
         return false;
     }
     r.start.packed[i] = TimeColumn::encode(start, origin);
-    r.importEnd.packed[i] = TimeColumn::encode(end, origin);
-    r.importThread[i] = ThreadId(out.keys.get(tid));
+    writeEnd(r.importEnd, i, end - start, out);
+    r.importThread.code[i] = localCode(out.keys.get(tid), i, WideLocal::Thread, out);
     r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
-    const int64_t rowid = st.int64(ncol::RowId);
-    r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max()
-                               ? 0
-                               : static_cast<uint32_t>(rowid);
+    if (!sink.impliedRangeRows()) {
+        const int64_t rowid = st.int64(ncol::RowId);
+        r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max()
+                                   ? 0
+                                   : static_cast<uint32_t>(rowid);
+    }
     if (!names) {
-        r.importName[i] = r.importSizes[i] = StringId(0);
+        r.importName.code[i] = r.importSizes.code[i] = 0; // the chunk's empty string
         r.importSeq[i] = r.importOpId[i] = -1;
         r.flags[i] = flags;
         return true;
@@ -315,8 +354,10 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     if (m.isPytorchMarker) flags |= kPytorchMarker;
     if (m.repeatedInput) flags |= kRepeatedInput;
     if (dict && dict->isOp) flags |= kDictCall;
-    r.importName[i] = out.strings.intern(m.name);
-    r.importSizes[i] = m.sizes.empty() ? StringId(0) : out.strings.intern(m.sizes);
+    r.importName.code[i] = localCode(out.strings.intern(m.name).value, i, WideLocal::Name, out);
+    r.importSizes.code[i] =
+        m.sizes.empty() ? 0
+                        : localCode(out.strings.intern(m.sizes).value, i, WideLocal::Sizes, out);
     r.importSeq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
     r.importOpId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
     r.flags[i] = flags;

@@ -2,6 +2,7 @@
 // One rowid window of one event table, read by one worker into chunk-local columns. Ids that
 // need a shared table (threads, processes, NVTX strings) are chunk-local here and remapped when
 // the chunks are merged, so workers never share mutable state.
+#include "core/import/nsys/dict16_filler.h"
 #include "core/import/nsys/nsys_schema.h"
 #include "core/model/trace.h"
 
@@ -51,6 +52,14 @@ struct DomainName {
 };
 
 inline constexpr uint32_t kNoNsysString = UINT32_MAX;
+
+// A range whose chunk-local thread, name or sizes id does not fit its 16-bit code.
+struct WideLocal {
+    enum Column : uint8_t { Thread, Name, Sizes };
+    size_t row;
+    uint32_t id;
+    Column column;
+};
 inline constexpr size_t kEventTables = 5;
 
 // The destination of all workers: the trace's columns, presized to each table's rowid span so a
@@ -62,7 +71,10 @@ struct EventSink {
     std::vector<uint8_t> valid[kEventTables];
     int64_t firstRowid[kEventTables] = {};
     bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
-    bool nvtxNames = true;              // false: ranges keep the empty name and no marker fields
+    // NVTX rows placed by rowid need no source row column: row i is rowid firstRowid + i
+    // (RangeColumns::importSourceRow stays empty; the builder keeps the rowids as runs).
+    bool impliedRangeRows() const { return !sequential[static_cast<size_t>(EventTable::Nvtx)]; }
+    bool nvtxNames = true; // false: ranges keep the empty name and no marker fields
     // The origin of the API calls' and ranges' times (TimeColumn): the first such time a worker
     // reads, agreed on by all of them; kNoOrigin until then.
     static constexpr TimeNs kNoOrigin = INT64_MIN;
@@ -86,6 +98,10 @@ struct Chunk {
         rangeDomains; // (row, domainId) outside the default domain
     std::vector<DomainName> domains;
     LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
+    // Ends of 2^31 ns or more (API calls, ranges): (row, duration), the row's importEnd code
+    // pointing at its index here until the chunk is merged (ImportEndColumn::adopt).
+    std::vector<std::pair<size_t, int64_t>> farEnds;
+    std::vector<WideLocal> wideLocals; // by row
     LoadReport report;
 };
 

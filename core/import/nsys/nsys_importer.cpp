@@ -317,8 +317,8 @@ LoadResult readNsysExport(const ImportProbe& probe, const LoadOptions& options) 
     sink.nvtxNames = (closeLoadParts(options.parts) & kLoadNvtxNames) != 0;
     if (!sink.nvtxNames) trace->parts &= ~uint32_t(kLoadNvtxNames);
     for (const auto& span : plan.spans) {
-        sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
         sink.sequential[static_cast<size_t>(span.spec->kind)] = span.sequential;
+        sink.presize(span.spec->kind, span.firstRowid, span.rows, threads);
     }
     const auto setup = std::chrono::steady_clock::now();
     trace->loadPhases.emplace_back("open + small tables",

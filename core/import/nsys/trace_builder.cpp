@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace ls {
@@ -29,6 +30,8 @@ class Builder {
 
     void remapChunk(Chunk& ch,
                     const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
+    void remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
+                     const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
     void compactTables();
     void addGraphLaunchItems();
     void addMemoryEvents();
@@ -41,6 +44,10 @@ class Builder {
     std::unordered_map<int64_t, ThreadId> threadByKey_;
     std::vector<StringId> nsysToPool_;                    // for ids of the dense StringIds table
     std::unordered_map<uint32_t, StringId> sparseToPool_; // for the rest
+    RowRuns rangeRows_; // ranges' rowids in read order where the reader implied them
+    // The ranges' 16-bit columns, filled chunk by chunk (remapRanges).
+    std::optional<Dict16Filler<StringId>> names16_, sizes16_;
+    std::optional<Dict16Filler<ThreadId>> threads16_;
 };
 
 ProcessId Builder::process(int64_t globalId) {
@@ -90,6 +97,43 @@ StringId Builder::nsysString(StringId raw, const char* what) {
     return nsysToPool_[raw.value] = id;
 }
 
+// The rowids of the rows kept, as runs: the reader placed row rowid at position rowid - first,
+// so runs of kept positions are runs of rowids. Two passes over the flags, no column of rows.
+RowRuns keptRowids(const std::vector<uint8_t>& keep, int64_t first) {
+    auto rowid = [&](size_t p) {
+        const int64_t r = first + static_cast<int64_t>(p);
+        return r < 0 || r > int64_t(UINT32_MAX) ? 0u : static_cast<uint32_t>(r);
+    };
+    auto eachKept = [&](auto&& f) { // f(row, rowid, starts a run)
+        size_t i = 0;
+        uint32_t last = 0;
+        for (size_t p = 0; p < keep.size(); ++p) {
+            if (!keep[p]) continue;
+            const uint32_t v = rowid(p);
+            f(i, v, i == 0 || v != last + 1);
+            last = v;
+            ++i;
+        }
+        return i;
+    };
+    size_t runs = 0;
+    RowRuns out;
+    out.count = eachKept([&](size_t, uint32_t, bool starts) { runs += starts; });
+    if (runs * 2 > out.count) { // as RowRuns::of decides
+        out.plain.resize(out.count);
+        eachKept([&](size_t i, uint32_t v, bool) { out.plain[i] = v; });
+        return out;
+    }
+    out.runStart.reserve(runs);
+    out.runValue.reserve(runs);
+    eachKept([&](size_t i, uint32_t v, bool starts) {
+        if (!starts) return;
+        out.runStart.push_back(static_cast<uint32_t>(i));
+        out.runValue.push_back(v);
+    });
+    return out;
+}
+
 // Chunk-local processes, threads and strings become the trace's, over the chunk's slice.
 void Builder::remapChunk(Chunk& ch,
                          const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames) {
@@ -103,6 +147,17 @@ void Builder::remapChunk(Chunk& ch,
         for (int64_t key : ch.keys.keys()) threads.push_back(thread(key));
     else
         for (int64_t key : ch.keys.keys()) processes.push_back(process(key));
+
+    if (!ch.farEnds.empty()) {
+        ImportEndColumn& ends =
+            ch.kind == EventTable::Runtime ? t_.apiCalls.importEnd : t_.ranges.importEnd;
+        std::vector<int64_t> durations;
+        durations.reserve(ch.farEnds.size());
+        for (const auto& far : ch.farEnds) durations.push_back(far.second);
+        const uint32_t offset = ends.adopt(durations);
+        for (const auto& far : ch.farEnds) ends.code[far.first] += offset;
+        columns::release(ch.farEnds);
+    }
 
     switch (ch.kind) {
     case EventTable::Kernel:
@@ -130,28 +185,59 @@ void Builder::remapChunk(Chunk& ch,
             a.importName[i] = nsysString(a.importName[i], "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
         });
         break;
-    case EventTable::Nvtx: {
-        auto& r = t_.ranges;
-        std::vector<StringId> strings(ch.strings.size());
-        for (uint32_t i = 0; i < strings.size(); ++i)
-            strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
-        rows([&](size_t i) {
-            r.importName[i] = strings[r.importName[i].value];
-            r.importSizes[i] = strings[r.importSizes[i].value];
-        });
-        for (auto& [row, domain] : ch.rangeDomains) {
-            const int64_t key = processKey(ch.keys.keys()[r.importThread[row].value]);
-            auto it = domainNames.find({key, domain});
-            std::string name =
-                it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
-            name += ':';
-            name += t_.strings.view(r.importName[row]);
-            r.importName[row] = t_.strings.intern(name);
-        }
-        rows([&](size_t i) { r.importThread[i] = threads[r.importThread[i].value]; });
+    case EventTable::Nvtx:
+        remapRanges(ch, threads, domainNames);
         break;
     }
+}
+
+// A chunk's ranges: their local thread, name and sizes codes become codes of the whole columns
+// (Dict16Filler). Every row's local code is read before the row is set.
+void Builder::remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
+                          const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames) {
+    std::vector<StringId> strings(ch.strings.size());
+    for (uint32_t i = 0; i < strings.size(); ++i)
+        strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
+    // The rows whose local id did not fit 16 bits: by row, then column (the order the reader
+    // writes a row's columns in).
+    auto wideLocal = [&](WideLocal::Column column, size_t row) {
+        const auto it = std::lower_bound(
+            ch.wideLocals.begin(), ch.wideLocals.end(), std::pair(row, column),
+            [](const WideLocal& w, const auto& key) { return std::pair(w.row, w.column) < key; });
+        return it->id;
+    };
+    auto localOf = [&](const auto& filler, WideLocal::Column column, size_t row) -> uint32_t {
+        const uint16_t code = filler.local(row);
+        return code == kWideLocalCode ? wideLocal(column, row) : code;
+    };
+    // Names outside the default domain take the domain's name first.
+    std::vector<std::pair<size_t, StringId>> prefixed;
+    for (auto& [row, domain] : ch.rangeDomains) {
+        const int64_t key =
+            processKey(ch.keys.keys()[localOf(*threads16_, WideLocal::Thread, row)]);
+        auto it = domainNames.find({key, domain});
+        std::string name =
+            it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
+        name += ':';
+        name += t_.strings.view(strings[localOf(*names16_, WideLocal::Name, row)]);
+        prefixed.emplace_back(row, t_.strings.intern(name));
     }
+    std::vector<StringId> names = strings;
+    for (const auto& p : prefixed) names.push_back(p.second);
+    names16_->beginChunk(names);
+    sizes16_->beginChunk(strings);
+    threads16_->beginChunk(threads);
+    for (size_t i = ch.begin; i < ch.end; ++i) {
+        if (!valid(EventTable::Nvtx, i)) continue;
+        names16_->set(i, strings[localOf(*names16_, WideLocal::Name, i)]);
+        sizes16_->set(i, strings[localOf(*sizes16_, WideLocal::Sizes, i)]);
+        threads16_->set(i, threads[localOf(*threads16_, WideLocal::Thread, i)]);
+    }
+    for (const auto& [row, id] : prefixed) names16_->set(row, id);
+    names16_->done(ch.begin, ch.end);
+    sizes16_->done(ch.begin, ch.end);
+    threads16_->done(ch.begin, ch.end);
+    columns::release(ch.wideLocals);
 }
 
 void Builder::compactTables() {
@@ -172,6 +258,9 @@ void Builder::compactTables() {
     compactIfNeeded(EventTable::Memcpy, t_.memcpys, nullptr);
     compactIfNeeded(EventTable::Memset, t_.memsets, nullptr);
     compactIfNeeded(EventTable::Runtime, t_.apiCalls, &sink_.apiIsBacktrace);
+    if (sink_.impliedRangeRows() && t_.ranges.importSourceRow.empty())
+        rangeRows_ = keptRowids(sink_.valid[static_cast<size_t>(EventTable::Nvtx)],
+                                sink_.firstRowid[static_cast<size_t>(EventTable::Nvtx)]);
     compactIfNeeded(EventTable::Nvtx, t_.ranges, nullptr);
 }
 
@@ -225,19 +314,28 @@ void Builder::run(std::vector<Chunk>& chunks) {
         t_.report.merge(ch.report);
         for (auto& d : ch.domains) domainNames[{processKey(d.globalTid), d.domainId}] = d.name;
     }
+    const auto& nvtxRows = sink_.valid[static_cast<size_t>(EventTable::Nvtx)];
+    names16_.emplace(t_.ranges.importName, nvtxRows);
+    sizes16_.emplace(t_.ranges.importSizes, nvtxRows);
+    threads16_.emplace(t_.ranges.importThread, nvtxRows);
     // API chunks first, so threads are numbered in the order their calls appear.
     for (auto kind : {EventTable::Runtime, EventTable::Kernel, EventTable::Memcpy,
                       EventTable::Memset, EventTable::Nvtx})
         for (auto& ch : chunks)
             if (ch.kind == kind) remapChunk(ch, domainNames);
     chunks.clear();
+    names16_->finish();
+    sizes16_->finish();
+    threads16_->finish();
     timer.mark("remap ids");
     compactTables();
     timer.mark("compact");
     addGraphLaunchItems();
     addMemoryEvents();
-    assembleTrace(t_, AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info},
-                  threads_);
+    assembleTrace(
+        t_,
+        AssemblyInput{std::move(sink_.apiIsBacktrace), s_.devices, s_.info, std::move(rangeRows_)},
+        threads_);
     auto& os = t_.osRuntime;
     for (const auto& r : s_.osRuntime) {
         os.start.push_back(r.start);
