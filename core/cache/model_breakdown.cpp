@@ -50,6 +50,13 @@ ModelBytesRow packedRow(std::string_view table, std::string_view column,
     r.bytes += bytesOf(d.distinct) + bytesOf(d.wide);
     return r;
 }
+template <typename Id>
+ModelBytesRow packedRow(std::string_view table, std::string_view column,
+                        const BlockIdColumn<Id>& c) {
+    ModelBytesRow r = rowOf(table, column, c.offset);
+    r.bytes += bytesOf(c.base) + bytesOf(c.farRows) + bytesOf(c.farIds);
+    return r;
+}
 template <typename Offset, int32_t Absent>
 ModelBytesRow packedRow(std::string_view table, std::string_view column,
                         const BlockInt32Column<Offset, Absent>& c) {
@@ -125,18 +132,25 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
         out.back().bytes += p.farIds.capacity() * sizeof(uint32_t);
     }
     const KernelLinks& l = t.kernelLinks;
-    addColumns(out, "kernel links", std::tie(l.range, l.op, l.opInstance, l.direction, l.layer),
-               std::array<std::string_view, 5>{"range", "op", "opInstance", "direction", "layer"});
+    out.push_back(packedRow("kernel links", "range", l.range));
+    out.push_back(packedRow("kernel links", "op", l.op));
+    out.push_back(packedRow("kernel links", "opInstance", l.opInstance));
+    out.push_back(rowOf("kernel links", "direction", l.direction));
+    out.push_back(packedRow("kernel links", "layer", l.layer));
     const OpColumns& o = t.ops;
-    addColumns(out, "ops", std::tie(o.range, o.extent, o.direction, o.layer, o.paired),
-               std::array<std::string_view, 5>{"range", "extent", "direction", "layer", "paired"});
+    out.push_back(packedRow("ops", "range", o.range));
+    out.push_back(packedRow("ops", "extent", o.extent));
+    out.push_back(rowOf("ops", "direction", o.direction));
+    out.push_back(packedRow("ops", "layer", o.layer));
+    out.push_back(rowOf("ops", "paired", o.paired));
     const KernelMetrics& m = t.metrics;
     addColumns(out, "kernel metrics",
-               std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule,
-                        m.tcMathOp, m.occupancy, m.occupancyLimiter),
-               std::array<std::string_view, 10>{"flops", "bytes", "dtype", "dtypeSource", "rule",
-                                                "tc", "tcRule", "tcMathOp", "occupancy",
-                                                "occupancyLimiter"});
+               std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp,
+                        m.occupancy, m.occupancyLimiter),
+               std::array<std::string_view, 9>{"flops", "bytes", "dtype", "dtypeSource", "tc",
+                                               "tcRule", "tcMathOp", "occupancy",
+                                               "occupancyLimiter"});
+    out.push_back(packedRow("kernel metrics", "rule", m.rule));
     const KernelGraphColumns& g = t.kernelGraph;
     addColumns(out, "kernel graph", std::tie(g.graph, g.node, g.originalNode, g.capture, g.how),
                std::array<std::string_view, 5>{"graph", "node", "originalNode", "capture", "how"});

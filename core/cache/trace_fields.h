@@ -30,6 +30,19 @@ void sides(Ar& ar, BlockInt32Column<Offset, Absent>& b) {
     ar.vec(b.farValues);
 }
 
+// Narrow columns whole: per-row columns and side tables.
+template <typename Ar, typename Id> void narrow(Ar& ar, Dict16Column<Id>& d) {
+    ar.vec(d.code);
+    ar.vec(d.wide);
+    sides(ar, d);
+}
+template <typename Ar, typename Id> void narrow(Ar& ar, BlockIdColumn<Id>& b) {
+    ar.vec(b.offset);
+    ar.vec(b.base);
+    ar.vec(b.farRows);
+    ar.vec(b.farIds);
+}
+
 template <typename Ar> void pairs(Ar& ar, std::vector<std::pair<std::string, std::string>>& v) {
     ar.list(v, [&](auto& p) {
         ar.text(p.first);
@@ -136,15 +149,23 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     });
 
     ar.part(kLoadCorrelation, [&] {
-        columns(ar,
-                std::tie(t.ops.range, t.ops.extent, t.ops.direction, t.ops.layer, t.ops.paired));
+        OpColumns& o = t.ops;
+        narrow(ar, o.range);
+        narrow(ar, o.extent);
+        narrow(ar, o.layer);
+        columns(ar, std::tie(o.direction, o.paired));
         KernelLinks& l = t.kernelLinks;
-        columns(ar, std::tie(l.range, l.op, l.opInstance, l.direction, l.layer));
+        narrow(ar, l.range);
+        narrow(ar, l.op);
+        narrow(ar, l.opInstance);
+        narrow(ar, l.layer);
+        columns(ar, std::tie(l.direction));
     });
     ar.part(kLoadCosts, [&] {
         KernelMetrics& m = t.metrics;
-        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.rule, m.tc, m.tcRule,
-                             m.tcMathOp, m.occupancy, m.occupancyLimiter));
+        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp,
+                             m.occupancy, m.occupancyLimiter));
+        narrow(ar, m.rule);
     });
 
     ar.list(t.iterations, [&](IterationSpan& s) {
@@ -166,7 +187,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 5448,
+static_assert(sizeof(Trace) == 5952,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

@@ -31,12 +31,20 @@ bool sound(const BlockInt32Column<Offset, Absent>& c, size_t rows) {
     return c.size() == rows && c.base.size() == (c.size() + C::kBlockRows - 1) / C::kBlockRows &&
            farRowsMatch(c.offset, C::kFarCode, c.farRows, c.farValues);
 }
+template <typename Id> bool sound(const BlockIdColumn<Id>& c, size_t rows) {
+    using C = BlockIdColumn<Id>;
+    return c.size() == rows && c.base.size() == 2 * ((rows + C::kBlockRows - 1) / C::kBlockRows) &&
+           farRowsMatch(c.offset, C::kFarCode, c.farRows, c.farIds);
+}
 // Every row's id is below `limit` (ids index a table of that many).
-template <typename Id> bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit) {
+// `invalid`: the column may hold the invalid id too (a kernel without a layer).
+template <typename Id>
+bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit, bool invalid = false) {
+    auto fits = [&](uint32_t id) { return id < limit || (invalid && id == Id::kInvalid); };
     bool ok = c.size() == rows && (c.code.empty() || c.wide.empty());
     for (uint16_t code : c.code) ok &= code < c.distinct.size();
-    for (uint32_t id : c.distinct) ok &= id < limit;
-    for (Id id : c.wide) ok &= id.value < limit;
+    for (uint32_t id : c.distinct) ok &= fits(id);
+    for (Id id : c.wide) ok &= fits(id.value);
     return ok;
 }
 
@@ -74,6 +82,17 @@ bool consistent(Trace& t) {
     const RangeColumns& r = t.ranges;
     ok &= sound(r.end, r.size()) && sound(r.opId, r.size()) && sound(r.name, r.size(), strings) &&
           sound(r.sizes, r.size(), strings);
+    // Correlation and costs, where the cache holds them (parts read leave them empty).
+    const size_t kernels = t.kernels.size();
+    const OpColumns& o = t.ops;
+    if (!o.range.empty() || !o.extent.empty() || !o.layer.empty())
+        ok &= sound(o.range, o.size()) && sound(o.extent, o.size()) &&
+              sound(o.layer, o.size(), strings, true);
+    const KernelLinks& l = t.kernelLinks;
+    if (!l.range.empty() || !l.op.empty() || !l.opInstance.empty() || !l.layer.empty())
+        ok &= sound(l.range, kernels) && sound(l.op, kernels) && sound(l.opInstance, kernels) &&
+              sound(l.layer, kernels, strings, true);
+    if (!t.metrics.rule.empty()) ok &= sound(t.metrics.rule, kernels, strings, true);
     return ok;
 }
 

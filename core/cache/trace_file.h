@@ -21,7 +21,8 @@ namespace ls {
 // and its parent as a distance back, a kernel's grid and block dictionary-coded. 13: API call and
 // range ends as durations, their names and threads as 16-bit codes, op ids and results narrow.
 // 14: the importers' ends are 4-byte codes (an emptied column of the tables changed its width).
-constexpr uint32_t kTraceCacheVersion = 14;
+// 15: ops' and kernel links' ranges, ops and layers, and the kernels' FLOP rules, narrow.
+constexpr uint32_t kTraceCacheVersion = 15;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

@@ -3,6 +3,7 @@
 #include "core/costs/occupancy.h"
 #include "core/costs/op_costs.h"
 #include "core/import/common/raw_text.h"
+#include "core/model/columns.h"
 #include "core/model/parallel.h"
 #include "core/model/string_memo.h"
 #include "core/pytorch/correlation.h"
@@ -65,7 +66,7 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     m.bytes.assign(n, NAN);
     m.dtype.assign(n, DType::Unknown);
     m.dtypeSource.assign(n, DTypeSource::None);
-    m.rule.assign(n, StringId());
+    Column<StringId> rules(n, StringId()); // packed into m.rule at the end: a few distinct ids
     m.tc.assign(n, TcState::NotApplicable);
     m.tcRule.assign(n, 0xFF);
     m.tcMathOp.assign(n, 0);
@@ -275,7 +276,7 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
             if (!isMath[j]) {
                 m.flops[i] =
                     0; // an auxiliary kernel of a GEMM/attention op: the math kernel has its FLOPs
-                m.rule[i] = auxiliaryRule;
+                rules[i] = auxiliaryRule;
                 continue;
             }
             const double share = mathCount == 1 ? 1.0
@@ -283,7 +284,7 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
                                                 : 1.0 / static_cast<double>(mathCount);
             m.flops[i] = cached.cost->flops * share;
             m.bytes[i] = cached.cost->bytes * share;
-            m.rule[i] = mathCount == 1 ? cached.rule : cached.splitRule;
+            rules[i] = mathCount == 1 ? cached.rule : cached.splitRule;
             if (cached.markerDtype != DType::Unknown) {
                 m.dtype[i] = cached.markerDtype;
                 m.dtypeSource[i] = DTypeSource::Marker;
@@ -300,6 +301,8 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
         m.tc[i] = v.state;
         m.tcRule[i] = v.rule;
     }
+    m.rule = Dict16Column<StringId>::of(rules, n);
+    columns::release(rules);
     if (!occupancy.joinable()) {
         computeKernelOccupancy(t);
         return;

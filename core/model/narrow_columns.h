@@ -6,6 +6,7 @@
 #include "core/model/row_iterator.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -172,6 +173,103 @@ template <typename Offset, int32_t Absent> class BlockInt32Column {
             if (b - a > bestCount) bestCount = b - a, best = a;
         }
         return held[best];
+    }
+};
+
+// Typed ids that rise with the rows, or nearly, in up to two runs at once (an op's range, ops
+// being found in range order; a kernel's innermost range and op, kernels being in start order,
+// while the forward thread's and the autograd thread's ranges, far apart in range order, take
+// turns): per block of 64 rows two bases, per row 2 bytes, a bit choosing the base and 15 bits
+// the distance above it. An invalid id, and one out of both bases' reach, take a code of their
+// own; the latter are found by row in a side table.
+template <typename Id> class BlockIdColumn {
+  public:
+    static constexpr size_t kBlockRows = 64;
+    static constexpr uint16_t kSecondBase = 0x8000;
+    static constexpr uint32_t kReach = 0x7FFE; // distances 0 .. kReach - 1 from either base
+    static constexpr uint16_t kFarCode = 0xFFFE, kInvalidCode = 0xFFFF;
+
+    Column<uint32_t> base;    // two per block
+    Column<uint16_t> offset;  // per row
+    Column<uint32_t> farRows; // the kFarCode rows, ascending
+    Column<uint32_t> farIds;
+
+    size_t size() const { return offset.size(); }
+    bool empty() const { return offset.empty(); }
+    Id operator[](size_t i) const {
+        const uint16_t o = offset[i];
+        if (o < kFarCode) [[likely]]
+            return Id(base[2 * (i / kBlockRows) + (o >> 15)] + (o & 0x7FFF));
+        return o == kInvalidCode ? Id() : Id(far(i));
+    }
+    using const_iterator = RowIterator<BlockIdColumn, Id>;
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    uint32_t far(size_t i) const {
+        const auto it = std::lower_bound(farRows.begin(), farRows.end(), static_cast<uint32_t>(i));
+        return farIds[static_cast<size_t>(it - farRows.begin())];
+    }
+
+    // The column of ids[0 .. n).
+    template <typename Ids> static BlockIdColumn of(const Ids& ids, size_t n) {
+        BlockIdColumn c;
+        c.offset.resize(n);
+        c.base.assign(2 * ((n + kBlockRows - 1) / kBlockRows), 0);
+        std::vector<uint32_t> held;
+        for (size_t first = 0; first < n; first += kBlockRows) {
+            const size_t last = std::min(n, first + kBlockRows);
+            held.clear();
+            for (size_t i = first; i < last; ++i)
+                if (ids[i].valid()) held.push_back(ids[i].value);
+            uint32_t* b = &c.base[2 * (first / kBlockRows)];
+            basesOf(held, b);
+            for (size_t i = first; i < last; ++i) {
+                const Id id = ids[i];
+                if (!id.valid()) {
+                    c.offset[i] = kInvalidCode;
+                } else if (id.value >= b[0] && id.value - b[0] < kReach) {
+                    c.offset[i] = static_cast<uint16_t>(id.value - b[0]);
+                } else if (id.value >= b[1] && id.value - b[1] < kReach) {
+                    c.offset[i] = static_cast<uint16_t>(kSecondBase | (id.value - b[1]));
+                } else {
+                    c.offset[i] = kFarCode;
+                    c.farRows.push_back(static_cast<uint32_t>(i));
+                    c.farIds.push_back(id.value);
+                }
+            }
+        }
+        return c;
+    }
+    bool operator==(const BlockIdColumn& o) const {
+        if (size() != o.size()) return false;
+        for (size_t i = 0; i < size(); ++i)
+            if ((*this)[i] != o[i]) return false;
+        return true;
+    }
+
+  private:
+    // Two bases that put the most of a block's ids within reach: the start of the fullest window,
+    // then of the fullest window among the ids the first leaves out.
+    static void basesOf(std::vector<uint32_t>& held, uint32_t* b) {
+        if (held.empty()) return;
+        std::sort(held.begin(), held.end());
+        // Over the sorted ids, one pass with a window end that only moves on (held has at most
+        // 64 ids): the window starting at a counted id holding the most counted ids.
+        auto fullest = [&](auto&& counts) {
+            std::array<uint8_t, kBlockRows + 1> before{}; // counted ids before each position
+            for (size_t j = 0; j < held.size(); ++j)
+                before[j + 1] = static_cast<uint8_t>(before[j] + (counts(held[j]) ? 1 : 0));
+            size_t best = 0, bestCount = 0;
+            for (size_t a = 0, z = 0; a < held.size(); ++a) {
+                z = std::max(z, a);
+                while (z < held.size() && held[z] - held[a] < kReach) ++z;
+                const size_t count = size_t(before[z]) - before[a];
+                if (counts(held[a]) && count > bestCount) bestCount = count, best = a;
+            }
+            return bestCount ? held[best] : held[0];
+        };
+        b[0] = fullest([](uint32_t) { return true; });
+        b[1] = fullest([&](uint32_t v) { return !(v >= b[0] && v - b[0] < kReach); });
     }
 };
 

@@ -186,22 +186,26 @@ enum RangeFlag : uint8_t {
 // One row per op instance: a top-level forward op marker (aten::linear, with its nested ops) or a
 // backward node (its autograd engine wrapper and everything run inside it). Built at load by
 // core/pytorch/correlation.cpp.
+// Range, extent and layer are narrow (2 bytes a row): ops are found in range order.
 struct OpColumns {
-    Column<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node range)
-    Column<RangeId> extent; // the range whose launches belong to the op (backward: the wrapper)
+    BlockIdColumn<RangeId> range;  // the marker carrying name, seq and op_id (backward: the node)
+    BlockIdColumn<RangeId> extent; // the range whose launches belong to the op (backward: the
+                                   // wrapper); ascending
     Column<Direction> direction;
-    Column<StringId> layer; // backward: the paired forward op's layer
-    Column<OpId> paired;    // forward op <-> backward node by seq
+    Dict16Column<StringId> layer; // backward: the paired forward op's layer
+    Column<OpId> paired;          // forward op <-> backward node by seq
     size_t size() const { return range.size(); }
 };
 
-// Per kernel (same row order as KernelColumns): where its launch call sits.
+// Per kernel (same row order as KernelColumns): where its launch call sits. Narrow columns: the
+// ranges and ops of kernels in start order rise with them, and layers are few.
 struct KernelLinks {
-    Column<RangeId> range;   // innermost NVTX range around the launch call, on its thread
-    Column<RangeId> op;      // innermost PyTorch op marker around it (aten::addmm in aten::linear)
-    Column<OpId> opInstance; // the op instance it belongs to
+    BlockIdColumn<RangeId> range; // innermost NVTX range around the launch call, on its thread
+    BlockIdColumn<RangeId>
+        op; // innermost PyTorch op marker around it (aten::addmm in aten::linear)
+    BlockIdColumn<OpId> opInstance; // the op instance it belongs to
     Column<Direction> direction;
-    Column<StringId> layer; // nearest user range; backward kernels take their forward op's
+    Dict16Column<StringId> layer; // nearest user range; backward kernels take their forward op's
 };
 
 // Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/costs/kernel_metrics.h).
@@ -209,7 +213,7 @@ struct KernelMetrics {
     Column<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
     Column<DType> dtype;
     Column<DTypeSource> dtypeSource;
-    Column<StringId> rule; // the formula that gave flops/bytes (empty id: none)
+    Dict16Column<StringId> rule; // the formula that gave flops/bytes (empty id: none)
     Column<TcState> tc;
     Column<uint8_t> tcRule;   // index into tensorCoreRules(); 0xFF none fired
     Column<uint8_t> tcMathOp; // the verdict treated the kernel as its op's math kernel

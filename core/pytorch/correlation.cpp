@@ -1,5 +1,6 @@
 #include "core/pytorch/correlation.h"
 
+#include "core/model/columns.h"
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
 #include "core/pytorch/graph_replay.h"
@@ -11,6 +12,7 @@
 #include <numeric>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace ls {
@@ -94,6 +96,7 @@ class Correlator {
         checkFwdBwdFlows();
         node_.clear();
         linkKernels();
+        pack();
         reportGraphAttribution(t_);
     }
 
@@ -112,6 +115,7 @@ class Correlator {
     void checkFwdBwdFlows();
     OpId opStartingAt(ThreadId th, TimeNs ts) const;
     void linkKernels();
+    void pack();
 
     Trace& t_;
     RangeColumns& r_;
@@ -119,7 +123,28 @@ class Correlator {
     std::vector<uint8_t> framework_; // per distinct name id: 0 unknown, 1 user, 2 framework
     std::vector<uint8_t> autogradThread_;
     std::vector<uint8_t> node_; // per op instance: a backward node (paired by seq) or a forward op
+    // The columns of t_.ops and t_.kernelLinks that the model keeps narrow, whole while they are
+    // written and read here, packed at the end (pack()).
+    Column<RangeId> opRange_, opExtent_, linkRange_, linkOp_;
+    Column<OpId> linkOpInstance_;
+    Column<StringId> opLayer_, linkLayer_;
 };
+
+// One column at a time, each whole one freed as soon as its narrow form exists: the load's peak
+// is near (the kernels' metrics come next).
+void Correlator::pack() {
+    auto narrow = [](auto& to, auto& from) {
+        to = std::remove_reference_t<decltype(to)>::of(from, from.size());
+        columns::release(from);
+    };
+    narrow(t_.ops.range, opRange_);
+    narrow(t_.ops.extent, opExtent_);
+    narrow(t_.ops.layer, opLayer_);
+    narrow(t_.kernelLinks.range, linkRange_);
+    narrow(t_.kernelLinks.op, linkOp_);
+    narrow(t_.kernelLinks.opInstance, linkOpInstance_);
+    narrow(t_.kernelLinks.layer, linkLayer_);
+}
 
 void Correlator::classifyRanges() {
     framework_.assign(t_.strings.size(), 0);
@@ -183,17 +208,17 @@ void Correlator::findOps() {
     size_t total = 0;
     for (const auto& f : found) total += f.node.size();
     node_.reserve(total);
-    ops.range.reserve(total);
-    ops.extent.reserve(total);
+    opRange_.reserve(total);
+    opExtent_.reserve(total);
     for (auto& f : found) {
         node_.insert(node_.end(), f.node.begin(), f.node.end());
-        ops.range.insert(ops.range.end(), f.range.begin(), f.range.end());
-        ops.extent.insert(ops.extent.end(), f.extent.begin(), f.extent.end());
+        opRange_.insert(opRange_.end(), f.range.begin(), f.range.end());
+        opExtent_.insert(opExtent_.end(), f.extent.begin(), f.extent.end());
     }
     ops.direction.resize(total);
     for (size_t o = 0; o < total; ++o)
         ops.direction[o] = node_[o] ? Direction::Backward : Direction::Forward;
-    ops.layer.assign(total, StringId());
+    opLayer_.assign(total, StringId());
     ops.paired.assign(total, OpId());
 }
 
@@ -249,7 +274,7 @@ void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes,
 void Correlator::placeForwardOps() {
     auto& ops = t_.ops;
     std::vector<uint32_t> forward; // split these, not all ops: the backward nodes come in a block
-    for (uint32_t o = 0; o < ops.size(); ++o)
+    for (uint32_t o = 0; o < opRange_.size(); ++o)
         if (!node_[o]) forward.push_back(o);
     parallelFor(forward.size(), threads_,
                 [&](size_t first, size_t last, unsigned) { // each op walks its own parents
@@ -257,8 +282,8 @@ void Correlator::placeForwardOps() {
                         const uint32_t o = forward[k];
                         Direction phase = Direction::Forward;
                         bool hasPhase = false;
-                        userContext(ops.extent[o], ops.layer[o], phase, hasPhase);
-                        if (isOptimizerOp(name(ops.range[o].value)))
+                        userContext(opExtent_[o], opLayer_[o], phase, hasPhase);
+                        if (isOptimizerOp(name(opRange_[o].value)))
                             ops.direction[o] = Direction::Optimizer;
                         else if (hasPhase && phase != Direction::Other)
                             ops.direction[o] = phase;
@@ -270,26 +295,26 @@ void Correlator::placeForwardOps() {
 // carried seq N: ops that create no autograd node show the seq of the next one that does.
 void Correlator::pairBySeq() {
     auto& ops = t_.ops;
-    auto threadOf = [&](uint32_t o) { return t_.rangeThread(ops.extent[o]).value; };
+    auto threadOf = [&](uint32_t o) { return t_.rangeThread(opExtent_[o]).value; };
     // (process, seq, start, op) of forward ops, never from the autograd engine's threads (ops it
     // runs outside a node wrapper, such as DDP hooks, show seqs of their own).
     std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
-    for (uint32_t o = 0; o < ops.size(); ++o)
-        if (!node_[o] && r_.seq[ops.range[o].value] >= 0 && !autogradThread_[threadOf(o)])
-            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[ops.range[o].value],
-                                 r_.start[ops.range[o].value], o);
+    for (uint32_t o = 0; o < opRange_.size(); ++o)
+        if (!node_[o] && r_.seq[opRange_[o].value] >= 0 && !autogradThread_[threadOf(o)])
+            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[opRange_[o].value],
+                                 r_.start[opRange_[o].value], o);
     parallelSort(forward.begin(), forward.end(), threads_, std::less<>());
     // Each node's forward op is looked up in parallel; the pairs are then made in node order,
     // as the first node of a forward op takes it.
-    std::vector<OpId> match(ops.size());
-    parallelFor(ops.size(), threads_, [&](size_t first, size_t last, unsigned) {
+    std::vector<OpId> match(opRange_.size());
+    parallelFor(opRange_.size(), threads_, [&](size_t first, size_t last, unsigned) {
         for (size_t o = first; o < last; ++o) {
             if (!node_[o]) continue;
-            const int64_t seq = r_.seq[ops.range[o].value];
+            const int64_t seq = r_.seq[opRange_[o].value];
             if (seq < 0) continue;
             // The last forward op with this seq that started before the node (int64: no overflow).
             const uint32_t process = t_.threads[threadOf(static_cast<uint32_t>(o))].process.value;
-            const auto key = std::make_tuple(process, seq, r_.start[ops.extent[o].value],
+            const auto key = std::make_tuple(process, seq, r_.start[opExtent_[o].value],
                                              std::numeric_limits<uint32_t>::max());
             auto it = std::upper_bound(forward.begin(), forward.end(), key);
             if (it == forward.begin()) continue;
@@ -298,12 +323,12 @@ void Correlator::pairBySeq() {
                 match[o] = OpId(std::get<3>(*it));
         }
     });
-    for (uint32_t o = 0; o < ops.size(); ++o) {
+    for (uint32_t o = 0; o < opRange_.size(); ++o) {
         if (!match[o].valid()) continue;
         const uint32_t f = match[o].value;
         ops.paired[o] = OpId(f);
         if (!ops.paired[f].valid()) ops.paired[f] = OpId(o);
-        ops.layer[o] = ops.layer[f];
+        opLayer_[o] = opLayer_[f];
     }
 }
 
@@ -318,9 +343,9 @@ OpId Correlator::opStartingAt(ThreadId th, TimeNs ts) const {
     auto at = std::upper_bound(it, last, ts) - 1;
     for (RangeId j(static_cast<uint32_t>(at - r_.start.begin())); j.valid();
          j = r_.parent[j.value]) {
-        auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
-        if (op != t_.ops.extent.end() && *op == j)
-            return OpId(static_cast<uint32_t>(op - t_.ops.extent.begin()));
+        auto op = std::lower_bound(opExtent_.begin(), opExtent_.end(), j);
+        if (op != opExtent_.end() && *op == j)
+            return OpId(static_cast<uint32_t>(op - opExtent_.begin()));
     }
     return {};
 }
@@ -346,13 +371,13 @@ void Correlator::linkKernels() {
     const auto& a = t_.apiCalls;
     auto& links = t_.kernelLinks;
     const size_t n = k.size();
-    links.range.assign(n, RangeId());
-    links.op.assign(n, RangeId());
-    links.opInstance.assign(n, OpId());
+    linkRange_.assign(n, RangeId());
+    linkOp_.assign(n, RangeId());
+    linkOpInstance_.assign(n, OpId());
     links.direction.assign(n, Direction::Other);
-    links.layer.assign(n, StringId());
+    linkLayer_.assign(n, StringId());
     std::vector<uint8_t> isExtent(r_.size(), 0); // bytes, not vector<bool>: read from two threads
-    for (RangeId e : t_.ops.extent) isExtent[e.value] = 1;
+    for (RangeId e : opExtent_) isExtent[e.value] = 1;
     // Kernels are independent: halves on two threads, each writing its own rows.
     parallelFor(n, threads_, [&](size_t firstKernel, size_t lastKernel, unsigned) {
         for (size_t i = firstKernel; i < lastKernel; ++i) {
@@ -361,24 +386,24 @@ void Correlator::linkKernels() {
             if (!call.valid()) continue;
             const uint32_t th = a.thread[call.value].value;
             const RangeId cand = innermostPushPop(t_, call);
-            links.range[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
-            // The innermost op instance on the stack; ops.extent is sorted (built in range order).
+            linkRange_[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
+            // The innermost op instance on the stack; opExtent_ is sorted (built in range order).
             for (RangeId j = cand; j.valid(); j = r_.parent[j.value]) {
                 if (!isMarker(j.value)) continue;
-                if (!links.op[i].valid()) links.op[i] = j;
+                if (!linkOp_[i].valid()) linkOp_[i] = j;
                 if (!isExtent[j.value]) continue;
-                auto op = std::lower_bound(t_.ops.extent.begin(), t_.ops.extent.end(), j);
-                if (op == t_.ops.extent.end() || *op != j) continue;
-                const auto o = static_cast<uint32_t>(op - t_.ops.extent.begin());
-                links.opInstance[i] = OpId(o);
+                auto op = std::lower_bound(opExtent_.begin(), opExtent_.end(), j);
+                if (op == opExtent_.end() || *op != j) continue;
+                const auto o = static_cast<uint32_t>(op - opExtent_.begin());
+                linkOpInstance_[i] = OpId(o);
                 links.direction[i] = t_.ops.direction[o];
-                links.layer[i] = t_.ops.layer[o];
+                linkLayer_[i] = opLayer_[o];
                 break;
             }
-            if (links.opInstance[i].valid()) continue;
+            if (linkOpInstance_[i].valid()) continue;
             Direction phase = Direction::Other;
             bool hasPhase = false;
-            userContext(cand, links.layer[i], phase, hasPhase);
+            userContext(cand, linkLayer_[i], phase, hasPhase);
             links.direction[i] = hasPhase              ? phase
                                  : autogradThread_[th] ? Direction::Backward
                                                        : Direction::Other;

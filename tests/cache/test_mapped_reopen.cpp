@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <iterator>
 #include <sstream>
+#include <type_traits>
+#include <vector>
 
 #if defined(__linux__)
 #include <fcntl.h>
@@ -37,6 +39,30 @@ std::shared_ptr<Trace> bigSample(size_t rows) {
         for (size_t i = n; i < rows; ++i) column[i] = column[i % n];
     };
     columns::forEach(t->kernels, repeat);
+    // The kernels' links and costs to match (the cache checks their lengths).
+    auto repeatPacked = [rows](auto& column) {
+        const size_t n = column.size();
+        if (n == 0) return;
+        std::vector<std::remove_cvref_t<decltype(column[0])>> whole(rows);
+        for (size_t i = 0; i < rows; ++i) whole[i] = column[i % n];
+        column = std::remove_cvref_t<decltype(column)>::of(whole, rows);
+    };
+    KernelLinks& l = t->kernelLinks;
+    repeatPacked(l.range);
+    repeatPacked(l.op);
+    repeatPacked(l.opInstance);
+    repeatPacked(l.layer);
+    repeat(l.direction);
+    KernelMetrics& m = t->metrics;
+    repeatPacked(m.rule);
+    for (auto* c : {&m.flops, &m.bytes}) repeat(*c);
+    repeat(m.dtype);
+    repeat(m.dtypeSource);
+    repeat(m.tc);
+    repeat(m.tcRule);
+    repeat(m.tcMathOp);
+    repeat(m.occupancy);
+    repeat(m.occupancyLimiter);
     return t;
 }
 

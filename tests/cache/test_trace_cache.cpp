@@ -96,6 +96,15 @@ TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
     EXPECT_EQ(back.trace->memcpys.srcKind, trace->memcpys.srcKind);
     EXPECT_EQ(back.trace->memsets.memKind, trace->memsets.memKind);
     EXPECT_EQ(back.trace->apiCalls.result, trace->apiCalls.result);
+    // The narrow columns of correlation and costs (cache format 15).
+    const Trace& b = *back.trace;
+    EXPECT_EQ(b.ops.range, trace->ops.range);
+    EXPECT_EQ(b.ops.extent, trace->ops.extent);
+    EXPECT_EQ(b.ops.layer, trace->ops.layer);
+    EXPECT_EQ(b.kernelLinks.op, trace->kernelLinks.op);
+    EXPECT_EQ(b.kernelLinks.opInstance, trace->kernelLinks.opInstance);
+    EXPECT_EQ(b.kernelLinks.layer, trace->kernelLinks.layer);
+    EXPECT_EQ(b.metrics.rule, trace->metrics.rule);
     EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(),
                             [](const Thread& th) { return th.priority != kNoThreadPriority; }));
     for (size_t i = 0; i < trace->threads.size(); ++i)

@@ -7,6 +7,7 @@
 #include "core/model/ids.h"
 #include "core/model/narrow_columns.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <limits>
@@ -146,6 +147,39 @@ TEST(Dict16Filler, FewIdsStayCodes) {
     EXPECT_EQ(c.distinct.size(), 3u);
     const std::vector<uint32_t> want = {9, 4, 9, 4, 4, 300};
     for (size_t i = 0; i < 6; ++i) EXPECT_EQ(c[i].value, want[i]) << i;
+}
+
+// Ids rising with the rows read back exactly, invalid ones too, and a jump past 16 bits in the
+// middle of a block.
+TEST(BlockIdColumn, RisingIdsInvalidOnesAndJumpsReadBack) {
+    std::vector<ls::RangeId> ids;
+    for (uint32_t i = 0; i < 1'000; ++i)
+        ids.push_back(i % 9 == 0    ? ls::RangeId()
+                      : i == 500    ? ls::RangeId(2'000'000'000)
+                      : i % 64 == 3 ? ls::RangeId(7)
+                                    : ls::RangeId(100'000 + 3 * i));
+    const auto c = ls::BlockIdColumn<ls::RangeId>::of(ids, ids.size());
+    ASSERT_EQ(c.size(), ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(c[i], ids[i]) << i;
+    EXPECT_LT(c.farRows.size(), 40u) << "most rows within reach of their block's bases";
+    EXPECT_TRUE(std::is_sorted(c.begin() + 10, c.begin() + 18)) << "iterates as ids";
+    EXPECT_EQ(c, ls::BlockIdColumn<ls::RangeId>::of(ids, ids.size()));
+}
+
+// Two runs taking turns (a forward thread's ranges and the autograd thread's, far apart) fit the
+// two bases of each block; a third run in the same block goes to the side table.
+TEST(BlockIdColumn, TwoRunsTakingTurnsNeedNoSideTableAThirdDoes) {
+    std::vector<ls::OpId> ids;
+    for (uint32_t i = 0; i < 640; ++i)
+        ids.emplace_back(i % 2 ? 5'000'000 + i : 10 + i / 2); // 10 blocks of two interleaved runs
+    auto c = ls::BlockIdColumn<ls::OpId>::of(ids, ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(c[i], ids[i]) << i;
+    EXPECT_TRUE(c.farRows.empty());
+    ids[100] = ls::OpId(900'000'000);
+    ids[101] = ls::OpId(0x7FFE + 5'000'000 + 200); // just out of the second base's reach
+    c = ls::BlockIdColumn<ls::OpId>::of(ids, ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(c[i], ids[i]) << i;
+    EXPECT_EQ(c.farRows, (std::vector<uint32_t>{100, 101}));
 }
 
 TEST(EndColumn, AnEmptyColumnHasNoRows) {
