@@ -40,6 +40,12 @@ template <typename Id> class Dict16Filler {
             if (codeOf_.try_emplace(id.value, static_cast<uint32_t>(codeOf_.size())).second)
                 c_.distinct.push_back(id.value);
     }
+    // Whether the column turned wide: set() only, codes are no more.
+    bool wide() const { return wide_; }
+    // The column's code of `id` (one of beginChunk's), while it is not wide: a chunk looks its
+    // ids up once, then sets its rows by setCode.
+    uint16_t codeOf(Id id) const { return static_cast<uint16_t>(codeOf_.at(id.value)); }
+    void setCode(size_t i, uint16_t code) { c_.code[i] = code; }
     // Sets row i, whose local code was read already, to `id` (one of beginChunk's).
     void set(size_t i, Id id) {
         if (wide_)

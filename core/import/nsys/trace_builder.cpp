@@ -227,11 +227,32 @@ void Builder::remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
     names16_->beginChunk(names);
     sizes16_->beginChunk(strings);
     threads16_->beginChunk(threads);
+    // Per local id, the column's code (looked up once a chunk, not once a row); wide columns
+    // take the ids themselves.
+    auto codesOf = [](const auto& filler, const auto& ids) {
+        std::vector<uint16_t> codes;
+        if (!filler.wide()) {
+            codes.reserve(ids.size());
+            for (auto id : ids) codes.push_back(filler.codeOf(id));
+        }
+        return codes;
+    };
+    const std::vector<uint16_t> nameCodes = codesOf(*names16_, strings),
+                                sizeCodes = codesOf(*sizes16_, strings),
+                                threadCodes = codesOf(*threads16_, threads);
+    auto fill = [&](auto& filler, const std::vector<uint16_t>& codes, const auto& ids,
+                    WideLocal::Column column, size_t i) {
+        const uint32_t local = localOf(filler, column, i);
+        if (filler.wide())
+            filler.set(i, ids[local]);
+        else
+            filler.setCode(i, codes[local]);
+    };
     for (size_t i = ch.begin; i < ch.end; ++i) {
         if (!valid(EventTable::Nvtx, i)) continue;
-        names16_->set(i, strings[localOf(*names16_, WideLocal::Name, i)]);
-        sizes16_->set(i, strings[localOf(*sizes16_, WideLocal::Sizes, i)]);
-        threads16_->set(i, threads[localOf(*threads16_, WideLocal::Thread, i)]);
+        fill(*names16_, nameCodes, strings, WideLocal::Name, i);
+        fill(*sizes16_, sizeCodes, strings, WideLocal::Sizes, i);
+        fill(*threads16_, threadCodes, threads, WideLocal::Thread, i);
     }
     for (const auto& [row, id] : prefixed) names16_->set(row, id);
     names16_->done(ch.begin, ch.end);
