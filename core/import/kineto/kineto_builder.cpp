@@ -520,8 +520,9 @@ void KinetoBuilder::joinParts() {
         if constexpr (requires { c.importEnd.far; })
             for (auto& part : parts) {
                 const auto offset = static_cast<uint32_t>(far.size());
-                for (auto& code : part.importEnd.code)
-                    if (ImportEndColumn::isFar(code)) code += offset;
+                if (offset && !part.importEnd.far.empty()) // else no code of the part moves
+                    for (auto& code : part.importEnd.code)
+                        if (ImportEndColumn::isFar(code)) code += offset;
                 far.insert(far.end(), part.importEnd.far.begin(), part.importEnd.far.end());
             }
         columns::concat(c, parts);
