@@ -3,6 +3,7 @@
 // (one per node is the intended use): each takes its share of the files, largest first, the
 // summaries are gathered to MPI rank 0 and it writes the file. Nothing but the -o file is written.
 #include "app/cli/commands.h"
+#include "app/cli/whole_line_stream.h"
 #include "core/job/job_file.h"
 #include "core/job/trace_summary.h"
 #include "core/load/session_load.h"
@@ -415,9 +416,12 @@ int runMpiJob(const Options& o, Context& c, int rank, int size) {
 } // namespace
 #endif
 
-int commandJob(const Options& o, Context& c) {
+int commandJob(const Options& o, Context& local) {
     const int launched = launchedWorldSize();
-    if (launched <= 1) return runLocalJob(o, c);
+    if (launched <= 1) return runLocalJob(o, local);
+    // The processes share one stderr through the launcher: each message goes in whole lines.
+    WholeLineStream lines(local.err);
+    Context c{local.out, lines};
 #ifdef LAYERSCOPE_WITH_MPI
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
