@@ -11,11 +11,11 @@
 namespace ls::cli {
 
 class WholeLineBuffer : public std::streambuf {
-public:
+  public:
     explicit WholeLineBuffer(std::ostream& target) : target_(target) {}
     ~WholeLineBuffer() override { sync(); }
 
-protected:
+  protected:
     int_type overflow(int_type c) override {
         if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
         pending_.push_back(traits_type::to_char_type(c));
@@ -35,7 +35,7 @@ protected:
         return target_ ? 0 : -1;
     }
 
-private:
+  private:
     void passCompleteLines() {
         const size_t end = pending_.rfind('\n');
         if (end == std::string::npos) return;
@@ -54,7 +54,7 @@ struct WholeLineBufferHolder {
 };
 
 class WholeLineStream : private WholeLineBufferHolder, public std::ostream {
-public:
+  public:
     explicit WholeLineStream(std::ostream& target)
         : WholeLineBufferHolder(target), std::ostream(&buffer) {}
     ~WholeLineStream() override { buffer.pubsync(); }

@@ -37,6 +37,11 @@ void addCsr(std::vector<ModelBytesRow>& out, std::string_view name, const Csr<G,
 template <typename T, typename A> uint64_t bytesOf(const std::vector<T, A>& v) {
     return v.capacity() * sizeof(T);
 }
+ModelBytesRow packedRow(std::string_view table, std::string_view column, const TimeColumn& c) {
+    ModelBytesRow r = rowOf(table, column, c.blockOffset);
+    r.bytes += bytesOf(c.blockBase) + bytesOf(c.farRows) + bytesOf(c.farTimes);
+    return r;
+}
 ModelBytesRow packedRow(std::string_view table, std::string_view column, const EndColumn& e) {
     ModelBytesRow r = rowOf(table, column, e.length);
     r.bytes += bytesOf(e.farRows) + bytesOf(e.farLength);
@@ -104,16 +109,19 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     addColumns(out, "API calls", t.apiCalls.importTie(),
                std::array<std::string_view, 7>{"start", "importEnd", "importThread", "correlation",
                                                "importName", "kind", "importResult"});
+    out.push_back(packedRow("API calls", "start (blocks)", a.start));
     out.push_back(packedRow("API calls", "end", a.end));
     out.push_back(packedRow("API calls", "thread", a.thread));
     out.push_back(packedRow("API calls", "name", a.name));
     out.push_back(packedRow("API calls", "result", a.result));
     const RangeColumns& rc = t.ranges;
     addColumns(out, "NVTX ranges", t.ranges.importTie(),
-               std::array<std::string_view, 13>{
+               std::array<std::string_view, 15>{
                    "start", "importEnd", "importThread", "importThread (wide)", "importName",
                    "importName (wide)", "importSizes", "importSizes (wide)", "importSeq",
-                   "importOpId", "kind", "flags", "importSourceRow"});
+                   "importSeq (wide)", "importOpId", "importOpId (wide)", "kind", "flags",
+                   "importSourceRow"});
+    out.push_back(packedRow("NVTX ranges", "start (blocks)", rc.start));
     out.push_back(packedRow("NVTX ranges", "end", rc.end));
     out.push_back(packedRow("NVTX ranges", "name", rc.name));
     out.push_back(packedRow("NVTX ranges", "sizes", rc.sizes));

@@ -18,6 +18,12 @@ template <typename Ar, typename G, typename I> void csr(Ar& ar, Csr<G, I>& c) {
 }
 
 // The side tables of the packed columns (their per-row columns are in the tables' tie()).
+template <typename Ar> void sides(Ar& ar, TimeColumn& c) {
+    ar.pod(c.origin);
+    ar.vec(c.blockBase);
+    ar.vec(c.farRows);
+    ar.vec(c.farTimes);
+}
 template <typename Ar> void sides(Ar& ar, EndColumn& e) {
     ar.vec(e.farRows);
     ar.vec(e.farLength);
@@ -79,7 +85,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.part(kLoadApiCalls, [&] {
         ApiCallColumns& a = t.apiCalls;
         columns(ar, a.tie());
-        ar.pod(a.start.origin);
+        sides(ar, a.start);
         sides(ar, a.end);
         sides(ar, a.thread);
         sides(ar, a.name);
@@ -88,7 +94,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.part(kLoadNvtx, [&] {
         RangeColumns& r = t.ranges;
         columns(ar, r.tie());
-        ar.pod(r.start.origin);
+        sides(ar, r.start);
         sides(ar, r.end);
         sides(ar, r.name);
         sides(ar, r.sizes);
@@ -187,7 +193,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 5952,
+static_assert(sizeof(Trace) == 6304,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

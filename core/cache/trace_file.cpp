@@ -52,20 +52,19 @@ bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit, bool invalid = 
 // views rely on, checked once so a cache that passes the checksum by accident cannot crash them.
 bool consistent(Trace& t) {
     bool ok = true;
-    auto same = [&](auto&& tuple) {
-        std::apply(
-            [&](auto& first, auto&... rest) {
-                ((ok &= rest.empty() || rest.size() == first.size()), ...);
-            },
-            tuple);
+    // Every column of a table is empty or has the table's rows.
+    auto same = [&](size_t rows, auto&& tuple) {
+        std::apply([&](auto&... v) { ((ok &= v.empty() || v.size() == rows), ...); }, tuple);
     };
-    same(t.kernels.tie());
-    same(t.memcpys.tie());
-    same(t.memsets.tie());
-    same(t.apiCalls.tie());
-    same(t.ranges.tie());
+    same(t.kernels.size(), t.kernels.tie());
+    same(t.memcpys.size(), t.memcpys.tie());
+    same(t.memsets.size(), t.memsets.tie());
+    same(t.apiCalls.size(), t.apiCalls.tie());
+    same(t.ranges.size(), t.ranges.tie());
+    ok &= t.apiCalls.start.blocksConsistent() && t.ranges.start.blocksConsistent();
     const KernelGraphColumns& g = t.kernelGraph;
-    same(std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));
+    same(t.kernels.size(),
+         std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));
     // Graph columns are all there or all absent.
     ok &= g.how.size() == g.graph.size() && g.how.size() == g.capture.size();
     for (ApiCallId c : g.capture) ok &= !c.valid() || c.value < t.apiCalls.size();

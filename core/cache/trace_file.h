@@ -22,7 +22,8 @@ namespace ls {
 // range ends as durations, their names and threads as 16-bit codes, op ids and results narrow.
 // 14: the importers' ends are 4-byte codes (an emptied column of the tables changed its width).
 // 15: ops' and kernel links' ranges, ops and layers, and the kernels' FLOP rules, narrow.
-constexpr uint32_t kTraceCacheVersion = 15;
+// 16: API calls' and ranges' starts in 4 bytes above a base per 64 rows.
+constexpr uint32_t kTraceCacheVersion = 16;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

@@ -117,20 +117,38 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
 
     // Kernels grouped by their innermost op marker (kernels are by start, so groups stay by start),
     // and by graph launch: the kernels one captured op replays at each launch are one op call each.
-    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> byOp; // (op range, replay, kernel)
+    // One 8-byte key per kernel, (op range << 32 | kernel), sized exactly: this runs at the end of
+    // the load, with the whole model resident. A kernel's replay is looked up from it.
     const bool graphs = !t.kernelGraph.empty();
+    auto replayOf = [&](uint32_t i) -> uint32_t {
+        return graphs && t.kernelGraph.capture[i].valid() ? k.launch[i].value + 1 : 0;
+    };
+    auto opOf = [](uint64_t key) { return static_cast<uint32_t>(key >> 32); };
+    auto kernelOf = [](uint64_t key) { return static_cast<uint32_t>(key); };
+    std::vector<uint64_t> byOp; // by (op range, replay, kernel)
+    {
+        size_t linked = 0;
+        for (uint32_t i = 0; i < n; ++i) linked += t.kernelLinks.op[i].valid();
+        byOp.reserve(linked);
+    }
     for (uint32_t i = 0; i < n; ++i)
-        if (t.kernelLinks.op[i].valid())
-            byOp.emplace_back(
-                t.kernelLinks.op[i].value,
-                graphs && t.kernelGraph.capture[i].valid() ? k.launch[i].value + 1 : 0, i);
-    parallelSort(byOp.begin(), byOp.end(), std::max(1u, threads), std::less<>());
+        if (const RangeId op = t.kernelLinks.op[i]; op.valid())
+            byOp.push_back(uint64_t(op.value) << 32 | i);
+    if (graphs)
+        parallelSort(byOp.begin(), byOp.end(), std::max(1u, threads), [&](uint64_t a, uint64_t b) {
+            if (opOf(a) != opOf(b)) return opOf(a) < opOf(b);
+            const uint32_t ra = replayOf(kernelOf(a)), rb = replayOf(kernelOf(b));
+            return ra != rb ? ra < rb : a < b;
+        });
+    else
+        parallelSort(byOp.begin(), byOp.end(), std::max(1u, threads), std::less<>());
 
     // emit_nvtx records no stride or padding, so a forward convolution's output size comes from
     // its backward: convolution_backward's grad_output, paired through the op instances.
     std::unordered_map<uint32_t, Shapes>
         convBackwardShapes; // forward op instance -> backward sizes
-    for (const auto& [op, replay, i] : byOp) {
+    for (const uint64_t key : byOp) {
+        const uint32_t op = opOf(key), i = kernelOf(key);
         const std::string_view name = t.str(r.name[op]);
         if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward")
             continue;
@@ -218,10 +236,10 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     std::vector<uint32_t> group;
     std::vector<uint8_t> isMath;
     for (size_t g = 0; g < byOp.size();) {
-        const uint32_t op = std::get<0>(byOp[g]), replay = std::get<1>(byOp[g]);
+        const uint32_t op = opOf(byOp[g]), replay = replayOf(kernelOf(byOp[g]));
         group.clear();
-        for (; g < byOp.size() && std::get<0>(byOp[g]) == op && std::get<1>(byOp[g]) == replay; ++g)
-            group.push_back(std::get<2>(byOp[g]));
+        for (; g < byOp.size() && opOf(byOp[g]) == op && replayOf(kernelOf(byOp[g])) == replay; ++g)
+            group.push_back(kernelOf(byOp[g]));
 
         // dtype: the first kernel name of the op that tells (math kernels first). emit_nvtx markers
         // carry no dtype.

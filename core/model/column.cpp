@@ -34,6 +34,10 @@ void deallocate(void* p, size_t bytes) noexcept {
         platform::unmapPages(p, pagesFor(bytes));
 }
 
+void discard(void* block, size_t capacityBytes, size_t from, size_t to) noexcept {
+    if (!block || !mapped(capacityBytes) || to <= from) return;
+    platform::discardPages(static_cast<char*>(block) + from, to - from);
+}
 void adoptNext(void* pages, size_t bytes) noexcept { pending = {pages, bytes}; }
 
 void* takeAdopted(size_t bytes) noexcept {

@@ -27,6 +27,10 @@ void deallocate(void* p, size_t bytes) noexcept;
 // The next allocation of exactly `bytes` on this thread returns `pages` (a private, writable
 // mapping of kMappedBytes or more, page aligned) instead of new memory; the column that gets it
 // owns the mapping and unmaps it when freed. takeAdopted() is what allocate() calls.
+// Gives back the pages of [from, to) bytes of a block of `capacityBytes` that its owner will not
+// read again before freeing it, where the block is a mapping of its own (else nothing): a column
+// being converted into another form then does not hold both forms whole.
+void discard(void* block, size_t capacityBytes, size_t from, size_t to) noexcept;
 void adoptNext(void* pages, size_t bytes) noexcept;
 void* takeAdopted(size_t bytes) noexcept;
 

@@ -66,6 +66,9 @@ uint64_t pageSize();
 void* mapAnonymousPages(size_t bytes);
 // Unmaps pages from mapAnonymousPages or MappableFile::mapPrivate.
 void unmapPages(void* pages, size_t bytes);
+// Gives the whole pages within [p, p + bytes) of such a mapping back to the system while keeping
+// the range mapped (read again, they are zero). Where there are no mappings: nothing.
+void discardPages(void* p, size_t bytes);
 
 // A whole file mapped read-only into memory; null where the platform or the file does not allow
 // it (callers then read it another way). The file must not shrink while it is mapped.

@@ -23,6 +23,7 @@ namespace ls::platform {
 
 void* mapAnonymousPages(size_t) { return nullptr; }
 void unmapPages(void*, size_t) {}
+void discardPages(void*, size_t) {}
 uint64_t pageSize() { return 4096; }
 
 std::unique_ptr<MappedFile> MappedFile::open(const std::string&) {
@@ -71,6 +72,13 @@ void* mapAnonymousPages(size_t bytes) {
 }
 
 void unmapPages(void* pages, size_t bytes) { ::munmap(pages, bytes); }
+
+void discardPages(void* p, size_t bytes) {
+    static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = (reinterpret_cast<uintptr_t>(p) + page - 1) / page * page;
+    const auto to = (reinterpret_cast<uintptr_t>(p) + bytes) / page * page;
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+}
 
 uint64_t pageSize() {
     static const uint64_t size =

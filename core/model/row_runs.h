@@ -5,6 +5,7 @@
 // column takes kilobytes instead of 4 bytes a row; a column without such runs stays plain.
 #include "core/model/column.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,6 +29,34 @@ struct RowRuns {
     // Whether the representation is whole for `n` values (a cache file read back is checked).
     bool consistent(size_t n) const;
     bool operator==(const RowRuns&) const = default;
+
+    // Values looked up in mostly ascending order: the run of the last lookup, or the next one,
+    // nearly always holds the row, so a lookup rarely searches.
+    class Cursor {
+      public:
+        explicit Cursor(const RowRuns& r) : r_(r) {}
+        uint32_t operator()(size_t i) {
+            if (!r_.plain.empty()) return r_.plain[i];
+            const size_t n = r_.runStart.size();
+            auto holds = [&](size_t k) {
+                return r_.runStart[k] <= i && (k + 1 == n || i < r_.runStart[k + 1]);
+            };
+            if (!holds(run_)) {
+                if (run_ + 1 < n && holds(run_ + 1))
+                    ++run_;
+                else
+                    run_ = static_cast<size_t>(
+                               std::upper_bound(r_.runStart.begin(), r_.runStart.end(), i) -
+                               r_.runStart.begin()) -
+                           1;
+            }
+            return r_.runValue[run_] + static_cast<uint32_t>(i - r_.runStart[run_]);
+        }
+
+      private:
+        const RowRuns& r_;
+        size_t run_ = 0;
+    };
 };
 
 template <typename Value> RowRuns RowRuns::of(size_t n, Value&& value) {

@@ -5,9 +5,15 @@
 // set() and push_back(). `packed` is a plain Column, so the generic column operations
 // (core/model/columns.h: resize, concat, permute, compact) and the model cache handle it as they
 // do any other; the origin is kept beside it.
+//
+// Once the rows are in their final order, packBlocks() narrows the column to 4 bytes a row: the
+// distance above a base per 64 rows (rows sorted by start within a thread lie within
+// microseconds of each other), with the few rows out of reach (where one thread's rows meet
+// the next thread's) in a side table by row. A packed column is read only.
 #include "core/model/column.h"
 #include "core/model/row_iterator.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -27,12 +33,33 @@ class TimeColumn {
     static constexpr Time kMaxOffset = (Time(1) << 47) - 1;
     static constexpr Time kMinOffset = -(Time(1) << 47);
 
-    Column<Time48> packed; // offsets from origin
-    Time origin = 0;       // set before the first row is written; kept by the model cache
+    static constexpr size_t kBlockRows = 64;
+    static constexpr uint32_t kFar = UINT32_MAX;
 
-    size_t size() const { return packed.size(); }
-    bool empty() const { return packed.empty(); }
-    Time operator[](size_t i) const { return origin + decode(packed[i]); }
+    Column<Time48> packed; // offsets from origin, until packBlocks()
+    Time origin = 0;       // set before the first row is written; kept by the model cache
+    // After packBlocks(): per row its distance above its block's base (kFar: in the side table).
+    Column<uint32_t> blockOffset;
+    Column<int64_t> blockBase; // per 64 rows; empty before packBlocks()
+    Column<uint32_t> farRows;  // the kFar rows, ascending
+    Column<int64_t> farTimes;  // their times
+
+    bool blocked() const { return !blockBase.empty(); }
+    size_t size() const { return blocked() ? blockOffset.size() : packed.size(); }
+    bool empty() const { return size() == 0; }
+    Time operator[](size_t i) const {
+        if (blocked()) [[likely]] {
+            const uint32_t d = blockOffset[i];
+            if (d != kFar) [[likely]]
+                return blockBase[i / kBlockRows] + d;
+            return far(i);
+        }
+        return origin + decode(packed[i]);
+    }
+    Time far(size_t i) const {
+        const auto it = std::lower_bound(farRows.begin(), farRows.end(), static_cast<uint32_t>(i));
+        return farTimes[static_cast<size_t>(it - farRows.begin())];
+    }
     Time front() const { return (*this)[0]; }
     Time back() const { return (*this)[size() - 1]; }
 
@@ -54,10 +81,22 @@ class TimeColumn {
         const uint64_t u = uint64_t(p.w[0]) | uint64_t(p.w[1]) << 16 | uint64_t(p.w[2]) << 32;
         return static_cast<Time>(u << 16) >> 16; // sign-extends bit 47
     }
+    // Writes: before packBlocks() only.
     void set(size_t i, Time t) { packed[i] = encode(t, origin); }
     void push_back(Time t) { packed.push_back(encode(t, origin)); }
     void resize(size_t n) { packed.resize(n); }
-    void clear() { packed.clear(); }
+    void clear() {
+        packed.clear();
+        Column<uint32_t>().swap(blockOffset);
+        Column<int64_t>().swap(blockBase);
+        farRows.clear();
+        farTimes.clear();
+    }
+    // To 4 bytes a row (see the top). The 6-byte column's pages are given back as they are
+    // read, so the two forms are not both resident (this runs near the load's peak).
+    void packBlocks();
+    // The block form of a column that is in it: its parts agree (a model cache read back).
+    bool blocksConsistent() const;
 
     using const_iterator = RowIterator<TimeColumn, Time>;
     const_iterator begin() const { return {this, 0}; }

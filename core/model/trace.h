@@ -12,6 +12,7 @@
 #include "core/model/load_report.h"
 #include "core/model/narrow_columns.h"
 #include "core/model/row_runs.h"
+#include "core/model/rowid_block_column.h"
 #include "core/model/string_pool.h"
 #include "core/model/tensor_core_state.h"
 #include "core/model/time_column.h"
@@ -128,8 +129,9 @@ struct ApiCallColumns : TimedRows {
     }
     // Every per-row column (the model cache, the memory breakdown).
     auto tie() {
-        return std::tuple_cat(importTie(), std::tie(end.length, thread.code, thread.wide, name.code,
-                                                    name.wide, result.offset));
+        return std::tuple_cat(importTie(),
+                              std::tie(start.blockOffset, end.length, thread.code, thread.wide,
+                                       name.code, name.wide, result.offset));
     }
 };
 
@@ -147,7 +149,7 @@ struct RangeColumns : TimedRows {
     // the read on (Kineto's importer writes them wide).
     Dict16Column<ThreadId> importThread;
     Dict16Column<StringId> importName, importSizes;
-    Column<int32_t> importSeq, importOpId; // -1 when absent
+    RowidBlockInt32Column importSeq, importOpId; // -1 when absent
     Dict16Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
     Dict16Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
     SparseInt32Column seq;        // -1 when absent: most ranges have none (only autograd ops do)
@@ -161,13 +163,14 @@ struct RangeColumns : TimedRows {
     auto importTie() {
         return std::tie(start.packed, importEnd.code, importThread.code, importThread.wide,
                         importName.code, importName.wide, importSizes.code, importSizes.wide,
-                        importSeq, importOpId, kind, flags, importSourceRow);
+                        importSeq.code, importSeq.wide, importOpId.code, importOpId.wide, kind,
+                        flags, importSourceRow);
     }
     // Every per-row column (the model cache, the memory breakdown).
     auto tie() {
         return std::tuple_cat(importTie(),
-                              std::tie(depth, parent.back, end.length, name.code, name.wide,
-                                       sizes.code, sizes.wide, opId.offset));
+                              std::tie(start.blockOffset, depth, parent.back, end.length, name.code,
+                                       name.wide, sizes.code, sizes.wide, opId.offset));
     }
 };
 

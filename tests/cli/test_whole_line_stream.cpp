@@ -3,7 +3,6 @@
 #include "app/cli/whole_line_stream.h"
 
 #include <gtest/gtest.h>
-
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -13,10 +12,10 @@ namespace {
 
 // A target that records every write it is given, as the launcher would see them.
 class RecordingBuffer : public std::streambuf {
-public:
+  public:
     std::vector<std::string> writes;
 
-protected:
+  protected:
     int_type overflow(int_type c) override {
         if (!traits_type::eq_int_type(c, traits_type::eof()))
             writes.emplace_back(1, traits_type::to_char_type(c));

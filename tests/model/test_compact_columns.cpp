@@ -51,6 +51,48 @@ TEST(TimeColumn, IteratorsSearchLikeAPlainColumn) {
     EXPECT_EQ(other, c);
 }
 
+TEST(TimeColumn, BlocksHoldEveryTimeIncludingRowsOutOfTheirBlocksReach) {
+    TimeColumn c;
+    c.origin = 1'695'835'542'514'261'000;
+    std::vector<int64_t> times;
+    // 300 rows of one thread 1 us apart, then a thread 10 s earlier (block 4 holds both), and a
+    // row 2^32 ns after the last.
+    for (int i = 0; i < 300; ++i) times.push_back(c.origin + 1000 * i);
+    for (int i = 0; i < 100; ++i) times.push_back(c.origin - 10'000'000'000 + 7 * i);
+    times.push_back(times.back() + (int64_t(1) << 32));
+    for (int64_t t : times) c.push_back(t);
+    c.packBlocks();
+    ASSERT_TRUE(c.blocked());
+    EXPECT_TRUE(c.packed.empty());
+    EXPECT_TRUE(c.blocksConsistent());
+    EXPECT_EQ(c.size(), times.size());
+    EXPECT_EQ(c.blockBase.size(), (times.size() + 63) / 64);
+    for (size_t i = 0; i < times.size(); ++i) EXPECT_EQ(c[i], times[i]) << i;
+    // Block 4 (rows 256..319) holds rows of both threads: its base is the earliest, the second
+    // thread's first row, and the first thread's 44 rows are 10 s above it, out of reach; so is
+    // the last row.
+    EXPECT_EQ(c.farRows.size(), 44u + 1u);
+    EXPECT_EQ(c.farRows.front(), 256u);
+    EXPECT_EQ(c.farRows.back(), 400u);
+    EXPECT_EQ(c.blockBase[4], times[300]);
+    // Damage a side table: the check finds it.
+    c.farRows.pop_back();
+    EXPECT_FALSE(c.blocksConsistent());
+}
+
+TEST(TimeColumn, PackingAMillionRowsGivesTheSixByteFormsPagesBackAsItGoes) {
+    TimeColumn c;
+    c.origin = 0;
+    const size_t n = 1'000'003;
+    c.resize(n);
+    for (size_t i = 0; i < n; ++i) c.set(i, int64_t(i) * 37 + (i % 5));
+    c.packBlocks();
+    ASSERT_EQ(c.size(), n);
+    EXPECT_TRUE(c.farRows.empty());
+    for (size_t i = 0; i < n; i += 9973) EXPECT_EQ(c[i], int64_t(i) * 37 + int64_t(i % 5)) << i;
+    EXPECT_EQ(c.back(), int64_t(n - 1) * 37 + int64_t((n - 1) % 5));
+}
+
 TEST(SparseInt32Column, AbsentRowsReadMinusOneAndHeldOnesTheirValue) {
     std::vector<int32_t> dense(1000, -1);
     for (size_t i = 0; i < dense.size(); i += 7) dense[i] = static_cast<int32_t>(i * 3);

@@ -6,6 +6,7 @@
 #include "core/model/end_column.h"
 #include "core/model/ids.h"
 #include "core/model/narrow_columns.h"
+#include "core/model/rowid_block_column.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -86,6 +87,56 @@ TEST(ImportEndColumn, FarDurationsFollowTheirRowsThroughCompactAndPermute) {
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.end[i] - r.start[i], want[i]) << i;
     EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{1, 2})) << "2^31 fits the packed length";
     EXPECT_TRUE(r.importEnd.empty() && r.importEnd.far.empty());
+}
+
+// Op ids coded by their rowid's block follow their rows through compaction and permutation, and
+// read back with the rowid: absent ones, values out of a block's reach (in two writers' lists),
+// and blocks filled by two writers.
+TEST(RowidBlockInt32Column, CodesReadBackByRowidAfterTheRowsMove) {
+    ls::RowidBlockInt32Column c;
+    const int64_t first = 1'000;
+    const size_t n = 200;
+    c.presizeCoded(first, n);
+    std::vector<int32_t> values(n);
+    for (size_t i = 0; i < n; ++i) values[i] = i % 9 == 4 ? -1 : int32_t(5'000'000 + i);
+    values[3] = 7;                   // far below block 0's base (set by row 0)
+    values[70] = 5'000'000 + 70'000; // far above block 1's
+    values[129] = INT32_MAX;         // block 2's base is set by row 128: both far
+    values[130] = 0;
+    std::vector<ls::RowidBlockInt32Column::Far> writerA, writerB; // rows 0..127, 128..199
+    for (size_t i = 0; i < n; ++i) c.code[i] = c.encode(i, values[i], i < 128 ? writerA : writerB);
+    EXPECT_EQ(writerA.size(), 2u);
+    EXPECT_EQ(writerB.size(), 2u);
+    c.adoptFar(writerB);
+    c.adoptFar(writerA);
+    c.sortFar();
+    EXPECT_EQ(c.code[4], ls::RowidBlockInt32Column::kAbsent);
+    // Drop every third row, then reverse: each row's rowid goes with it.
+    std::vector<uint8_t> keep(n);
+    std::vector<int64_t> rowids;
+    for (size_t i = 0; i < n; ++i)
+        if ((keep[i] = i % 3 != 2)) rowids.push_back(first + int64_t(i));
+    struct Rows {
+        ls::RowidBlockInt32Column& c;
+        auto tie() { return std::tie(c.code, c.wide); }
+    } rows{c};
+    ls::columns::compact(rows, keep);
+    std::vector<uint32_t> reverse(rowids.size());
+    for (size_t i = 0; i < reverse.size(); ++i) reverse[i] = uint32_t(reverse.size() - 1 - i);
+    ls::columns::permute(rows, reverse);
+    std::reverse(rowids.begin(), rowids.end());
+    ASSERT_EQ(c.size(), rowids.size());
+    for (size_t i = 0; i < rowids.size(); ++i)
+        EXPECT_EQ(c.value(i, rowids[i]), values[size_t(rowids[i] - first)]) << i;
+}
+
+TEST(RowidBlockInt32Column, AWideColumnReadsItsValuesWhatever) {
+    ls::RowidBlockInt32Column c;
+    c.wide = {5, -1, 42};
+    EXPECT_FALSE(c.coded());
+    EXPECT_EQ(c.size(), 3u);
+    EXPECT_EQ(c.value(1, 12345), -1);
+    EXPECT_EQ(c.value(2, 0), 42);
 }
 
 // A parallel writer's far durations are numbered from 0 in its own list, then adopted.

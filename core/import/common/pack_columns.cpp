@@ -28,6 +28,7 @@ void packApiCalls(ApiCallColumns& a) {
     a.name = Dict16Column<StringId>::of(a.importName, n);
     columns::release(a.importName);
     a.packEnds();
+    a.start.packBlocks(); // after the ends, which were read against the 6-byte starts
 }
 
 namespace {
@@ -42,9 +43,20 @@ template <typename Col> Gathered<Col> gathered(const Col& c, const std::vector<u
     return {c, perm};
 }
 
+// Row i of an op id or seq column in the new order, decoded with its source row.
+struct GatheredOpField {
+    const RowidBlockInt32Column& c;
+    const std::vector<uint32_t>& perm;
+    mutable RowRuns::Cursor source;
+    int32_t operator[](size_t i) const {
+        return c.value(perm[i], c.coded() ? int64_t(source(i)) : 0);
+    }
+};
+
 } // namespace
 
-void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned threads) {
+void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, const RowRuns& sourceRows,
+                unsigned threads) {
     const size_t n = r.size();
     // Name, sizes, op id and seq are packed straight through the permutation: their wide forms are
     // never permuted, so the permutation's scratch column is not added to them at the load's peak.
@@ -58,12 +70,14 @@ void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned thr
         r.importSizes = {};
     });
     packs.emplace_back([&] {
-        r.opId = decltype(r.opId)::of(gathered(r.importOpId, perm), n);
-        columns::release(r.importOpId);
+        r.opId = decltype(r.opId)::of(
+            GatheredOpField{r.importOpId, perm, RowRuns::Cursor(sourceRows)}, n);
+        r.importOpId.clear();
     });
     packs.emplace_back([&] {
-        r.seq = SparseInt32Column::of(gathered(r.importSeq, perm), n);
-        columns::release(r.importSeq);
+        r.seq = SparseInt32Column::of(
+            GatheredOpField{r.importSeq, perm, RowRuns::Cursor(sourceRows)}, n);
+        r.importSeq.clear();
     });
     runPacks(packs, n, threads);
     // What is left of the importers' columns (start, end, kind, flags) moves; then the ends pack.
@@ -74,6 +88,7 @@ void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned thr
         columns::permute(left, perm, threads);
     }
     r.packEnds();
+    r.start.packBlocks(); // after the ends, which were read against the 6-byte starts
 }
 
 } // namespace ls

@@ -15,7 +15,9 @@ namespace ls {
 void packApiCalls(ApiCallColumns& a);
 // Puts ranges in their final order (new row i is old row perm[i], a permutation of the rows) and
 // packs their end, name, sizes, seq and opId. The importers' thread and source row columns must
-// be freed already (they are read before: grouping, Trace::rangeSourceRows).
-void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, unsigned threads);
+// be freed already (they are read before: grouping, Trace::rangeSourceRows). `sourceRows` are
+// the rows' export rowids in the new order: coded op ids and seqs are decoded with them.
+void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, const RowRuns& sourceRows,
+                unsigned threads);
 
 } // namespace ls

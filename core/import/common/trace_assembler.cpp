@@ -283,34 +283,15 @@ void Assembler::indexRanges() {
     // Source rows are packed straight from the permutation, so their column is not permuted
     // (nor held) at the peak the permutation makes.
     if (r.importSourceRow.empty() && in_.rangeSourceRows.size() == r.size()) {
-        // Rows in the permutation's order mostly follow each other within a thread: the run
-        // of the last row looked up, or the next one, holds the row nearly always.
-        const RowRuns& runs = in_.rangeSourceRows;
-        size_t run = 0;
-        auto sourceOf = [&](size_t i) -> uint32_t {
-            const uint32_t row = perm[i];
-            if (!runs.plain.empty()) return runs.plain[row];
-            const size_t n = runs.runStart.size();
-            auto holds = [&](size_t k) {
-                return runs.runStart[k] <= row && (k + 1 == n || row < runs.runStart[k + 1]);
-            };
-            if (!holds(run)) {
-                if (run + 1 < n && holds(run + 1))
-                    ++run;
-                else
-                    run = static_cast<size_t>(
-                              std::upper_bound(runs.runStart.begin(), runs.runStart.end(), row) -
-                              runs.runStart.begin()) -
-                          1;
-            }
-            return runs.runValue[run] + (row - runs.runStart[run]);
-        };
+        // Rows in the permutation's order mostly follow each other within a thread.
+        RowRuns::Cursor kept(in_.rangeSourceRows);
+        auto sourceOf = [&](size_t i) { return kept(perm[i]); };
         t_.rangeSourceRows = RowRuns::of(perm.size(), sourceOf);
     } else
         t_.rangeSourceRows = RowRuns::of(r.importSourceRow, perm);
     columns::release(r.importSourceRow);
     in_.rangeSourceRows = {};
-    packRanges(r, perm, threads_); // the nesting below reads the packed ends
+    packRanges(r, perm, t_.rangeSourceRows, threads_); // the nesting below reads the packed ends
     columns::release(perm);
     r.depth.resize(r.size()); // written below (importers leave them empty)
     r.parent.back.resize(r.size());

@@ -220,10 +220,10 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     r.importThread.wide.push_back(thread(e.pid, e.tid)); // wide: no chunk-local codes here
     r.importName.wide.push_back(t_.strings.intern(e.name));
     r.importSizes.wide.push_back(flags & kPytorchMarker ? sizesOf(e.inputDims) : StringId(0));
-    r.importSeq.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
-    r.importOpId.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
-                               ? static_cast<int32_t>(e.externalId)
-                               : -1); // Kineto's per-op id
+    r.importSeq.wide.push_back(e.seq >= 0 && e.seq <= INT32_MAX ? static_cast<int32_t>(e.seq) : -1);
+    r.importOpId.wide.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
+                                    ? static_cast<int32_t>(e.externalId)
+                                    : -1); // Kineto's per-op id
     r.kind.push_back(RangeKind::PushPop);
     r.flags.push_back(flags);
     r.importSourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));

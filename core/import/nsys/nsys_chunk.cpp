@@ -66,12 +66,20 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
             RangeColumns& r;
             auto tie() {
                 return std::tie(r.start.packed, r.importEnd.code, r.importThread.code,
-                                r.importName.code, r.importSizes.code, r.importSeq, r.importOpId,
-                                r.kind, r.flags);
+                                r.importName.code, r.importSizes.code, r.kind, r.flags);
             }
         } written{r};
         grow(written);
-        if (!impliedRangeRows()) r.importSourceRow.resize(rows); // else the position says it
+        // Op ids and seqs are coded by the rowid's block where rows sit at their rowids; else
+        // whole, with the source row beside them.
+        if (impliedRangeRows()) {
+            r.importSeq.presizeCoded(firstRow, rows);
+            r.importOpId.presizeCoded(firstRow, rows);
+        } else {
+            r.importSeq.wide.resize(rows);
+            r.importOpId.wide.resize(rows);
+            r.importSourceRow.resize(rows);
+        }
         break;
     }
     }
@@ -99,6 +107,17 @@ int32_t i32(int64_t v, LoadReport& report, const char* what) {
         return std::numeric_limits<int32_t>::max();
     }
     return static_cast<int32_t>(v);
+}
+
+// A range's seq and op id (-1: absent), coded where the column is (row i is at its rowid).
+void setOpFields(RangeColumns& r, size_t i, int32_t seq, int32_t opId, Chunk& out) {
+    if (r.importSeq.coded()) {
+        r.importSeq.code[i] = r.importSeq.encode(i, seq, out.farSeqs);
+        r.importOpId.code[i] = r.importOpId.encode(i, opId, out.farOpIds);
+    } else {
+        r.importSeq.wide[i] = seq;
+        r.importOpId.wide[i] = opId;
+    }
 }
 
 template <typename Rows> uint32_t nsysStringRef(const Rows& st, int col) {
@@ -336,7 +355,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     }
     if (!names) {
         r.importName.code[i] = r.importSizes.code[i] = 0; // the chunk's empty string
-        r.importSeq[i] = r.importOpId[i] = -1;
+        setOpFields(r, i, -1, -1, out);
         r.flags[i] = flags;
         return true;
     }
@@ -358,8 +377,8 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     r.importSizes.code[i] =
         m.sizes.empty() ? 0
                         : localCode(out.strings.intern(m.sizes).value, i, WideLocal::Sizes, out);
-    r.importSeq[i] = m.seq < 0 ? -1 : i32(m.seq, out.report, "seq");
-    r.importOpId[i] = m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id");
+    setOpFields(r, i, m.seq < 0 ? -1 : i32(m.seq, out.report, "seq"),
+                m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id"), out);
     r.flags[i] = flags;
     return true;
 }

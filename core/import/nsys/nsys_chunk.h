@@ -101,6 +101,8 @@ struct Chunk {
     // Ends of 2^31 ns or more (API calls, ranges): (row, duration), the row's importEnd code
     // pointing at its index here until the chunk is merged (ImportEndColumn::adopt).
     std::vector<std::pair<size_t, int64_t>> farEnds;
+    // Op ids and seqs out of their block's reach (RowidBlockInt32Column::encode).
+    std::vector<RowidBlockInt32Column::Far> farOpIds, farSeqs;
     std::vector<WideLocal> wideLocals; // by row
     LoadReport report;
 };

@@ -158,6 +158,8 @@ void Builder::remapChunk(Chunk& ch,
         for (const auto& far : ch.farEnds) ends.code[far.first] += offset;
         columns::release(ch.farEnds);
     }
+    t_.ranges.importOpId.adoptFar(ch.farOpIds);
+    t_.ranges.importSeq.adoptFar(ch.farSeqs);
 
     switch (ch.kind) {
     case EventTable::Kernel:
@@ -283,6 +285,8 @@ void Builder::compactTables() {
         rangeRows_ = keptRowids(sink_.valid[static_cast<size_t>(EventTable::Nvtx)],
                                 sink_.firstRowid[static_cast<size_t>(EventTable::Nvtx)]);
     compactIfNeeded(EventTable::Nvtx, t_.ranges, nullptr);
+    t_.ranges.importOpId.sortFar(); // the chunks' lists came in merge order
+    t_.ranges.importSeq.sortFar();
 }
 
 // Each --cuda-graph-trace=graph row becomes one GPU item in the kernel columns, linked to its
