@@ -15,6 +15,9 @@ traces=(resources/sample_gpt2_2layer_fp16_h200.sqlite)
 for f in "$shared"/*.sqlite "$shared"/third-party/*.sqlite "$shared"/third-party/*.nvvp "$shared"/third-party/*.sql; do
     [ -f "$f" ] && traces+=("$f")
 done
+# Every trace of the test suite too (Nsight exports, Kineto and Paddle JSON, the corpus).
+while IFS= read -r f; do traces+=("$f"); done < <(find tests/data tests/corpus/data -type f \
+    \( -name '*.sqlite' -o -name '*.json' -o -name '*.json.gz' \) 2> /dev/null | sort)
 reports=(kern_sum gpukernsum api_sum nvtx_kern_sum nvtx_sum layer_sum op_sum tc_sum layer_tree)
 
 run() { # name, args...
@@ -26,6 +29,7 @@ run() { # name, args...
 
 for f in "${traces[@]}"; do
     base=$(basename "$f")
+    case "$f" in tests/*) base=$(echo "${f#tests/}" | tr / _) ;; esac
     run "$base.info" info "$f"
     sed -i '/[Ll]oad\(ed\)\? \(in\|time\)\|seconds/d' "$out/$base.info.out"
     run "$base.kernels" kernels "$f"

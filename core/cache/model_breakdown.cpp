@@ -90,16 +90,14 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     Trace& t = const_cast<Trace&>(trace); // NOLINT(cppcoreguidelines-pro-type-const-cast)
     std::vector<ModelBytesRow> out;
     addColumns(out, "kernels", t.kernels.tie(),
-               join(kGpuOp, std::array<std::string_view, 8>{
-                                "name", "shortName", "importGrid", "importBlock", "registers",
-                                "staticSmem", "dynamicSmem", "smemConfig"}));
+               join(kGpuOp, std::array<std::string_view, 10>{
+                                "name", "shortName", "importGrid", "importBlock", "grid", "block",
+                                "registers", "staticSmem", "dynamicSmem", "smemConfig"}));
     auto dict = [&](std::string_view name, const DictColumn<Dim3>& d) {
-        ModelBytesRow row = rowOf("kernels", name, d.code);
-        row.bytes += d.distinct.capacity() * sizeof(Dim3);
-        out.push_back(row);
+        out.push_back(rowOf("kernels", name, d.distinct));
     };
-    dict("grid", t.kernels.grid);
-    dict("block", t.kernels.block);
+    dict("grid values", t.kernels.grid);
+    dict("block values", t.kernels.block);
     addColumns(out, "memcpys", t.memcpys.tie(),
                join(kGpuOp, std::array<std::string_view, 5>{"bytes", "kind", "cuptiCopyKind",
                                                             "srcKind", "dstKind"}));

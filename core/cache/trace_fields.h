@@ -73,10 +73,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     // Columns by the load part they belong to: a reader of some parts skips the others.
     ar.part(kLoadKernels, [&] {
         columns(ar, t.kernels.tie());
-        for (DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block}) {
-            ar.vec(d->distinct);
-            ar.vec(d->code);
-        }
+        for (DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block}) ar.vec(d->distinct);
     });
     ar.part(kLoadMemory, [&] {
         columns(ar, t.memcpys.tie());

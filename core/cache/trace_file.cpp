@@ -62,6 +62,8 @@ bool consistent(Trace& t) {
     same(t.apiCalls.size(), t.apiCalls.tie());
     same(t.ranges.size(), t.ranges.tie());
     ok &= t.apiCalls.start.blocksConsistent() && t.ranges.start.blocksConsistent();
+    for (const DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block})
+        for (uint32_t code : d->code) ok &= code < d->distinct.size();
     const KernelGraphColumns& g = t.kernelGraph;
     same(t.kernels.size(),
          std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));

@@ -23,7 +23,9 @@ namespace ls {
 // 14: the importers' ends are 4-byte codes (an emptied column of the tables changed its width).
 // 15: ops' and kernel links' ranges, ops and layers, and the kernels' FLOP rules, narrow.
 // 16: API calls' and ranges' starts in 4 bytes above a base per 64 rows.
-constexpr uint32_t kTraceCacheVersion = 16;
+// 17: those starts and all ends in 3 bytes; kernels' grid and block codes among the per-row
+// columns.
+constexpr uint32_t kTraceCacheVersion = 17;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

@@ -9,13 +9,31 @@ void TimeColumn::packBlocks() {
     if (n == 0 || blocked()) return;
     const size_t blocks = (n + kBlockRows - 1) / kBlockRows;
     Column<int64_t> base(blocks);
+    Time sorted[kBlockRows];
     for (size_t b = 0; b < blocks; ++b) {
-        Time lowest = std::numeric_limits<Time>::max();
-        for (size_t i = b * kBlockRows, end = std::min(n, i + kBlockRows); i < end; ++i)
-            lowest = std::min(lowest, decode(packed[i]));
+        const size_t first = b * kBlockRows, rows = std::min(n - first, kBlockRows);
+        Time lowest = std::numeric_limits<Time>::max(), highest = std::numeric_limits<Time>::min();
+        for (size_t i = 0; i < rows; ++i) {
+            sorted[i] = decode(packed[first + i]);
+            lowest = std::min(lowest, sorted[i]);
+            highest = std::max(highest, sorted[i]);
+        }
         base[b] = origin + lowest;
+        if (highest - lowest < Time(kFar)) continue;
+        // Some row is out of the lowest's reach: take the base that reaches the most rows (a
+        // block where two threads meet keeps the larger part).
+        std::sort(sorted, sorted + rows);
+        size_t best = 0, reached = 0;
+        for (size_t lo = 0, hi = 0; lo < rows; ++lo) {
+            while (hi < rows && sorted[hi] - sorted[lo] < Time(kFar)) ++hi;
+            if (hi - lo > reached) {
+                reached = hi - lo;
+                best = lo;
+            }
+        }
+        base[b] = origin + sorted[best];
     }
-    Column<uint32_t> offset(n);
+    Column<UInt24> offset(n);
     Column<uint32_t> rows;
     Column<int64_t> times;
     // The 6-byte rows already read go back to the system every megabyte or so.

@@ -64,8 +64,9 @@ struct GpuOpColumns {
 struct KernelColumns : GpuOpColumns {
     Column<StringId> name;      // demangled
     Column<StringId> shortName; // base name
-    // Filled by importers and packed into grid and block at assembly, once the rows are in their
-    // order: a trace has a few hundred distinct ones.
+    // A trace has a few hundred distinct grids and blocks: the nsys reader writes codes of each
+    // chunk's own into grid.code and block.code, which the merge makes codes of the columns'
+    // dictionaries. Other importers fill importGrid and importBlock, packed at assembly.
     Column<Dim3> importGrid, importBlock;
     DictColumn<Dim3> grid, block;
     Column<uint16_t> registers;
@@ -74,8 +75,8 @@ struct KernelColumns : GpuOpColumns {
         smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
     auto tie() {
         return std::tuple_cat(GpuOpColumns::tie(),
-                              std::tie(name, shortName, importGrid, importBlock, registers,
-                                       staticSmem, dynamicSmem, smemConfig));
+                              std::tie(name, shortName, importGrid, importBlock, grid.code,
+                                       block.code, registers, staticSmem, dynamicSmem, smemConfig));
     }
 };
 

@@ -310,7 +310,7 @@ TEST(TraceCache, EveryColumnReadIsCheckedAndOnlyThose) {
     EXPECT_FALSE(readTraceFile(file, identity).trace);
     // A byte of the ranges' start column: a kernels-only read does not read it, a full read fails.
     const size_t rangeStarts =
-        offsetOf(good, trace->ranges.start.blockOffset.data(), 8 * sizeof(uint32_t));
+        offsetOf(good, trace->ranges.start.blockOffset.data(), 8 * sizeof(UInt24));
     ASSERT_NE(rangeStarts, std::string::npos);
     damagedAt(rangeStarts + 3);
     const auto kernelsOnly = readTraceFile(file, identity, kLoadKernels);

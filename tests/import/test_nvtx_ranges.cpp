@@ -275,6 +275,48 @@ TEST(NvtxRanges, MoreDistinctNamesThanSixteenBitCodesKeepEveryName) {
     }
 }
 
+// Op ids and seqs are 16-bit codes above a base per 64 rowids while the rows are read: over two
+// read chunks and two threads (grouping them moves every row), with absent values, values far
+// from their block's others, and rows the read drops (absurd times), each range keeps its own. Rows
+// read in one pass (sparse rowids) keep them whole.
+TEST(NvtxRanges, OpIdsAndSeqsOfRangesInSeveralChunksReadBack) {
+    for (const char* spacing : {"1", "1000"}) {
+        TempDir dir;
+        const auto t =
+            load(dir, withNvtx(std::string(R"(
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+            INSERT INTO NVTX_EVENTS(rowid, start, end, text, globalTid)
+                SELECT i * )") +
+                               spacing +
+                               R"(, CASE WHEN i % 1000 = 7 THEN 5000000000000000000 ELSE 10 * i END,
+                       10 * i + 5,
+                       'aten::op, seq = ' || (CASE WHEN i % 5 = 0 THEN 4000000000 + i
+                                                   ELSE 300000 - i END)
+                       || ', op_id = ' || (CASE WHEN i % 97 = 3 THEN i * 5000 ELSE i END),
+                       (100 << 24) | (101 + (i / 10) % 2) FROM n
+                WHERE i % 4 != 1;
+            UPDATE NVTX_EVENTS SET text = 'layer' WHERE rowid % 11 = 0;
+        )"));
+        ASSERT_TRUE(t) << spacing;
+        const auto& r = t->ranges;
+        size_t checked = 0;
+        for (uint32_t j = 0; j < r.size(); ++j) {
+            const int64_t i = r.start[j] / 10; // row i started at 10 i
+            if ((i * std::stoll(spacing)) % 11 == 0) {
+                ASSERT_EQ(r.opId[j], -1) << spacing << " " << i;
+                ASSERT_EQ(r.seq[j], -1) << spacing << " " << i;
+                continue;
+            }
+            // seq above 2^31 is out of range: counted, and clamped.
+            const int64_t seq = i % 5 == 0 ? INT32_MAX : 300000 - i;
+            ASSERT_EQ(r.opId[j], i % 97 == 3 ? i * 5000 : i) << spacing << " " << i;
+            ASSERT_EQ(r.seq[j], seq) << spacing << " " << i;
+            ++checked;
+        }
+        EXPECT_GT(checked, 200000u) << spacing;
+    }
+}
+
 TEST(NvtxRanges, PytorchMarkersAreParsedAtLoadAndShareANormalizedName) {
     TempDir dir;
     const auto t = load(dir, withNvtx(R"(

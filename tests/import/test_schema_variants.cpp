@@ -13,6 +13,36 @@ using namespace ls::test;
 using namespace ls::test::fixture;
 using ls::Anomaly;
 
+// Grids and blocks are coded per read chunk (2^18 rows) and merged into one dictionary per
+// column: over three chunks, which meet the values in different orders, and a kernel order the
+// sort changes, every kernel keeps its own.
+TEST(SchemaVariants, GridsAndBlocksOfKernelsInSeveralChunksReadBack) {
+    TempDir dir;
+    const auto t = load(dir, cat({kStringIds, kKernelTable, R"(
+        INSERT INTO StringIds VALUES (1, 'k');
+        WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 599999)
+        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, correlationId, demangledName, shortName,
+                                               gridX, gridY, gridZ, blockX, blockY, blockZ)
+            SELECT 10 * ((i * 7) % 600000), 10 * ((i * 7) % 600000) + 5, i, 1, 1,
+                   1 + (i * 7919) % 500, 1 + i % 3, 1, 32 * (1 + (i / 1000) % 8), 1, 1 + i % 2
+            FROM n;
+    )"}));
+    ASSERT_TRUE(t);
+    const auto& k = t->kernels;
+    ASSERT_EQ(k.size(), 600000u);
+    EXPECT_EQ(k.grid.distinct.size(), 1500u);
+    EXPECT_EQ(k.block.distinct.size(), 16u);
+    for (size_t r = 0; r < k.size(); ++r) {
+        const int64_t i = k.correlation[r]; // the row's i, whatever its place after the sort
+        ASSERT_EQ(k.start[r], 10 * ((i * 7) % 600000)) << r;
+        ASSERT_EQ(k.grid[r], (ls::Dim3{uint32_t(1 + (i * 7919) % 500), uint32_t(1 + i % 3), 1}))
+            << r;
+        ASSERT_EQ(k.block[r],
+                  (ls::Dim3{uint32_t(32 * (1 + (i / 1000) % 8)), 1, uint32_t(1 + i % 2)}))
+            << r;
+    }
+}
+
 // The laziest useful export: kernels and their names, no runtime calls, no NVTX, no memcpy.
 TEST(SchemaVariants, KernelsAndStringIdsOnlyLoadWithOrphansCounted) {
     TempDir dir;

@@ -51,6 +51,8 @@ TEST(TimeColumn, IteratorsSearchLikeAPlainColumn) {
     EXPECT_EQ(other, c);
 }
 
+// Packed starts are 3 bytes above a base per 64 rows; rows more than 16.8 ms above it, or
+// below it, are in a side table.
 TEST(TimeColumn, BlocksHoldEveryTimeIncludingRowsOutOfTheirBlocksReach) {
     TimeColumn c;
     c.origin = 1'695'835'542'514'261'000;
@@ -68,13 +70,14 @@ TEST(TimeColumn, BlocksHoldEveryTimeIncludingRowsOutOfTheirBlocksReach) {
     EXPECT_EQ(c.size(), times.size());
     EXPECT_EQ(c.blockBase.size(), (times.size() + 63) / 64);
     for (size_t i = 0; i < times.size(); ++i) EXPECT_EQ(c[i], times[i]) << i;
-    // Block 4 (rows 256..319) holds rows of both threads: its base is the earliest, the second
-    // thread's first row, and the first thread's 44 rows are 10 s above it, out of reach; so is
-    // the last row.
-    EXPECT_EQ(c.farRows.size(), 44u + 1u);
-    EXPECT_EQ(c.farRows.front(), 256u);
+    // Block 4 (rows 256..319) holds 44 rows of the first thread and 20 of the second, 10 s
+    // apart: its base is the first thread's, and the second's 20 rows are in the side table.
+    // The last row is 2^32 ns above its block's base (row 384).
+    EXPECT_EQ(c.farRows.size(), 20u + 1u);
+    EXPECT_EQ(c.farRows.front(), 300u);
     EXPECT_EQ(c.farRows.back(), 400u);
-    EXPECT_EQ(c.blockBase[4], times[300]);
+    EXPECT_EQ(c.blockBase[4], times[256]);
+    EXPECT_EQ(c.blockBase[6], times[384]);
     // Damage a side table: the check finds it.
     c.farRows.pop_back();
     EXPECT_FALSE(c.blocksConsistent());

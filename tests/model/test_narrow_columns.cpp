@@ -34,14 +34,14 @@ TimedRows rowsOf(const std::vector<int64_t>& starts, const std::vector<int64_t>&
 }
 
 TEST(EndColumn, ShortLongAndBackwardDurationsReadBackExactly) {
-    const int64_t far = int64_t(EndColumn::kFar); // 2^32 - 1 ns: the first length kept aside
+    const int64_t far = int64_t(EndColumn::kFar); // 2^24 - 1 ns: the first length kept aside
     const std::vector<int64_t> starts = {0, 5, -100, 7, 1'000, 3, 0, -50};
     const std::vector<int64_t> ends = {0,         5 + far - 1, -100 + far, 7 + far + 1,
                                        1'000 - 1, 3 + 3 * far, 12,         -50 + 99};
     const TimedRows r = rowsOf(starts, ends);
     ASSERT_EQ(r.end.size(), starts.size());
     for (size_t i = 0; i < starts.size(); ++i) EXPECT_EQ(r.end[i], r.start.origin + ends[i]) << i;
-    // Lengths of 2^32 - 1 ns and more, and the end before its start, are in the side table.
+    // Lengths of 2^24 - 1 ns and more, and the end before its start, are in the side table.
     EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{2, 3, 4, 5}));
     EXPECT_TRUE(r.importEnd.empty()); // freed once packed
 }
@@ -85,7 +85,7 @@ TEST(ImportEndColumn, FarDurationsFollowTheirRowsThroughCompactAndPermute) {
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.importEnd.duration(i), want[i]) << i;
     r.packEnds();
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.end[i] - r.start[i], want[i]) << i;
-    EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{1, 2})) << "2^31 fits the packed length";
+    EXPECT_EQ(r.end.farRows, (std::vector<uint32_t>{1, 2, 3})) << "-3, 2^33 and 2^31";
     EXPECT_TRUE(r.importEnd.empty() && r.importEnd.far.empty());
 }
 

@@ -6,6 +6,7 @@
 #include "core/model/columns.h"
 #include "core/model/platform.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace ls {
@@ -32,13 +33,16 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
     };
     // A GPU op's stream and launch call are written at assembly (Assembler::assignStreams,
     // correlate), which sizes them: presized here they would add to the peak of the read.
+    // Nor the wide grid and block columns: the reader writes their codes.
     auto growGpuOps = [&](auto& cols) {
-        const void* later[] = {&cols.streamIndex, &cols.launch};
+        std::vector<const void*> later = {&cols.streamIndex, &cols.launch};
+        if constexpr (requires { cols.importGrid; })
+            later.insert(later.end(), {&cols.importGrid, &cols.importBlock});
         columns::forEachParallel(
             cols,
             [&](auto& v) {
-                if (static_cast<const void*>(&v) != later[0] &&
-                    static_cast<const void*>(&v) != later[1])
+                if (std::find(later.begin(), later.end(), static_cast<const void*>(&v)) ==
+                    later.end())
                     v.resize(rows);
             },
             threads);
@@ -203,10 +207,12 @@ bool readKernelRow(const Rows& st, KernelColumns& k, size_t i, Chunk& out) {
     auto& r = out.report;
     k.name[i] = StringId(nsysStringRef(st, kcol::Demangled));
     k.shortName[i] = StringId(nsysStringRef(st, kcol::Short));
-    k.importGrid[i] = {u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"),
-                       u32(st, kcol::GridZ, r, "gridZ")};
-    k.importBlock[i] = {u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"),
-                        u32(st, kcol::BlockZ, r, "blockZ")};
+    k.grid.code[i] =
+        out.grids.get({u32(st, kcol::GridX, r, "gridX"), u32(st, kcol::GridY, r, "gridY"),
+                       u32(st, kcol::GridZ, r, "gridZ")});
+    k.block.code[i] =
+        out.blocks.get({u32(st, kcol::BlockX, r, "blockX"), u32(st, kcol::BlockY, r, "blockY"),
+                        u32(st, kcol::BlockZ, r, "blockZ")});
     k.registers[i] = static_cast<uint16_t>(
         std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
     k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");

@@ -45,6 +45,23 @@ class LocalKeys {
     uint32_t lastIndex_ = UINT32_MAX;
 };
 
+// A chunk's distinct kernel grids (or blocks), numbered as first met.
+class LocalDims {
+  public:
+    uint32_t get(const Dim3& d) {
+        if (!dims_.empty() && d == dims_[last_]) return last_;
+        auto [it, inserted] = index_.try_emplace(d, static_cast<uint32_t>(dims_.size()));
+        if (inserted) dims_.push_back(d);
+        return last_ = it->second;
+    }
+    const std::vector<Dim3>& dims() const { return dims_; }
+
+  private:
+    std::vector<Dim3> dims_;
+    std::unordered_map<Dim3, uint32_t, Dim3Hash> index_;
+    uint32_t last_ = 0;
+};
+
 struct DomainName {
     int64_t globalTid;
     int64_t domainId;
@@ -101,6 +118,9 @@ struct Chunk {
     // Ends of 2^31 ns or more (API calls, ranges): (row, duration), the row's importEnd code
     // pointing at its index here until the chunk is merged (ImportEndColumn::adopt).
     std::vector<std::pair<size_t, int64_t>> farEnds;
+    // Kernels' grids and blocks, the chunk's distinct ones: grid.code and block.code index
+    // them until the chunk is merged.
+    LocalDims grids, blocks;
     // Op ids and seqs out of their block's reach (RowidBlockInt32Column::encode).
     std::vector<RowidBlockInt32Column::Far> farOpIds, farSeqs;
     std::vector<WideLocal> wideLocals; // by row

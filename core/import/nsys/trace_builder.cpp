@@ -48,7 +48,18 @@ class Builder {
     // The ranges' 16-bit columns, filled chunk by chunk (remapRanges).
     std::optional<Dict16Filler<StringId>> names16_, sizes16_;
     std::optional<Dict16Filler<ThreadId>> threads16_;
+    // The kernels' grid and block dictionaries, filled chunk by chunk (remapChunk).
+    std::unordered_map<Dim3, uint32_t, Dim3Hash> gridCodes_, blockCodes_;
+    uint32_t dimCode(DictColumn<Dim3>& column, std::unordered_map<Dim3, uint32_t, Dim3Hash>& codes,
+                     const Dim3& d);
 };
+
+uint32_t Builder::dimCode(DictColumn<Dim3>& column,
+                          std::unordered_map<Dim3, uint32_t, Dim3Hash>& codes, const Dim3& d) {
+    auto [it, inserted] = codes.try_emplace(d, static_cast<uint32_t>(column.distinct.size()));
+    if (inserted) column.distinct.push_back(d);
+    return it->second;
+}
 
 ProcessId Builder::process(int64_t globalId) {
     const int64_t key = processKey(globalId);
@@ -162,14 +173,20 @@ void Builder::remapChunk(Chunk& ch,
     t_.ranges.importSeq.adoptFar(ch.farSeqs);
 
     switch (ch.kind) {
-    case EventTable::Kernel:
+    case EventTable::Kernel: {
+        auto& k = t_.kernels;
+        std::vector<uint32_t> grids, blocks; // the chunk's codes -> the columns'
+        for (const Dim3& d : ch.grids.dims()) grids.push_back(dimCode(k.grid, gridCodes_, d));
+        for (const Dim3& d : ch.blocks.dims()) blocks.push_back(dimCode(k.block, blockCodes_, d));
         rows([&](size_t i) {
-            auto& k = t_.kernels;
+            k.grid.code[i] = grids[k.grid.code[i]];
+            k.block.code[i] = blocks[k.block.code[i]];
             k.importProcess[i] = processes[k.importProcess[i].value];
             k.name[i] = nsysString(k.name[i], "CUPTI_ACTIVITY_KIND_KERNEL.demangledName");
             k.shortName[i] = nsysString(k.shortName[i], "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
         });
         break;
+    }
     case EventTable::Memcpy:
         rows([&](size_t i) {
             t_.memcpys.importProcess[i] = processes[t_.memcpys.importProcess[i].value];
@@ -295,7 +312,13 @@ void Builder::addGraphLaunchItems() {
     auto& k = t_.kernels;
     const size_t first = k.size(), n = s_.graphLaunches.size();
     if (!n) return;
-    std::apply([&](auto&... c) { (c.resize(first + n), ...); }, k.tie());
+    // Not the wide grid and block columns, which the reader left empty: it wrote the codes.
+    auto grow = [&](auto& c) {
+        if (static_cast<const void*>(&c) != &k.importGrid &&
+            static_cast<const void*>(&c) != &k.importBlock)
+            c.resize(first + n);
+    };
+    std::apply([&](auto&... c) { (grow(c), ...); }, k.tie());
     for (size_t j = 0; j < n; ++j) {
         const auto& r = s_.graphLaunches[j];
         const size_t i = first + j;
@@ -307,6 +330,8 @@ void Builder::addGraphLaunchItems() {
         k.correlation[i] = r.correlation;
         k.importProcess[i] = process(r.globalPid);
         k.name[i] = k.shortName[i] = t_.strings.intern(graphLaunchItemName(r.graph));
+        k.grid.code[i] = dimCode(k.grid, gridCodes_, Dim3());
+        k.block.code[i] = dimCode(k.block, blockCodes_, Dim3());
     }
 }
 
