@@ -90,9 +90,19 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     Trace& t = const_cast<Trace&>(trace); // NOLINT(cppcoreguidelines-pro-type-const-cast)
     std::vector<ModelBytesRow> out;
     addColumns(out, "kernels", t.kernels.tie(),
-               join(kGpuOp, std::array<std::string_view, 10>{
-                                "name", "shortName", "importGrid", "importBlock", "grid", "block",
-                                "registers", "staticSmem", "dynamicSmem", "smemConfig"}));
+               join(kGpuOp,
+                    std::array<std::string_view, 10>{
+                        "name", "shortName", "importGrid", "importBlock", "grid", "block",
+                        "registers", "importStaticSmem", "importDynamicSmem", "importSmemConfig"}));
+    auto values = [&](std::string_view name, const ValueDict16Column<uint32_t>& c) {
+        ModelBytesRow row = rowOf("kernels", name, c.code);
+        row.rows = c.size();
+        row.bytes += bytesOf(c.distinct) + bytesOf(c.wide);
+        out.push_back(row);
+    };
+    values("staticSmem", t.kernels.staticSmem);
+    values("dynamicSmem", t.kernels.dynamicSmem);
+    values("smemConfig", t.kernels.smemConfig);
     auto dict = [&](std::string_view name, const DictColumn<Dim3>& d) {
         out.push_back(rowOf("kernels", name, d.distinct));
     };
@@ -105,8 +115,10 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                join(kGpuOp, std::array<std::string_view, 3>{"bytes", "value", "memKind"}));
     const ApiCallColumns& a = t.apiCalls;
     addColumns(out, "API calls", t.apiCalls.importTie(),
-               std::array<std::string_view, 7>{"start", "importEnd", "importThread", "correlation",
-                                               "importName", "kind", "importResult"});
+               std::array<std::string_view, 7>{"start", "importEnd", "importThread",
+                                               "importCorrelation", "importName", "kind",
+                                               "importResult"});
+    out.push_back(packedRow("API calls", "correlation", a.correlation));
     out.push_back(packedRow("API calls", "start (blocks)", a.start));
     out.push_back(packedRow("API calls", "end", a.end));
     out.push_back(packedRow("API calls", "thread", a.thread));
@@ -122,7 +134,13 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     out.push_back(packedRow("NVTX ranges", "start (blocks)", rc.start));
     out.push_back(packedRow("NVTX ranges", "end", rc.end));
     out.push_back(packedRow("NVTX ranges", "name", rc.name));
-    out.push_back(packedRow("NVTX ranges", "sizes", rc.sizes));
+    {
+        // Paired, its codes are the name's: only its table of ids is its own.
+        ModelBytesRow row = packedRow("NVTX ranges", "sizes", rc.sizes.own);
+        row.rows = rc.sizes.size();
+        row.bytes += bytesOf(rc.sizes.byPair);
+        out.push_back(row);
+    }
     out.push_back(packedRow("NVTX ranges", "opId", rc.opId));
     out.push_back(rowOf("NVTX ranges", "depth", rc.depth));
     out.push_back(rowOf("NVTX ranges", "parent", rc.parent.back));

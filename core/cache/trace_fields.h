@@ -74,6 +74,11 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.part(kLoadKernels, [&] {
         columns(ar, t.kernels.tie());
         for (DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block}) ar.vec(d->distinct);
+        for (auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig}) {
+            ar.vec(c->code);
+            ar.vec(c->distinct);
+            ar.vec(c->wide);
+        }
     });
     ar.part(kLoadMemory, [&] {
         columns(ar, t.memcpys.tie());
@@ -87,6 +92,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         sides(ar, a.thread);
         sides(ar, a.name);
         sides(ar, a.result);
+        sides(ar, a.correlation);
     });
     ar.part(kLoadNvtx, [&] {
         RangeColumns& r = t.ranges;
@@ -94,7 +100,9 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         sides(ar, r.start);
         sides(ar, r.end);
         sides(ar, r.name);
-        sides(ar, r.sizes);
+        sides(ar, r.sizes.own);
+        ar.vec(r.sizes.byPair);
+        ar.pod(r.sizes.paired);
         sides(ar, r.opId);
         SparseInt32Column& seq = t.ranges.seq;
         ar.vec(seq.present);
@@ -190,7 +198,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 6304,
+static_assert(sizeof(Trace) == 6656,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

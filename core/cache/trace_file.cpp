@@ -48,6 +48,17 @@ bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit, bool invalid = 
     return ok;
 }
 
+// A paired column's ids per code of its first column (whose codes are checked with it), or a
+// column of its own.
+template <typename Id>
+bool sound(const PairedDict16Column<Id>& c, const Dict16Column<Id>& first, size_t rows,
+           size_t limit) {
+    if (!c.paired) return sound(c.own, rows, limit);
+    bool ok = c.own.empty() && first.wide.empty() && c.byPair.size() == first.distinct.size();
+    for (uint32_t id : c.byPair) ok &= id < limit;
+    return ok;
+}
+
 // Every table's columns have one length, and every id into the string pool is in it: what the
 // views rely on, checked once so a cache that passes the checksum by accident cannot crash them.
 bool consistent(Trace& t) {
@@ -64,6 +75,10 @@ bool consistent(Trace& t) {
     ok &= t.apiCalls.start.blocksConsistent() && t.ranges.start.blocksConsistent();
     for (const DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block})
         for (uint32_t code : d->code) ok &= code < d->distinct.size();
+    for (const auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig}) {
+        ok &= (c->size() == t.kernels.size() || c->empty()) && (c->code.empty() || c->wide.empty());
+        for (uint16_t code : c->code) ok &= code < c->distinct.size();
+    }
     const KernelGraphColumns& g = t.kernelGraph;
     same(t.kernels.size(),
          std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));
@@ -78,11 +93,12 @@ bool consistent(Trace& t) {
     for (const auto* names : {&t.kernels.name, &t.kernels.shortName})
         for (StringId id : *names) ok &= id.value < strings;
     const ApiCallColumns& a = t.apiCalls;
-    ok &= sound(a.end, a.size()) && sound(a.result, a.size()) && sound(a.name, a.size(), strings) &&
+    ok &= sound(a.end, a.size()) && sound(a.result, a.size()) && sound(a.correlation, a.size()) &&
+          sound(a.name, a.size(), strings) &&
           sound(a.thread, a.size(), std::numeric_limits<uint32_t>::max());
     const RangeColumns& r = t.ranges;
     ok &= sound(r.end, r.size()) && sound(r.opId, r.size()) && sound(r.name, r.size(), strings) &&
-          sound(r.sizes, r.size(), strings);
+          sound(r.sizes, r.name, r.size(), strings);
     // Correlation and costs, where the cache holds them (parts read leave them empty).
     const size_t kernels = t.kernels.size();
     const OpColumns& o = t.ops;

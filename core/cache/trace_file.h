@@ -25,7 +25,8 @@ namespace ls {
 // 16: API calls' and ranges' starts in 4 bytes above a base per 64 rows.
 // 17: those starts and all ends in 3 bytes; kernels' grid and block codes among the per-row
 // columns.
-constexpr uint32_t kTraceCacheVersion = 17;
+// 18: range sizes share the name's codes; API correlation ids and kernels' shared memory narrow.
+constexpr uint32_t kTraceCacheVersion = 18;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

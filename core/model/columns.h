@@ -108,8 +108,8 @@ void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
 }
 
 // Keeps rows whose keep flag is set, in order.
-template <typename Cols>
-void compact(Cols& c, const std::vector<uint8_t>& keep, unsigned threads = 1) {
+template <typename Cols, typename Keep>
+void compact(Cols& c, const Keep& keep, unsigned threads = 1) {
     forEachParallel(
         c,
         [&](auto& v) {

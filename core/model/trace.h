@@ -11,11 +11,13 @@
 #include "core/model/load_parts.h"
 #include "core/model/load_report.h"
 #include "core/model/narrow_columns.h"
+#include "core/model/paired_dict16_column.h"
 #include "core/model/row_runs.h"
 #include "core/model/rowid_block_column.h"
 #include "core/model/string_pool.h"
 #include "core/model/tensor_core_state.h"
 #include "core/model/time_column.h"
+#include "core/model/value_dict16_column.h"
 
 #include <array>
 #include <cstdint>
@@ -70,13 +72,16 @@ struct KernelColumns : GpuOpColumns {
     Column<Dim3> importGrid, importBlock;
     DictColumn<Dim3> grid, block;
     Column<uint16_t> registers;
-    Column<uint32_t> staticSmem, dynamicSmem;
-    Column<uint32_t>
-        smemConfig; // shared memory per SM the driver configured for the launch (bytes); 0 unknown
+    // Shared memory per block, and per SM as the driver configured it for the launch (0:
+    // unknown), in bytes: importers write the import columns, packed at assembly (a trace has a
+    // few dozen distinct values).
+    Column<uint32_t> importStaticSmem, importDynamicSmem, importSmemConfig;
+    ValueDict16Column<uint32_t> staticSmem, dynamicSmem, smemConfig; // not in tie()
     auto tie() {
         return std::tuple_cat(GpuOpColumns::tie(),
                               std::tie(name, shortName, importGrid, importBlock, grid.code,
-                                       block.code, registers, staticSmem, dynamicSmem, smemConfig));
+                                       block.code, registers, importStaticSmem, importDynamicSmem,
+                                       importSmemConfig));
     }
 };
 
@@ -116,23 +121,27 @@ inline constexpr int32_t kNoApiResult = INT32_MIN;
 // rows are in their order (core/import/common/pack_columns.h) and frees them.
 struct ApiCallColumns : TimedRows {
     Column<ThreadId> importThread;
-    Column<uint32_t> correlation;
+    Column<uint32_t> importCorrelation; // packed into `correlation` once the rows are final
     Column<StringId> importName;
     Column<ApiKind> kind;
     Column<int32_t> importResult;
     Dict16Column<ThreadId> thread;
     Dict16Column<StringId> name;
     BlockInt32Column<uint8_t, kNoApiResult> result; // cudaError_t or CUresult; kNoApiResult
+    // CUPTI's correlation id as a 32-bit pattern: ids rise with the calls' starts, so a block's
+    // lie close together (read it with correlationOf).
+    BlockInt32Column<uint16_t, INT32_MIN> correlation;
+    uint32_t correlationOf(size_t i) const { return static_cast<uint32_t>(correlation[i]); }
     // The columns importers write (resized, joined and compacted before assembly).
     auto importTie() {
-        return std::tie(start.packed, importEnd.code, importThread, correlation, importName, kind,
-                        importResult);
+        return std::tie(start.packed, importEnd.code, importThread, importCorrelation, importName,
+                        kind, importResult);
     }
     // Every per-row column (the model cache, the memory breakdown).
     auto tie() {
         return std::tuple_cat(importTie(),
                               std::tie(start.blockOffset, end.length, thread.code, thread.wide,
-                                       name.code, name.wide, result.offset));
+                                       name.code, name.wide, result.offset, correlation.offset));
     }
 };
 
@@ -141,19 +150,20 @@ enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 // NVTX ranges and marks, grouped by thread (Trace::threadRangeBegin) and within a thread sorted
 // by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
 // name and seq/opId/sizes hold what the raw text said; the raw text is re-read on demand by
-// its source row (see nvtxRawText). Starts are 6 bytes a row (TimeColumn), ends 4 (EndColumn).
-// Importers fill the import* columns and importEnd; assembly packs them once the rows are in
-// their order (core/import/common/pack_columns.h) and frees them.
-struct RangeColumns : TimedRows {
+// its source row (see nvtxRawText). Starts and ends are 3 bytes a row once packed (TimeColumn,
+// EndColumn). Importers fill the import* columns and importEnd; assembly packs them once the
+// rows are in their order (core/import/common/pack_columns.h) and frees them.
+struct RangeColumnsData : TimedRows {
     // Released at assembly, once the rows are grouped by thread (Trace::rangeThread) and their
     // source rows packed (Trace::rangeSourceRows). Thread, name and sizes are 16-bit codes from
     // the read on (Kineto's importer writes them wide).
     Dict16Column<ThreadId> importThread;
     Dict16Column<StringId> importName, importSizes;
     RowidBlockInt32Column importSeq, importOpId; // -1 when absent
-    Dict16Column<StringId> name;  // normalized, with "domain:" prefix for non-default domains
-    Dict16Column<StringId> sizes; // PyTorch `sizes = [...]` text, empty id when absent
-    SparseInt32Column seq;        // -1 when absent: most ranges have none (only autograd ops do)
+    Dict16Column<StringId> name; // normalized, with "domain:" prefix for non-default domains
+    // PyTorch `sizes = [...]` text, empty id when absent; shares name's codes where it can.
+    PairedDict16Column<StringId> sizes;
+    SparseInt32Column seq; // -1 when absent: most ranges have none (only autograd ops do)
     BlockInt32Column<uint16_t, -1> opId; // -1 when absent; mostly one more than the row before
     Column<RangeKind> kind;
     Column<uint8_t> depth;            // 0 for outermost; capped at 255; written at assembly
@@ -171,8 +181,28 @@ struct RangeColumns : TimedRows {
     auto tie() {
         return std::tuple_cat(importTie(),
                               std::tie(start.blockOffset, depth, parent.back, end.length, name.code,
-                                       name.wide, sizes.code, sizes.wide, opId.offset));
+                                       name.wide, sizes.own.code, sizes.own.wide, opId.offset));
     }
+};
+
+// The ranges' columns, with sizes kept pointed at the name codes it may share.
+struct RangeColumns : RangeColumnsData {
+    RangeColumns() { sizes.pointAt(&name); }
+    RangeColumns(const RangeColumns& o) : RangeColumnsData(o) { sizes.pointAt(&name); }
+    RangeColumns(RangeColumns&& o) noexcept : RangeColumnsData(std::move(o)) {
+        sizes.pointAt(&name);
+    }
+    RangeColumns& operator=(const RangeColumns& o) {
+        RangeColumnsData::operator=(o);
+        sizes.pointAt(&name);
+        return *this;
+    }
+    RangeColumns& operator=(RangeColumns&& o) noexcept {
+        RangeColumnsData::operator=(std::move(o));
+        sizes.pointAt(&name);
+        return *this;
+    }
+    ~RangeColumns() = default;
 };
 
 enum RangeFlag : uint8_t {

@@ -181,7 +181,7 @@ void writeApiTrace(TableWriter& w, const Trace& t) {
         w.row({std::to_string(a.start[i]), std::to_string(a.end[i] - a.start[i]),
                std::string(stripApiVersion(t.str(a.name[i]))),
                result == kNoApiResult ? kNone : std::to_string(result),
-               std::to_string(a.correlation[i]), std::to_string(pid),
+               std::to_string(a.correlationOf(i)), std::to_string(pid),
                std::to_string(thread ? thread->tid : 0),
                thread && thread->priority != kNoThreadPriority ? std::to_string(thread->priority)
                                                                : kNone,

@@ -47,6 +47,9 @@ std::shared_ptr<Trace> bigSample(size_t rows) {
         for (size_t i = 0; i < rows; ++i) whole[i] = column[i % n];
         column = std::remove_cvref_t<decltype(column)>::of(whole, rows);
     };
+    repeatPacked(t->kernels.staticSmem);
+    repeatPacked(t->kernels.dynamicSmem);
+    repeatPacked(t->kernels.smemConfig);
     KernelLinks& l = t->kernelLinks;
     repeatPacked(l.range);
     repeatPacked(l.op);

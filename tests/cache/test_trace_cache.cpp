@@ -105,6 +105,19 @@ TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
     EXPECT_EQ(b.kernelLinks.opInstance, trace->kernelLinks.opInstance);
     EXPECT_EQ(b.kernelLinks.layer, trace->kernelLinks.layer);
     EXPECT_EQ(b.metrics.rule, trace->metrics.rule);
+    // Starts and ends in 3 bytes, paired sizes, narrow correlation ids and shared memory, grid
+    // and block codes (cache formats 16 to 18).
+    EXPECT_EQ(b.ranges.start, trace->ranges.start);
+    EXPECT_EQ(b.ranges.end, trace->ranges.end);
+    EXPECT_EQ(b.apiCalls.start, trace->apiCalls.start);
+    EXPECT_EQ(b.apiCalls.end, trace->apiCalls.end);
+    EXPECT_TRUE(b.ranges.sizes.paired);
+    EXPECT_EQ(b.ranges.name, trace->ranges.name);
+    EXPECT_EQ(b.ranges.sizes, trace->ranges.sizes);
+    EXPECT_EQ(b.apiCalls.correlation, trace->apiCalls.correlation);
+    EXPECT_EQ(b.kernels.staticSmem, trace->kernels.staticSmem);
+    EXPECT_EQ(b.kernels.smemConfig, trace->kernels.smemConfig);
+    EXPECT_EQ(b.kernels.grid, trace->kernels.grid);
     EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(),
                             [](const Thread& th) { return th.priority != kNoThreadPriority; }));
     for (size_t i = 0; i < trace->threads.size(); ++i)

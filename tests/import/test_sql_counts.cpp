@@ -175,7 +175,7 @@ TEST_P(SqlCounts, KernelLaunchesJoinTheRuntimeRowOfTheirProcess) {
                 ++joined;
                 EXPECT_EQ(trace->str(trace->apiCalls.name[call.value]), SqlReader::text(st, 2))
                     << "kernel " << i;
-                EXPECT_EQ(trace->apiCalls.correlation[call.value], k.correlation[i]);
+                EXPECT_EQ(trace->apiCalls.correlationOf(call.value), k.correlation[i]);
                 const auto thread = trace->apiCalls.thread[call.value];
                 EXPECT_EQ(trace->threads[thread.value].process, trace->streamOf(k, i).process)
                     << "kernel " << i;

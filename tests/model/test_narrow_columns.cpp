@@ -7,6 +7,7 @@
 #include "core/model/ids.h"
 #include "core/model/narrow_columns.h"
 #include "core/model/rowid_block_column.h"
+#include "core/model/trace.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -139,6 +140,101 @@ TEST(RowidBlockInt32Column, AWideColumnReadsItsValuesWhatever) {
     EXPECT_EQ(c.value(2, 0), 42);
 }
 
+// A range's name and sizes share one 2-byte code a row: both read back, also from copies and
+// moves of the ranges' columns, which keep sizes pointed at their own names.
+TEST(PairedDict16Column, NameAndSizesShareCodesThroughCopiesAndMoves) {
+    std::vector<StringId> names, sizes;
+    for (uint32_t i = 0; i < 5000; ++i) {
+        names.push_back(StringId(100 + i % 7));
+        sizes.push_back(StringId(i % 3 == 0 ? 0 : 900 + (i * 13) % 50));
+    }
+    ls::RangeColumns r;
+    r.name = ls::Dict16Column<StringId>::of(names, names.size());
+    r.sizes.pair(r.name, ls::Dict16Column<StringId>::of(sizes, sizes.size()));
+    ASSERT_TRUE(r.sizes.paired);
+    EXPECT_TRUE(r.sizes.own.empty());
+    EXPECT_EQ(r.name.distinct.size(), r.sizes.byPair.size());
+    EXPECT_LE(r.sizes.byPair.size(), size_t(7 * 51));
+    auto check = [&](const ls::RangeColumns& c, const char* what) {
+        ASSERT_EQ(c.sizes.size(), names.size()) << what;
+        for (size_t i = 0; i < names.size(); ++i) {
+            ASSERT_EQ(c.name[i], names[i]) << what << " " << i;
+            ASSERT_EQ(c.sizes[i], sizes[i]) << what << " " << i;
+        }
+    };
+    check(r, "packed");
+    ls::RangeColumns copy = r;
+    check(copy, "copy");
+    std::vector<ls::RangeColumns> moved;
+    moved.push_back(std::move(copy));
+    moved.emplace_back(); // the vector grows: the first is moved again
+    check(moved[0], "moved");
+    ls::RangeColumns assigned;
+    assigned = moved[0];
+    check(assigned, "assigned");
+}
+
+// Past 65,536 distinct (name, sizes) pairs the sizes keep codes of their own, also for the rows
+// paired before the table filled.
+TEST(PairedDict16Column, TooManyPairsKeepCodesOfTheirOwn) {
+    std::vector<StringId> names, sizes;
+    for (uint32_t i = 0; i < 80000; ++i) {
+        names.push_back(StringId(i % 300));
+        sizes.push_back(StringId(1000 + i % 257)); // 300 * 257 = 77,100 pairs
+    }
+    ls::RangeColumns r;
+    r.name = ls::Dict16Column<StringId>::of(names, names.size());
+    r.sizes.pair(r.name, ls::Dict16Column<StringId>::of(sizes, sizes.size()));
+    EXPECT_FALSE(r.sizes.paired);
+    EXPECT_EQ(r.name.distinct.size(), 300u);
+    for (size_t i = 0; i < names.size(); ++i) {
+        ASSERT_EQ(r.name[i], names[i]) << i;
+        ASSERT_EQ(r.sizes[i], sizes[i]) << i;
+    }
+}
+
+// Shared memory sizes take a few dozen values: 2-byte codes; past 65,536 distinct values the
+// column keeps them whole, whether made at once or a row at a time.
+TEST(ValueDict16Column, FewValuesTakeCodesManyStayWhole) {
+    std::vector<uint32_t> few, many;
+    for (uint32_t i = 0; i < 100000; ++i) {
+        few.push_back(i % 5 == 0 ? 0 : 1024 * (i % 48));
+        many.push_back(i * 3);
+    }
+    const auto a = ls::ValueDict16Column<uint32_t>::of(few, few.size());
+    EXPECT_TRUE(a.wide.empty());
+    EXPECT_EQ(a.distinct.size(), 48u);
+    const auto b = ls::ValueDict16Column<uint32_t>::of(many, many.size());
+    EXPECT_TRUE(b.code.empty());
+    ls::ValueDict16Column<uint32_t> c;
+    for (uint32_t v : many) c.push_back(v);
+    EXPECT_TRUE(c.code.empty() && c.distinct.empty());
+    ASSERT_EQ(a.size(), few.size());
+    ASSERT_EQ(b.size(), many.size());
+    ASSERT_EQ(c.size(), many.size());
+    for (size_t i = 0; i < few.size(); ++i) {
+        ASSERT_EQ(a[i], few[i]) << i;
+        ASSERT_EQ(b[i], many[i]) << i;
+        ASSERT_EQ(c[i], many[i]) << i;
+    }
+}
+
+// Row flags take a bit a row: set, cleared and counted across word edges.
+TEST(RowFlags, BitsSetAndClearedAcrossWordsAndAllSeesTheLastPartialWord) {
+    ls::RowFlags f(130, false);
+    EXPECT_FALSE(f.all());
+    for (size_t i = 0; i < 130; ++i) f.set(i, i % 3 != 1);
+    for (size_t i = 0; i < 130; ++i) ASSERT_EQ(f[i], i % 3 != 1) << i;
+    for (size_t i = 0; i < 130; ++i) f.set(i, true);
+    EXPECT_TRUE(f.all());
+    f.set(129, false);
+    EXPECT_FALSE(f.all());
+    EXPECT_TRUE(ls::RowFlags(64, true).all());
+    EXPECT_TRUE(ls::RowFlags(65, true).all());
+    EXPECT_FALSE(ls::RowFlags(65, false).all());
+    EXPECT_TRUE(ls::RowFlags().all());
+}
+
 // A parallel writer's far durations are numbered from 0 in its own list, then adopted.
 TEST(ImportEndColumn, AdoptedFarDurationsAreRenumbered) {
     TimedRows r;
@@ -159,8 +255,8 @@ TEST(Dict16Filler, ThePastMaxChunkTurnsTheColumnWideAndKeepsEveryId) {
     const size_t n = 100'000, half = 40'000;
     ls::Dict16Column<StringId> c;
     c.code.assign(n, 0);
-    std::vector<uint8_t> valid(n, 1);
-    valid[7] = 0;
+    ls::RowFlags valid(n, true);
+    valid.set(7, false);
     ls::Dict16Filler<StringId> filler(c, valid);
     std::vector<StringId> first, second;
     for (uint32_t i = 0; i < half; ++i) first.emplace_back(1'000'000 + i);
@@ -185,7 +281,7 @@ TEST(Dict16Filler, ThePastMaxChunkTurnsTheColumnWideAndKeepsEveryId) {
 TEST(Dict16Filler, FewIdsStayCodes) {
     ls::Dict16Column<StringId> c;
     c.code.assign(6, 0);
-    const std::vector<uint8_t> valid(6, 1);
+    const ls::RowFlags valid(6, true);
     ls::Dict16Filler<StringId> filler(c, valid);
     filler.beginChunk({StringId(9), StringId(4)});
     for (size_t i = 0; i < 3; ++i) filler.set(i, StringId(i == 1 ? 4 : 9));

@@ -149,7 +149,7 @@ TEST(GraphReplay, EveryReplayedKernelTakesItsCaptureLaunchOpAndLayer) {
         const CaptureCall& want = it->second;
         const ApiCallId call = t->contextCall(k);
         ASSERT_TRUE(call.valid());
-        EXPECT_EQ(t->apiCalls.correlation[call.value], want.correlation);
+        EXPECT_EQ(t->apiCalls.correlationOf(call.value), want.correlation);
         EXPECT_EQ(t->apiCalls.start[call.value], want.start);
         EXPECT_EQ(opName(*t, k), sqlMarkerAround(db, want));
         // Forward kernels: the layer range around the capture-time launch. Every kernel: the

@@ -76,7 +76,7 @@ void graphSection(Html& h, const Trace& t, uint32_t i) {
               QStringLiteral("%1 at %2 · correlation %3")
                   .arg(esc(t.str(t.apiCalls.name[c.value])),
                        formatOffset(t.apiCalls.start[c.value] - t.captureStart))
-                  .arg(t.apiCalls.correlation[c.value]));
+                  .arg(t.apiCalls.correlationOf(c.value)));
         h.row(
             QStringLiteral("Attribution"),
             QStringLiteral("op, ranges, shapes and layer of the launch call made during capture"));

@@ -27,6 +27,12 @@ void packApiCalls(ApiCallColumns& a) {
     columns::release(a.importThread);
     a.name = Dict16Column<StringId>::of(a.importName, n);
     columns::release(a.importName);
+    struct AsInt32 { // the ids' bit patterns
+        const Column<uint32_t>& c;
+        int32_t operator[](size_t i) const { return static_cast<int32_t>(c[i]); }
+    };
+    a.correlation = decltype(a.correlation)::of(AsInt32{a.importCorrelation}, n);
+    columns::release(a.importCorrelation);
     a.packEnds();
     a.start.packBlocks(); // after the ends, which were read against the 6-byte starts
 }
@@ -61,13 +67,13 @@ void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, const RowRun
     // Name, sizes, op id and seq are packed straight through the permutation: their wide forms are
     // never permuted, so the permutation's scratch column is not added to them at the load's peak.
     std::vector<std::function<void()>> packs;
+    // Name and sizes are packed by one task: their codes are then paired into one column.
     packs.emplace_back([&] {
         r.name = Dict16Column<StringId>::of(gathered(r.importName, perm), n);
         r.importName = {};
-    });
-    packs.emplace_back([&] {
-        r.sizes = Dict16Column<StringId>::of(gathered(r.importSizes, perm), n);
+        auto sizes = Dict16Column<StringId>::of(gathered(r.importSizes, perm), n);
         r.importSizes = {};
+        r.sizes.pair(r.name, std::move(sizes));
     });
     packs.emplace_back([&] {
         r.opId = decltype(r.opId)::of(

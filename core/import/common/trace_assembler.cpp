@@ -80,7 +80,7 @@ void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
     for (uint32_t i = 0; i < a.size(); ++i) {
         const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
         index.entries[next[bucketOf(t_.threads[a.importThread[i].value].process)]++] =
-            uint64_t(a.correlation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
+            uint64_t(a.importCorrelation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
     }
     sortRuns();
 }
@@ -382,15 +382,14 @@ void Assembler::finishDevices() {
 
 void Assembler::run() {
     PhaseTimer timer(t_);
-    dedupeApiCalls();
-    packApiCalls(t_.apiCalls);
-    timer.mark("api calls");
-    auto finishGpuOps = [&](auto& c) {
+    // Each GPU table in start order with its streams first: that frees its importers' process,
+    // device, context and stream columns (16 bytes an op) before the correlation index of the
+    // API calls is built (8 bytes a call), which is the load's peak.
+    auto orderGpuOps = [&](auto& c) {
         sortByStart(c);
         assignStreams(c);
-        correlate(c);
     };
-    finishGpuOps(t_.kernels);
+    orderGpuOps(t_.kernels);
     auto& k = t_.kernels;
     if (k.importGrid.size() == k.size() && k.importBlock.size() == k.size()) {
         k.grid = DictColumn<Dim3>::of<Dim3Hash>(k.importGrid, k.size());
@@ -398,9 +397,24 @@ void Assembler::run() {
         k.block = DictColumn<Dim3>::of<Dim3Hash>(k.importBlock, k.size());
         columns::release(k.importBlock);
     }
-    finishGpuOps(t_.memcpys);
-    finishGpuOps(t_.memsets);
+    // A trace has a few dozen distinct shared memory sizes: 2-byte codes from here on.
+    for (auto [from, to] : {std::pair{&k.importStaticSmem, &k.staticSmem},
+                            std::pair{&k.importDynamicSmem, &k.dynamicSmem},
+                            std::pair{&k.importSmemConfig, &k.smemConfig}}) {
+        if (from->size() != k.size()) continue; // a model built another way fills them itself
+        *to = ValueDict16Column<uint32_t>::of(*from, k.size());
+        columns::release(*from);
+    }
+    orderGpuOps(t_.memcpys);
+    orderGpuOps(t_.memsets);
     timer.mark("gpu ops");
+    dedupeApiCalls();
+    packApiCalls(t_.apiCalls);
+    timer.mark("api calls");
+    correlate(t_.kernels);
+    correlate(t_.memcpys);
+    correlate(t_.memsets);
+    timer.mark("correlation");
     finishMemoryEvents(t_, [&](ProcessId p, uint32_t id) { return callByCorrelation(p, id); });
     columns::release(apiByCorrelation_.entries);
     computeSpan();

@@ -238,7 +238,7 @@ void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
     a.start.push_back(start);
     a.importEnd.push_back(end);
     a.importThread.push_back(thread(e.pid, e.tid));
-    a.correlation.push_back(clampU32(e.correlation));
+    a.importCorrelation.push_back(clampU32(e.correlation));
     a.importName.push_back(t_.strings.intern(e.name));
     a.kind.push_back(kind);
     a.importResult.push_back(kNoApiResult); // not recorded by Kineto
@@ -315,10 +315,10 @@ void KinetoBuilder::event(const KinetoEvent& e) {
         k.importBlock.push_back(e.block);
         k.registers.push_back(
             static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX)));
-        k.staticSmem.push_back(
+        k.importStaticSmem.push_back(
             clampU32(e.sharedMemory)); // Kineto writes static + dynamic as one sum
-        k.dynamicSmem.push_back(0);
-        k.smemConfig.push_back(0); // the carveout is not recorded
+        k.importDynamicSmem.push_back(0);
+        k.importSmemConfig.push_back(0); // the carveout is not recorded
         if (e.inMsgNelems >= 0 || e.outMsgNelems >= 0) collectiveArgs(e);
         sealIfFull(k, kernelParts_);
     } else if (known("gpu_memcpy")) {
@@ -550,7 +550,7 @@ void KinetoBuilder::finish(unsigned threads) {
     std::unordered_map<uint32_t, ProcessId> processOf;
     processOf.reserve(t_.apiCalls.size());
     for (size_t i = 0; i < t_.apiCalls.size(); ++i)
-        processOf.try_emplace(t_.apiCalls.correlation[i],
+        processOf.try_emplace(t_.apiCalls.importCorrelation[i],
                               t_.threads[t_.apiCalls.importThread[i].value].process);
     const bool anyGpu = t_.kernels.size() + t_.memcpys.size() + t_.memsets.size() > 0;
     const ProcessId fallback = t_.processes.empty() && anyGpu ? process(0) : ProcessId(0);

@@ -5,6 +5,7 @@
 // whole column. So the column takes 2 bytes a row from the start of the read, where whole ids
 // would take 4. Past 65,536 distinct ids the column turns wide (4 bytes a row), as
 // Dict16Column::of does.
+#include "core/import/common/row_flags.h"
 #include "core/model/narrow_columns.h"
 
 #include <cstddef>
@@ -23,8 +24,7 @@ inline constexpr uint16_t kWideLocalCode = 0xFFFF;
 template <typename Id> class Dict16Filler {
   public:
     // `valid`: per row, whether the reader kept it (rows it skipped hold no code).
-    Dict16Filler(Dict16Column<Id>& column, const std::vector<uint8_t>& valid)
-        : c_(column), valid_(valid) {}
+    Dict16Filler(Dict16Column<Id>& column, const RowFlags& valid) : c_(column), valid_(valid) {}
 
     // Row i's chunk-local code, as the worker wrote it (before set(i, ...)).
     uint16_t local(size_t i) const { return c_.code[i]; }
@@ -75,7 +75,7 @@ template <typename Id> class Dict16Filler {
     }
 
     Dict16Column<Id>& c_;
-    const std::vector<uint8_t>& valid_;
+    const RowFlags& valid_;
     std::unordered_map<uint32_t, uint32_t> codeOf_;
     std::vector<std::pair<size_t, size_t>> done_;
     bool wide_ = false;

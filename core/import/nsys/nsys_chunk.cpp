@@ -23,7 +23,7 @@ uint32_t LocalKeys::get(int64_t key) {
 void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads) {
     const auto k = static_cast<size_t>(table);
     firstRowid[k] = firstRow;
-    valid[k].assign(rows, 0);
+    valid[k].assign(rows, false);
     auto grow = [&](auto&& cols) {
         // No transparent-huge-page advice (there was): where the kernel compacts memory for
         // advised ranges on their first fault (defrag=madvise, Debian's default), a machine up for
@@ -215,9 +215,9 @@ bool readKernelRow(const Rows& st, KernelColumns& k, size_t i, Chunk& out) {
                         u32(st, kcol::BlockZ, r, "blockZ")});
     k.registers[i] = static_cast<uint16_t>(
         std::min<uint32_t>(u32(st, kcol::Registers, r, "registersPerThread"), 65535));
-    k.staticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
-    k.dynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
-    k.smemConfig[i] =
+    k.importStaticSmem[i] = u32(st, kcol::StaticSmem, r, "staticSharedMemory");
+    k.importDynamicSmem[i] = u32(st, kcol::DynamicSmem, r, "dynamicSharedMemory");
+    k.importSmemConfig[i] =
         u32(st, kcol::SmemConfig, r,
             "sharedMemoryExecuted"); // the carveout the driver chose; NULL in older exports
     return true;
@@ -267,7 +267,7 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
     a.start.packed[i] = TimeColumn::encode(s, origin);
     writeEnd(a.importEnd, i, e - s, out);
     a.importThread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
-    a.correlation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
+    a.importCorrelation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
     a.importName[i] = StringId(nsysStringRef(st, rcol::NameId));
     if (st.isNull(rcol::ReturnValue)) {
         a.importResult[i] = kNoApiResult;
@@ -439,7 +439,7 @@ void readRows(Rows& st, const ChunkTask& task, const NsysStrings& strings, Event
             ok = readNvtxRow(st, strings, sink, i, out, sink.nvtxNames);
             break;
         }
-        valid[i] = ok ? 1 : 0;
+        valid.set(i, ok);
         if (++sinceReport == kReportEvery) {
             if (rowsRead) rowsRead(sinceReport);
             sinceReport = 0;

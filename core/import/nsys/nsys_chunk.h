@@ -2,6 +2,7 @@
 // One rowid window of one event table, read by one worker into chunk-local columns. Ids that
 // need a shared table (threads, processes, NVTX strings) are chunk-local here and remapped when
 // the chunks are merged, so workers never share mutable state.
+#include "core/import/common/row_flags.h"
 #include "core/import/nsys/dict16_filler.h"
 #include "core/import/nsys/nsys_schema.h"
 #include "core/model/trace.h"
@@ -85,7 +86,7 @@ inline constexpr size_t kEventTables = 5;
 struct EventSink {
     Trace& trace;
     std::vector<uint8_t> apiIsBacktrace;
-    std::vector<uint8_t> valid[kEventTables];
+    RowFlags valid[kEventTables]; // per table, whether each row was read and kept
     int64_t firstRowid[kEventTables] = {};
     bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
     // NVTX rows placed by rowid need no source row column: row i is rowid firstRowid + i

@@ -110,7 +110,7 @@ StringId Builder::nsysString(StringId raw, const char* what) {
 
 // The rowids of the rows kept, as runs: the reader placed row rowid at position rowid - first,
 // so runs of kept positions are runs of rowids. Two passes over the flags, no column of rows.
-RowRuns keptRowids(const std::vector<uint8_t>& keep, int64_t first) {
+RowRuns keptRowids(const RowFlags& keep, int64_t first) {
     auto rowid = [&](size_t p) {
         const int64_t r = first + static_cast<int64_t>(p);
         return r < 0 || r > int64_t(UINT32_MAX) ? 0u : static_cast<uint32_t>(r);
@@ -283,7 +283,7 @@ void Builder::remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
 void Builder::compactTables() {
     auto compactIfNeeded = [&](EventTable table, auto& cols, std::vector<uint8_t>* side) {
         auto& keep = sink_.valid[static_cast<size_t>(table)];
-        if (std::find(keep.begin(), keep.end(), 0) != keep.end()) {
+        if (!keep.all()) {
             columns::compact(cols, keep, threads_);
             if (side) {
                 size_t w = 0;
@@ -292,7 +292,7 @@ void Builder::compactTables() {
                 side->resize(w);
             }
         }
-        columns::release(keep);
+        keep.clear();
     };
     compactIfNeeded(EventTable::Kernel, t_.kernels, nullptr);
     compactIfNeeded(EventTable::Memcpy, t_.memcpys, nullptr);
