@@ -129,15 +129,18 @@ template <typename Offset, int32_t Absent> class BlockInt32Column {
         c.offset.resize(n);
         c.base.resize((n + kBlockRows - 1) / kBlockRows);
         std::vector<int32_t> held;
+        int32_t block[kBlockRows]; // each value read once: `values` may decode or gather it
         for (size_t first = 0; first < n; first += kBlockRows) {
             const size_t last = std::min(n, first + kBlockRows);
             held.clear();
-            for (size_t i = first; i < last; ++i)
-                if (values[i] != Absent) held.push_back(values[i]);
+            for (size_t i = first; i < last; ++i) {
+                block[i - first] = values[i];
+                if (block[i - first] != Absent) held.push_back(block[i - first]);
+            }
             const int32_t b = baseOf(held);
             c.base[first / kBlockRows] = b;
             for (size_t i = first; i < last; ++i) {
-                const int32_t v = values[i];
+                const int32_t v = block[i - first];
                 const int64_t d = int64_t(v) - b;
                 if (v == Absent) {
                     c.offset[i] = kAbsentCode;

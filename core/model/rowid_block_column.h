@@ -62,12 +62,13 @@ class RowidBlockInt32Column {
     // Once every writer's list is in: ascending by place, for lookups.
     void sortFar() { std::sort(far.begin(), far.end()); }
 
-    // Row i's value, its export rowid being `rowid` (ignored when the column is wide).
-    int32_t value(size_t i, int64_t rowid) const {
+    // Row i's value, its export rowid given by rowidOf() (called only when needed: not for an
+    // absent value, nor for a wide column).
+    template <typename RowidOf> int32_t value(size_t i, RowidOf&& rowidOf) const {
         if (!coded()) return wide[i];
         const uint16_t c = code[i];
         if (c == kAbsent) return -1;
-        const auto at = static_cast<uint64_t>(rowid - firstRowid);
+        const auto at = static_cast<uint64_t>(int64_t(rowidOf()) - firstRowid);
         if (c != kFar) [[likely]]
             return base[at / kBlockRows] + int32_t(c);
         const auto it = std::lower_bound(far.begin(), far.end(), Far{uint32_t(at), INT32_MIN});

@@ -55,7 +55,7 @@ struct GatheredOpField {
     const std::vector<uint32_t>& perm;
     mutable RowRuns::Cursor source;
     int32_t operator[](size_t i) const {
-        return c.value(perm[i], c.coded() ? int64_t(source(i)) : 0);
+        return c.value(perm[i], [&] { return source(i); });
     }
 };
 
