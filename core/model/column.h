@@ -32,6 +32,25 @@ void deallocate(void* p, size_t bytes) noexcept;
 // being converted into another form then does not hold both forms whole.
 void discard(void* block, size_t capacityBytes, size_t from, size_t to) noexcept;
 void adoptNext(void* pages, size_t bytes) noexcept;
+
+// For a loop that reads a column once, front to back, into another form: the pages of the rows
+// read go back to the system every 2^18 rows (a megabyte or so), so the two forms are not both
+// resident. The column must not be read again before it is freed.
+template <typename T, typename A> class ReadOnce {
+  public:
+    explicit ReadOnce(std::vector<T, A>& c) : c_(c) {}
+    // Rows [0, i] have been read.
+    void readThrough(size_t i) {
+        if (i + 1 - done_ < kRows) return;
+        discard(c_.data(), c_.capacity() * sizeof(T), done_ * sizeof(T), (i + 1) * sizeof(T));
+        done_ = i + 1;
+    }
+
+  private:
+    static constexpr size_t kRows = size_t(1) << 18;
+    std::vector<T, A>& c_;
+    size_t done_ = 0;
+};
 void* takeAdopted(size_t bytes) noexcept;
 
 // What adoptColumn "constructs" each element of an adopted block from: nothing.

@@ -168,8 +168,7 @@ struct TimedRows {
         end.farLength.clear();
         const size_t n = importEnd.code.size();
         Column<UInt24> length(n);
-        constexpr size_t kDiscardRows = size_t(1) << 18;
-        size_t discarded = 0;
+        column_memory::ReadOnce pages(importEnd.code);
         for (size_t i = 0; i < n; ++i) {
             const int64_t d = importEnd.duration(i);
             length[i] = EndColumn::code(d);
@@ -177,12 +176,7 @@ struct TimedRows {
                 end.farRows.push_back(static_cast<uint32_t>(i));
                 end.farLength.push_back(d);
             }
-            if (i + 1 - discarded >= kDiscardRows) {
-                column_memory::discard(importEnd.code.data(),
-                                       importEnd.code.capacity() * sizeof(uint32_t),
-                                       discarded * sizeof(uint32_t), (i + 1) * sizeof(uint32_t));
-                discarded = i + 1;
-            }
+            pages.readThrough(i);
         }
         end.length = std::move(length);
         Column<uint32_t>().swap(importEnd.code);

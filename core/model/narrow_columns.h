@@ -2,6 +2,7 @@
 // Narrow columns for 32-bit values that take few distinct values (names, threads) or stay close
 // to their neighbours (PyTorch op ids, API results): 1 or 2 bytes a row instead of 4, read like
 // plain columns (c[i], c.size()) in constant time, with a branch that only rare rows take.
+#include "core/model/block_base.h"
 #include "core/model/column.h"
 #include "core/model/row_iterator.h"
 
@@ -137,7 +138,7 @@ template <typename Offset, int32_t Absent> class BlockInt32Column {
                 block[i - first] = values[i];
                 if (block[i - first] != Absent) held.push_back(block[i - first]);
             }
-            const int32_t b = baseOf(held);
+            const int32_t b = reachingBase(held.data(), held.data() + held.size(), kFarCode);
             c.base[first / kBlockRows] = b;
             for (size_t i = first; i < last; ++i) {
                 const int32_t v = block[i - first];
@@ -160,22 +161,6 @@ template <typename Offset, int32_t Absent> class BlockInt32Column {
         for (size_t i = 0; i < size(); ++i)
             if ((*this)[i] != o[i]) return false;
         return true;
-    }
-
-  private:
-    // The base that puts the most of a block's values within reach: its least value when all
-    // are (the usual block), else the start of the fullest window.
-    static int32_t baseOf(std::vector<int32_t>& held) {
-        if (held.empty()) return 0;
-        const auto [lo, hi] = std::minmax_element(held.begin(), held.end());
-        if (int64_t(*hi) - *lo < kFarCode) return *lo;
-        std::sort(held.begin(), held.end());
-        size_t best = 0, bestCount = 0;
-        for (size_t a = 0, b = 0; a < held.size(); ++a) {
-            while (b < held.size() && int64_t(held[b]) - held[a] < kFarCode) ++b;
-            if (b - a > bestCount) bestCount = b - a, best = a;
-        }
-        return held[best];
     }
 };
 
