@@ -94,15 +94,15 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                     std::array<std::string_view, 10>{
                         "name", "shortName", "importGrid", "importBlock", "grid", "block",
                         "registers", "importStaticSmem", "importDynamicSmem", "importSmemConfig"}));
-    auto values = [&](std::string_view name, const ValueDict16Column<uint32_t>& c) {
-        ModelBytesRow row = rowOf("kernels", name, c.code);
+    auto values = [&](std::string_view table, std::string_view name, const auto& c) {
+        ModelBytesRow row = rowOf(table, name, c.code);
         row.rows = c.size();
         row.bytes += bytesOf(c.distinct) + bytesOf(c.wide);
         out.push_back(row);
     };
-    values("staticSmem", t.kernels.staticSmem);
-    values("dynamicSmem", t.kernels.dynamicSmem);
-    values("smemConfig", t.kernels.smemConfig);
+    values("kernels", "staticSmem", t.kernels.staticSmem);
+    values("kernels", "dynamicSmem", t.kernels.dynamicSmem);
+    values("kernels", "smemConfig", t.kernels.smemConfig);
     auto dict = [&](std::string_view name, const DictColumn<Dim3>& d) {
         out.push_back(rowOf("kernels", name, d.distinct));
     };
@@ -115,9 +115,10 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                join(kGpuOp, std::array<std::string_view, 3>{"bytes", "value", "memKind"}));
     const ApiCallColumns& a = t.apiCalls;
     addColumns(out, "API calls", t.apiCalls.importTie(),
-               std::array<std::string_view, 7>{"start", "importEnd", "importThread",
-                                               "importCorrelation", "importName", "kind",
-                                               "importResult"});
+               std::array<std::string_view, 10>{"start", "importEnd", "importThread",
+                                                "importThread (wide)", "importCorrelation",
+                                                "importName", "importName (wide)", "kind",
+                                                "importResult", "importResult (wide)"});
     out.push_back(packedRow("API calls", "correlation", a.correlation));
     out.push_back(packedRow("API calls", "start (blocks)", a.start));
     out.push_back(packedRow("API calls", "end", a.end));
@@ -129,8 +130,8 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
                std::array<std::string_view, 15>{
                    "start", "importEnd", "importThread", "importThread (wide)", "importName",
                    "importName (wide)", "importSizes", "importSizes (wide)", "importSeq",
-                   "importSeq (wide)", "importOpId", "importOpId (wide)", "kind", "flags",
-                   "importSourceRow"});
+                   "importSeq (wide)", "importOpId", "importOpId (wide)", "importKind",
+                   "importFlags", "importSourceRow"});
     out.push_back(packedRow("NVTX ranges", "start (blocks)", rc.start));
     out.push_back(packedRow("NVTX ranges", "end", rc.end));
     out.push_back(packedRow("NVTX ranges", "name", rc.name));
@@ -142,7 +143,12 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
         out.push_back(row);
     }
     out.push_back(packedRow("NVTX ranges", "opId", rc.opId));
-    out.push_back(rowOf("NVTX ranges", "depth", rc.depth));
+    {
+        ModelBytesRow row = rowOf("NVTX ranges", "kind+flags+depth", rc.shape.code);
+        row.rows = rc.shape.size();
+        row.bytes += bytesOf(rc.shape.distinct) + bytesOf(rc.shape.wide);
+        out.push_back(row);
+    }
     out.push_back(rowOf("NVTX ranges", "parent", rc.parent.back));
     {
         const SparseInt32Column& seq = t.ranges.seq;
@@ -168,12 +174,13 @@ std::vector<ModelBytesRow> modelBytesBreakdown(const Trace& trace) {
     out.push_back(packedRow("ops", "layer", o.layer));
     out.push_back(rowOf("ops", "paired", o.paired));
     const KernelMetrics& m = t.metrics;
+    values("kernel metrics", "flops", m.flops);
+    values("kernel metrics", "bytes", m.bytes);
     addColumns(out, "kernel metrics",
-               std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp,
-                        m.occupancy, m.occupancyLimiter),
-               std::array<std::string_view, 9>{"flops", "bytes", "dtype", "dtypeSource", "tc",
-                                               "tcRule", "tcMathOp", "occupancy",
-                                               "occupancyLimiter"});
+               std::tie(m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp, m.occupancy,
+                        m.occupancyLimiter),
+               std::array<std::string_view, 7>{"dtype", "dtypeSource", "tc", "tcRule", "tcMathOp",
+                                               "occupancy", "occupancyLimiter"});
     out.push_back(packedRow("kernel metrics", "rule", m.rule));
     const KernelGraphColumns& g = t.kernelGraph;
     addColumns(out, "kernel graph", std::tie(g.graph, g.node, g.originalNode, g.capture, g.how),

@@ -49,6 +49,12 @@ template <typename Ar, typename Id> void narrow(Ar& ar, BlockIdColumn<Id>& b) {
     ar.vec(b.farIds);
 }
 
+template <typename Ar, typename T> void valueDict(Ar& ar, ValueDict16Column<T>& c) {
+    ar.vec(c.code);
+    ar.vec(c.distinct);
+    ar.vec(c.wide);
+}
+
 template <typename Ar> void pairs(Ar& ar, std::vector<std::pair<std::string, std::string>>& v) {
     ar.list(v, [&](auto& p) {
         ar.text(p.first);
@@ -74,11 +80,8 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.part(kLoadKernels, [&] {
         columns(ar, t.kernels.tie());
         for (DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block}) ar.vec(d->distinct);
-        for (auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig}) {
-            ar.vec(c->code);
-            ar.vec(c->distinct);
-            ar.vec(c->wide);
-        }
+        for (auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig})
+            valueDict(ar, *c);
     });
     ar.part(kLoadMemory, [&] {
         columns(ar, t.memcpys.tie());
@@ -104,6 +107,7 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
         ar.vec(r.sizes.byPair);
         ar.pod(r.sizes.paired);
         sides(ar, r.opId);
+        ar.vec(r.shape.distinct);
         SparseInt32Column& seq = t.ranges.seq;
         ar.vec(seq.present);
         ar.vec(seq.before);
@@ -174,8 +178,9 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     });
     ar.part(kLoadCosts, [&] {
         KernelMetrics& m = t.metrics;
-        columns(ar, std::tie(m.flops, m.bytes, m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp,
-                             m.occupancy, m.occupancyLimiter));
+        columns(ar, std::tie(m.dtype, m.dtypeSource, m.tc, m.tcRule, m.tcMathOp, m.occupancy,
+                             m.occupancyLimiter));
+        for (auto* c : {&m.flops, &m.bytes}) valueDict(ar, *c);
         narrow(ar, m.rule);
     });
 
@@ -192,13 +197,13 @@ template <typename Ar> void visit(Ar& ar, Trace& t) {
     ar.report(t.report);
     ar.pod(t.parts);
     // Not kept: ownedFiles (a converted copy is never cached), loadSeconds and loadPhases (the
-    // reopen sets its own).
+    // reopen sets its own), the GPU tables' importStreams (emptied at assembly).
 }
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // The layout this list was written against (libstdc++, x86-64). A new Trace field changes it:
 // add the field above, then update the size.
-static_assert(sizeof(Trace) == 6656,
+static_assert(sizeof(Trace) == 7040,
               "Trace changed: add the new field to core/cache/trace_fields.h");
 #endif
 

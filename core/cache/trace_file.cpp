@@ -48,6 +48,13 @@ bool sound(const Dict16Column<Id>& c, size_t rows, size_t limit, bool invalid = 
     return ok;
 }
 
+// Codes within the table of values, or the values whole; `rows` rows or none.
+template <typename T> bool sound(const ValueDict16Column<T>& c, size_t rows) {
+    bool ok = (c.size() == rows || c.empty()) && (c.code.empty() || c.wide.empty());
+    for (uint16_t code : c.code) ok &= code < c.distinct.size();
+    return ok;
+}
+
 // A paired column's ids per code of its first column (whose codes are checked with it), or a
 // column of its own.
 template <typename Id>
@@ -75,10 +82,8 @@ bool consistent(Trace& t) {
     ok &= t.apiCalls.start.blocksConsistent() && t.ranges.start.blocksConsistent();
     for (const DictColumn<Dim3>* d : {&t.kernels.grid, &t.kernels.block})
         for (uint32_t code : d->code) ok &= code < d->distinct.size();
-    for (const auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig}) {
-        ok &= (c->size() == t.kernels.size() || c->empty()) && (c->code.empty() || c->wide.empty());
-        for (uint16_t code : c->code) ok &= code < c->distinct.size();
-    }
+    for (const auto* c : {&t.kernels.staticSmem, &t.kernels.dynamicSmem, &t.kernels.smemConfig})
+        ok &= sound(*c, t.kernels.size());
     const KernelGraphColumns& g = t.kernelGraph;
     same(t.kernels.size(),
          std::tie(t.kernels.start, g.graph, g.node, g.originalNode, g.capture, g.how));
@@ -99,6 +104,8 @@ bool consistent(Trace& t) {
     const RangeColumns& r = t.ranges;
     ok &= sound(r.end, r.size()) && sound(r.opId, r.size()) && sound(r.name, r.size(), strings) &&
           sound(r.sizes, r.name, r.size(), strings);
+    ok &= r.shape.size() == r.size() && (r.shape.code.empty() || r.shape.wide.empty());
+    for (uint8_t code : r.shape.code) ok &= code < r.shape.distinct.size();
     // Correlation and costs, where the cache holds them (parts read leave them empty).
     const size_t kernels = t.kernels.size();
     const OpColumns& o = t.ops;
@@ -110,6 +117,7 @@ bool consistent(Trace& t) {
         ok &= sound(l.range, kernels) && sound(l.op, kernels) && sound(l.opInstance, kernels) &&
               sound(l.layer, kernels, strings, true);
     if (!t.metrics.rule.empty()) ok &= sound(t.metrics.rule, kernels, strings, true);
+    ok &= sound(t.metrics.flops, kernels) && sound(t.metrics.bytes, kernels);
     return ok;
 }
 

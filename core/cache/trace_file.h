@@ -26,7 +26,8 @@ namespace ls {
 // 17: those starts and all ends in 3 bytes; kernels' grid and block codes among the per-row
 // columns.
 // 18: range sizes share the name's codes; API correlation ids and kernels' shared memory narrow.
-constexpr uint32_t kTraceCacheVersion = 18;
+// 19: API calls' import thread, name and result are 16-bit columns (empty in a cache file).
+constexpr uint32_t kTraceCacheVersion = 19;
 
 // Writes trace to file (replaced). `identity` names the source file's state (core/cache/
 // file_identity.h). Returns an error message, empty on success.

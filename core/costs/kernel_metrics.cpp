@@ -62,8 +62,7 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     const auto& r = t.ranges;
     auto& m = t.metrics;
     const size_t n = k.size();
-    m.flops.assign(n, NAN);
-    m.bytes.assign(n, NAN);
+    ValueDict16Writer<double> flopsOf(m.flops, n, NAN), bytesOf(m.bytes, n, NAN);
     m.dtype.assign(n, DType::Unknown);
     m.dtypeSource.assign(n, DTypeSource::None);
     Column<StringId> rules(n, StringId()); // packed into m.rule at the end: a few distinct ids
@@ -292,16 +291,16 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
         for (size_t j = 0; j < group.size(); ++j) {
             const uint32_t i = group[j];
             if (!isMath[j]) {
-                m.flops[i] =
-                    0; // an auxiliary kernel of a GEMM/attention op: the math kernel has its FLOPs
+                flopsOf.set(i, 0); // an auxiliary kernel of a GEMM/attention op: the math kernel
+                                   // has its FLOPs
                 rules[i] = auxiliaryRule;
                 continue;
             }
             const double share = mathCount == 1 ? 1.0
                                  : total > 0    ? static_cast<double>(k.duration(i)) / total
                                                 : 1.0 / static_cast<double>(mathCount);
-            m.flops[i] = cached.cost->flops * share;
-            m.bytes[i] = cached.cost->bytes * share;
+            flopsOf.set(i, cached.cost->flops * share);
+            bytesOf.set(i, cached.cost->bytes * share);
             rules[i] = mathCount == 1 ? cached.rule : cached.splitRule;
             if (cached.markerDtype != DType::Unknown) {
                 m.dtype[i] = cached.markerDtype;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <iterator>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -112,6 +113,13 @@ template <typename T> void adoptColumn(Column<T>& c, void* pages, size_t n) {
     column_memory::adoptNext(pages, n * sizeof(T));
     Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n))
         .swap(c); // the old block goes
+}
+
+// A column of n elements left unwritten, for a caller that writes every one before reading it:
+// a large one's fresh pages are faulted in only as they are written, not zeroed all at once.
+template <typename T> Column<T> unwrittenColumn(size_t n) {
+    static_assert(std::is_trivially_default_constructible_v<T>);
+    return Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n));
 }
 
 // A column equals a plain vector holding the same values (tests compare them).

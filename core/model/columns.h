@@ -76,8 +76,8 @@ template <typename Cols> void concat(Cols& dest, std::vector<Cols>& parts) {
 // column's memory is allocated and faulted in (zeroed by the kernel) a second time, which made
 // the permutation of 8.1M NVTX ranges take 0.8 s. Both passes run on `threads` threads over
 // disjoint parts; the peak is one extra widest column, as before.
-template <typename Cols>
-void permute(Cols& c, const std::vector<uint32_t>& perm, unsigned threads = 1) {
+template <typename Cols, typename Perm = std::vector<uint32_t>>
+void permute(Cols& c, const Perm& perm, unsigned threads = 1) {
     const size_t n = perm.size();
     size_t widest = 0;
     forEach(c, [&](auto& v) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -162,21 +163,23 @@ struct TimedRows {
     size_t size() const { return start.size(); }
     void setOrigin(int64_t origin) { start.origin = origin; }
     // The import codes become the model's lengths, the import column's pages given back as they
-    // are read (this runs near the load's peak): the two are not both resident.
-    void packEnds() {
+    // are read (this runs near the load's peak): the two are not both resident. With `order`,
+    // row i of the lengths is row order[i] of the codes (as TimeColumn::packBlocks).
+    void packEnds(const Column<uint32_t>* order = nullptr) {
         end.farRows.clear();
         end.farLength.clear();
         const size_t n = importEnd.code.size();
         Column<UInt24> length(n);
-        column_memory::ReadOnce pages(importEnd.code);
+        std::optional<column_memory::ReadOnce<uint32_t, ColumnAllocator<uint32_t>>> pages;
+        if (!order) pages.emplace(importEnd.code);
         for (size_t i = 0; i < n; ++i) {
-            const int64_t d = importEnd.duration(i);
+            const int64_t d = importEnd.duration(order ? (*order)[i] : i);
             length[i] = EndColumn::code(d);
             if (length[i] == EndColumn::kFar) {
                 end.farRows.push_back(static_cast<uint32_t>(i));
                 end.farLength.push_back(d);
             }
-            pages.readThrough(i);
+            if (pages) pages->readThrough(i);
         }
         end.length = std::move(length);
         Column<uint32_t>().swap(importEnd.code);

@@ -8,7 +8,7 @@ RowRuns RowRuns::of(std::span<const uint32_t> rows) {
     return of(rows.size(), [&](size_t i) { return rows[i]; });
 }
 
-RowRuns RowRuns::of(std::span<const uint32_t> rows, const std::vector<uint32_t>& order) {
+RowRuns RowRuns::of(std::span<const uint32_t> rows, std::span<const uint32_t> order) {
     return of(order.size(), [&](size_t i) { return rows[order[i]]; });
 }
 

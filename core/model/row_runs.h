@@ -20,7 +20,7 @@ struct RowRuns {
 
     static RowRuns of(std::span<const uint32_t> rows);
     // rows taken in `order` (value i is rows[order[i]]), without gathering them first.
-    static RowRuns of(std::span<const uint32_t> rows, const std::vector<uint32_t>& order);
+    static RowRuns of(std::span<const uint32_t> rows, std::span<const uint32_t> order);
     // n values given by value(i), without a column of them.
     template <typename Value> static RowRuns of(size_t n, Value&& value);
     uint32_t at(size_t i) const;

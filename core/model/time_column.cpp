@@ -2,34 +2,39 @@
 
 #include "core/model/block_base.h"
 
+#include <optional>
+
 namespace ls {
 
-void TimeColumn::packBlocks() {
+void TimeColumn::packBlocks(const Column<uint32_t>* order) {
     const size_t n = packed.size();
     if (n == 0 || blocked()) return;
     const size_t blocks = (n + kBlockRows - 1) / kBlockRows;
     Column<int64_t> base(blocks);
-    Time sorted[kBlockRows];
-    for (size_t b = 0; b < blocks; ++b) {
-        const size_t first = b * kBlockRows, rows = std::min(n - first, kBlockRows);
-        for (size_t i = 0; i < rows; ++i) sorted[i] = decode(packed[first + i]);
-        base[b] = origin + ls::reachingBase(sorted, sorted + rows, int64_t(kFar));
-    }
     Column<UInt24> offset(n);
     Column<uint32_t> rows;
     Column<int64_t> times;
-    column_memory::ReadOnce pages(packed); // the 6-byte rows read go back to the system
-    for (size_t i = 0; i < n; ++i) {
-        const Time t = origin + decode(packed[i]);
-        const Time d = t - base[i / kBlockRows];
-        if (d >= 0 && d < Time(kFar)) {
-            offset[i] = static_cast<uint32_t>(d);
-        } else {
-            offset[i] = kFar;
-            rows.push_back(static_cast<uint32_t>(i));
-            times.push_back(t);
+    // Rows read in order: their 6-byte pages go back to the system as they are read.
+    std::optional<column_memory::ReadOnce<Time48, ColumnAllocator<Time48>>> pages;
+    if (!order) pages.emplace(packed);
+    Time block[kBlockRows], sorted[kBlockRows];
+    for (size_t b = 0; b < blocks; ++b) {
+        const size_t first = b * kBlockRows, count = std::min(n - first, kBlockRows);
+        for (size_t j = 0; j < count; ++j)
+            block[j] = origin + decode(packed[order ? (*order)[first + j] : first + j]);
+        std::copy(block, block + count, sorted); // reachingBase reorders what it is given
+        base[b] = ls::reachingBase(sorted, sorted + count, int64_t(kFar));
+        for (size_t j = 0; j < count; ++j) {
+            const Time d = block[j] - base[b];
+            if (d >= 0 && d < Time(kFar)) {
+                offset[first + j] = static_cast<uint32_t>(d);
+            } else {
+                offset[first + j] = kFar;
+                rows.push_back(static_cast<uint32_t>(first + j));
+                times.push_back(block[j]);
+            }
         }
-        pages.readThrough(i);
+        if (pages) pages->readThrough(first + count - 1);
     }
     Column<Time48>().swap(packed);
     blockOffset = std::move(offset);

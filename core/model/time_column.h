@@ -95,8 +95,10 @@ class TimeColumn {
         farTimes.clear();
     }
     // To 3 bytes a row (see the top). The 6-byte column's pages are given back as they are
-    // read, so the two forms are not both resident (this runs near the load's peak).
-    void packBlocks();
+    // read, so the two forms are not both resident (this runs near the load's peak). With
+    // `order`, row i of the packed column is row order[i] of this one (the rows move as they
+    // pack, instead of being permuted first).
+    void packBlocks(const Column<uint32_t>* order = nullptr);
     // The block form of a column that is in it: its parts agree (a model cache read back).
     bool blocksConsistent() const;
 

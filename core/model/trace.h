@@ -12,6 +12,7 @@
 #include "core/model/load_report.h"
 #include "core/model/narrow_columns.h"
 #include "core/model/paired_dict16_column.h"
+#include "core/model/range_shape_column.h"
 #include "core/model/row_runs.h"
 #include "core/model/rowid_block_column.h"
 #include "core/model/string_pool.h"
@@ -43,6 +44,12 @@ struct Dim3Hash {
     }
 };
 
+// A GPU stream: the process, the CUDA device id as the export numbers it, context and stream.
+struct Stream {
+    ProcessId process;
+    uint32_t device = 0, context = 0, stream = 0;
+};
+
 // Columns every GPU operation (kernel, memcpy, memset) has. Rows are sorted by start. Its process,
 // device, context and stream are those of its Stream (Trace::streamOf).
 struct GpuOpColumns {
@@ -51,6 +58,9 @@ struct GpuOpColumns {
     // a million kernels): the CUDA device id as the export numbers it, context, stream, process.
     Column<uint32_t> importDevice, importContext, importStream;
     Column<ProcessId> importProcess;
+    // The nsys reader's form of the four above, 4 bytes an op instead of 16: each row's
+    // streamIndex is an index into this list until assembly numbers the trace's streams.
+    std::vector<Stream> importStreams;
     Column<StreamId> streamIndex;
     Column<uint32_t> correlation;
     Column<ApiCallId> launch; // the API call that enqueued it (invalid for orphans)
@@ -114,17 +124,21 @@ enum class ApiKind : uint8_t { Runtime, Driver, Other };
 
 // An API call's return value where the export has none.
 inline constexpr int32_t kNoApiResult = INT32_MIN;
+// An API call's return value as its int32 bit pattern, so that a Dict16Column holds it.
+using ApiResultBits = Id<struct ApiResultTag>;
 
 // CUDA runtime and driver calls, one row per call (duplicate export rows dropped), by start.
 // Starts are 6 bytes a row (TimeColumn), ends 4 (EndColumn: the duration). Importers fill the
 // import* columns and importEnd; assembly packs them into end, thread, name and result once the
 // rows are in their order (core/import/common/pack_columns.h) and frees them.
 struct ApiCallColumns : TimedRows {
-    Column<ThreadId> importThread;
+    // Thread, name and result are 16-bit codes from the nsys read on (Kineto's importer writes
+    // them wide).
+    Dict16Column<ThreadId> importThread;
     Column<uint32_t> importCorrelation; // packed into `correlation` once the rows are final
-    Column<StringId> importName;
+    Dict16Column<StringId> importName;
     Column<ApiKind> kind;
-    Column<int32_t> importResult;
+    Dict16Column<ApiResultBits> importResult;
     Dict16Column<ThreadId> thread;
     Dict16Column<StringId> name;
     BlockInt32Column<uint8_t, kNoApiResult> result; // cudaError_t or CUresult; kNoApiResult
@@ -134,8 +148,9 @@ struct ApiCallColumns : TimedRows {
     uint32_t correlationOf(size_t i) const { return static_cast<uint32_t>(correlation[i]); }
     // The columns importers write (resized, joined and compacted before assembly).
     auto importTie() {
-        return std::tie(start.packed, importEnd.code, importThread, importCorrelation, importName,
-                        kind, importResult);
+        return std::tie(start.packed, importEnd.code, importThread.code, importThread.wide,
+                        importCorrelation, importName.code, importName.wide, kind,
+                        importResult.code, importResult.wide);
     }
     // Every per-row column (the model cache, the memory breakdown).
     auto tie() {
@@ -144,8 +159,6 @@ struct ApiCallColumns : TimedRows {
                                        name.code, name.wide, result.offset, correlation.offset));
     }
 };
-
-enum class RangeKind : uint8_t { PushPop, StartEnd, Mark };
 
 // NVTX ranges and marks, grouped by thread (Trace::threadRangeBegin) and within a thread sorted
 // by start, longer ranges first. PyTorch markers are parsed at load: `name` is the normalized
@@ -165,44 +178,57 @@ struct RangeColumnsData : TimedRows {
     PairedDict16Column<StringId> sizes;
     SparseInt32Column seq; // -1 when absent: most ranges have none (only autograd ops do)
     BlockInt32Column<uint16_t, -1> opId; // -1 when absent; mostly one more than the row before
-    Column<RangeKind> kind;
-    Column<uint8_t> depth;            // 0 for outermost; capped at 255; written at assembly
+    // Kind and RangeFlag bits as importers write them: packed with the depth into `shape` at
+    // assembly, which then reads them as kind, flags and depth (RangeColumns).
+    Column<RangeKind> importKind;
+    Column<uint8_t> importFlags;
+    RangeShapeColumn shape;
     BackRefColumn<RangeId> parent;    // invalid for outermost; written at assembly
-    Column<uint8_t> flags;            // RangeFlag bits
     Column<uint32_t> importSourceRow; // rowid in the export's NVTX table (JSON: event index)
     // The columns importers write (resized, joined and compacted before assembly).
     auto importTie() {
         return std::tie(start.packed, importEnd.code, importThread.code, importThread.wide,
                         importName.code, importName.wide, importSizes.code, importSizes.wide,
-                        importSeq.code, importSeq.wide, importOpId.code, importOpId.wide, kind,
-                        flags, importSourceRow);
+                        importSeq.code, importSeq.wide, importOpId.code, importOpId.wide,
+                        importKind, importFlags, importSourceRow);
     }
     // Every per-row column (the model cache, the memory breakdown).
     auto tie() {
-        return std::tuple_cat(importTie(),
-                              std::tie(start.blockOffset, depth, parent.back, end.length, name.code,
-                                       name.wide, sizes.own.code, sizes.own.wide, opId.offset));
+        return std::tuple_cat(importTie(), std::tie(start.blockOffset, shape.code, shape.wide,
+                                                    parent.back, end.length, name.code, name.wide,
+                                                    sizes.own.code, sizes.own.wide, opId.offset));
     }
 };
 
-// The ranges' columns, with sizes kept pointed at the name codes it may share.
+// The ranges' columns, with sizes kept pointed at the name codes it may share, and the views of
+// the shape pointed at it.
 struct RangeColumns : RangeColumnsData {
-    RangeColumns() { sizes.pointAt(&name); }
-    RangeColumns(const RangeColumns& o) : RangeColumnsData(o) { sizes.pointAt(&name); }
-    RangeColumns(RangeColumns&& o) noexcept : RangeColumnsData(std::move(o)) {
-        sizes.pointAt(&name);
-    }
+    RangeShapeField<RangeKind, &RangeShape::kind> kind{&shape};
+    RangeShapeField<uint8_t, &RangeShape::flags> flags{&shape}; // RangeFlag bits
+    RangeShapeField<uint8_t, &RangeShape::depth> depth{&shape}; // 0 for outermost, up to 255
+
+    RangeColumns() { pointViews(); }
+    RangeColumns(const RangeColumns& o) : RangeColumnsData(o) { pointViews(); }
+    RangeColumns(RangeColumns&& o) noexcept : RangeColumnsData(std::move(o)) { pointViews(); }
     RangeColumns& operator=(const RangeColumns& o) {
         RangeColumnsData::operator=(o);
-        sizes.pointAt(&name);
+        pointViews();
         return *this;
     }
     RangeColumns& operator=(RangeColumns&& o) noexcept {
         RangeColumnsData::operator=(std::move(o));
-        sizes.pointAt(&name);
+        pointViews();
         return *this;
     }
     ~RangeColumns() = default;
+
+  private:
+    void pointViews() {
+        sizes.pointAt(&name);
+        kind.pointAt(&shape);
+        flags.pointAt(&shape);
+        depth.pointAt(&shape);
+    }
 };
 
 enum RangeFlag : uint8_t {
@@ -244,7 +270,9 @@ struct KernelLinks {
 
 // Per kernel (same row order): FLOPs, bytes and Tensor Core use (core/costs/kernel_metrics.h).
 struct KernelMetrics {
-    Column<double> flops, bytes; // NAN where no formula applies or a needed value is unknown
+    // NAN where no formula applies or a needed value is unknown. 2-byte codes: an op's cost
+    // repeats at every iteration.
+    ValueDict16Column<double> flops, bytes;
     Column<DType> dtype;
     Column<DTypeSource> dtypeSource;
     Dict16Column<StringId> rule; // the formula that gave flops/bytes (empty id: none)
@@ -308,11 +336,6 @@ struct Device {
     uint32_t smCount = 0;
     uint64_t memoryBytes = 0;
     int computeMajor = 0, computeMinor = 0;
-};
-
-struct Stream {
-    ProcessId process;
-    uint32_t device = 0, context = 0, stream = 0;
 };
 
 // A CSR pair: the ids of group g are ids[offsets[g] .. offsets[g+1]).

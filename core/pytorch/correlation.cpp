@@ -296,31 +296,51 @@ void Correlator::placeForwardOps() {
 void Correlator::pairBySeq() {
     auto& ops = t_.ops;
     auto threadOf = [&](uint32_t o) { return t_.rangeThread(opExtent_[o]).value; };
-    // (process, seq, start, op) of forward ops, never from the autograd engine's threads (ops it
-    // runs outside a node wrapper, such as DDP hooks, show seqs of their own).
-    std::vector<std::tuple<uint32_t, int64_t, TimeNs, uint32_t>> forward;
+    auto startOf = [&](uint32_t o) { return r_.start[opRange_[o].value]; };
+    // Forward ops by (process, seq, start, op), never from the autograd engine's threads (ops it
+    // runs outside a node wrapper, such as DDP hooks, show seqs of their own). 12 bytes an op: the
+    // start is read only where two ops share a process and a seq (ops of several threads). Ops
+    // come in range order, so they are mostly in this order already.
+    struct Forward {
+        uint32_t process, seq, op;
+    };
+    auto less = [&](const Forward& a, const Forward& b) {
+        if (a.process != b.process) return a.process < b.process;
+        if (a.seq != b.seq) return a.seq < b.seq;
+        const TimeNs sa = startOf(a.op), sb = startOf(b.op);
+        return sa != sb ? sa < sb : a.op < b.op;
+    };
+    std::vector<Forward> forward;
     for (uint32_t o = 0; o < opRange_.size(); ++o)
         if (!node_[o] && r_.seq[opRange_[o].value] >= 0 && !autogradThread_[threadOf(o)])
-            forward.emplace_back(t_.threads[threadOf(o)].process.value, r_.seq[opRange_[o].value],
-                                 r_.start[opRange_[o].value], o);
-    parallelSort(forward.begin(), forward.end(), threads_, std::less<>());
+            forward.push_back({t_.threads[threadOf(o)].process.value,
+                               static_cast<uint32_t>(r_.seq[opRange_[o].value]), o});
+    if (!std::is_sorted(forward.begin(), forward.end(), less))
+        parallelSort(forward.begin(), forward.end(), threads_, less);
     // Each node's forward op is looked up in parallel; the pairs are then made in node order,
     // as the first node of a forward op takes it.
+    struct Key {
+        uint32_t process, seq;
+        TimeNs start;
+    };
+    auto keyBefore = [&](const Key& k, const Forward& f) {
+        if (k.process != f.process) return k.process < f.process;
+        if (k.seq != f.seq) return k.seq < f.seq;
+        return k.start < startOf(f.op);
+    };
     std::vector<OpId> match(opRange_.size());
     parallelFor(opRange_.size(), threads_, [&](size_t first, size_t last, unsigned) {
         for (size_t o = first; o < last; ++o) {
             if (!node_[o]) continue;
-            const int64_t seq = r_.seq[opRange_[o].value];
+            const int32_t seq = r_.seq[opRange_[o].value];
             if (seq < 0) continue;
-            // The last forward op with this seq that started before the node (int64: no overflow).
-            const uint32_t process = t_.threads[threadOf(static_cast<uint32_t>(o))].process.value;
-            const auto key = std::make_tuple(process, seq, r_.start[opExtent_[o].value],
-                                             std::numeric_limits<uint32_t>::max());
-            auto it = std::upper_bound(forward.begin(), forward.end(), key);
+            // The last forward op with this seq that started before the node, or with it.
+            const Key key{t_.threads[threadOf(static_cast<uint32_t>(o))].process.value,
+                          static_cast<uint32_t>(seq), r_.start[opExtent_[o].value]};
+            auto it = std::upper_bound(forward.begin(), forward.end(), key, keyBefore);
             if (it == forward.begin()) continue;
             --it;
-            if (std::get<0>(*it) == process && std::get<1>(*it) == seq)
-                match[o] = OpId(std::get<3>(*it));
+            if (it->process == key.process && it->seq == key.seq) match[o] = OpId(it->op);
         }
     });
     for (uint32_t o = 0; o < opRange_.size(); ++o) {

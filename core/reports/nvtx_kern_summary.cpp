@@ -156,7 +156,7 @@ void makeRows(const Trace& t, const HeldRanges& held, const RawTexts& texts,
         if (at >= to) return;
         const uint32_t h = order[at], p = held.begin[h];
         texts.prefetchText(h);
-        __builtin_prefetch(&t.ranges.kind[held.ranges[h].value]);
+        __builtin_prefetch(t.ranges.shape.rowAddress(held.ranges[h].value));
         __builtin_prefetch(&held.threadRank[p]);
         __builtin_prefetch(&held.name[p]);
         __builtin_prefetch(&held.kernels[p]);

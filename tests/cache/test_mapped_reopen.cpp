@@ -58,7 +58,8 @@ std::shared_ptr<Trace> bigSample(size_t rows) {
     repeat(l.direction);
     KernelMetrics& m = t->metrics;
     repeatPacked(m.rule);
-    for (auto* c : {&m.flops, &m.bytes}) repeat(*c);
+    repeatPacked(m.flops);
+    repeatPacked(m.bytes);
     repeat(m.dtype);
     repeat(m.dtypeSource);
     repeat(m.tc);

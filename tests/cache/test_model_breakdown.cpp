@@ -45,5 +45,27 @@ TEST(ModelBreakdown, RowsAddUpToTheModelAndCountTheExportsRows) {
     EXPECT_EQ(rows.back().table, "other");
 }
 
+// After the load no importer's column holds a byte, and the narrow columns hold their narrow
+// forms: a range's kind, flags and depth one byte, a kernel's FLOPs and bytes two.
+TEST(ModelBreakdown, ImportColumnsAreFreedAndNarrowColumnsStayNarrow) {
+    const LoadResult loaded = loadTrace(sampleTrace().string(), LoadOptions{}); // no cache
+    ASSERT_TRUE(loaded.ok());
+    const Trace& t = *loaded.trace;
+    for (const auto& r : modelBytesBreakdown(t)) {
+        if (r.column.rfind("import", 0) == 0) {
+            EXPECT_EQ(r.bytes, 0u) << r.table << "." << r.column;
+        }
+    }
+    EXPECT_TRUE(t.kernels.importStreams.empty());
+    EXPECT_TRUE(t.ranges.shape.wide.empty());
+    EXPECT_EQ(t.ranges.shape.code.size(), t.ranges.size());
+    EXPECT_LT(t.ranges.shape.distinct.size(), 64u);
+    for (const auto* c : {&t.metrics.flops, &t.metrics.bytes}) {
+        EXPECT_TRUE(c->wide.empty());
+        EXPECT_EQ(c->code.size(), t.kernels.size());
+        EXPECT_LT(c->distinct.size(), t.kernels.size() / 2) << "an op's cost repeats";
+    }
+}
+
 } // namespace
 } // namespace ls::test

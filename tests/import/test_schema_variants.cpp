@@ -43,6 +43,78 @@ TEST(SchemaVariants, GridsAndBlocksOfKernelsInSeveralChunksReadBack) {
     }
 }
 
+// API calls' threads, names and results, and GPU operations' streams, are coded per read chunk
+// and merged into the trace's: over three chunks of calls (in two processes, six threads) and two
+// of kernels (on twenty streams), in an order the sort changes, every row keeps its own. With
+// more than 65,536 distinct names the name column turns wide part way through the merge.
+void expectCallsAndStreamsReadBack(int names) {
+    TempDir dir;
+    const std::string sql = cat({kStringIds, kKernelTable, kRuntimeTable,
+                                 R"(
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < )" +
+                                     std::to_string(names) + R"()
+        INSERT INTO StringIds SELECT i, 'api' || i FROM n;
+        INSERT INTO StringIds VALUES (0, 'k');
+        WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 599999)
+        INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, globalTid, correlationId, nameId,
+                                                returnValue)
+            SELECT 10 * ((i * 7) % 600000), 10 * ((i * 7) % 600000) + 5,
+                   ((100 + i % 2) << 24) | (1000 + i % 3), i + 1, )" +
+                                     "1 + (i * 13) % " + std::to_string(names) + R"(,
+                   CASE WHEN i % 5 = 0 THEN NULL WHEN i % 7 = 0 THEN 2147483647
+                        WHEN i % 11 = 0 THEN -3 ELSE i % 4 END
+            FROM n;
+        WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM n WHERE j < 299999)
+        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId,
+                                               correlationId, globalPid, demangledName, shortName)
+            SELECT 10 * ((j * 11) % 300000) + 3, 10 * ((j * 11) % 300000) + 5, j % 2,
+                   1 + (j / 7) % 2, 7 + j % 5, j + 1, (100 + j % 2) << 24, 0, 0
+            FROM n;
+    )"});
+    const auto t = load(dir, sql);
+    ASSERT_TRUE(t);
+    const auto& a = t->apiCalls;
+    ASSERT_EQ(a.size(), 600000u);
+    EXPECT_EQ(t->threads.size(), 6u);
+    EXPECT_EQ(t->processes.size(), 2u);
+    for (size_t r = 0; r < a.size(); ++r) {
+        const int64_t i = int64_t(a.correlationOf(r)) - 1; // the row's i, wherever it sorted to
+        ASSERT_EQ(a.start[r], 10 * ((i * 7) % 600000)) << r;
+        const ls::Thread& th = t->threads[a.thread[r].value];
+        ASSERT_EQ(th.tid, uint32_t(1000 + i % 3)) << r;
+        ASSERT_EQ(t->processes[th.process.value].pid, uint32_t(100 + i % 2)) << r;
+        ASSERT_EQ(t->str(a.name[r]), "api" + std::to_string(1 + (i * 13) % names)) << r;
+        const int32_t result = i % 5 == 0    ? ls::kNoApiResult
+                               : i % 7 == 0  ? 2147483647
+                               : i % 11 == 0 ? -3
+                                             : int32_t(i % 4);
+        ASSERT_EQ(a.result[r], result) << r;
+    }
+    const auto& k = t->kernels;
+    ASSERT_EQ(k.size(), 300000u);
+    EXPECT_EQ(t->streams.size(), 20u);
+    EXPECT_EQ(t->report.count(Anomaly::OrphanGpuOp), 0u);
+    for (size_t r = 0; r < k.size(); ++r) {
+        const int64_t j = int64_t(k.correlation[r]) - 1;
+        ASSERT_EQ(k.start[r], 10 * ((j * 11) % 300000) + 3) << r;
+        const ls::Stream& s = t->streamOf(k, r);
+        ASSERT_EQ(t->processes[s.process.value].pid, uint32_t(100 + j % 2)) << r;
+        ASSERT_EQ(s.device, uint32_t(j % 2)) << r;
+        ASSERT_EQ(s.context, uint32_t(1 + (j / 7) % 2)) << r;
+        ASSERT_EQ(s.stream, uint32_t(7 + j % 5)) << r;
+        ASSERT_TRUE(k.launch[r].valid()) << r;
+        ASSERT_EQ(a.correlationOf(k.launch[r].value), k.correlation[r]) << r;
+    }
+}
+
+TEST(SchemaVariants, ApiCallsAndStreamsInSeveralChunksReadBack) {
+    expectCallsAndStreamsReadBack(1000);
+}
+
+TEST(SchemaVariants, ApiCallsWithMoreThan65536NamesReadBackWide) {
+    expectCallsAndStreamsReadBack(70000);
+}
+
 // The laziest useful export: kernels and their names, no runtime calls, no NVTX, no memcpy.
 TEST(SchemaVariants, KernelsAndStringIdsOnlyLoadWithOrphansCounted) {
     TempDir dir;

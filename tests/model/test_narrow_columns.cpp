@@ -10,6 +10,7 @@
 #include "core/model/trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <limits>
@@ -425,6 +426,109 @@ TEST(BlockInt32Column, AnEmptyColumnHasNoRows) {
     const auto c = OpIds::of(std::vector<int32_t>{}, 0);
     EXPECT_TRUE(c.empty());
     EXPECT_TRUE(c.base.empty());
+}
+
+} // namespace
+
+namespace {
+
+// FLOPs and bytes are written kernel by kernel in any order: each value once in the table, every
+// NaN of one bit pattern one value, and past 65,536 distinct values the column turns whole
+// part way through, keeping the rows written before.
+TEST(ValueDict16Writer, RowsSetInAnyOrderReadBackAndManyValuesTurnWhole) {
+    const size_t n = 200000;
+    auto valueOf = [](size_t i, size_t distinct) {
+        return i % 3 == 0 ? std::nan("") : double(i % distinct) * 1.5e9;
+    };
+    for (size_t distinct : {size_t(100), size_t(150000)}) { // 100 and 100,000 values set
+        ls::ValueDict16Column<double> c;
+        ls::ValueDict16Writer<double> w(c, n, std::nan(""));
+        for (size_t k = 0; k < n; ++k) {
+            const size_t i = (k * 7919) % n; // every row once, out of order
+            if (i % 3 != 0) w.set(i, valueOf(i, distinct));
+        }
+        ASSERT_EQ(c.size(), n);
+        EXPECT_EQ(c.wide.empty(), distinct == 100) << distinct;
+        if (distinct == 100) {
+            EXPECT_EQ(c.distinct.size(), 100u + 1u) << "the NaN once";
+        }
+        for (size_t i = 0; i < n; ++i) {
+            const double want = valueOf(i, distinct);
+            if (std::isnan(want))
+                ASSERT_TRUE(std::isnan(c[i])) << i;
+            else
+                ASSERT_EQ(c[i], want) << i;
+        }
+    }
+    // of() tells values by their bits too: NaNs make one code, not one each.
+    std::vector<double> nans(70000, std::nan(""));
+    nans[5] = 2.0;
+    const auto d = ls::ValueDict16Column<double>::of(nans, nans.size());
+    EXPECT_TRUE(d.wide.empty());
+    EXPECT_EQ(d.distinct.size(), 2u);
+}
+
+// A range's kind, flags and depth take one byte: a code of the combination, read back through
+// the three views; past 256 combinations the rows keep theirs whole.
+TEST(RangeShapeColumn, KindsFlagsAndDepthsReadBackThroughTheirViews) {
+    for (size_t depths : {size_t(10), size_t(200)}) {
+        const size_t n = 5000;
+        std::vector<ls::RangeKind> kinds;
+        std::vector<uint8_t> flags, depth;
+        for (size_t i = 0; i < n; ++i) {
+            kinds.push_back(static_cast<ls::RangeKind>(i % 3));
+            flags.push_back(static_cast<uint8_t>(i % 7 == 0 ? ls::kPytorchMarker : 0));
+            depth.push_back(static_cast<uint8_t>(i % depths));
+        }
+        ls::RangeColumns r;
+        r.shape = ls::RangeShapeColumn::of(kinds, flags, depth, n);
+        EXPECT_EQ(r.shape.wide.empty(), depths == 10) << depths;
+        // Copies and moves read their own shape.
+        ls::RangeColumns copy = r;
+        r.shape = {};
+        const ls::RangeColumns moved = std::move(copy);
+        ASSERT_EQ(moved.kind.size(), n);
+        for (size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(moved.kind[i], kinds[i]) << i;
+            ASSERT_EQ(moved.flags[i], flags[i]) << i;
+            ASSERT_EQ(moved.depth[i], depth[i]) << i;
+        }
+        EXPECT_EQ(std::count(moved.kind.begin(), moved.kind.end(), ls::RangeKind::Mark),
+                  std::ptrdiff_t(n / 3));
+    }
+}
+
+// Ends and starts pack straight through a permutation: the same columns as a permutation first,
+// then the packing.
+TEST(TimedRows, PackingThroughAPermutationEqualsPermutingFirst) {
+    const size_t n = 100000;
+    TimedRows a, b;
+    for (TimedRows* r : {&a, &b}) r->setOrigin(1'000'000'000'000);
+    std::vector<int64_t> starts, ends;
+    for (size_t i = 0; i < n; ++i) {
+        starts.push_back(1'000'000'000'000 + int64_t((i * 7) % n) * 1000 +
+                         (i % 5 == 0 ? 1 << 30 : 0));
+        ends.push_back(starts.back() + (i % 11 == 0 ? int64_t(1) << 33 : int64_t(i % 900)));
+    }
+    ls::Column<uint32_t> perm = ls::unwrittenColumn<uint32_t>(n);
+    for (size_t i = 0; i < n; ++i) perm[i] = uint32_t((i * 31) % n);
+    for (size_t i = 0; i < n; ++i) {
+        a.start.push_back(starts[i]);
+        a.importEnd.push_back(ends[i]);
+        b.start.push_back(starts[perm[i]]);
+        b.importEnd.push_back(ends[perm[i]]);
+    }
+    a.packEnds(&perm);
+    a.start.packBlocks(&perm);
+    b.packEnds();
+    b.start.packBlocks();
+    ASSERT_TRUE(a.start.blocksConsistent());
+    for (size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(a.start[i], starts[perm[i]]) << i;
+        ASSERT_EQ(a.end[i], ends[perm[i]]) << i;
+    }
+    EXPECT_EQ(a.start.farRows, b.start.farRows);
+    EXPECT_EQ(a.end.farRows, b.end.farRows);
 }
 
 } // namespace

@@ -22,8 +22,10 @@ Trace handBuilt() {
     t.kernels.end = {1'500'000, 4'000'000, 5'500'000, 6'500'000}; // 1.5 ms, 1 ms, 0.5 ms, 0.5 ms
     t.streams.push_back({ProcessId(0), 0, 1, 7});
     t.kernels.streamIndex.assign(n, StreamId(0));
-    t.metrics.flops = {0.75e12, 1e9, NAN, 0.25e12};
-    t.metrics.bytes = {0.6e9, 4e9, 1e6, 0.4e9};
+    t.metrics.flops =
+        ls::ValueDict16Column<double>::of(std::vector<double>{0.75e12, 1e9, NAN, 0.25e12}, n);
+    t.metrics.bytes =
+        ls::ValueDict16Column<double>::of(std::vector<double>{0.6e9, 4e9, 1e6, 0.4e9}, n);
     t.metrics.dtype = {DType::F16, DType::F32, DType::F32, DType::F16};
     t.metrics.tc = {TcState::Used, TcState::NotUsed, TcState::NotUsed, TcState::Used};
     return t;

@@ -17,7 +17,7 @@ void packApiCalls(ApiCallColumns& a);
 // packs their end, name, sizes, seq and opId. The importers' thread and source row columns must
 // be freed already (they are read before: grouping, Trace::rangeSourceRows). `sourceRows` are
 // the rows' export rowids in the new order: coded op ids and seqs are decoded with them.
-void packRanges(RangeColumns& r, const std::vector<uint32_t>& perm, const RowRuns& sourceRows,
+void packRanges(RangeColumns& r, const Column<uint32_t>& perm, const RowRuns& sourceRows,
                 unsigned threads);
 
 } // namespace ls

@@ -186,7 +186,7 @@ void RawTexts::prefetchText(size_t i) const {
     const uint32_t id = ranges_[i].value;
     const auto& r = t_.ranges;
     __builtin_prefetch(kept_[i].data());
-    __builtin_prefetch(&r.flags[id]);
+    __builtin_prefetch(r.shape.rowAddress(id));
     __builtin_prefetch(r.name.rowAddress(id));
     __builtin_prefetch(&r.seq.present[id >> 6]);
     __builtin_prefetch(r.opId.rowAddress(id));

@@ -1,5 +1,6 @@
 #include "core/import/common/trace_assembler.h"
 
+#include "core/import/common/correlation_index.h"
 #include "core/import/common/memory_events.h"
 #include "core/import/common/pack_columns.h"
 #include "core/model/columns.h"
@@ -32,6 +33,7 @@ class Assembler {
     void dedupeApiCalls();
     template <typename Cols> void sortByStart(Cols& c);
     void assignStreams(GpuOpColumns& c);
+    StreamId streamOf(const Stream& s); // the trace's stream, numbered as first met
     void correlate(GpuOpColumns& c);
     void indexStartEndRanges(); // Trace::threadStartEnd and its max-end trees
     void computeSpan();
@@ -43,16 +45,8 @@ class Assembler {
     AssemblyInput& in_;
     unsigned threads_;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
-    // API calls by (process, correlation id), for the GPU ops to find their launch: per process a
-    // run of correlation << 32 | row, sorted (8 bytes a call, not a 16-byte pair: 2.4M calls of a
-    // 1M-kernel trace are part of the load's peak).
-    struct CorrelationIndex {
-        std::vector<uint32_t>
-            begin; // per process bucket, where its run starts; one more at the end
-        std::vector<uint64_t> entries;
-    } apiByCorrelation_;
-    void indexApiCalls(const std::vector<uint8_t>* backtrace);
-    void sortRuns(); // each process's run of the index, by id then row
+    CorrelationIndex apiByCorrelation_; // calls by (process bucket, correlation id)
+    void indexApiCalls(const RowFlags* backtrace);
     ApiCallId callByCorrelation(ProcessId p, uint32_t id) const;
     uint32_t bucketOf(ProcessId p) const {
         return p.valid() && p.value < t_.processes.size()
@@ -61,43 +55,22 @@ class Assembler {
     }
 };
 
-// Entries of the correlation index: the id above the row, so a run sorts by id, then by row; the
-// row's top bit marks a CUDA backtrace row, which sorts after the call of the same id.
-constexpr uint64_t kBacktraceBit = uint64_t(1) << 31;
-uint32_t correlationOf(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
-uint32_t rowOf(uint64_t entry) { return static_cast<uint32_t>(entry & 0x7FFFFFFFu); }
-
-void Assembler::indexApiCalls(const std::vector<uint8_t>* backtrace) {
+void Assembler::indexApiCalls(const RowFlags* backtrace) {
     const auto& a = t_.apiCalls;
-    auto& index = apiByCorrelation_;
-    const size_t buckets = t_.processes.size() + 1; // the last for calls of no known process
-    index.begin.assign(buckets + 1, 0);
-    for (uint32_t i = 0; i < a.size(); ++i)
-        ++index.begin[bucketOf(t_.threads[a.importThread[i].value].process) + 1];
-    for (size_t b = 0; b < buckets; ++b) index.begin[b + 1] += index.begin[b];
-    std::vector<uint32_t> next(index.begin.begin(), index.begin.end() - 1);
-    index.entries.resize(a.size());
-    for (uint32_t i = 0; i < a.size(); ++i) {
-        const bool bt = backtrace && i < backtrace->size() && (*backtrace)[i];
-        index.entries[next[bucketOf(t_.threads[a.importThread[i].value].process)]++] =
-            uint64_t(a.importCorrelation[i]) << 32 | (bt ? kBacktraceBit : 0) | i;
-    }
-    sortRuns();
-}
-
-void Assembler::sortRuns() {
-    auto& index = apiByCorrelation_;
-    for (size_t b = 0; b + 1 < index.begin.size(); ++b)
-        std::sort(index.entries.begin() + index.begin[b],
-                  index.entries.begin() + index.begin[b + 1]);
+    apiByCorrelation_.build(
+        a.size(), t_.processes.size() + 1, // the last bucket for calls of no known process
+        [&](uint32_t i) { return bucketOf(t_.threads[a.importThread[i].value].process); },
+        [&](uint32_t i) { return a.importCorrelation[i]; },
+        [&](uint32_t i) { return backtrace && i < backtrace->size() && (*backtrace)[i]; });
 }
 
 ApiCallId Assembler::callByCorrelation(ProcessId p, uint32_t id) const {
-    const uint32_t b = bucketOf(p);
-    const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b],
-               last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
-    const auto it = std::lower_bound(first, last, uint64_t(id) << 32);
-    return it != last && correlationOf(*it) == id ? ApiCallId(rowOf(*it)) : ApiCallId();
+    const auto& a = t_.apiCalls;
+    const bool packed = a.importCorrelation.empty();
+    const uint32_t row = apiByCorrelation_.find(bucketOf(p), id, [&](uint32_t i) {
+        return packed ? a.correlationOf(i) : a.importCorrelation[i];
+    });
+    return row == CorrelationIndex::kNone ? ApiCallId() : ApiCallId(row);
 }
 
 template <typename Cols> void Assembler::sortByStart(Cols& c) {
@@ -113,49 +86,47 @@ template <typename Cols> void Assembler::sortByStart(Cols& c) {
 void Assembler::dedupeApiCalls() {
     auto& a = t_.apiCalls;
     indexApiCalls(&in_.apiIsBacktrace);
-    auto& index = apiByCorrelation_;
-    std::vector<uint8_t> keep(a.size(), 1);
-    uint64_t duplicates = 0;
-    for (size_t b = 0; b + 1 < index.begin.size(); ++b)
-        for (size_t i = index.begin[b] + 1; i < index.begin[b + 1]; ++i) {
-            const uint32_t id = correlationOf(index.entries[i]);
-            if (id == correlationOf(index.entries[i - 1]) && id != 0) { // id 0: no correlation
-                keep[rowOf(index.entries[i])] = 0;
-                ++duplicates;
-            }
-        }
-    columns::release(in_.apiIsBacktrace);
-    if (!duplicates && std::is_sorted(a.start.begin(), a.start.end())) {
-        // No row moves: the entries just sorted are the index, once the backtrace marks are off.
-        bool marked = false;
-        for (auto& e : index.entries) {
-            marked |= (e & kBacktraceBit) != 0;
-            e &= ~kBacktraceBit;
-        }
-        if (marked) sortRuns();
-        return;
-    }
-    columns::release(index.entries);
+    in_.apiIsBacktrace.clear();
+    const uint64_t duplicates = apiByCorrelation_.duplicateCount();
+    // No row moves: the index is final.
+    if (!duplicates && std::is_sorted(a.start.begin(), a.start.end())) return;
+    const RowFlags dropped = apiByCorrelation_.takeDuplicates();
+    apiByCorrelation_.clear();
     if (duplicates) {
         t_.report.add(Anomaly::DuplicateRuntimeRow, duplicates, "CUPTI_ACTIVITY_KIND_RUNTIME");
-        columns::compact(a, keep);
+        struct Kept {
+            const RowFlags& dropped;
+            bool operator[](size_t i) const { return !dropped[i]; }
+        };
+        columns::compact(a, Kept{dropped});
     }
     sortByStart(a);
     indexApiCalls(nullptr);
 }
 
+StreamId Assembler::streamOf(const Stream& s) {
+    auto [it, inserted] =
+        streamByKey_.try_emplace(std::make_tuple(s.process.value, s.device, s.context, s.stream),
+                                 static_cast<uint32_t>(t_.streams.size()));
+    if (inserted) t_.streams.push_back(s);
+    return it->second;
+}
+
 void Assembler::assignStreams(GpuOpColumns& c) {
-    c.streamIndex.resize(c.size()); // importers may leave it empty
-    for (size_t i = 0; i < c.size(); ++i) {
-        const auto key = std::make_tuple(c.importProcess[i].value, c.importDevice[i],
-                                         c.importContext[i], c.importStream[i]);
-        auto [it, inserted] =
-            streamByKey_.try_emplace(key, static_cast<uint32_t>(t_.streams.size()));
-        if (inserted)
-            t_.streams.push_back(
-                {c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
-        c.streamIndex[i] = it->second;
+    if (!c.importStreams.empty()) { // streamIndex holds indexes into importStreams
+        std::vector<StreamId> ids(c.importStreams.size());
+        for (size_t i = 0; i < c.size(); ++i) {
+            const uint32_t code = c.streamIndex[i].value;
+            if (!ids[code].valid()) ids[code] = streamOf(c.importStreams[code]);
+            c.streamIndex[i] = ids[code];
+        }
+        std::vector<Stream>().swap(c.importStreams);
+        return;
     }
+    c.streamIndex.resize(c.size()); // importers may leave it empty
+    for (size_t i = 0; i < c.size(); ++i)
+        c.streamIndex[i] = streamOf(
+            {c.importProcess[i], c.importDevice[i], c.importContext[i], c.importStream[i]});
     // The stream says them from here on (Trace::streamOf).
     columns::release(c.importProcess);
     columns::release(c.importDevice);
@@ -170,12 +141,9 @@ void Assembler::correlate(GpuOpColumns& c) {
     if (c.launch.size() != c.size()) c.launch.assign(c.size(), ApiCallId()); // may be empty
     parallelFor(c.size(), parts, [&](size_t from, size_t to, unsigned part) {
         for (size_t i = from; i < to; ++i) {
-            const uint32_t b = bucketOf(t_.streamOf(c, i).process);
-            const auto first = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b],
-                       last = apiByCorrelation_.entries.begin() + apiByCorrelation_.begin[b + 1];
-            const auto it = std::lower_bound(first, last, uint64_t(c.correlation[i]) << 32);
-            if (it != last && correlationOf(*it) == c.correlation[i])
-                c.launch[i] = ApiCallId(rowOf(*it));
+            const ApiCallId call = callByCorrelation(t_.streamOf(c, i).process, c.correlation[i]);
+            if (call.valid())
+                c.launch[i] = call;
             else
                 ++orphansPerPart[part];
         }
@@ -253,7 +221,7 @@ void Assembler::indexRanges() {
     auto& r = t_.ranges;
     uint64_t unended = 0;
     for (size_t i = 0; i < r.size(); ++i)
-        if (r.flags[i] & kUnended) {
+        if (r.importFlags[i] & kUnended) {
             r.importEnd.set(i, std::max(t_.captureEnd, r.start[i]));
             ++unended;
         }
@@ -266,10 +234,21 @@ void Assembler::indexRanges() {
     for (auto th : r.importThread) ++t_.threadRangeBegin[th.value + 1];
     std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(),
                      t_.threadRangeBegin.begin());
-    std::vector<uint32_t> perm(r.size());
+    Column<uint32_t> perm = unwrittenColumn<uint32_t>(r.size()); // every row written below
     {
         std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
-        for (uint32_t i = 0; i < r.size(); ++i) perm[fill[r.importThread[i].value]++] = i;
+        // The threads' pages go back to the system as they are read: the permutation's pages
+        // are faulted in meanwhile, and the two are not both whole at this step of the peak.
+        auto& th = r.importThread;
+        if (th.wide.empty()) {
+            column_memory::ReadOnce pages(th.code);
+            for (uint32_t i = 0; i < r.size(); ++i) {
+                perm[fill[th.distinct[th.code[i]]]++] = i;
+                pages.readThrough(i);
+            }
+        } else {
+            for (uint32_t i = 0; i < r.size(); ++i) perm[fill[th.wide[i].value]++] = i;
+        }
     }
     r.importThread = {}; // threadRangeBegin says it from here on
     auto before = [&](uint32_t a, uint32_t b) {
@@ -293,7 +272,7 @@ void Assembler::indexRanges() {
     in_.rangeSourceRows = {};
     packRanges(r, perm, t_.rangeSourceRows, threads_); // the nesting below reads the packed ends
     columns::release(perm);
-    r.depth.resize(r.size()); // written below (importers leave them empty)
+    Column<uint8_t> depth(r.size()); // packed into the shape with the kinds and flags below
     r.parent.back.resize(r.size());
 
     // Threads nest independently: split them over the workers (a PyTorch job has a main and an
@@ -310,14 +289,14 @@ void Assembler::indexRanges() {
                 // Only push/pop ranges nest; start/end ranges may overlap anything (they are found
                 // by interval, Trace::threadStartEnd) and marks have no extent. Those hang under
                 // the innermost push/pop range still open at their start.
-                const bool pushPop = r.kind[i] == RangeKind::PushPop;
+                const bool pushPop = r.importKind[i] == RangeKind::PushPop;
                 while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] &&
                                                       r.end[i] <= r.end[stack.back()])
                                                   : r.end[stack.back()] < r.start[i])) {
                     if (pushPop && r.end[stack.back()] > r.start[i]) ++improperPerPart[part];
                     stack.pop_back();
                 }
-                r.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
+                depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
                 const RangeId parent = stack.empty() ? RangeId() : RangeId(stack.back());
                 r.parent.back[i] = BackRefColumn<RangeId>::code(i, parent);
                 if (r.parent.back[i] == BackRefColumn<RangeId>::kFar)
@@ -336,6 +315,10 @@ void Assembler::indexRanges() {
             r.parent.farRows.push_back(row);
             r.parent.farIds.push_back(id);
         }
+    r.shape = RangeShapeColumn::of(r.importKind, r.importFlags, depth, r.size());
+    columns::release(r.importKind);
+    columns::release(r.importFlags);
+    columns::release(depth);
     indexStartEndRanges();
 }
 
@@ -416,7 +399,7 @@ void Assembler::run() {
     correlate(t_.memsets);
     timer.mark("correlation");
     finishMemoryEvents(t_, [&](ProcessId p, uint32_t id) { return callByCorrelation(p, id); });
-    columns::release(apiByCorrelation_.entries);
+    apiByCorrelation_.clear();
     computeSpan();
     indexRanges();
     timer.mark("nvtx nesting");

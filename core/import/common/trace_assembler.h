@@ -3,6 +3,7 @@
 // strings are filled (rows in any order), it drops duplicate API rows, sorts each table by start
 // once, assigns streams, links GPU work to its launch call by (process, correlation id), resolves
 // NVTX nesting and builds the CSR indexes, so every input format yields the same model.
+#include "core/import/common/row_flags.h"
 #include "core/model/trace.h"
 
 #include <chrono>
@@ -14,7 +15,7 @@ namespace ls {
 struct AssemblyInput {
     // Per API row, 1 where the row is the CUDA backtrace twin of a call (older nsys exports hold
     // two rows per correlation id): of two rows with one id the twin goes. Empty: none.
-    std::vector<uint8_t> apiIsBacktrace;
+    RowFlags apiIsBacktrace;
     std::vector<Device> devices; // from the file; devices seen only on streams are added
     ExportInfo info;
     // The ranges' source rows in their order before assembly, where the importer left

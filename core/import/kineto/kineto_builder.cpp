@@ -224,8 +224,8 @@ void KinetoBuilder::range(const KinetoEvent& e, uint8_t flags) {
     r.importOpId.wide.push_back(e.externalId >= 0 && e.externalId <= INT32_MAX
                                     ? static_cast<int32_t>(e.externalId)
                                     : -1); // Kineto's per-op id
-    r.kind.push_back(RangeKind::PushPop);
-    r.flags.push_back(flags);
+    r.importKind.push_back(RangeKind::PushPop);
+    r.importFlags.push_back(flags);
     r.importSourceRow.push_back(static_cast<uint32_t>(std::min<uint64_t>(events_, UINT32_MAX)));
     sealIfFull(r, rangeParts_);
 }
@@ -237,11 +237,12 @@ void KinetoBuilder::apiCall(const KinetoEvent& e, ApiKind kind) {
     if (a.size() == 0) a.setOrigin(timeOrigin_);
     a.start.push_back(start);
     a.importEnd.push_back(end);
-    a.importThread.push_back(thread(e.pid, e.tid));
+    a.importThread.wide.push_back(thread(e.pid, e.tid)); // wide: no chunk-local codes here
     a.importCorrelation.push_back(clampU32(e.correlation));
-    a.importName.push_back(t_.strings.intern(e.name));
+    a.importName.wide.push_back(t_.strings.intern(e.name));
     a.kind.push_back(kind);
-    a.importResult.push_back(kNoApiResult); // not recorded by Kineto
+    a.importResult.wide.push_back(
+        ApiResultBits(static_cast<uint32_t>(kNoApiResult))); // not recorded by Kineto
     sealIfFull(a, apiParts_);
 }
 

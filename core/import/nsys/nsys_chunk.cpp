@@ -11,15 +11,6 @@
 
 namespace ls {
 
-uint32_t LocalKeys::get(int64_t key) {
-    if (lastIndex_ != UINT32_MAX && key == lastKey_) return lastIndex_;
-    auto [it, inserted] = index_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
-    if (inserted) keys_.push_back(key);
-    lastKey_ = key;
-    lastIndex_ = it->second;
-    return it->second;
-}
-
 void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigned threads) {
     const auto k = static_cast<size_t>(table);
     firstRowid[k] = firstRow;
@@ -31,11 +22,12 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         columns::forEachParallel(
             cols, [&](auto& v) { v.resize(rows); }, threads);
     };
-    // A GPU op's stream and launch call are written at assembly (Assembler::assignStreams,
-    // correlate), which sizes them: presized here they would add to the peak of the read.
-    // Nor the wide grid and block columns: the reader writes their codes.
+    // A GPU op's launch call is written at assembly (Assembler::correlate), which sizes it:
+    // presized here it would add to the peak of the read. Nor the wide columns the reader writes
+    // codes for instead: the stream's parts (streamIndex) and the grid and block.
     auto growGpuOps = [&](auto& cols) {
-        std::vector<const void*> later = {&cols.streamIndex, &cols.launch};
+        std::vector<const void*> later = {&cols.importDevice, &cols.importContext,
+                                          &cols.importStream, &cols.importProcess, &cols.launch};
         if constexpr (requires { cols.importGrid; })
             later.insert(later.end(), {&cols.importGrid, &cols.importBlock});
         columns::forEachParallel(
@@ -57,10 +49,20 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
     case EventTable::Memset:
         growGpuOps(trace.memsets);
         break;
-    case EventTable::Runtime:
-        grow(columns::imports(trace.apiCalls));
-        apiIsBacktrace.assign(rows, 0);
+    case EventTable::Runtime: {
+        ApiCallColumns& a = trace.apiCalls;
+        struct Written { // the code halves of the 16-bit columns
+            ApiCallColumns& a;
+            auto tie() {
+                return std::tie(a.start.packed, a.importEnd.code, a.importThread.code,
+                                a.importCorrelation, a.importName.code, a.kind,
+                                a.importResult.code);
+            }
+        } written{a};
+        grow(written);
+        apiIsBacktrace.assign(rows, false);
         break;
+    }
     case EventTable::Nvtx: {
         // Only the columns importers write: depth, parent and the packed columns are made at
         // assembly (Assembler::indexRanges), which sizes them; presized here they would add to
@@ -70,7 +72,7 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
             RangeColumns& r;
             auto tie() {
                 return std::tie(r.start.packed, r.importEnd.code, r.importThread.code,
-                                r.importName.code, r.importSizes.code, r.kind, r.flags);
+                                r.importName.code, r.importSizes.code, r.importKind, r.importFlags);
             }
         } written{r};
         grow(written);
@@ -130,9 +132,8 @@ template <typename Rows> uint32_t nsysStringRef(const Rows& st, int col) {
     return v < 0 || v >= kNoNsysString ? kNoNsysString - 1 : static_cast<uint32_t>(v);
 }
 
-// Timestamps beyond +-2^62 ns (146 years) are corrupt, and would overflow durations.
-// A chunk-local id as a range's 16-bit code (core/import/nsys/dict16_filler.h); one too large
-// waits in the chunk.
+// A chunk-local id as a range's or API call's 16-bit code (core/import/nsys/dict16_filler.h); one
+// too large waits in the chunk.
 uint16_t localCode(uint32_t id, size_t i, WideLocal::Column column, Chunk& out) {
     if (id < kWideLocalCode) return static_cast<uint16_t>(id);
     out.wideLocals.push_back({i, id, column});
@@ -145,6 +146,7 @@ void writeEnd(ImportEndColumn& ends, size_t i, TimeNs duration, Chunk& out) {
     if (ImportEndColumn::isFar(ends.code[i])) out.farEnds.emplace_back(i, duration);
 }
 
+// Timestamps beyond +-2^62 ns (146 years) are corrupt, and would overflow durations.
 bool absurd(TimeNs t) { return t > (TimeNs(1) << 62) || t < -(TimeNs(1) << 62); }
 
 // Reads start/end; false when the row has no usable start. Negative durations are clamped.
@@ -174,11 +176,13 @@ bool readGpuCommon(const Rows& st, GpuOpColumns& c, size_t i, Chunk& out, std::s
     if (!readSpan(st, s, e, out.report, table)) return false;
     c.start[i] = s;
     c.end[i] = e;
-    c.importDevice[i] = u32(st, kcol::Device, out.report, "deviceId");
-    c.importContext[i] = u32(st, kcol::Context, out.report, "contextId");
-    c.importStream[i] = u32(st, kcol::Stream, out.report, "streamId");
+    StreamKey key;
+    key.device = u32(st, kcol::Device, out.report, "deviceId");
+    key.context = u32(st, kcol::Context, out.report, "contextId");
+    key.stream = u32(st, kcol::Stream, out.report, "streamId");
     c.correlation[i] = u32(st, kcol::Correlation, out.report, "correlationId");
-    c.importProcess[i] = ProcessId(out.keys.get(st.int64(kcol::GlobalPid))); // NULL reads as 0
+    key.globalPid = st.int64(kcol::GlobalPid); // NULL reads as 0
+    c.streamIndex[i] = StreamId(out.streams.get(key));
     return true;
 }
 
@@ -266,23 +270,28 @@ bool readRuntimeRow(const Rows& st, EventSink& sink, size_t i, Chunk& out) {
     }
     a.start.packed[i] = TimeColumn::encode(s, origin);
     writeEnd(a.importEnd, i, e - s, out);
-    a.importThread[i] = ThreadId(out.keys.get(st.int64(rcol::GlobalTid))); // NULL reads as 0
+    // Thread, name and result as chunk-local codes (core/import/nsys/dict16_filler.h), in the
+    // order of WideLocal::Column.
+    a.importThread.code[i] = localCode(out.threads.get(st.int64(rcol::GlobalTid)), i,
+                                       WideLocal::Thread, out); // NULL reads as 0
     a.importCorrelation[i] = u32(st, rcol::Correlation, out.report, "correlationId");
-    a.importName[i] = StringId(nsysStringRef(st, rcol::NameId));
-    if (st.isNull(rcol::ReturnValue)) {
-        a.importResult[i] = kNoApiResult;
-    } else {
+    a.importName.code[i] =
+        localCode(out.apiNames.get(nsysStringRef(st, rcol::NameId)), i, WideLocal::Name, out);
+    int32_t result = kNoApiResult;
+    if (!st.isNull(rcol::ReturnValue)) {
         const int64_t v = st.int64(rcol::ReturnValue);
         const bool fits = v > kNoApiResult && v <= std::numeric_limits<int32_t>::max();
         if (!fits) out.report.add(Anomaly::ValueOutOfRange, 1, "returnValue");
-        a.importResult[i] = fits ? static_cast<int32_t>(v) : kNoApiResult;
+        if (fits) result = static_cast<int32_t>(v);
     }
+    a.importResult.code[i] =
+        localCode(out.apiResults.get(static_cast<uint32_t>(result)), i, WideLocal::Result, out);
     const int64_t cls =
         st.isNull(rcol::EventClass) ? event_class::CudaRuntime : st.int64(rcol::EventClass);
     a.kind[i] = cls == event_class::CudaRuntime  ? ApiKind::Runtime
                 : cls == event_class::CudaDriver ? ApiKind::Driver
                                                  : ApiKind::Other;
-    sink.apiIsBacktrace[i] = cls == event_class::CudaBacktrace ? 1 : 0;
+    sink.apiIsBacktrace.set(i, cls == event_class::CudaBacktrace);
     return true;
 }
 
@@ -351,8 +360,10 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     }
     r.start.packed[i] = TimeColumn::encode(start, origin);
     writeEnd(r.importEnd, i, end - start, out);
-    r.importThread.code[i] = localCode(out.keys.get(tid), i, WideLocal::Thread, out);
-    r.kind[i] = pushPop ? RangeKind::PushPop : startEnd ? RangeKind::StartEnd : RangeKind::Mark;
+    r.importThread.code[i] = localCode(out.threads.get(tid), i, WideLocal::Thread, out);
+    r.importKind[i] = pushPop    ? RangeKind::PushPop
+                      : startEnd ? RangeKind::StartEnd
+                                 : RangeKind::Mark;
     if (!sink.impliedRangeRows()) {
         const int64_t rowid = st.int64(ncol::RowId);
         r.importSourceRow[i] = rowid < 0 || rowid > std::numeric_limits<uint32_t>::max()
@@ -362,7 +373,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
     if (!names) {
         r.importName.code[i] = r.importSizes.code[i] = 0; // the chunk's empty string
         setOpFields(r, i, -1, -1, out);
-        r.flags[i] = flags;
+        r.importFlags[i] = flags;
         return true;
     }
     if (domain != 0) out.rangeDomains.emplace_back(i, domain);
@@ -385,7 +396,7 @@ bool readNvtxRow(const Rows& st, const NsysStrings& strings, EventSink& sink, si
                         : localCode(out.strings.intern(m.sizes).value, i, WideLocal::Sizes, out);
     setOpFields(r, i, m.seq < 0 ? -1 : i32(m.seq, out.report, "seq"),
                 m.opId < 0 ? -1 : i32(m.opId, out.report, "op_id"), out);
-    r.flags[i] = flags;
+    r.importFlags[i] = flags;
     return true;
 }
 

@@ -33,34 +33,36 @@ struct NsysStrings {
     }
 };
 
-// Maps 64-bit keys (globalTid, globalPid) to dense chunk-local indexes.
-class LocalKeys {
+// A chunk's distinct values of one kind (threads' globalTids, kernel grids, GPU streams), numbered
+// as first met: the reader writes the number, the merge makes it an id of the whole trace.
+// Consecutive rows mostly repeat the last value, which is checked before the hash map.
+template <typename T, typename Hash = std::hash<T>> class LocalValues {
   public:
-    uint32_t get(int64_t key);
-    const std::vector<int64_t>& keys() const { return keys_; }
-
-  private:
-    std::vector<int64_t> keys_;
-    std::unordered_map<int64_t, uint32_t> index_;
-    int64_t lastKey_ = 0;
-    uint32_t lastIndex_ = UINT32_MAX;
-};
-
-// A chunk's distinct kernel grids (or blocks), numbered as first met.
-class LocalDims {
-  public:
-    uint32_t get(const Dim3& d) {
-        if (!dims_.empty() && d == dims_[last_]) return last_;
-        auto [it, inserted] = index_.try_emplace(d, static_cast<uint32_t>(dims_.size()));
-        if (inserted) dims_.push_back(d);
+    uint32_t get(const T& v) {
+        if (!values_.empty() && v == values_[last_]) return last_;
+        auto [it, inserted] = index_.try_emplace(v, static_cast<uint32_t>(values_.size()));
+        if (inserted) values_.push_back(v);
         return last_ = it->second;
     }
-    const std::vector<Dim3>& dims() const { return dims_; }
+    const std::vector<T>& values() const { return values_; }
 
   private:
-    std::vector<Dim3> dims_;
-    std::unordered_map<Dim3, uint32_t, Dim3Hash> index_;
+    std::vector<T> values_;
+    std::unordered_map<T, uint32_t, Hash> index_;
     uint32_t last_ = 0;
+};
+
+// A GPU operation's stream as the export keys it.
+struct StreamKey {
+    int64_t globalPid = 0;
+    uint32_t device = 0, context = 0, stream = 0;
+    bool operator==(const StreamKey&) const = default;
+};
+struct StreamKeyHash {
+    size_t operator()(const StreamKey& k) const noexcept {
+        return std::hash<int64_t>{}(k.globalPid) ^ (uint64_t(k.device) * 0x9E3779B97F4A7C15ull) ^
+               (uint64_t(k.context) << 20) ^ (uint64_t(k.stream) << 40);
+    }
 };
 
 struct DomainName {
@@ -71,9 +73,10 @@ struct DomainName {
 
 inline constexpr uint32_t kNoNsysString = UINT32_MAX;
 
-// A range whose chunk-local thread, name or sizes id does not fit its 16-bit code.
+// A range or API call whose chunk-local thread, name, sizes or result does not fit its 16-bit
+// code. The columns in the order the reader writes a row's.
 struct WideLocal {
-    enum Column : uint8_t { Thread, Name, Sizes };
+    enum Column : uint8_t { Thread, Name, Sizes, Result };
     size_t row;
     uint32_t id;
     Column column;
@@ -85,7 +88,7 @@ inline constexpr size_t kEventTables = 5;
 // skipped rows) are dropped by compaction after the read.
 struct EventSink {
     Trace& trace;
-    std::vector<uint8_t> apiIsBacktrace;
+    RowFlags apiIsBacktrace;      // per API row: a CUDA backtrace row (AssemblyInput)
     RowFlags valid[kEventTables]; // per table, whether each row was read and kept
     int64_t firstRowid[kEventTables] = {};
     bool sequential[kEventTables] = {}; // sparse rowids: rows are placed in read order instead
@@ -115,13 +118,18 @@ struct Chunk {
     std::vector<std::pair<size_t, int64_t>>
         rangeDomains; // (row, domainId) outside the default domain
     std::vector<DomainName> domains;
-    LocalKeys keys; // process (GPU ops) or thread (API calls, ranges) keys
+    LocalValues<int64_t> threads; // API calls' and ranges' globalTids
+    // GPU operations' streams: the reader writes the index into this as the row's streamIndex.
+    LocalValues<StreamKey, StreamKeyHash> streams;
+    // API calls' names (the export's string ids) and results (their bit patterns), whose indexes
+    // the reader writes as 16-bit codes.
+    LocalValues<uint32_t> apiNames, apiResults;
     // Ends of 2^31 ns or more (API calls, ranges): (row, duration), the row's importEnd code
     // pointing at its index here until the chunk is merged (ImportEndColumn::adopt).
     std::vector<std::pair<size_t, int64_t>> farEnds;
     // Kernels' grids and blocks, the chunk's distinct ones: grid.code and block.code index
     // them until the chunk is merged.
-    LocalDims grids, blocks;
+    LocalValues<Dim3, Dim3Hash> grids, blocks;
     // Op ids and seqs out of their block's reach (RowidBlockInt32Column::encode).
     std::vector<RowidBlockInt32Column::Far> farOpIds, farSeqs;
     std::vector<WideLocal> wideLocals; // by row

@@ -217,8 +217,10 @@ class ParallelReader {
         batch.reserve(static_cast<size_t>(to - from));
         for (size_t i = std::max<size_t>(chunk.begin + from, previewed_);
              i < chunk.begin + to && i < valid.size(); ++i)
-            if (valid[i])
-                batch.push_back({k.start[i], k.end[i], k.importDevice[i], k.importStream[i]});
+            if (valid[i]) {
+                const StreamKey& s = chunk.streams.values()[k.streamIndex[i].value];
+                batch.push_back({k.start[i], k.end[i], s.device, s.stream});
+            }
         if (!batch.empty()) options_.kernelsRead(batch);
     }
 

@@ -5,6 +5,7 @@
 #include "core/model/parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <numeric>
@@ -13,6 +14,55 @@
 
 namespace ls {
 namespace {
+
+// Row i's chunk-local id in a 16-bit column, as the reader wrote it: its code, or the id kept
+// in the chunk where it did not fit (by row, then column: the order the reader writes a row's
+// columns in).
+template <typename Id>
+uint32_t localId(const Dict16Filler<Id>& filler, const Chunk& ch, WideLocal::Column column,
+                 size_t i) {
+    const uint16_t code = filler.local(i);
+    if (code != kWideLocalCode) return code;
+    const auto it = std::lower_bound(
+        ch.wideLocals.begin(), ch.wideLocals.end(), std::pair(i, column),
+        [](const WideLocal& w, const auto& key) { return std::pair(w.row, w.column) < key; });
+    return it->id;
+}
+
+// One chunk's rows of one 16-bit column: their chunk-local ids become the column's codes (or
+// ids, once it is wide). `ids` are the column's ids of the local ones, `more` those the chunk
+// sets later by Dict16Filler::set. The column's code of each local id is looked up once a
+// chunk, not once a row.
+template <typename Id> class ChunkCodes {
+  public:
+    ChunkCodes(Dict16Filler<Id>& filler, const Chunk& ch, WideLocal::Column column,
+               std::vector<Id> ids, const std::vector<Id>& more = {})
+        : filler_(filler), ch_(ch), column_(column), ids_(std::move(ids)) {
+        std::vector<Id> all = ids_;
+        all.insert(all.end(), more.begin(), more.end());
+        filler_.beginChunk(all);
+        if (filler_.wide()) return;
+        codes_.reserve(ids_.size());
+        for (Id id : ids_) codes_.push_back(filler_.codeOf(id));
+    }
+    // Sets row i (a valid one); returns its local id.
+    uint32_t fill(size_t i) {
+        const uint32_t local = localId(filler_, ch_, column_, i);
+        if (filler_.wide())
+            filler_.set(i, ids_[local]);
+        else
+            filler_.setCode(i, codes_[local]);
+        return local;
+    }
+    void done() { filler_.done(ch_.begin, ch_.end); }
+
+  private:
+    Dict16Filler<Id>& filler_;
+    const Chunk& ch_;
+    WideLocal::Column column_;
+    std::vector<Id> ids_;
+    std::vector<uint16_t> codes_;
+};
 
 class Builder {
   public:
@@ -24,6 +74,9 @@ class Builder {
     ProcessId process(int64_t globalId);
     ThreadId thread(int64_t globalTid);
     StringId nsysString(StringId raw, const char* what);
+    // The pool's string of an export string id; nullopt for an id the export lacks.
+    std::optional<StringId> poolString(StringId raw);
+    uint32_t streamCode(GpuOpColumns& c, const Stream& s);
     bool valid(EventTable table, size_t row) const {
         return sink_.valid[static_cast<size_t>(table)][row];
     }
@@ -32,6 +85,8 @@ class Builder {
                     const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
     void remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
                      const std::map<std::pair<int64_t, int64_t>, std::string>& domainNames);
+    void remapApiCalls(Chunk& ch, const std::vector<ThreadId>& threads);
+    void remapStreams(Chunk& ch, GpuOpColumns& c);
     void compactTables();
     void addGraphLaunchItems();
     void addMemoryEvents();
@@ -45,9 +100,13 @@ class Builder {
     std::vector<StringId> nsysToPool_;                    // for ids of the dense StringIds table
     std::unordered_map<uint32_t, StringId> sparseToPool_; // for the rest
     RowRuns rangeRows_; // ranges' rowids in read order where the reader implied them
-    // The ranges' 16-bit columns, filled chunk by chunk (remapRanges).
-    std::optional<Dict16Filler<StringId>> names16_, sizes16_;
-    std::optional<Dict16Filler<ThreadId>> threads16_;
+    // The ranges' and API calls' 16-bit columns, filled chunk by chunk.
+    std::optional<Dict16Filler<StringId>> names16_, sizes16_, apiNames16_;
+    std::optional<Dict16Filler<ThreadId>> threads16_, apiThreads16_;
+    std::optional<Dict16Filler<ApiResultBits>> apiResults16_;
+    // Per GPU table and stream, its index in the table's importStreams.
+    std::map<std::tuple<const GpuOpColumns*, uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t>
+        streamCodes_;
     // The kernels' grid and block dictionaries, filled chunk by chunk (remapChunk).
     std::unordered_map<Dim3, uint32_t, Dim3Hash> gridCodes_, blockCodes_;
     uint32_t dimCode(DictColumn<Dim3>& column, std::unordered_map<Dim3, uint32_t, Dim3Hash>& codes,
@@ -91,6 +150,12 @@ ThreadId Builder::thread(int64_t globalTid) {
 }
 
 StringId Builder::nsysString(StringId raw, const char* what) {
+    const std::optional<StringId> id = poolString(raw);
+    if (!id) t_.report.add(Anomaly::UnknownStringId, 1, what);
+    return id.value_or(StringId(0));
+}
+
+std::optional<StringId> Builder::poolString(StringId raw) {
     if (raw.value == kNoNsysString) return StringId(0);
     const bool dense = raw.value < s_.strings.text.size(); // never size a cache by a crafted id
     if (dense && raw.value < nsysToPool_.size() && nsysToPool_[raw.value].valid())
@@ -98,14 +163,19 @@ StringId Builder::nsysString(StringId raw, const char* what) {
     if (!dense)
         if (auto it = sparseToPool_.find(raw.value); it != sparseToPool_.end()) return it->second;
     const std::string* s = s_.strings.find(raw.value);
-    if (!s) {
-        t_.report.add(Anomaly::UnknownStringId, 1, what);
-        return StringId(0);
-    }
+    if (!s) return std::nullopt;
     const StringId id = t_.strings.intern(*s);
     if (!dense) return sparseToPool_[raw.value] = id;
     if (raw.value >= nsysToPool_.size()) nsysToPool_.resize(s_.strings.text.size());
     return nsysToPool_[raw.value] = id;
+}
+
+uint32_t Builder::streamCode(GpuOpColumns& c, const Stream& s) {
+    auto [it, inserted] =
+        streamCodes_.try_emplace({&c, s.process.value, s.device, s.context, s.stream},
+                                 static_cast<uint32_t>(c.importStreams.size()));
+    if (inserted) c.importStreams.push_back(s);
+    return it->second;
 }
 
 // The rowids of the rows kept, as runs: the reader placed row rowid at position rowid - first,
@@ -152,12 +222,8 @@ void Builder::remapChunk(Chunk& ch,
         for (size_t i = ch.begin; i < ch.end; ++i)
             if (valid(ch.kind, i)) f(i);
     };
-    std::vector<ProcessId> processes;
     std::vector<ThreadId> threads;
-    if (ch.kind == EventTable::Runtime || ch.kind == EventTable::Nvtx)
-        for (int64_t key : ch.keys.keys()) threads.push_back(thread(key));
-    else
-        for (int64_t key : ch.keys.keys()) processes.push_back(process(key));
+    for (int64_t key : ch.threads.values()) threads.push_back(thread(key));
 
     if (!ch.farEnds.empty()) {
         ImportEndColumn& ends =
@@ -176,38 +242,72 @@ void Builder::remapChunk(Chunk& ch,
     case EventTable::Kernel: {
         auto& k = t_.kernels;
         std::vector<uint32_t> grids, blocks; // the chunk's codes -> the columns'
-        for (const Dim3& d : ch.grids.dims()) grids.push_back(dimCode(k.grid, gridCodes_, d));
-        for (const Dim3& d : ch.blocks.dims()) blocks.push_back(dimCode(k.block, blockCodes_, d));
+        for (const Dim3& d : ch.grids.values()) grids.push_back(dimCode(k.grid, gridCodes_, d));
+        for (const Dim3& d : ch.blocks.values()) blocks.push_back(dimCode(k.block, blockCodes_, d));
+        remapStreams(ch, k);
         rows([&](size_t i) {
             k.grid.code[i] = grids[k.grid.code[i]];
             k.block.code[i] = blocks[k.block.code[i]];
-            k.importProcess[i] = processes[k.importProcess[i].value];
             k.name[i] = nsysString(k.name[i], "CUPTI_ACTIVITY_KIND_KERNEL.demangledName");
             k.shortName[i] = nsysString(k.shortName[i], "CUPTI_ACTIVITY_KIND_KERNEL.shortName");
         });
         break;
     }
     case EventTable::Memcpy:
-        rows([&](size_t i) {
-            t_.memcpys.importProcess[i] = processes[t_.memcpys.importProcess[i].value];
-        });
+        remapStreams(ch, t_.memcpys);
         break;
     case EventTable::Memset:
-        rows([&](size_t i) {
-            t_.memsets.importProcess[i] = processes[t_.memsets.importProcess[i].value];
-        });
+        remapStreams(ch, t_.memsets);
         break;
     case EventTable::Runtime:
-        rows([&](size_t i) {
-            auto& a = t_.apiCalls;
-            a.importThread[i] = threads[a.importThread[i].value];
-            a.importName[i] = nsysString(a.importName[i], "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
-        });
+        remapApiCalls(ch, threads);
         break;
     case EventTable::Nvtx:
         remapRanges(ch, threads, domainNames);
         break;
     }
+}
+
+// A chunk's GPU operations: their streams, numbered in the chunk, become indexes into the table's
+// importStreams (processes numbered as their streams are first met, as rows were before).
+void Builder::remapStreams(Chunk& ch, GpuOpColumns& c) {
+    std::vector<uint32_t> codes;
+    for (const StreamKey& key : ch.streams.values())
+        codes.push_back(
+            streamCode(c, {process(key.globalPid), key.device, key.context, key.stream}));
+    for (size_t i = ch.begin; i < ch.end; ++i)
+        if (valid(ch.kind, i)) c.streamIndex[i] = StreamId(codes[c.streamIndex[i].value]);
+}
+
+// A chunk's API calls: their local thread, name and result codes become codes of the whole
+// columns.
+void Builder::remapApiCalls(Chunk& ch, const std::vector<ThreadId>& threads) {
+    std::vector<StringId> names;
+    std::vector<uint8_t> unknown; // per local name: an id the export's string table lacks
+    for (uint32_t raw : ch.apiNames.values()) {
+        const std::optional<StringId> id = poolString(StringId(raw));
+        names.push_back(id.value_or(StringId(0)));
+        unknown.push_back(!id);
+    }
+    std::vector<ApiResultBits> results;
+    for (uint32_t bits : ch.apiResults.values()) results.emplace_back(bits);
+    ChunkCodes<ThreadId> threadCodes(*apiThreads16_, ch, WideLocal::Thread, threads);
+    ChunkCodes<StringId> nameCodes(*apiNames16_, ch, WideLocal::Name, std::move(names));
+    ChunkCodes<ApiResultBits> resultCodes(*apiResults16_, ch, WideLocal::Result,
+                                          std::move(results));
+    uint64_t unknownRows = 0;
+    for (size_t i = ch.begin; i < ch.end; ++i) {
+        if (!valid(EventTable::Runtime, i)) continue;
+        threadCodes.fill(i);
+        unknownRows += unknown[nameCodes.fill(i)];
+        resultCodes.fill(i);
+    }
+    if (unknownRows)
+        t_.report.add(Anomaly::UnknownStringId, unknownRows, "CUPTI_ACTIVITY_KIND_RUNTIME.nameId");
+    threadCodes.done();
+    nameCodes.done();
+    resultCodes.done();
+    columns::release(ch.wideLocals);
 }
 
 // A chunk's ranges: their local thread, name and sizes codes become codes of the whole columns
@@ -217,79 +317,47 @@ void Builder::remapRanges(Chunk& ch, const std::vector<ThreadId>& threads,
     std::vector<StringId> strings(ch.strings.size());
     for (uint32_t i = 0; i < strings.size(); ++i)
         strings[i] = t_.strings.intern(ch.strings.view(StringId(i)));
-    // The rows whose local id did not fit 16 bits: by row, then column (the order the reader
-    // writes a row's columns in).
-    auto wideLocal = [&](WideLocal::Column column, size_t row) {
-        const auto it = std::lower_bound(
-            ch.wideLocals.begin(), ch.wideLocals.end(), std::pair(row, column),
-            [](const WideLocal& w, const auto& key) { return std::pair(w.row, w.column) < key; });
-        return it->id;
-    };
-    auto localOf = [&](const auto& filler, WideLocal::Column column, size_t row) -> uint32_t {
-        const uint16_t code = filler.local(row);
-        return code == kWideLocalCode ? wideLocal(column, row) : code;
-    };
     // Names outside the default domain take the domain's name first.
     std::vector<std::pair<size_t, StringId>> prefixed;
+    std::vector<StringId> prefixedIds;
     for (auto& [row, domain] : ch.rangeDomains) {
         const int64_t key =
-            processKey(ch.keys.keys()[localOf(*threads16_, WideLocal::Thread, row)]);
+            processKey(ch.threads.values()[localId(*threads16_, ch, WideLocal::Thread, row)]);
         auto it = domainNames.find({key, domain});
         std::string name =
             it != domainNames.end() ? it->second : "domain " + std::to_string(domain);
         name += ':';
-        name += t_.strings.view(strings[localOf(*names16_, WideLocal::Name, row)]);
+        name += t_.strings.view(strings[localId(*names16_, ch, WideLocal::Name, row)]);
         prefixed.emplace_back(row, t_.strings.intern(name));
+        prefixedIds.push_back(prefixed.back().second);
     }
-    std::vector<StringId> names = strings;
-    for (const auto& p : prefixed) names.push_back(p.second);
-    names16_->beginChunk(names);
-    sizes16_->beginChunk(strings);
-    threads16_->beginChunk(threads);
-    // Per local id, the column's code (looked up once a chunk, not once a row); wide columns
-    // take the ids themselves.
-    auto codesOf = [](const auto& filler, const auto& ids) {
-        std::vector<uint16_t> codes;
-        if (!filler.wide()) {
-            codes.reserve(ids.size());
-            for (auto id : ids) codes.push_back(filler.codeOf(id));
-        }
-        return codes;
-    };
-    const std::vector<uint16_t> nameCodes = codesOf(*names16_, strings),
-                                sizeCodes = codesOf(*sizes16_, strings),
-                                threadCodes = codesOf(*threads16_, threads);
-    auto fill = [&](auto& filler, const std::vector<uint16_t>& codes, const auto& ids,
-                    WideLocal::Column column, size_t i) {
-        const uint32_t local = localOf(filler, column, i);
-        if (filler.wide())
-            filler.set(i, ids[local]);
-        else
-            filler.setCode(i, codes[local]);
-    };
+    ChunkCodes<StringId> nameCodes(*names16_, ch, WideLocal::Name, strings, prefixedIds);
+    ChunkCodes<StringId> sizeCodes(*sizes16_, ch, WideLocal::Sizes, strings);
+    ChunkCodes<ThreadId> threadCodes(*threads16_, ch, WideLocal::Thread, threads);
     for (size_t i = ch.begin; i < ch.end; ++i) {
         if (!valid(EventTable::Nvtx, i)) continue;
-        fill(*names16_, nameCodes, strings, WideLocal::Name, i);
-        fill(*sizes16_, sizeCodes, strings, WideLocal::Sizes, i);
-        fill(*threads16_, threadCodes, threads, WideLocal::Thread, i);
+        nameCodes.fill(i);
+        sizeCodes.fill(i);
+        threadCodes.fill(i);
     }
     for (const auto& [row, id] : prefixed) names16_->set(row, id);
-    names16_->done(ch.begin, ch.end);
-    sizes16_->done(ch.begin, ch.end);
-    threads16_->done(ch.begin, ch.end);
+    nameCodes.done();
+    sizeCodes.done();
+    threadCodes.done();
     columns::release(ch.wideLocals);
 }
 
 void Builder::compactTables() {
-    auto compactIfNeeded = [&](EventTable table, auto& cols, std::vector<uint8_t>* side) {
+    auto compactIfNeeded = [&](EventTable table, auto& cols, RowFlags* side) {
         auto& keep = sink_.valid[static_cast<size_t>(table)];
         if (!keep.all()) {
             columns::compact(cols, keep, threads_);
             if (side) {
+                RowFlags kept(cols.size());
                 size_t w = 0;
                 for (size_t r = 0; r < side->size(); ++r)
-                    if (keep[r]) (*side)[w++] = (*side)[r];
-                side->resize(w);
+                    if (keep[r]) kept.set(w++, (*side)[r]);
+                *side = std::move(kept);
             }
         }
         keep.clear();
@@ -312,10 +380,11 @@ void Builder::addGraphLaunchItems() {
     auto& k = t_.kernels;
     const size_t first = k.size(), n = s_.graphLaunches.size();
     if (!n) return;
-    // Not the wide grid and block columns, which the reader left empty: it wrote the codes.
+    // Not the wide columns the reader left empty for the codes it wrote: stream, grid and block.
+    const std::array<const void*, 6> empty = {&k.importGrid,    &k.importBlock,  &k.importDevice,
+                                              &k.importContext, &k.importStream, &k.importProcess};
     auto grow = [&](auto& c) {
-        if (static_cast<const void*>(&c) != &k.importGrid &&
-            static_cast<const void*>(&c) != &k.importBlock)
+        if (std::find(empty.begin(), empty.end(), static_cast<const void*>(&c)) == empty.end())
             c.resize(first + n);
     };
     std::apply([&](auto&... c) { (grow(c), ...); }, k.tie());
@@ -324,11 +393,9 @@ void Builder::addGraphLaunchItems() {
         const size_t i = first + j;
         k.start[i] = r.start;
         k.end[i] = r.end;
-        k.importDevice[i] = r.device;
-        k.importContext[i] = r.context;
-        k.importStream[i] = r.stream;
+        k.streamIndex[i] =
+            StreamId(streamCode(k, {process(r.globalPid), r.device, r.context, r.stream}));
         k.correlation[i] = r.correlation;
-        k.importProcess[i] = process(r.globalPid);
         k.name[i] = k.shortName[i] = t_.strings.intern(graphLaunchItemName(r.graph));
         k.grid.code[i] = dimCode(k.grid, gridCodes_, Dim3());
         k.block.code[i] = dimCode(k.block, blockCodes_, Dim3());
@@ -368,6 +435,10 @@ void Builder::run(std::vector<Chunk>& chunks) {
     names16_.emplace(t_.ranges.importName, nvtxRows);
     sizes16_.emplace(t_.ranges.importSizes, nvtxRows);
     threads16_.emplace(t_.ranges.importThread, nvtxRows);
+    const auto& apiRows = sink_.valid[static_cast<size_t>(EventTable::Runtime)];
+    apiNames16_.emplace(t_.apiCalls.importName, apiRows);
+    apiThreads16_.emplace(t_.apiCalls.importThread, apiRows);
+    apiResults16_.emplace(t_.apiCalls.importResult, apiRows);
     // API chunks first, so threads are numbered in the order their calls appear.
     for (auto kind : {EventTable::Runtime, EventTable::Kernel, EventTable::Memcpy,
                       EventTable::Memset, EventTable::Nvtx})
@@ -377,6 +448,9 @@ void Builder::run(std::vector<Chunk>& chunks) {
     names16_->finish();
     sizes16_->finish();
     threads16_->finish();
+    apiNames16_->finish();
+    apiThreads16_->finish();
+    apiResults16_->finish();
     timer.mark("remap ids");
     compactTables();
     timer.mark("compact");
