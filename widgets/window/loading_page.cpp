@@ -25,6 +25,13 @@ LoadingPage::LoadingPage(QMainWindow* window) : QWidget(window), window_(window)
     progress_ = new QLabel;
     progress_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     kernels_ = new QLabel;
+    // The two lines change text at every tick: one line high and as wide as the page whatever
+    // their text, so that no tick moves the overview below them (a relayout and a repaint of the
+    // whole page on the GUI thread, tens of ms while the loader keeps both cores busy).
+    for (QLabel* line : {progress_, kernels_}) {
+        line->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        line->setFixedHeight(line->fontMetrics().height());
+    }
     overview_ = new LoadOverviewView;
     cancel_ = new QPushButton(QStringLiteral("Cancel"));
     cancel_->setToolTip(QStringLiteral("Stop loading (the window keeps what it showed before)"));
