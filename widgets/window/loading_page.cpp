@@ -135,9 +135,10 @@ void LoadingPage::tick() {
                                .arg(bytes, elapsed));
     }
     const auto& s = overview_->snapshot();
-    kernels_->setText(s.kernels ? QStringLiteral("%L1 kernels read on %2 streams, spanning %3")
+    kernels_->setText(s.kernels ? QStringLiteral("%L1 kernels read on %2 stream%3, spanning %4")
                                       .arg(s.kernels)
                                       .arg(s.lanes.size())
+                                      .arg(s.lanes.size() == 1 ? QString() : QStringLiteral("s"))
                                       .arg(formatDuration(static_cast<double>(s.toNs - s.fromNs)))
                                 : QString());
 }
