@@ -46,8 +46,8 @@ class SparseInt32Column {
             ++held;
         }
         c.values.reserve(held);
-        for (size_t i = 0; i < n; ++i)
-            if (dense[i] != kAbsent) c.values.push_back(dense[i]);
+        for (size_t i = 0; i < n; ++i) // dense[i] once: it may decode or gather the value
+            if (const int32_t v = dense[i]; v != kAbsent) c.values.push_back(v);
         return c;
     }
     bool operator==(const SparseInt32Column& o) const {

@@ -62,8 +62,17 @@ struct RowRuns {
 template <typename Value> RowRuns RowRuns::of(size_t n, Value&& value) {
     RowRuns r;
     r.count = n;
+    // value(i) once a row and pass: it may gather through a permutation.
+    auto eachRunStart = [&](auto&& f) { // f(i, value) at each row that starts a run
+        uint32_t previous = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t v = value(i);
+            if (i == 0 || v != previous + 1) f(i, v);
+            previous = v;
+        }
+    };
     size_t runs = 0;
-    for (size_t i = 0; i < n; ++i) runs += i == 0 || value(i) != value(i - 1) + 1;
+    eachRunStart([&](size_t, uint32_t) { ++runs; });
     if (runs * 2 > n) { // two words a run against one a row
         r.plain.resize(n);
         for (size_t i = 0; i < n; ++i) r.plain[i] = value(i);
@@ -71,11 +80,10 @@ template <typename Value> RowRuns RowRuns::of(size_t n, Value&& value) {
     }
     r.runStart.reserve(runs);
     r.runValue.reserve(runs);
-    for (size_t i = 0; i < n; ++i)
-        if (i == 0 || value(i) != value(i - 1) + 1) {
-            r.runStart.push_back(static_cast<uint32_t>(i));
-            r.runValue.push_back(value(i));
-        }
+    eachRunStart([&](size_t i, uint32_t v) {
+        r.runStart.push_back(static_cast<uint32_t>(i));
+        r.runValue.push_back(v);
+    });
     return r;
 }
 
