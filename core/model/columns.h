@@ -28,6 +28,12 @@ template <typename Cols> struct Imports {
 };
 template <typename Cols> Imports<Cols> imports(Cols& c) { return {c}; }
 
+// Some columns, tied (std::tie), as a table of their own for the operations below.
+template <typename Tied> struct Some {
+    Tied columns;
+    Tied tie() { return columns; }
+};
+
 template <typename T, typename A> void release(std::vector<T, A>& v) {
     std::vector<T, A>().swap(v);
 }

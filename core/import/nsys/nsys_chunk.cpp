@@ -50,15 +50,10 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         growGpuOps(trace.memsets);
         break;
     case EventTable::Runtime: {
-        ApiCallColumns& a = trace.apiCalls;
-        struct Written { // the code halves of the 16-bit columns
-            ApiCallColumns& a;
-            auto tie() {
-                return std::tie(a.start.packed, a.importEnd.code, a.importThread.code,
-                                a.importCorrelation, a.importName.code, a.kind,
-                                a.importResult.code);
-            }
-        } written{a};
+        ApiCallColumns& a = trace.apiCalls; // the code halves of the 16-bit columns
+        columns::Some written{std::tie(a.start.packed, a.importEnd.code, a.importThread.code,
+                                       a.importCorrelation, a.importName.code, a.kind,
+                                       a.importResult.code)};
         grow(written);
         apiIsBacktrace.assign(rows, false);
         break;
@@ -67,14 +62,10 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         // Only the columns importers write: depth, parent and the packed columns are made at
         // assembly (Assembler::indexRanges), which sizes them; presized here they would add to
         // the peak of the read. Nor the source rows where the position says them.
-        RangeColumns& r = trace.ranges;
-        struct Written { // the code halves of the 16-bit columns
-            RangeColumns& r;
-            auto tie() {
-                return std::tie(r.start.packed, r.importEnd.code, r.importThread.code,
-                                r.importName.code, r.importSizes.code, r.importKind, r.importFlags);
-            }
-        } written{r};
+        RangeColumns& r = trace.ranges; // the code halves of the 16-bit columns
+        columns::Some written{std::tie(r.start.packed, r.importEnd.code, r.importThread.code,
+                                       r.importName.code, r.importSizes.code, r.importKind,
+                                       r.importFlags)};
         grow(written);
         // Op ids and seqs are coded by the rowid's block where rows sit at their rowids; else
         // whole, with the source row beside them.
