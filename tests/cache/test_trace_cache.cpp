@@ -118,6 +118,15 @@ TEST(TraceCache, AWrittenModelReadsBackByteForByte) {
     EXPECT_EQ(b.kernels.staticSmem, trace->kernels.staticSmem);
     EXPECT_EQ(b.kernels.smemConfig, trace->kernels.smemConfig);
     EXPECT_EQ(b.kernels.grid, trace->kernels.grid);
+    // A range's kind, flags and depth in one byte, FLOPs and bytes as codes (cache format 19).
+    EXPECT_EQ(b.ranges.kind, trace->ranges.kind);
+    EXPECT_EQ(b.ranges.flags, trace->ranges.flags);
+    EXPECT_EQ(b.ranges.depth, trace->ranges.depth);
+    EXPECT_EQ(b.ranges.shape.distinct.size(), trace->ranges.shape.distinct.size());
+    EXPECT_EQ(b.metrics.flops, trace->metrics.flops); // bit for bit: NaNs included
+    EXPECT_EQ(b.metrics.bytes, trace->metrics.bytes);
+    EXPECT_EQ(b.apiCalls.thread, trace->apiCalls.thread);
+    EXPECT_EQ(b.apiCalls.name, trace->apiCalls.name);
     EXPECT_TRUE(std::any_of(trace->threads.begin(), trace->threads.end(),
                             [](const Thread& th) { return th.priority != kNoThreadPriority; }));
     for (size_t i = 0; i < trace->threads.size(); ++i)
