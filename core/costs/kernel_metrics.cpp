@@ -146,11 +146,13 @@ void computeKernelMetrics(Trace& t, unsigned threads) {
     // its backward: convolution_backward's grad_output, paired through the op instances.
     std::unordered_map<uint32_t, Shapes>
         convBackwardShapes; // forward op instance -> backward sizes
+    const StringId convolutionBackward = t.strings.find("aten::convolution_backward"),
+                   cudnnConvolutionBackward = t.strings.find("aten::cudnn_convolution_backward");
     for (const uint64_t key : byOp) {
+        if (!convolutionBackward.valid() && !cudnnConvolutionBackward.valid()) break;
         const uint32_t op = opOf(key), i = kernelOf(key);
-        const std::string_view name = t.str(r.name[op]);
-        if (name != "aten::convolution_backward" && name != "aten::cudnn_convolution_backward")
-            continue;
+        const StringId name = r.name[op]; // by id: this visits every linked kernel
+        if (name != convolutionBackward && name != cudnnConvolutionBackward) continue;
         const OpId inst = t.kernelLinks.opInstance[i];
         if (!inst.valid() || !t.ops.paired[inst.value].valid()) continue;
         if (auto shapes = parseShapes(t.str(r.sizes[op])))

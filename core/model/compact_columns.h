@@ -50,6 +50,25 @@ class SparseInt32Column {
             if (const int32_t v = dense[i]; v != kAbsent) c.values.push_back(v);
         return c;
     }
+    // The same in one pass over dense, for a caller who knows how many rows hold a value (a
+    // gathered column counted in its own order): each value is decoded and gathered once.
+    template <typename Dense>
+    static SparseInt32Column of(const Dense& dense, size_t n, size_t held) {
+        SparseInt32Column c;
+        c.rows = n;
+        const size_t words = (n + 63) / 64;
+        c.present.assign(words, 0);
+        c.before.assign(words, 0);
+        c.values.reserve(held);
+        for (size_t i = 0; i < n; ++i) {
+            if ((i & 63) == 0) c.before[i >> 6] = static_cast<uint32_t>(c.values.size());
+            const int32_t v = dense[i];
+            if (v == kAbsent) continue;
+            c.present[i >> 6] |= uint64_t(1) << (i & 63);
+            c.values.push_back(v);
+        }
+        return c;
+    }
     bool operator==(const SparseInt32Column& o) const {
         if (rows != o.rows) return false;
         for (size_t i = 0; i < size(); ++i)

@@ -5,6 +5,7 @@
 // range, an unended range stretched to the capture end) and any end before its start are kept
 // whole in a side table by row. Reads look like a plain column's: rows.end[i] is a TimeNs.
 #include "core/model/column.h"
+#include "core/model/hot_inline.h"
 #include "core/model/row_iterator.h"
 #include "core/model/time_column.h"
 #include "core/model/uint24.h"
@@ -30,7 +31,7 @@ class EndColumn {
     size_t size() const { return length.size(); }
     bool empty() const { return length.empty(); }
     // One load, one add, and a branch never taken but for the side table's rows.
-    Time operator[](size_t i) const {
+    LS_HOT_INLINE Time operator[](size_t i) const {
         const uint32_t d = length[i];
         const Time s = (*start_)[i];
         if (d != kFar) [[likely]]
@@ -41,7 +42,7 @@ class EndColumn {
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
     // The length of side-table row i.
-    Time far(size_t i) const {
+    LS_COLD Time far(size_t i) const {
         const auto it = std::lower_bound(farRows.begin(), farRows.end(), static_cast<uint32_t>(i));
         return farLength[static_cast<size_t>(it - farRows.begin())];
     }

@@ -83,6 +83,37 @@ template <typename Id> class Dict16Column {
         }
         return c;
     }
+    // The column of(from's rows in `order`): row i is from's row (*order)[i], or row i without
+    // an order. A coded column is recoded through its own codes, a table of at most 65,536, not
+    // through the ids (which may run into the millions): the same column, several times faster.
+    static Dict16Column gather(const Dict16Column& from, const Column<uint32_t>* order) {
+        const size_t n = from.size();
+        if (!from.wide.empty()) {
+            struct Rows {
+                const Dict16Column& c;
+                const Column<uint32_t>* order;
+                Id operator[](size_t i) const { return c[order ? (*order)[i] : i]; }
+            };
+            return of(Rows{from, order}, n);
+        }
+        Dict16Column c;
+        c.code = unwrittenColumn<uint16_t>(n);
+        constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+        std::vector<uint32_t> byCode(from.distinct.size(), kNone);
+        std::unordered_map<uint32_t, uint32_t> byId; // one id under two codes gets one code
+        for (size_t i = 0; i < n; ++i) {
+            const uint16_t was = from.code[order ? (*order)[i] : i];
+            uint32_t& s = byCode[was];
+            if (s == kNone) {
+                const auto [it, added] =
+                    byId.try_emplace(from.distinct[was], static_cast<uint32_t>(c.distinct.size()));
+                if (added) c.distinct.push_back(from.distinct[was]);
+                s = it->second;
+            }
+            c.code[i] = static_cast<uint16_t>(s);
+        }
+        return c;
+    }
     bool operator==(const Dict16Column& o) const {
         if (size() != o.size()) return false;
         for (size_t i = 0; i < size(); ++i)

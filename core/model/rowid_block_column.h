@@ -74,6 +74,14 @@ class RowidBlockInt32Column {
         const auto it = std::lower_bound(far.begin(), far.end(), Far{uint32_t(at), INT32_MIN});
         return it != far.end() && it->first == at ? it->second : -1;
     }
+    // How many rows hold a value (in any order of the rows).
+    size_t heldCount() const {
+        if (!coded())
+            return static_cast<size_t>(
+                std::count_if(wide.begin(), wide.end(), [](int32_t v) { return v >= 0; }));
+        return static_cast<size_t>(
+            std::count_if(code.begin(), code.end(), [](uint16_t c) { return c != kAbsent; }));
+    }
     void clear() {
         Column<uint16_t>().swap(code);
         Column<int32_t>().swap(wide);

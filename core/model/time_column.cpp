@@ -3,12 +3,17 @@
 #include "core/model/block_base.h"
 
 #include <optional>
+#include <utility>
 
 namespace ls {
 
 void TimeColumn::packBlocks(const Column<uint32_t>* order) {
     const size_t n = packed.size();
-    if (n == 0 || blocked()) return;
+    if (blocked()) return;
+    // Blocks hold whole times: the origin, the first time an importer's worker read, means
+    // nothing from here on and would only make the model's bytes differ between loads.
+    const Time was = std::exchange(origin, 0);
+    if (n == 0) return;
     const size_t blocks = (n + kBlockRows - 1) / kBlockRows;
     Column<int64_t> base(blocks);
     Column<UInt24> offset(n);
@@ -21,7 +26,7 @@ void TimeColumn::packBlocks(const Column<uint32_t>* order) {
     for (size_t b = 0; b < blocks; ++b) {
         const size_t first = b * kBlockRows, count = std::min(n - first, kBlockRows);
         for (size_t j = 0; j < count; ++j)
-            block[j] = origin + decode(packed[order ? (*order)[first + j] : first + j]);
+            block[j] = was + decode(packed[order ? (*order)[first + j] : first + j]);
         std::copy(block, block + count, sorted); // reachingBase reorders what it is given
         base[b] = ls::reachingBase(sorted, sorted + count, int64_t(kFar));
         for (size_t j = 0; j < count; ++j) {

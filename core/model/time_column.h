@@ -12,6 +12,7 @@
 // idle stretches, and where one thread's rows meet the next's) in a side table by row. A packed
 // column is read only.
 #include "core/model/column.h"
+#include "core/model/hot_inline.h"
 #include "core/model/row_iterator.h"
 #include "core/model/uint24.h"
 
@@ -39,7 +40,7 @@ class TimeColumn {
     static constexpr uint32_t kFar = UInt24::kMax;
 
     Column<Time48> packed; // offsets from origin, until packBlocks()
-    Time origin = 0;       // set before the first row is written; kept by the model cache
+    Time origin = 0;       // set before the first row is written; 0 once packed into blocks
     // After packBlocks(): per row its distance above its block's base (kFar: in the side table).
     Column<UInt24> blockOffset;
     Column<int64_t> blockBase; // per 64 rows; empty before packBlocks()
@@ -49,7 +50,7 @@ class TimeColumn {
     bool blocked() const { return !blockBase.empty(); }
     size_t size() const { return blocked() ? blockOffset.size() : packed.size(); }
     bool empty() const { return size() == 0; }
-    Time operator[](size_t i) const {
+    LS_HOT_INLINE Time operator[](size_t i) const {
         if (blocked()) [[likely]] {
             const uint32_t d = blockOffset[i];
             if (d != kFar) [[likely]]
@@ -58,7 +59,7 @@ class TimeColumn {
         }
         return origin + decode(packed[i]);
     }
-    Time far(size_t i) const {
+    LS_COLD Time far(size_t i) const {
         const auto it = std::lower_bound(farRows.begin(), farRows.end(), static_cast<uint32_t>(i));
         return farTimes[static_cast<size_t>(it - farRows.begin())];
     }

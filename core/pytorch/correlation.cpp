@@ -3,6 +3,7 @@
 #include "core/model/columns.h"
 #include "core/model/parallel.h"
 #include "core/model/range_threads.h"
+#include "core/model/search_from.h"
 #include "core/pytorch/graph_replay.h"
 #include "core/pytorch/range_roles.h"
 
@@ -19,14 +20,21 @@ namespace ls {
 namespace {
 
 // The innermost push/pop range around the call: the last range of its thread starting at or
-// before the call is it, or one of its ancestors is (push/pop ranges nest properly).
-RangeId innermostPushPop(const Trace& t, ApiCallId call) {
+// before the call is it, or one of its ancestors is (push/pop ranges nest properly). hints: per
+// thread, the row the caller's last search of that thread ended at (a pass over calls in time
+// order), or null.
+RangeId innermostPushPop(const Trace& t, ApiCallId call, std::vector<uint32_t>* hints = nullptr) {
     const auto& r = t.ranges;
     const TimeNs cs = t.apiCalls.start[call.value], ce = t.apiCalls.end[call.value];
     const uint32_t th = t.apiCalls.thread[call.value].value;
     const auto first = r.start.begin() + t.threadRangeBegin[th],
                last = r.start.begin() + t.threadRangeBegin[th + 1];
-    auto it = std::upper_bound(first, last, cs);
+    const auto startsByThen = [cs](TimeNs s) { return s <= cs; };
+    auto it = hints ? partitionPointFrom(first, last, r.start.begin() + (*hints)[th], startsByThen)
+                    : std::partition_point(first, last, startsByThen);
+    if (hints) // a hint at the thread's end would search the whole thread next time
+        (*hints)[th] =
+            static_cast<uint32_t>((it == last && it != first ? it - 1 : it) - r.start.begin());
     RangeId cand =
         it == first ? RangeId() : RangeId(static_cast<uint32_t>(it - r.start.begin() - 1));
     while (cand.valid() && (r.kind[cand.value] != RangeKind::PushPop || r.end[cand.value] < ce))
@@ -120,7 +128,17 @@ class Correlator {
     Trace& t_;
     RangeColumns& r_;
     unsigned threads_;
-    std::vector<uint8_t> framework_; // per distinct name id: 0 unknown, 1 user, 2 framework
+    // What a range's name says, worked out once per distinct name (classifyRanges): the passes
+    // below ask it for millions of ranges, and the answers parse and lower-case the text.
+    struct NameRoles {
+        uint8_t framework = 0; // 0 unknown, 1 user, 2 framework
+        bool backwardWrapper = false, backwardNode = false, optimizerOp = false;
+        bool isPhase = false;  // a user range naming a phase (userRangePhase)
+        bool notLayer = false; // a phase or iteration range: never a layer
+        Direction phase = Direction::Forward;
+    };
+    std::vector<NameRoles> roles_; // by name id
+    const NameRoles& roles(uint32_t i) const { return roles_[r_.name[i].value]; }
     std::vector<uint8_t> autogradThread_;
     std::vector<uint8_t> node_; // per op instance: a backward node (paired by seq) or a forward op
     // The columns of t_.ops and t_.kernelLinks that the model keeps narrow, whole while they are
@@ -130,12 +148,15 @@ class Correlator {
     Column<StringId> opLayer_, linkLayer_;
 };
 
-// One column at a time, each whole one freed as soon as its narrow form exists: the load's peak
-// is near (the kernels' metrics come next).
+// Each whole column is freed as soon as its narrow form exists, and no more columns are packed at
+// once than there are workers: the load's peak is near (the kernels' metrics come next).
 void Correlator::pack() {
-    auto narrow = [](auto& to, auto& from) {
-        to = std::remove_reference_t<decltype(to)>::of(from, from.size());
-        columns::release(from);
+    std::vector<std::function<void()>> tasks;
+    auto narrow = [&](auto& to, auto& from) {
+        tasks.emplace_back([&to, &from] {
+            to = std::remove_reference_t<decltype(to)>::of(from, from.size());
+            columns::release(from);
+        });
     };
     narrow(t_.ops.range, opRange_);
     narrow(t_.ops.extent, opExtent_);
@@ -144,13 +165,22 @@ void Correlator::pack() {
     narrow(t_.kernelLinks.op, linkOp_);
     narrow(t_.kernelLinks.opInstance, linkOpInstance_);
     narrow(t_.kernelLinks.layer, linkLayer_);
+    runTasks(tasks, threads_);
 }
 
 void Correlator::classifyRanges() {
-    framework_.assign(t_.strings.size(), 0);
+    roles_.assign(t_.strings.size(), NameRoles());
     for (uint32_t i = 0; i < r_.size(); ++i) {
-        auto& f = framework_[r_.name[i].value];
-        if (!f) f = isFrameworkRange(name(i), isMarker(i)) ? 2 : 1;
+        auto& f = roles_[r_.name[i].value];
+        if (f.framework) continue;
+        // The first range of a name decides whether the name is a framework one.
+        const std::string_view text = name(i);
+        f.framework = isFrameworkRange(text, isMarker(i)) ? 2 : 1;
+        f.backwardWrapper = isBackwardWrapper(text);
+        f.backwardNode = isBackwardNode(text);
+        f.optimizerOp = isOptimizerOp(text);
+        f.isPhase = userRangePhase(text, f.phase);
+        f.notLayer = f.isPhase || iterationNumber(text).has_value();
     }
     autogradThread_.assign(t_.threads.size(), 0);
 }
@@ -169,12 +199,13 @@ void Correlator::userContext(RangeId i, StringId& layer, Direction& phase, bool&
             outermostModule = r_.name[i.value];
             continue;
         }
-        if (framework_[r_.name[i.value].value] != 1 || r_.kind[i.value] == RangeKind::Mark)
-            continue;
-        const bool isPhase = userRangePhase(name(i.value), phase);
+        const NameRoles& role = roles(i.value);
+        if (role.framework != 1 || r_.kind[i.value] == RangeKind::Mark) continue;
+        const bool isPhase = role.isPhase;
+        if (isPhase) phase = role.phase;
         // Phase and iteration ranges are never layers (DESIGN.md): ops outside every layer
         // range have none, whatever phase or step encloses them.
-        const bool notLayer = isPhase || iterationNumber(name(i.value)).has_value();
+        const bool notLayer = role.notLayer;
         if (!layer.valid() && isPhase && moduleLayer().valid())
             layer = moduleLayer();
         else if (!layer.valid() && !notLayer)
@@ -241,14 +272,14 @@ void Correlator::findOpsOfThread(uint32_t th, std::vector<uint8_t>& nodes,
         if (!marker || backwardDepth >= 0) continue;
         RangeId range(i);
         bool node = false;
-        if (isBackwardWrapper(name(i))) {
+        if (roles(i).backwardWrapper) {
             node = true;
             for (uint32_t j = i + 1; j < last && r_.depth[j] > d; ++j)
                 if (r_.depth[j] == d + 1 && isMarker(j) && r_.seq[j] >= 0) {
                     range = RangeId(j);
                     break;
                 }
-        } else if (isBackwardNode(name(i))) {
+        } else if (roles(i).backwardNode) {
             node = true;
         } else {
             bool markerAbove = false, seqAbove = false;
@@ -283,7 +314,7 @@ void Correlator::placeForwardOps() {
                         Direction phase = Direction::Forward;
                         bool hasPhase = false;
                         userContext(opExtent_[o], opLayer_[o], phase, hasPhase);
-                        if (isOptimizerOp(name(opRange_[o].value)))
+                        if (roles(opRange_[o].value).optimizerOp)
                             ops.direction[o] = Direction::Optimizer;
                         else if (hasPhase && phase != Direction::Other)
                             ops.direction[o] = phase;
@@ -330,6 +361,9 @@ void Correlator::pairBySeq() {
     };
     std::vector<OpId> match(opRange_.size());
     parallelFor(opRange_.size(), threads_, [&](size_t first, size_t last, unsigned) {
+        // Nodes come in the engine's order, each seq near the last one's: each search starts
+        // where the last ended.
+        auto hint = forward.end();
         for (size_t o = first; o < last; ++o) {
             if (!node_[o]) continue;
             const int32_t seq = r_.seq[opRange_[o].value];
@@ -337,7 +371,9 @@ void Correlator::pairBySeq() {
             // The last forward op with this seq that started before the node, or with it.
             const Key key{t_.threads[threadOf(static_cast<uint32_t>(o))].process.value,
                           static_cast<uint32_t>(seq), r_.start[opExtent_[o].value]};
-            auto it = std::upper_bound(forward.begin(), forward.end(), key, keyBefore);
+            auto it = partitionPointFrom(forward.begin(), forward.end(), hint,
+                                         [&](const Forward& f) { return !keyBefore(key, f); });
+            hint = it;
             if (it == forward.begin()) continue;
             --it;
             if (it->process == key.process && it->seq == key.seq) match[o] = OpId(it->op);
@@ -398,22 +434,27 @@ void Correlator::linkKernels() {
     linkLayer_.assign(n, StringId());
     std::vector<uint8_t> isExtent(r_.size(), 0); // bytes, not vector<bool>: read from two threads
     for (RangeId e : opExtent_) isExtent[e.value] = 1;
-    // Kernels are independent: halves on two threads, each writing its own rows.
+    // Kernels are independent: halves on two threads, each writing its own rows. Each half walks
+    // its kernels in start order, so each search starts from where the last one ended.
     parallelFor(n, threads_, [&](size_t firstKernel, size_t lastKernel, unsigned) {
+        std::vector<uint32_t> rangeHints(t_.threads.size(), UINT32_MAX);
+        auto opHint = opExtent_.end();
         for (size_t i = firstKernel; i < lastKernel; ++i) {
             // A replayed graph node takes the context of its capture-time launch.
             const ApiCallId call = t_.contextCall(i);
             if (!call.valid()) continue;
             const uint32_t th = a.thread[call.value].value;
-            const RangeId cand = innermostPushPop(t_, call);
+            const RangeId cand = innermostPushPop(t_, call, &rangeHints);
             linkRange_[i] = innermostOf(t_, cand, containingStartEnd(t_, call));
             // The innermost op instance on the stack; opExtent_ is sorted (built in range order).
             for (RangeId j = cand; j.valid(); j = r_.parent[j.value]) {
                 if (!isMarker(j.value)) continue;
                 if (!linkOp_[i].valid()) linkOp_[i] = j;
                 if (!isExtent[j.value]) continue;
-                auto op = std::lower_bound(opExtent_.begin(), opExtent_.end(), j);
+                auto op = partitionPointFrom(opExtent_.begin(), opExtent_.end(), opHint,
+                                             [j](RangeId e) { return e < j; });
                 if (op == opExtent_.end() || *op != j) continue;
+                opHint = op;
                 const auto o = static_cast<uint32_t>(op - opExtent_.begin());
                 linkOpInstance_[i] = OpId(o);
                 links.direction[i] = t_.ops.direction[o];

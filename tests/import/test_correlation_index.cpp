@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -75,6 +76,32 @@ TEST(CorrelationIndex, TwinsAndRepeatsAreDuplicatesButNotIdZero) {
     for (size_t i = 0; i < calls.size(); ++i)
         if (dropped[i]) rows.push_back(i);
     EXPECT_EQ(rows, (std::vector<size_t>{0, 3, 5, 6}));
+}
+
+// GPU work asks in nearly rising id order, each search starting where the last ended: every
+// answer equals a search of the whole bucket, whichever way and however far the ids jump, and
+// whatever bucket the hint was left in.
+TEST(CorrelationIndex, SearchesFromAHintFindWhatWholeSearchesFind) {
+    std::vector<Call> calls;
+    for (uint32_t i = 0; i < 5000; ++i) calls.push_back({i % 3 == 0 ? 1u : 0u, 2 * i + 1});
+    calls.push_back({0, 3, true}); // a twin: the call is still the answer
+    const auto index = indexOf(calls, 3);
+    const auto idOf = [&](uint32_t i) { return calls[i].id; };
+    std::vector<std::pair<uint32_t, uint32_t>> asks;                      // (bucket, id)
+    for (uint32_t id = 0; id < 10'010; id += 1) asks.emplace_back(0, id); // rising, odd and even
+    for (uint32_t id = 10'010; id-- > 0;) asks.emplace_back(0, id);       // falling
+    for (uint32_t k = 0; k < 20'000; ++k) // jumps both ways, buckets mixed
+        asks.emplace_back(k % 7 == 0 ? 1u : k % 11 == 0 ? 2u : 0u, (k * 7919u) % 10'020u);
+    asks.emplace_back(5, 1); // no such bucket
+    size_t hint = SIZE_MAX;
+    size_t found = 0;
+    for (const auto& [bucket, id] : asks) {
+        const uint32_t whole = index.find(bucket, id, idOf);
+        ASSERT_EQ(index.find(bucket, id, idOf, hint), whole) << bucket << " " << id;
+        found += whole != CorrelationIndex::kNone;
+    }
+    EXPECT_GT(found, 10'000u); // the asks hit calls, not only gaps
+    EXPECT_EQ(index.find(0, 3, idOf), 1u) << "the call, not its twin";
 }
 
 } // namespace

@@ -66,6 +66,9 @@ TEST(TimeColumn, BlocksHoldEveryTimeIncludingRowsOutOfTheirBlocksReach) {
     c.packBlocks();
     ASSERT_TRUE(c.blocked());
     EXPECT_TRUE(c.packed.empty());
+    // Blocks hold whole times: the origin (the first time a worker read, so it varies between
+    // loads of one file) is gone from the model's bytes.
+    EXPECT_EQ(c.origin, 0);
     EXPECT_TRUE(c.blocksConsistent());
     EXPECT_EQ(c.size(), times.size());
     EXPECT_EQ(c.blockBase.size(), (times.size() + 63) / 64);
@@ -108,6 +111,14 @@ TEST(SparseInt32Column, AbsentRowsReadMinusOneAndHeldOnesTheirValue) {
     EXPECT_EQ(c.values.size(), static_cast<size_t>(std::count_if(
                                    dense.begin(), dense.end(), [](int32_t v) { return v != -1; })));
     EXPECT_TRUE(ls::SparseInt32Column::of(std::vector<int32_t>{}, 0).empty());
+    // In one pass, given the count of held rows (or a wrong one, which only costs growth).
+    const size_t held = c.values.size();
+    for (const size_t hint : {held, size_t(0), held + 100}) {
+        const auto once = ls::SparseInt32Column::of(dense, dense.size(), hint);
+        EXPECT_EQ(once.present, c.present) << hint;
+        EXPECT_EQ(once.before, c.before) << hint;
+        EXPECT_EQ(once.values, c.values) << hint;
+    }
 }
 
 TEST(BackRefColumn, NearAndFarReferencesAndNoneReadBack) {

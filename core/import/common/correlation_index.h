@@ -29,7 +29,15 @@ class CorrelationIndex {
     void build(size_t n, size_t buckets, BucketOf bucketOf, IdOf idOf, Backtrace backtrace);
     // The row kept for (bucket, id), the lowest one for id 0; kNone when there is none. idOf:
     // the rows' ids as build() had them (the rows may have been packed since).
-    template <typename IdOf> uint32_t find(uint32_t bucket, uint32_t id, IdOf idOf) const;
+    template <typename IdOf> uint32_t find(uint32_t bucket, uint32_t id, IdOf idOf) const {
+        size_t hint = SIZE_MAX;
+        return find(bucket, id, idOf, hint);
+    }
+    // The same, searching outward from `hint` (the position the last find of the caller ended
+    // at, which it updates): GPU work in start order asks for ids in nearly rising order, so
+    // each answer is a few steps from the last instead of a search of all calls.
+    template <typename IdOf>
+    uint32_t find(uint32_t bucket, uint32_t id, IdOf idOf, size_t& hint) const;
     uint64_t duplicateCount() const { return duplicateCount_; }
     // Per row, whether it is a duplicate (empty when none is); the index keeps none.
     RowFlags takeDuplicates() { return std::move(duplicates_); }
@@ -82,9 +90,32 @@ void CorrelationIndex::build(size_t n, size_t buckets, BucketOf bucketOf, IdOf i
 }
 
 template <typename IdOf>
-uint32_t CorrelationIndex::find(uint32_t bucket, uint32_t id, IdOf idOf) const {
+uint32_t CorrelationIndex::find(uint32_t bucket, uint32_t id, IdOf idOf, size_t& hint) const {
     if (bucket + 1 >= begin_.size()) return kNone;
-    size_t lo = begin_[bucket], hi = begin_[bucket + 1]; // the first position with an id >= id
+    const size_t first = begin_[bucket], last = begin_[bucket + 1];
+    if (first == last) return kNone;
+    // The first position with an id >= id lies in [lo, hi]: found by steps doubling away from
+    // the hint, then a binary search between the last two.
+    size_t lo = first, hi = last;
+    if (hint >= first && hint < last) {
+        const auto below = [&](size_t p) { return idOf(rowAt(p)) < id; };
+        size_t at = hint, step = 1;
+        if (below(at)) {
+            while (last - at > step && below(at + step)) {
+                at += step;
+                step *= 2;
+            }
+            lo = at + 1;
+            hi = last - at > step ? at + step : last;
+        } else {
+            while (at - first >= step && !below(at - step)) {
+                at -= step;
+                step *= 2;
+            }
+            lo = at - first >= step ? at - step + 1 : first;
+            hi = at;
+        }
+    }
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         if (idOf(rowAt(mid)) < id)
@@ -92,7 +123,8 @@ uint32_t CorrelationIndex::find(uint32_t bucket, uint32_t id, IdOf idOf) const {
         else
             hi = mid;
     }
-    return lo < begin_[bucket + 1] && idOf(rowAt(lo)) == id ? rowAt(lo) : kNone;
+    if (lo < last) hint = lo;
+    return lo < last && idOf(rowAt(lo)) == id ? rowAt(lo) : kNone;
 }
 
 } // namespace ls

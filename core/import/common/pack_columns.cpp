@@ -18,9 +18,9 @@ void packApiCalls(ApiCallColumns& a) {
     a.result = decltype(a.result)::of(Results{a.importResult}, n);
     a.importResult = {};
     // Renumbered in the rows' final order: the codes the read gave follow the file's.
-    a.thread = Dict16Column<ThreadId>::of(a.importThread, n);
+    a.thread = Dict16Column<ThreadId>::gather(a.importThread, nullptr);
     a.importThread = {};
-    a.name = Dict16Column<StringId>::of(a.importName, n);
+    a.name = Dict16Column<StringId>::gather(a.importName, nullptr);
     a.importName = {};
     struct Correlations { // the ids' bit patterns
         const Column<uint32_t>& c;
@@ -33,16 +33,6 @@ void packApiCalls(ApiCallColumns& a) {
 }
 
 namespace {
-
-// Row i of `c` in the new order: old row perm[i].
-template <typename Col> struct Gathered {
-    const Col& c;
-    const Column<uint32_t>& perm;
-    auto operator[](size_t i) const { return c[perm[i]]; }
-};
-template <typename Col> Gathered<Col> gathered(const Col& c, const Column<uint32_t>& perm) {
-    return {c, perm};
-}
 
 // Row i of an op id or seq column in the new order, decoded with its source row.
 struct GatheredOpField {
@@ -65,12 +55,12 @@ void packRanges(RangeColumns& r, const Column<uint32_t>& perm, const RowRuns& so
     // first (seq's packed form holds only the ranges that have one): this step is part of the
     // load's peak, and run side by side they held two more 2-byte columns at once, for no time
     // saved (the gathers are bound by memory).
-    r.seq =
-        SparseInt32Column::of(GatheredOpField{r.importSeq, perm, RowRuns::Cursor(sourceRows)}, n);
+    r.seq = SparseInt32Column::of(GatheredOpField{r.importSeq, perm, RowRuns::Cursor(sourceRows)},
+                                  n, r.importSeq.heldCount());
     r.importSeq.clear();
-    r.name = Dict16Column<StringId>::of(gathered(r.importName, perm), n);
+    r.name = Dict16Column<StringId>::gather(r.importName, &perm);
     r.importName = {};
-    auto sizes = Dict16Column<StringId>::of(gathered(r.importSizes, perm), n);
+    auto sizes = Dict16Column<StringId>::gather(r.importSizes, &perm);
     r.importSizes = {};
     r.sizes.pair(r.name, std::move(sizes));
     r.opId =

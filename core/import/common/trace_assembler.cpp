@@ -47,7 +47,12 @@ class Assembler {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, StreamId> streamByKey_;
     CorrelationIndex apiByCorrelation_; // calls by (process bucket, correlation id)
     void indexApiCalls(const RowFlags* backtrace);
-    ApiCallId callByCorrelation(ProcessId p, uint32_t id) const;
+    // hint: as CorrelationIndex::find's, one per caller walking ops in start order.
+    ApiCallId callByCorrelation(ProcessId p, uint32_t id, size_t& hint) const;
+    ApiCallId callByCorrelation(ProcessId p, uint32_t id) const {
+        size_t hint = SIZE_MAX;
+        return callByCorrelation(p, id, hint);
+    }
     uint32_t bucketOf(ProcessId p) const {
         return p.valid() && p.value < t_.processes.size()
                    ? p.value
@@ -64,12 +69,12 @@ void Assembler::indexApiCalls(const RowFlags* backtrace) {
         [&](uint32_t i) { return backtrace && i < backtrace->size() && (*backtrace)[i]; });
 }
 
-ApiCallId Assembler::callByCorrelation(ProcessId p, uint32_t id) const {
+ApiCallId Assembler::callByCorrelation(ProcessId p, uint32_t id, size_t& hint) const {
     const auto& a = t_.apiCalls;
     const bool packed = a.importCorrelation.empty();
-    const uint32_t row = apiByCorrelation_.find(bucketOf(p), id, [&](uint32_t i) {
-        return packed ? a.correlationOf(i) : a.importCorrelation[i];
-    });
+    const uint32_t row = apiByCorrelation_.find(
+        bucketOf(p), id,
+        [&](uint32_t i) { return packed ? a.correlationOf(i) : a.importCorrelation[i]; }, hint);
     return row == CorrelationIndex::kNone ? ApiCallId() : ApiCallId(row);
 }
 
@@ -135,13 +140,16 @@ void Assembler::assignStreams(GpuOpColumns& c) {
 }
 
 void Assembler::correlate(GpuOpColumns& c) {
-    // A binary search per row, each on its own: the rows split over the workers.
+    // A search per row, each from where the last ended (ids rise nearly with the starts): the
+    // rows split over the workers.
     const unsigned parts = c.size() >= kParallelRows ? std::max(1u, threads_) : 1;
     std::vector<uint64_t> orphansPerPart(parts, 0);
     if (c.launch.size() != c.size()) c.launch.assign(c.size(), ApiCallId()); // may be empty
     parallelFor(c.size(), parts, [&](size_t from, size_t to, unsigned part) {
+        size_t hint = SIZE_MAX;
         for (size_t i = from; i < to; ++i) {
-            const ApiCallId call = callByCorrelation(t_.streamOf(c, i).process, c.correlation[i]);
+            const ApiCallId call =
+                callByCorrelation(t_.streamOf(c, i).process, c.correlation[i], hint);
             if (call.valid())
                 c.launch[i] = call;
             else
@@ -186,35 +194,41 @@ void Assembler::buildIndexes() {
 
 void Assembler::computeSpan() {
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-    auto span = [&](const auto& s, const auto& e) {
-        if (s.empty()) return;
-        lo = std::min(lo, *std::min_element(s.begin(), s.end()));
-        for (size_t i = 0; i < e.size(); ++i) hi = std::max(hi, e[i]);
+    // The GPU ops and the calls are in start order by now: their first rows start first.
+    auto gpuOps = [&](const GpuOpColumns& c) {
+        if (c.start.empty()) return;
+        lo = std::min(lo, c.start.front());
+        hi = std::max(hi, *std::max_element(c.end.begin(), c.end.end()));
     };
-    span(t_.kernels.start, t_.kernels.end);
-    span(t_.memcpys.start, t_.memcpys.end);
-    span(t_.memsets.start, t_.memsets.end);
-    span(t_.apiCalls.start, t_.apiCalls.end);   // packed already: ends as durations
-    span(t_.ranges.start, t_.ranges.importEnd); // unended ranges still hold end == start here
+    gpuOps(t_.kernels);
+    gpuOps(t_.memcpys);
+    gpuOps(t_.memsets);
+    const auto& a = t_.apiCalls; // packed already: ends as durations
+    const auto& r = t_.ranges;   // not yet in start order; unended ranges end at their start here
+    const unsigned parts = a.size() + r.size() >= kParallelRows ? std::max(1u, threads_) : 1;
+    std::vector<TimeNs> los(parts, lo), his(parts, hi);
+    if (!a.start.empty()) los[0] = std::min(lo, a.start.front());
+    parallelFor(a.size(), parts, [&](size_t first, size_t last, unsigned part) {
+        for (size_t i = first; i < last; ++i) his[part] = std::max(his[part], a.end[i]);
+    });
+    // Rows in parallel pieces, straight from the 6-byte starts and the import durations.
+    const bool rangesPacked = r.start.packed.size() == r.size();
+    parallelFor(r.size(), parts, [&](size_t first, size_t last, unsigned part) {
+        TimeNs l = los[part], h = his[part];
+        for (size_t i = first; i < last; ++i) {
+            const TimeNs s =
+                rangesPacked ? r.start.origin + TimeColumn::decode(r.start.packed[i]) : r.start[i];
+            l = std::min(l, s);
+            h = std::max(h, s + r.importEnd.duration(i));
+        }
+        los[part] = l;
+        his[part] = h;
+    });
+    lo = *std::min_element(los.begin(), los.end());
+    hi = *std::max_element(his.begin(), his.end());
     if (lo > hi) lo = hi = 0;
     t_.captureStart = lo;
     t_.captureEnd = hi;
-    // The importers' origin is the first time one of their workers read: the middle of the capture
-    // instead, so that a trace's model is the same bytes whichever worker read first. Packed ends
-    // are durations, whatever the origin.
-    const TimeNs middle = lo + (hi - lo) / 2;
-    auto rebase = [&](std::initializer_list<TimeColumn*> times) {
-        if (times.begin()[0]->origin == middle || !TimeColumn::fits(lo, middle) ||
-            !TimeColumn::fits(hi, middle))
-            return;
-        for (TimeColumn* c : times) {
-            const TimeNs was = c->origin;
-            for (auto& p : c->packed) p = TimeColumn::encode(was + TimeColumn::decode(p), middle);
-            c->origin = middle;
-        }
-    };
-    rebase({&t_.apiCalls.start});
-    rebase({&t_.ranges.start}); // the ends are durations
 }
 
 void Assembler::indexRanges() {
@@ -235,19 +249,34 @@ void Assembler::indexRanges() {
     std::partial_sum(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end(),
                      t_.threadRangeBegin.begin());
     Column<uint32_t> perm = unwrittenColumn<uint32_t>(r.size()); // every row written below
+    std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
+    // Whether each thread's rows, in file order, are in order already (by start, longer first):
+    // checked as they are placed, from the rows read in file order, not gathered afterwards.
+    struct Last {
+        TimeNs start = std::numeric_limits<TimeNs>::min(), end = 0;
+        bool inOrder = true;
+    };
+    std::vector<Last> last(threads);
+    auto place = [&](uint32_t i, uint32_t thread) {
+        perm[fill[thread]++] = i;
+        const TimeNs start = r.start[i], end = start + r.importEnd.duration(i);
+        Last& l = last[thread];
+        if (start < l.start || (start == l.start && end > l.end)) l.inOrder = false;
+        l.start = start;
+        l.end = end;
+    };
     {
-        std::vector<uint32_t> fill(t_.threadRangeBegin.begin(), t_.threadRangeBegin.end() - 1);
         // The threads' pages go back to the system as they are read: the permutation's pages
         // are faulted in meanwhile, and the two are not both whole at this step of the peak.
         auto& th = r.importThread;
         if (th.wide.empty()) {
             column_memory::ReadOnce pages(th.code);
             for (uint32_t i = 0; i < r.size(); ++i) {
-                perm[fill[th.distinct[th.code[i]]]++] = i;
+                place(i, th.distinct[th.code[i]]);
                 pages.readThrough(i);
             }
         } else {
-            for (uint32_t i = 0; i < r.size(); ++i) perm[fill[th.wide[i].value]++] = i;
+            for (uint32_t i = 0; i < r.size(); ++i) place(i, th.wide[i].value);
         }
     }
     r.importThread = {}; // threadRangeBegin says it from here on
@@ -256,8 +285,8 @@ void Assembler::indexRanges() {
     };
     for (size_t th = 0; th < threads; ++th) {
         auto first = perm.begin() + t_.threadRangeBegin[th],
-             last = perm.begin() + t_.threadRangeBegin[th + 1];
-        if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
+             end = perm.begin() + t_.threadRangeBegin[th + 1];
+        if (!last[th].inOrder) std::stable_sort(first, end, before);
     }
     // Source rows are packed straight from the permutation, so their column is not permuted
     // (nor held) at the peak the permutation makes.
@@ -282,7 +311,11 @@ void Assembler::indexRanges() {
     // come in order.
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> farPerPart(threads_);
     parallelFor(threads, threads_, [&](size_t firstThread, size_t lastThread, unsigned part) {
-        std::vector<uint32_t> stack;
+        struct Open { // a push/pop range still open, its times decoded once
+            uint32_t row;
+            TimeNs start, end;
+        };
+        std::vector<Open> stack;
         for (size_t th = firstThread; th < lastThread; ++th) {
             stack.clear();
             for (uint32_t i = t_.threadRangeBegin[th]; i < t_.threadRangeBegin[th + 1]; ++i) {
@@ -290,18 +323,19 @@ void Assembler::indexRanges() {
                 // by interval, Trace::threadStartEnd) and marks have no extent. Those hang under
                 // the innermost push/pop range still open at their start.
                 const bool pushPop = r.importKind[i] == RangeKind::PushPop;
-                while (!stack.empty() && (pushPop ? !(r.start[stack.back()] <= r.start[i] &&
-                                                      r.end[i] <= r.end[stack.back()])
-                                                  : r.end[stack.back()] < r.start[i])) {
-                    if (pushPop && r.end[stack.back()] > r.start[i]) ++improperPerPart[part];
+                const TimeNs start = r.start[i], end = r.end[i];
+                while (!stack.empty() &&
+                       (pushPop ? !(stack.back().start <= start && end <= stack.back().end)
+                                : stack.back().end < start)) {
+                    if (pushPop && stack.back().end > start) ++improperPerPart[part];
                     stack.pop_back();
                 }
                 depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
-                const RangeId parent = stack.empty() ? RangeId() : RangeId(stack.back());
+                const RangeId parent = stack.empty() ? RangeId() : RangeId(stack.back().row);
                 r.parent.back[i] = BackRefColumn<RangeId>::code(i, parent);
                 if (r.parent.back[i] == BackRefColumn<RangeId>::kFar)
                     farPerPart[part].emplace_back(i, parent.value);
-                if (pushPop) stack.push_back(i);
+                if (pushPop) stack.push_back({i, start, end});
             }
         }
     });
