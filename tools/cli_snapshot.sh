@@ -18,7 +18,7 @@ done
 # Every trace of the test suite too (Nsight exports, Kineto and Paddle JSON, the corpus).
 while IFS= read -r f; do traces+=("$f"); done < <(find tests/data tests/corpus/data -type f \
     \( -name '*.sqlite' -o -name '*.json' -o -name '*.json.gz' \) 2> /dev/null | sort)
-reports=(kern_sum gpukernsum api_sum nvtx_kern_sum nvtx_sum layer_sum op_sum tc_sum layer_tree)
+reports=(kern_sum gpukernsum api_sum nvtx_kern_sum nvtx_sum layer_sum op_sum tc_sum layer_tree iter_sum)
 
 run() { # name, args...
     local name=$1

@@ -32,6 +32,22 @@ TimeNs lengthOf(const std::vector<Interval>& disjoint) {
     return total;
 }
 
+TimeNs unionLengthOfSorted(const std::vector<const std::vector<Interval>*>& lists) {
+    UnionLength u;
+    std::vector<size_t> next(lists.size(), 0);
+    for (;;) {
+        size_t from = lists.size();
+        for (size_t k = 0; k < lists.size(); ++k)
+            if (next[k] < lists[k]->size() &&
+                (from == lists.size() ||
+                 (*lists[k])[next[k]].start < (*lists[from])[next[from]].start))
+                from = k;
+        if (from == lists.size()) return u.length();
+        const Interval& i = (*lists[from])[next[from]++];
+        u.add(i.start, i.end);
+    }
+}
+
 TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b) {
     TimeNs total = 0;
     size_t i = 0, j = 0;

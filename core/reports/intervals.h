@@ -3,6 +3,7 @@
 // streams overlapping another counts once) and the length of the intersection of two unions.
 #include "core/model/trace.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ls {
@@ -19,6 +20,33 @@ std::vector<Interval> unionOf(std::vector<Interval> intervals);
 
 // Total length of a union (disjoint intervals).
 TimeNs lengthOf(const std::vector<Interval>& disjoint);
+
+// The length of the union of intervals handed over in order of their starts, kept as they come
+// (the merged stretch open now, and the length of those closed before it): no interval is held.
+// Empty intervals count for nothing, as in unionOf.
+class UnionLength {
+  public:
+    void add(TimeNs start, TimeNs end) {
+        if (end <= start) return;
+        if (open_ && start <= end_) {
+            end_ = std::max(end_, end);
+            return;
+        }
+        if (open_) closed_ += end_ - start_;
+        start_ = start;
+        end_ = end;
+        open_ = true;
+    }
+    TimeNs length() const { return closed_ + (open_ ? end_ - start_ : 0); }
+
+  private:
+    TimeNs start_ = 0, end_ = 0, closed_ = 0;
+    bool open_ = false;
+};
+
+// The length of the union of several lists, each sorted by start: merged as they are read, where
+// unionOf over their concatenation would sort it.
+TimeNs unionLengthOfSorted(const std::vector<const std::vector<Interval>*>& lists);
 
 // Length of the time covered by both unions (each sorted and disjoint, as unionOf returns).
 TimeNs intersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b);

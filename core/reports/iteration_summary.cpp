@@ -5,38 +5,24 @@
 #include "core/reports/intervals.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 
 namespace ls {
 namespace {
 
-// Intervals grouped by iteration, in one array (offsets per group, as a CSR index): a count
-// pass, then a fill pass; group g is items[offset[g], offset[g + 1]).
-class GroupedIntervals {
-  public:
-    explicit GroupedIntervals(size_t groups) : offset_(groups + 2, 0) {}
-    void count(int group) {
-        if (group >= 0) ++offset_[static_cast<size_t>(group) + 2];
-    }
-    void allocate() {
-        for (size_t g = 2; g < offset_.size(); ++g) offset_[g] += offset_[g - 1];
-        items_.resize(offset_.back());
-    }
-    void add(int group, Interval iv) {
-        if (group >= 0) items_[offset_[static_cast<size_t>(group) + 1]++] = iv;
-    }
-    // Length of the union of group g.
-    TimeNs unionLength(size_t g) const {
-        const auto first = items_.begin() + static_cast<std::ptrdiff_t>(offset_[g]);
-        return lengthOf(
-            unionOf({first, items_.begin() + static_cast<std::ptrdiff_t>(offset_[g + 1])}));
-    }
-
-  private:
-    std::vector<size_t> offset_;
-    std::vector<Interval> items_;
-};
+// Rows of a GPU table in order of their starts: the rows themselves where the model keeps them so
+// (always, after assembly), else sorted.
+template <typename Starts> std::vector<uint32_t> byStart(const Starts& start, size_t n) {
+    std::vector<uint32_t> order;
+    if (std::is_sorted(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(n))) return order;
+    order.resize(n);
+    for (uint32_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return start[a] < start[b]; });
+    return order;
+}
 
 double quantile(std::vector<double> sorted, double q) {
     const double pos = q * static_cast<double>(sorted.size() - 1);
@@ -72,34 +58,14 @@ IterationSummary iterationSummary(const Trace& t) {
     const auto& spans = t.iterations;
     if (spans.empty()) return s;
 
-    // Each GPU operation's iteration, by where its launch call started.
+    // Each GPU operation goes to the iteration its launch call started in. One pass over the
+    // kernels, copies and sets merged in order of their starts feeds each iteration's unions as
+    // it goes: a union needs its intervals in that order, and no interval is kept (at 5M kernels
+    // the grouped copies took a second and 200 MB).
     const auto& kernels = t.kernels;
-    std::vector<int> kernelIteration(kernels.size()), copyIteration(t.memcpys.size()),
-        setIteration(t.memsets.size());
     std::vector<int8_t> isComm(t.strings.size(), -1); // per kernel name: -1 not yet known
-    for (uint32_t k = 0; k < kernels.size(); ++k) {
-        kernelIteration[k] = iterationAt(spans, kernelIterationTime(t, KernelId(k)));
-        int8_t& known = isComm[kernels.name[k].value];
-        if (known < 0) known = collectiveOfKernel(t.str(kernels.name[k])) != Collective::None;
-    }
-    for (size_t i = 0; i < t.memcpys.size(); ++i)
-        copyIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memcpys, i));
-    for (size_t i = 0; i < t.memsets.size(); ++i)
-        setIteration[i] = iterationAt(spans, gpuOpIterationTime(t, t.memsets, i));
-
-    GroupedIntervals all(spans.size()), comm(spans.size());
-    std::vector<GroupedIntervals> byDirection(4, GroupedIntervals(spans.size()));
-    for (uint32_t k = 0; k < kernels.size(); ++k) {
-        all.count(kernelIteration[k]);
-        byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].count(kernelIteration[k]);
-        if (isComm[kernels.name[k].value]) comm.count(kernelIteration[k]);
-    }
-    for (int i : copyIteration) all.count(i);
-    for (int i : setIteration) all.count(i);
-    all.allocate();
-    comm.allocate();
-    for (auto& d : byDirection) d.allocate();
-
+    std::vector<UnionLength> all(spans.size()), comm(spans.size());
+    std::vector<std::array<UnionLength, 4>> byDirection(spans.size());
     s.rows.resize(spans.size());
     for (size_t i = 0; i < spans.size(); ++i) {
         IterationRow& r = s.rows[i];
@@ -107,25 +73,45 @@ IterationSummary iterationSummary(const Trace& t) {
         r.gpuEnd = std::numeric_limits<TimeNs>::min();
     }
     auto place = [&](int i, TimeNs start, TimeNs end) {
-        if (i < 0) return;
         IterationRow& r = s.rows[static_cast<size_t>(i)];
         r.gpuStart = std::min(r.gpuStart, start);
         r.gpuEnd = std::max(r.gpuEnd, end);
-        all.add(i, {start, end});
+        all[static_cast<size_t>(i)].add(start, end);
     };
-    for (uint32_t k = 0; k < kernels.size(); ++k) {
-        const int i = kernelIteration[k];
+    const GpuOpColumns* tables[3] = {&kernels, &t.memcpys, &t.memsets};
+    std::vector<uint32_t> orders[3];
+    size_t next[3] = {0, 0, 0};
+    for (size_t k = 0; k < 3; ++k) orders[k] = byStart(tables[k]->start, tables[k]->size());
+    auto rowAt = [&](size_t k, size_t at) { return orders[k].empty() ? at : orders[k][at]; };
+    for (;;) {
+        // The table whose next row starts first (kernels first among equal starts).
+        size_t from = 3;
+        TimeNs earliest = std::numeric_limits<TimeNs>::max();
+        for (size_t k = 0; k < 3; ++k)
+            if (next[k] < tables[k]->size()) {
+                const TimeNs start = tables[k]->start[rowAt(k, next[k])];
+                if (from == 3 || start < earliest) {
+                    from = k;
+                    earliest = start;
+                }
+            }
+        if (from == 3) break;
+        const size_t row = rowAt(from, next[from]++);
+        const GpuOpColumns& c = *tables[from];
+        const TimeNs when = from == 0 ? kernelIterationTime(t, KernelId(static_cast<uint32_t>(row)))
+                                      : gpuOpIterationTime(t, c, row);
+        const int i = iterationAt(spans, when);
         if (i < 0) continue;
-        const Interval iv{kernels.start[k], kernels.end[k]};
-        place(i, iv.start, iv.end);
+        const TimeNs start = c.start[row], end = c.end[row];
+        place(i, start, end);
+        if (from != 0) continue;
         ++s.rows[static_cast<size_t>(i)].kernels;
-        byDirection[static_cast<size_t>(t.kernelLinks.direction[k])].add(i, iv);
-        if (isComm[kernels.name[k].value]) comm.add(i, iv);
+        byDirection[static_cast<size_t>(i)][static_cast<size_t>(t.kernelLinks.direction[row])].add(
+            start, end);
+        int8_t& known = isComm[kernels.name[row].value];
+        if (known < 0) known = collectiveOfKernel(t.str(kernels.name[row])) != Collective::None;
+        if (known) comm[static_cast<size_t>(i)].add(start, end);
     }
-    for (size_t c = 0; c < t.memcpys.size(); ++c)
-        place(copyIteration[c], t.memcpys.start[c], t.memcpys.end[c]);
-    for (size_t c = 0; c < t.memsets.size(); ++c)
-        place(setIteration[c], t.memsets.start[c], t.memsets.end[c]);
 
     std::vector<double> durations;
     for (size_t i = 0; i < spans.size(); ++i) {
@@ -138,11 +124,11 @@ IterationSummary iterationSummary(const Trace& t) {
             r.gpuStart = r.start;
             r.gpuEnd = r.end;
         }
-        r.busy = all.unionLength(i);
-        r.forward = byDirection[static_cast<size_t>(Direction::Forward)].unionLength(i);
-        r.backward = byDirection[static_cast<size_t>(Direction::Backward)].unionLength(i);
-        r.optimizer = byDirection[static_cast<size_t>(Direction::Optimizer)].unionLength(i);
-        r.comm = comm.unionLength(i);
+        r.busy = all[i].length();
+        r.forward = byDirection[i][static_cast<size_t>(Direction::Forward)].length();
+        r.backward = byDirection[i][static_cast<size_t>(Direction::Backward)].length();
+        r.optimizer = byDirection[i][static_cast<size_t>(Direction::Optimizer)].length();
+        r.comm = comm[i].length();
         r.idle = r.duration() - r.busy;
         durations.push_back(static_cast<double>(r.duration()));
     }

@@ -2,6 +2,7 @@
 #include "core/reports/group_name.h"
 #include "core/reports/intervals.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
@@ -103,6 +104,36 @@ TEST(GroupName, EqualNamesShareAnIdInEveryThread) {
     for (size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
     for (int k = 0; k < 200; ++k)
         EXPECT_EQ(seen[0][static_cast<size_t>(k)].name(), "pg" + std::to_string(k));
+}
+
+// Lists each sorted by start, merged as they are read: the union's length is that of unionOf
+// over their concatenation, overlaps within and across the lists, touching and empty intervals
+// and an empty list included. UnionLength fed in start order agrees too.
+TEST(UnionLengthOfSorted, EqualsTheLengthOfTheUnionOfAllTheLists) {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 200; ++round) {
+        std::vector<std::vector<Interval>> lists(1 + round % 4);
+        std::vector<Interval> all;
+        for (auto& list : lists) {
+            TimeNs at = static_cast<TimeNs>(rng() % 50);
+            const size_t n = round % 5 == 0 ? 0 : rng() % 40;
+            for (size_t i = 0; i < n; ++i) {
+                at += static_cast<TimeNs>(rng() % 20);
+                const TimeNs length = static_cast<TimeNs>(rng() % 30) - 3; // some empty
+                list.push_back({at, at + length});
+            }
+            all.insert(all.end(), list.begin(), list.end());
+        }
+        std::vector<const std::vector<Interval>*> pointers;
+        for (const auto& list : lists) pointers.push_back(&list);
+        const TimeNs want = lengthOf(unionOf(all));
+        ASSERT_EQ(unionLengthOfSorted(pointers), want) << round;
+        std::sort(all.begin(), all.end(),
+                  [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        UnionLength fed;
+        for (const Interval& i : all) fed.add(i.start, i.end);
+        ASSERT_EQ(fed.length(), want) << round;
+    }
 }
 
 } // namespace
