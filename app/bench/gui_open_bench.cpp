@@ -3,6 +3,7 @@
 #include "app/bench/bench_median.h"
 #include "core/cache/trace_cache.h"
 #include "core/load/load.h"
+#include "core/model/platform.h"
 #include "core/present/step_timing.h"
 #include "widgets/timeline/load_overview_view.h"
 #include "widgets/util/revealed_table_model.h"
@@ -31,6 +32,7 @@ class TimedApplication : public QApplication {
         ++depth_;
         QElapsedTimer clock;
         clock.start();
+        const double cpuBefore = ls::platform::threadCpuMs();
         const int type = event->type();
         const char* name = receiver->metaObject()->className(); // the receiver may be gone after
         const QObject* owner = receiver->parent() && receiver->parent()->parent()
@@ -39,9 +41,13 @@ class TimedApplication : public QApplication {
         const char* ownerName = owner ? owner->metaObject()->className() : "";
         const bool handled = QApplication::notify(receiver, event);
         --depth_;
+        // The thread's CPU beside the wall time: a stall that is mostly waiting (for a core, a
+        // lock, a page) shows a small CPU time.
         if (const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6; ms >= 3)
-            std::fprintf(stderr, "gui event %-24s in %-24s %5d %6.1f ms (ends at %.3f s)\n", name,
-                         ownerName, type, ms, ls::StepTiming::sinceStart());
+            std::fprintf(stderr,
+                         "gui event %-24s in %-24s %5d %6.1f ms, CPU %.1f ms (ends at %.3f s)\n",
+                         name, ownerName, type, ms, ls::platform::threadCpuMs() - cpuBefore,
+                         ls::StepTiming::sinceStart());
         return handled;
     }
 

@@ -40,6 +40,8 @@ void discard(void* block, size_t capacityBytes, size_t from, size_t to) noexcept
 }
 void adoptNext(void* pages, size_t bytes) noexcept { pending = {pages, bytes}; }
 
+bool freshBlocksAreZero(size_t bytes) noexcept { return mapped(bytes); }
+
 void* takeAdopted(size_t bytes) noexcept {
     // Only blocks deallocate() unmaps may be adopted.
     if (!pending.pages || pending.bytes != bytes || bytes < kMappedBytes) return nullptr;

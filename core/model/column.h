@@ -8,6 +8,7 @@
 // deallocate works for both kinds: a block's size says which it is.
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <new>
 #include <type_traits>
@@ -53,6 +54,8 @@ template <typename T, typename A> class ReadOnce {
     size_t done_ = 0;
 };
 void* takeAdopted(size_t bytes) noexcept;
+// Whether a block of `bytes` comes as a fresh mapping, every byte zero until written.
+bool freshBlocksAreZero(size_t bytes) noexcept;
 
 // What adoptColumn "constructs" each element of an adopted block from: nothing.
 struct AsTheyAre {};
@@ -120,6 +123,27 @@ template <typename T> void adoptColumn(Column<T>& c, void* pages, size_t n) {
 template <typename T> Column<T> unwrittenColumn(size_t n) {
     static_assert(std::is_trivially_default_constructible_v<T>);
     return Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n));
+}
+
+// Grows an empty column to n elements that read as T{}, without writing them where that is
+// already what they hold: a large column is a fresh mapping, whose pages the system gives zeroed
+// as they are first written. Presizing a load's columns (hundreds of MB) then costs nothing at
+// once, and each page is faulted in by the reader that writes it, not by a zero-filling burst on
+// every core that a window's paint has to wait behind.
+template <typename T> void presizeZeroed(Column<T>& c, size_t n) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        static const bool zeroIsDefault = [] {
+            const T value{};
+            const unsigned char zero[sizeof(T)] = {};
+            return std::memcmp(&value, zero, sizeof(T)) == 0;
+        }();
+        if (c.empty() && zeroIsDefault && column_memory::freshBlocksAreZero(n * sizeof(T))) {
+            Column<T>(column_memory::AsTheyAreIterator(0), column_memory::AsTheyAreIterator(n))
+                .swap(c);
+            return;
+        }
+    }
+    c.resize(n);
 }
 
 // A column equals a plain vector holding the same values (tests compare them).

@@ -39,7 +39,7 @@ class RowidBlockInt32Column {
     // Sized for `rows` rows placed at rowid firstRow + position.
     void presizeCoded(int64_t firstRow, size_t rows) {
         firstRowid = firstRow;
-        code.resize(rows);
+        presizeZeroed(code, rows);
         base.assign((rows + kBlockRows - 1) / kBlockRows, kNoBase);
         far.clear();
     }

@@ -2,11 +2,13 @@
 // grows, equal copies), its big blocks are page mappings of their own, and an adopted block
 // becomes a column's contents as it is, taken only by the allocation of its size.
 #include "core/model/column.h"
+#include "core/model/ids.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <numeric>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -30,6 +32,25 @@ TEST(Column, ResizeGivesZerosInSmallAndBigBlocksAfterAClear) {
         EXPECT_TRUE(std::all_of(c.begin(), c.end(), [](uint32_t v) { return v == 0; }))
             << n << " values";
     }
+}
+
+// Presized columns read as value-initialized ones, big (left to the system's zeroed pages) or
+// small (written), and so does a type whose default is not all zero bytes (an invalid id).
+TEST(Column, PresizedColumnsReadAsDefaultValuesWhateverTheirSize) {
+    for (const size_t n : {size_t(10), size_t(3'000'000)}) {
+        Column<uint16_t> codes;
+        ls::presizeZeroed(codes, n);
+        ASSERT_EQ(codes.size(), n);
+        EXPECT_TRUE(std::all_of(codes.begin(), codes.end(), [](uint16_t v) { return v == 0; }));
+        codes[n - 1] = 7; // writable to the last row
+        Column<ls::StringId> ids;
+        ls::presizeZeroed(ids, n);
+        ASSERT_EQ(ids.size(), n);
+        EXPECT_TRUE(std::all_of(ids.begin(), ids.end(), [](ls::StringId v) { return !v.valid(); }));
+    }
+    Column<uint32_t> held = {1, 2, 3}; // a column with rows grows as resize() grows it
+    ls::presizeZeroed(held, 5);
+    EXPECT_EQ(held, (std::vector<uint32_t>{1, 2, 3, 0, 0}));
 }
 
 TEST(Column, ValuesSurviveGrowthPastTheMappedSizeAndCopiesAreEqual) {

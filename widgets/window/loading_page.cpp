@@ -1,6 +1,7 @@
 #include "widgets/window/loading_page.h"
 
 #include "widgets/timeline/load_overview_view.h"
+#include "widgets/util/status_line.h"
 #include "widgets/util/units.h"
 
 #include <QHBoxLayout>
@@ -22,16 +23,11 @@ LoadingPage::LoadingPage(QMainWindow* window) : QWidget(window), window_(window)
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     title_->setFont(big);
-    progress_ = new QLabel;
-    progress_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    kernels_ = new QLabel;
-    // The two lines change text at every tick: one line high and as wide as the page whatever
-    // their text, so that no tick moves the overview below them (a relayout and a repaint of the
-    // whole page on the GUI thread, tens of ms while the loader keeps both cores busy).
-    for (QLabel* line : {progress_, kernels_}) {
-        line->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-        line->setFixedHeight(line->fontMetrics().height());
-    }
+    // The two lines change text at every tick: StatusLine repaints itself and asks for no layout
+    // of the page (a relayout and a repaint of the whole page on the GUI thread, tens of ms
+    // while the loader keeps both cores busy).
+    progress_ = new StatusLine;
+    kernels_ = new StatusLine;
     overview_ = new LoadOverviewView;
     cancel_ = new QPushButton(QStringLiteral("Cancel"));
     cancel_->setToolTip(QStringLiteral("Stop loading (the window keeps what it showed before)"));

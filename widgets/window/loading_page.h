@@ -19,6 +19,7 @@ class QTimer;
 namespace ls::gui {
 
 class LoadOverviewView;
+class StatusLine;
 
 class LoadingPage : public QWidget {
     Q_OBJECT
@@ -48,8 +49,8 @@ class LoadingPage : public QWidget {
     QMainWindow* window_;
     QWidget* content_ = nullptr; // the central widget while the page stands in for it
     QLabel* title_;
-    QLabel* progress_;
-    QLabel* kernels_;
+    StatusLine* progress_;
+    StatusLine* kernels_;
     LoadOverviewView* overview_;
     QPushButton* cancel_;
     QTimer* timer_;

@@ -20,7 +20,7 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
         // advised ranges on their first fault (defrag=madvise, Debian's default), a machine up for
         // hours spent twice the system time and loads took up to 12 % longer.
         columns::forEachParallel(
-            cols, [&](auto& v) { v.resize(rows); }, threads);
+            cols, [&](auto& v) { presizeZeroed(v, rows); }, threads);
     };
     // A GPU op's launch call is written at assembly (Assembler::correlate), which sizes it:
     // presized here it would add to the peak of the read. Nor the wide columns the reader writes
@@ -35,7 +35,7 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
             [&](auto& v) {
                 if (std::find(later.begin(), later.end(), static_cast<const void*>(&v)) ==
                     later.end())
-                    v.resize(rows);
+                    presizeZeroed(v, rows);
             },
             threads);
     };
@@ -73,9 +73,9 @@ void EventSink::presize(EventTable table, int64_t firstRow, size_t rows, unsigne
             r.importSeq.presizeCoded(firstRow, rows);
             r.importOpId.presizeCoded(firstRow, rows);
         } else {
-            r.importSeq.wide.resize(rows);
-            r.importOpId.wide.resize(rows);
-            r.importSourceRow.resize(rows);
+            presizeZeroed(r.importSeq.wide, rows);
+            presizeZeroed(r.importOpId.wide, rows);
+            presizeZeroed(r.importSourceRow, rows);
         }
         break;
     }
