@@ -211,13 +211,11 @@ void Assembler::computeSpan() {
     parallelFor(a.size(), parts, [&](size_t first, size_t last, unsigned part) {
         for (size_t i = first; i < last; ++i) his[part] = std::max(his[part], a.end[i]);
     });
-    // Rows in parallel pieces, straight from the 6-byte starts and the import durations.
-    const bool rangesPacked = r.start.packed.size() == r.size();
+    // Rows in parallel pieces, each start decoded once with its import duration.
     parallelFor(r.size(), parts, [&](size_t first, size_t last, unsigned part) {
         TimeNs l = los[part], h = his[part];
         for (size_t i = first; i < last; ++i) {
-            const TimeNs s =
-                rangesPacked ? r.start.origin + TimeColumn::decode(r.start.packed[i]) : r.start[i];
+            const TimeNs s = r.start[i];
             l = std::min(l, s);
             h = std::max(h, s + r.importEnd.duration(i));
         }
