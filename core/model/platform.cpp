@@ -165,17 +165,6 @@ std::string userCacheDir() {
 #endif
 }
 
-void lowerThreadPriority() {
-#if defined(_WIN32)
-    ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
-#elif defined(__linux__)
-    // Linux nice values are per thread (and inherited by the threads it creates).
-    errno = 0;
-    const int now = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
-    if (errno == 0 && now < 5) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 5);
-#endif
-}
-
 bool fileStamp(const std::string& path, FileStamp& out) {
 #if defined(_WIN32)
     std::error_code ec;
@@ -199,15 +188,6 @@ bool fileStamp(const std::string& path, FileStamp& out) {
            static_cast<uint64_t>(st.st_size)};
     return true;
 #endif
-}
-
-double threadCpuMs() {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-    timespec now{};
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0)
-        return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-#endif
-    return 0;
 }
 
 std::tm localTime(std::time_t t) {

@@ -4,6 +4,7 @@
 // failed() with one line; the destructor cancels and joins what still runs. Then the window's
 // Nsight Compute import, which parses its CSV as a job: the window keeps handling events.
 #include "core/import/ncu/ncu_metrics.h"
+#include "core/model/platform.h"
 #include "tests/widgets/widget_test_support.h"
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
@@ -27,6 +28,10 @@
 #include <memory>
 #include <stdexcept>
 #include <thread>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace {
 
@@ -70,6 +75,26 @@ TEST(JobTracker, WorksOffTheGuiThreadAndHandsItsResultBackOnIt) {
     EXPECT_NE(workThread, QCoreApplication::instance()->thread());
     EXPECT_EQ(resultThread, QCoreApplication::instance()->thread());
 }
+
+#if defined(__linux__)
+// A job's thread would inherit the GUI thread's short slice; its work is throughput work instead,
+// and the GUI thread keeps its role.
+TEST(JobTracker, AJobRunsAsABatchThreadWhateverTheGuiThreadIs) {
+    ASSERT_TRUE(ls::platform::setThreadRole(ls::platform::ThreadRole::Interactive));
+    JobTracker tracker;
+    QSignalSpy finished(&tracker, &JobTracker::finished);
+    std::atomic<int> policy{-1};
+    tracker.submit(QStringLiteral("k"), QStringLiteral("Work"),
+                   [&](const JobContext&) -> JobTracker::Result {
+                       policy = ::sched_getscheduler(0);
+                       return {};
+                   });
+    ASSERT_TRUE(spinUntil([&] { return finished.count() == 1; }));
+    EXPECT_EQ(policy.load(), SCHED_BATCH);
+    EXPECT_EQ(::sched_getscheduler(0), SCHED_OTHER);
+    ls::platform::setThreadRole(ls::platform::ThreadRole::Default);
+}
+#endif
 
 TEST(JobTracker, ANewJobOfAKindSupersedesTheOldOneWhoseResultIsDropped) {
     std::promise<void> release;

@@ -1,5 +1,7 @@
 #include "widgets/session/job_tracker.h"
 
+#include "core/model/platform.h"
+
 #include <QMetaObject>
 #include <exception>
 
@@ -94,6 +96,9 @@ JobId JobTracker::submit(const QString& kind, const QString& title, Work work,
     job->returned = std::make_shared<std::atomic<bool>>(false);
     const JobContext context(this, job->id, job->cancel);
     job->thread = std::thread([this, context, work = std::move(work), returned = job->returned] {
+        // A thread inherits its creator's scheduling, here the GUI thread's short slice: a job's
+        // work, and the threads it starts, are throughput work instead (platform.h).
+        platform::setThreadRole(platform::ThreadRole::Throughput);
         Result result;
         QString error;
         try {
