@@ -147,8 +147,6 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
     std::vector<double> ready, loads, ratios, firstFrames;
     for (int r = 0; r < std::max(1, runs); ++r) {
         {
-            // The CLI's load as the CLI runs it; the window's thread as the app runs it (below).
-            ls::platform::setThreadRole(ls::platform::ThreadRole::Default);
             QElapsedTimer clock;
             clock.start();
             const ls::LoadResult cli = ls::loadTrace(path);
@@ -164,7 +162,6 @@ GuiOpenFigures measureGuiOpen(const std::string& path, int runs, bool reopen, in
                 std::fprintf(stderr, "\n");
             }
         } // released before the open: one trace in memory at a time, as in the app
-        ls::platform::setThreadRole(ls::platform::ThreadRole::Interactive);
         ls::gui::MainWindow window;
         window.resize(1920, 1080);
         window.show();

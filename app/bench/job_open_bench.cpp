@@ -64,7 +64,6 @@ JobOpenFigures measureJobOpen(const std::string& jobPath, int clicks, uint64_t b
     setenv("XDG_CACHE_HOME", (root + "/cache").c_str(), 1); // the model cache on, ours
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    ls::platform::setThreadRole(ls::platform::ThreadRole::Interactive); // as the app's window
     if (budgetBytes) ls::gui::setMemoryBudgetForThisRun(budgetBytes);
     f.budgetBytes = ls::gui::memoryBudget();
 

@@ -46,8 +46,6 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Layerscope"));
     QApplication::setApplicationVersion(QStringLiteral(LAYERSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/layerscope.svg")));
-    // This thread draws the window: it runs as soon as it wakes, beside a load's threads.
-    ls::platform::setThreadRole(ls::platform::ThreadRole::Interactive);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("GPU trace viewer for deep-learning jobs"));

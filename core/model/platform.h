@@ -122,17 +122,14 @@ class MappableFile {
 // GUI thread when both want them. Does nothing where the platform has no such call.
 void lowerThreadPriority();
 
-// What the scheduler is told about the calling thread (and the threads it starts from then on).
-// Neither changes the thread's share of the cores against other programs; both change how soon a
-// waking thread runs. On a laptop's two or four cores a load's threads keep every core busy, and
-// a window thread that waits tens of ms for one after each timer or input event stalls.
-enum class ThreadRole {
-    Default,     // as the process started
-    Interactive, // mostly asleep, must run as soon as it wakes: the GUI thread (a short slice)
-    Throughput,  // CPU-bound work nobody watches tick by tick: loads, views built behind the
-                 // window (a batch thread: no wake-up preemption of others)
-};
-// True where the platform took the role (Linux; a kernel before 6.12 takes Interactive as Default).
+// The scheduling class of the calling thread (and of the threads it starts from then on).
+// Throughput is for CPU-bound work nobody watches tick by tick (a load, the views built behind
+// the window): a batch thread, which never preempts another when it wakes and is mildly
+// disfavoured against threads that do, such as the GUI thread after a timer or an input event.
+// Its share of the cores against other programs stays as it was, unlike a nice value's (at nice
+// 5 a load beside a compile took 2.2 times as long). True where the platform took the role
+// (Linux).
+enum class ThreadRole { Default, Throughput };
 bool setThreadRole(ThreadRole role);
 
 // CPU time the calling thread has used, in ms (0 where the platform does not say).

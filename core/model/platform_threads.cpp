@@ -3,37 +3,18 @@
 #include "core/model/platform.h"
 
 #include <cerrno>
-#include <cstdint>
 #include <ctime>
 
 #if defined(_WIN32)
 #include <windows.h>
 #endif
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
 namespace ls::platform {
-
-#if defined(__linux__)
-namespace {
-// The kernel's struct sched_attr as of its first version (48 bytes; `size` tells the kernel which
-// fields follow). Spelled out here: glibc declares it only from 2.41, and its header and the
-// kernel's cannot both be included.
-struct SchedAttr {
-    uint32_t size;
-    uint32_t policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period; // runtime: the slice a fair-class thread asks for
-};
-static_assert(sizeof(SchedAttr) == 48);
-constexpr uint32_t kSchedNormal = 0, kSchedBatch = 3;
-} // namespace
-#endif
 
 void lowerThreadPriority() {
 #if defined(_WIN32)
@@ -48,20 +29,10 @@ void lowerThreadPriority() {
 
 bool setThreadRole(ThreadRole role) {
 #if defined(__linux__)
-    // sched_setattr sets the nice value too: the thread's own is kept (raising it back needs a
-    // privilege, and a lowered one is a choice made elsewhere).
-    errno = 0;
-    const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
-    if (errno != 0) return false;
-    SchedAttr attr{};
-    attr.size = sizeof(attr);
-    attr.policy = role == ThreadRole::Throughput ? kSchedBatch : kSchedNormal;
-    attr.nice = nice;
-    // The slice a fair-class thread asks for (Linux 6.12 on; earlier kernels ignore it): a short
-    // one lets the waking GUI thread take a core from a load's thread at once, rather than at the
-    // end of that thread's slice. 0 is the kernel's default slice.
-    attr.runtime = role == ThreadRole::Interactive ? 100'000 : 0; // ns: the shortest taken
-    return ::syscall(SYS_sched_setattr, 0, &attr, 0u) == 0;
+    // For the normal and batch policies this keeps the thread's nice value.
+    const sched_param none{};
+    return ::sched_setscheduler(0, role == ThreadRole::Throughput ? SCHED_BATCH : SCHED_OTHER,
+                                &none) == 0;
 #else
     (void)role;
     return false;
