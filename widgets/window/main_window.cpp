@@ -18,6 +18,7 @@
 #include "widgets/session/job_tracker.h"
 #include "widgets/session/jobs_indicator.h"
 #include "widgets/session/load_settings.h"
+#include "widgets/session/settings_writer.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/start/start_page.h"
 #include "widgets/summary_tables/summary_tables_page.h"
@@ -75,7 +76,8 @@ constexpr int kStateVersion = 2;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), kernelModel_(new KernelTableModel(this)),
-      layerModel_(new LayerTreeModel(this)) {
+      layerModel_(new LayerTreeModel(this)), recent_(QSettings().value(kRecentKey).toStringList()),
+      settingsWriter_(std::make_unique<SettingsWriter>()) {
     setWindowTitle(QStringLiteral("Layerscope"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -374,16 +376,13 @@ QString MainWindow::samplePath() {
     return QStringLiteral(LAYERSCOPE_RESOURCES_DIR "/") + name;
 }
 
-void MainWindow::showStartPage() {
-    start_->showIn(QSettings().value(kRecentKey).toStringList(), samplePath());
-}
+void MainWindow::showStartPage() { start_->showIn(recent_, samplePath()); }
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
-    for (const QString& path : recent)
+    for (const QString& path : recent_)
         recentMenu_->addAction(path, this, [this, path] { openFile(path); });
-    recentMenu_->setEnabled(!recent.isEmpty());
+    recentMenu_->setEnabled(!recent_.isEmpty());
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
@@ -494,15 +493,14 @@ void MainWindow::showReport(bool newSession) {
     }
 
     const StepTiming recentStep("title, status, recent files");
-    QSettings settings;
+    QVariantMap remembered{{QStringLiteral("lastDir"), info.absolutePath()}};
     if (!shownPath_.isEmpty()) { // several files picked at once have no one name to reopen
-        QStringList recent = settings.value(kRecentKey).toStringList();
-        recent.removeAll(info.absoluteFilePath());
-        recent.prepend(info.absoluteFilePath());
-        while (recent.size() > kMaxRecent) recent.removeLast();
-        settings.setValue(kRecentKey, recent);
+        recent_.removeAll(info.absoluteFilePath());
+        recent_.prepend(info.absoluteFilePath());
+        while (recent_.size() > kMaxRecent) recent_.removeLast();
+        remembered.insert(kRecentKey, recent_);
     }
-    settings.setValue(QStringLiteral("lastDir"), info.absolutePath());
+    settingsWriter_->write(remembered);
     updateRecentMenu();
 }
 

@@ -8,6 +8,7 @@
 #include "core/present/trace_views.h"
 
 #include <QMainWindow>
+#include <QStringList>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -39,6 +40,7 @@ class LayerTreeModel;
 class RanksPanel;
 class RooflinePanel;
 class SessionController;
+class SettingsWriter;
 class SummaryPage;
 class StartPage;
 class SummaryCharts;
@@ -216,6 +218,8 @@ class MainWindow : public QMainWindow {
     QPushButton* cancelButton_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    QStringList recent_; // the recent files, newest first: kept here, written off this thread
+    std::unique_ptr<SettingsWriter> settingsWriter_; // what an open writes (recent, last folder)
 };
 
 } // namespace ls::gui
