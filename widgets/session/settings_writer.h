@@ -1,9 +1,9 @@
 #pragma once
 // Writes settings off the GUI thread. QSettings syncs its file to the disk (write, fsync, rename)
 // when it is destroyed, and after an open, while a model cache or another program was writing,
-// that took the GUI thread 111-241 ms for 3 ms of CPU. write() hands the values to one thread of
-// the writer's own and returns; values written meanwhile are merged, the later value of a key
-// winning, and written in the order given. The destructor waits for what is still to be written.
+// that took the GUI thread 111-241 ms for 3 ms of CPU. write() hands the values to a thread of
+// the writer's own and returns; values given while it writes are merged (the later value of a
+// key wins) and written next. The destructor waits for what is still to be written.
 #include <QString>
 #include <QVariantMap>
 #include <condition_variable>
