@@ -34,7 +34,8 @@ TEST(SettingsWriter, WritesOffTheCallersThreadMergingWhatComesMeanwhile) {
             threads.push_back(std::this_thread::get_id());
         });
         writer.write({{QStringLiteral("a"), 1}});
-        // The first write is under way and blocked: these two wait, merged, for the next one.
+        // These join the first batch if the thread has not taken it yet, else wait, merged, for
+        // the next one: either way the later value of b wins.
         writer.write({{QStringLiteral("b"), 2}, {QStringLiteral("c"), 3}});
         writer.write({{QStringLiteral("b"), 4}});
         release.set_value();
