@@ -165,8 +165,9 @@ std::vector<QAbstractItemView*> FwdBwdPanel::exportViews() const {
     return {forwardView_, backwardView_, ratioView_, forwardKernelsView_, backwardKernelsView_};
 }
 
-// One step per side (each side's reset is ~15 ms for a million kernels). Both sides are emptied
-// first, so that no selection pairs one trace's rows with another's.
+// One step per side (each side's reset is ~15 ms for a million kernels), then the layer list,
+// then the ratios. Both sides are emptied first, so that no selection pairs one trace's rows with
+// another's.
 std::vector<std::function<void()>>
 FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table,
                           std::shared_ptr<const FwdBwdData> rows) {
@@ -197,13 +198,14 @@ FwdBwdPanel::sessionSteps(std::shared_ptr<const KernelTable> table,
     });
     steps.emplace_back([this] {
         const QSignalBlocker block(layer_);
-        layer_->clear();
-        layer_->addItem(QStringLiteral("All layers"));
+        QStringList layers{QStringLiteral("All layers")};
         if (data_)
-            for (const auto& l : data_->layers) layer_->addItem(QString::fromStdString(l));
+            for (const auto& l : data_->layers) layers << QString::fromStdString(l);
+        layer_->clear();
+        layer_->addItems(layers); // one insertion into the combo's model, not one per layer
         showLayer(QString());
-        fillRatios();
     });
+    steps.emplace_back([this] { fillRatios(); });
     return steps;
 }
 

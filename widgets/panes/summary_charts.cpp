@@ -85,34 +85,49 @@ SummaryCharts::SummaryCharts(QWidget* parent) : QWidget(parent), grid_(new QGrid
 }
 
 void SummaryCharts::setShares(const std::shared_ptr<const ChartShares>& shares) {
-    while (QLayoutItem* item = grid_->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    if (!shares) return;
-    const auto request = [this](const QString& f) { emit filterRequested(f); };
+    for (const auto& step : setSharesSteps(shares)) step();
+}
+
+std::vector<std::function<void()>>
+SummaryCharts::setSharesSteps(std::shared_ptr<const ChartShares> shares) {
+    // A chart is a few ms to build (fonts, axes, layout): one per step, so that no turn of the
+    // event loop builds all four.
+    std::vector<std::function<void()>> steps;
+    steps.emplace_back([this] {
+        while (QLayoutItem* item = grid_->takeAt(0)) {
+            delete item->widget();
+            delete item;
+        }
+    });
+    if (!shares) return steps;
     // Kernel names need the width: the top-kernels chart spans the row above the other three.
-    grid_->addWidget(
-        barChart(QStringLiteral("Top kernels by GPU time"), shares->topKernels, this, request), 0,
-        0, 1, 3);
-    grid_->addWidget(barChart(QStringLiteral("GPU time per layer (forward + backward)"),
-                              shares->byLayer, this, request),
-                     1, 0);
-    grid_->addWidget(
-        barChart(QStringLiteral("GPU time by direction"), shares->byDirection, this, request), 1,
-        1);
-    grid_->addWidget(barChart(QStringLiteral("GPU time by Tensor Core use"), shares->byTensorCores,
-                              this, request),
-                     1, 2);
-    // The three charts of the lower row share its width 2:1:1 whatever their labels: the per-layer
-    // chart's "(outside layers) · optimizer" labels once took the whole row and squeezed the
-    // direction and Tensor Core charts to unreadable slivers (usability test, docs/usability.md).
-    for (int c = 0; c < 3; ++c) {
-        grid_->setColumnStretch(c, c == 0 ? 2 : 1);
-        QWidget* chart = grid_->itemAtPosition(1, c)->widget();
-        chart->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-        chart->setMinimumWidth(kMinChartWidth);
-    }
+    steps.emplace_back([this, shares] {
+        grid_->addWidget(barChart(QStringLiteral("Top kernels by GPU time"), shares->topKernels,
+                                  this, [this](const QString& f) { emit filterRequested(f); }),
+                         0, 0, 1, 3);
+    });
+    struct LowerChart {
+        QString title;
+        std::vector<TimeShare> ChartShares::*shares;
+    };
+    const LowerChart lower[] = {
+        {QStringLiteral("GPU time per layer (forward + backward)"), &ChartShares::byLayer},
+        {QStringLiteral("GPU time by direction"), &ChartShares::byDirection},
+        {QStringLiteral("GPU time by Tensor Core use"), &ChartShares::byTensorCores},
+    };
+    for (int c = 0; c < 3; ++c)
+        steps.emplace_back([this, shares, c, chart = lower[c]] {
+            QChartView* view = barChart(chart.title, (*shares).*chart.shares, this,
+                                        [this](const QString& f) { emit filterRequested(f); });
+            // The lower row shares its width 2:1:1 whatever the labels: the per-layer chart's
+            // "(outside layers) · optimizer" labels once took the whole row and squeezed the
+            // direction and Tensor Core charts to unreadable slivers (docs/usability.md).
+            view->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+            view->setMinimumWidth(kMinChartWidth);
+            grid_->setColumnStretch(c, c == 0 ? 2 : 1);
+            grid_->addWidget(view, 1, c);
+        });
+    return steps;
 }
 
 } // namespace ls::gui

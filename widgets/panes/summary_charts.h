@@ -4,7 +4,9 @@
 #include "core/present/chart_shares.h"
 
 #include <QWidget>
+#include <functional>
 #include <memory>
+#include <vector>
 
 class QGridLayout;
 
@@ -15,6 +17,8 @@ class SummaryCharts : public QWidget {
   public:
     explicit SummaryCharts(QWidget* parent = nullptr);
     void setShares(const std::shared_ptr<const ChartShares>& shares); // null: no charts
+    // The same in steps for SessionController's queue: the old charts go, then one chart a step.
+    std::vector<std::function<void()>> setSharesSteps(std::shared_ptr<const ChartShares> shares);
 
   signals:
     void filterRequested(const QString& expression);

@@ -34,10 +34,11 @@ SummaryPage::SummaryPage(QWidget* parent)
 
 std::vector<std::function<void()>> SummaryPage::showSteps(std::shared_ptr<const TraceViews> views) {
     std::vector<std::function<void()>> steps;
-    steps.emplace_back([this, views] {
-        const StepTiming step("summary charts");
-        charts_->setShares(views->charts);
-    });
+    for (auto& chart : charts_->setSharesSteps(views->charts))
+        steps.emplace_back([chart = std::move(chart)] {
+            const StepTiming step("summary chart");
+            chart();
+        });
     steps.emplace_back([this, views] {
         const StepTiming step("summary table");
         model_->setRows(*views->kernelSummary);
