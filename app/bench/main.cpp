@@ -9,6 +9,9 @@
 #include "app/bench/report_bench.h"
 #include "app/bench/session_bench.h"
 #include "app/bench/timeline_bench.h"
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+#include "app/gui/serial_raster_fills.h"
+#endif
 #include "core/cache/trace_cache.h"
 #include "core/import/sqlite/sqlite_db.h"
 #include "core/load/load.h"
@@ -253,6 +256,9 @@ int usage(int rc) {
 
 int main(int argc, char** argv) {
     ls::platform::preferMappedLargeAllocations();
+#ifdef LAYERSCOPE_BENCH_TIMELINE
+    ls::app::keepRasterFillsOnThePaintingThread(); // the window painted as the app paints it
+#endif
     std::string path;
     std::vector<std::string> sessionFiles;
     int runs = 5;

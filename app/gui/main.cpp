@@ -1,6 +1,7 @@
 // layerscope: the desktop viewer. Opens the file given on the command line, else the bundled
 // sample trace (unless --no-sample, the start page's check box says not to, or it is not
 // installed: then the start page); --compare B then compares B with it in the Compare tab.
+#include "app/gui/serial_raster_fills.h"
 #include "core/cache/trace_cache.h"
 #include "core/load/memory_budget.h"
 #include "core/model/platform.h"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
         }
     }
     ls::platform::preferMappedLargeAllocations();
+    ls::app::keepRasterFillsOnThePaintingThread();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Layerscope"));
     QApplication::setApplicationName(QStringLiteral("Layerscope"));
