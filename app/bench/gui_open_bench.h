@@ -23,6 +23,9 @@ struct GuiOpenFigures {
     double readyRatio = 0; // median over the first opens of ready / the CLI load just before it
                            // (robust to the VM's drift)
     double reopenReadyS = 0, reopenStallMsMax = 0; // from the model cache
+    // The open that writes the model cache (what a user's first open of a file is, the cache
+    // being on by default): its longest stall, its background write included.
+    double cacheOpenStallMsMax = 0;
     bool reopenFromCache = false;
 };
 
