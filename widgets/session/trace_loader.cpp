@@ -19,6 +19,7 @@
 #include <functional>
 #include <future>
 #include <optional>
+#include <utility>
 
 namespace ls::gui {
 
@@ -200,7 +201,9 @@ void TraceLoader::start(const QStringList& paths) {
                           : QStringLiteral("Opening %1 files").arg(paths.size());
     job_ = tracker()->submit(
         kLoadKind, title,
-        [self, paths, fromSettings, order = order_](const JobContext& ctx) -> JobTracker::Result {
+        [self, paths, fromSettings, order = order_,
+         gate = std::exchange(startGate_, {})](const JobContext& ctx) -> JobTracker::Result {
+            if (gate.valid()) gate.wait();
             // The load and what the window shows first run at the window's own priority: a lower
             // one yielded the cores to every other process too, and the user waits for this work
             // (beside a busy compile the window took 2.2x a CLI load's time at nice 5). The GUI

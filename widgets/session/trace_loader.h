@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ class TraceLoader : public QObject {
     void cancel(); // the load in progress, until its table is shown
     // The kernel table's order, for the next start(): the rows are sorted on the loader thread.
     void setKernelOrder(KernelOrder order) { order_ = order; }
+    // The next start()'s thread does nothing until `gate` is ready (or its promise is gone): the
+    // window lays out and paints its loading page first, on cores the load does not yet want.
+    void holdNextStartUntil(std::shared_future<void> gate) { startGate_ = std::move(gate); }
     bool busy() const { return busy_; }
     // The kernels the latest start() has read so far (one Nsight Systems export; null for other
     // loads): the window draws them while the rest loads.
@@ -74,6 +78,7 @@ class TraceLoader : public QObject {
     bool busy_ = false;
     KernelOrder order_;
     std::shared_ptr<LoadOverview> overview_;
+    std::shared_future<void> startGate_; // for the next start()
     std::function<void(uint64_t)> kernelsHook_;
 };
 
