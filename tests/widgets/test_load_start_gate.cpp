@@ -3,6 +3,7 @@
 // gate, runs at once; a gate whose promise is gone lets the load go too. The window uses it to
 // lay out and paint its loading page before the load's threads start: when openFile returns, the
 // loading page has been painted already, before any turn of the event loop.
+#include "tests/widgets/widget_test_support.h"
 #include "widgets/session/trace_loader.h"
 #include "widgets/window/loading_page.h"
 #include "widgets/window/main_window.h"
@@ -21,47 +22,38 @@ using ls::gui::TraceLoader;
 const QString kSample =
     QStringLiteral(LAYERSCOPE_SOURCE_DIR "/resources/sample_gpt2_2layer_fp16_h200.sqlite");
 
-TEST(LoadStartGate, TheLoadReadsNothingUntilItsGateIsReady) {
-    qputenv("LAYERSCOPE_NO_CACHE", "1");
+// A loader (model cache off) whose next start waits for `gate`, and what it delivers.
+struct GatedLoader {
     TraceLoader loader;
-    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    QSignalSpy loaded{&loader, &TraceLoader::loaded};
     std::promise<void> gate;
-    loader.holdNextStartUntil(gate.get_future().share());
-    loader.start(kSample);
-    QTest::qWait(300); // the sample loads in well under this once let go
-    EXPECT_EQ(loaded.count(), 0);
-    ASSERT_NE(loader.overview(), nullptr);
-    EXPECT_EQ(loader.overview()->kernels(), 0u);
-    gate.set_value();
-    ASSERT_TRUE(loaded.wait(60000));
-    ASSERT_NE(loader.overview(), nullptr);
-    EXPECT_GT(loader.overview()->kernels(), 0u);
+    GatedLoader() {
+        qputenv("LAYERSCOPE_NO_CACHE", "1");
+        loader.holdNextStartUntil(gate.get_future().share());
+    }
+};
 
-    loader.start(kSample); // no gate given this time
-    ASSERT_TRUE(loaded.wait(60000));
+TEST(LoadStartGate, TheLoadReadsNothingUntilItsGateIsReady) {
+    GatedLoader g;
+    g.loader.start(kSample);
+    QTest::qWait(300); // the sample loads in well under this once let go
+    EXPECT_EQ(g.loaded.count(), 0);
+    ASSERT_NE(g.loader.overview(), nullptr);
+    EXPECT_EQ(g.loader.overview()->kernels(), 0u);
+    g.gate.set_value();
+    ASSERT_TRUE(g.loaded.wait(60000));
+    EXPECT_GT(g.loader.overview()->kernels(), 0u);
+
+    g.loader.start(kSample); // no gate given this time
+    ASSERT_TRUE(g.loaded.wait(60000));
 }
 
 TEST(LoadStartGate, AGateWhosePromiseIsGoneLetsTheLoadGo) {
-    qputenv("LAYERSCOPE_NO_CACHE", "1");
-    TraceLoader loader;
-    QSignalSpy loaded(&loader, &TraceLoader::loaded);
-    {
-        std::promise<void> gate;
-        loader.holdNextStartUntil(gate.get_future().share());
-    }
-    loader.start(kSample);
-    ASSERT_TRUE(loaded.wait(60000));
+    GatedLoader g;
+    g.gate = std::promise<void>(); // the promise the gate waits on is gone
+    g.loader.start(kSample);
+    ASSERT_TRUE(g.loaded.wait(60000));
 }
-
-// Counts the paints a widget receives.
-class Paints : public QObject {
-  public:
-    int count = 0;
-    bool eventFilter(QObject*, QEvent* e) override {
-        if (e->type() == QEvent::Paint) ++count;
-        return false;
-    }
-};
 
 TEST(LoadStartGate, TheWindowPaintsItsLoadingPageBeforeTheLoadStarts) {
     qputenv("LAYERSCOPE_NO_CACHE", "1");
@@ -69,7 +61,7 @@ TEST(LoadStartGate, TheWindowPaintsItsLoadingPageBeforeTheLoadStarts) {
     w.resize(1400, 900);
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    Paints paints;
+    ls::gui::test::EventCounter paints(QEvent::Paint);
     w.loadingPage()->installEventFilter(&paints);
     QSignalSpy ready(&w, &MainWindow::windowReady);
     w.openFile(kSample);

@@ -13,21 +13,11 @@
 
 namespace {
 
-// Counts the layout requests a widget receives.
-class LayoutRequests : public QObject {
-  public:
-    int count = 0;
-    bool eventFilter(QObject*, QEvent* e) override {
-        if (e->type() == QEvent::LayoutRequest) ++count;
-        return false;
-    }
-};
-
 // How many layout requests the page gets while `line` takes ten new texts.
 template <typename Line> int layoutsForTexts(Line* line, QWidget& page) {
     page.show();
     QCoreApplication::processEvents();
-    LayoutRequests requests;
+    ls::gui::test::EventCounter requests(QEvent::LayoutRequest);
     page.installEventFilter(&requests);
     for (int i = 0; i < 10; ++i) {
         line->setText(QStringLiteral("Reading NVTX_EVENTS  ·  %L1 of 8,117,280 rows").arg(i * 977));

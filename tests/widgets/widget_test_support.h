@@ -1,6 +1,8 @@
 #pragma once
 // Helpers for the offscreen widget tests: the sample trace, layerscope-cli run as a separate
 // process (the independent reference for what the GUI shows and exports), CSV parsing and SQL.
+#include <QEvent>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -29,6 +31,20 @@ struct CliRun {
     QString out, err;
 };
 CliRun runCli(const QStringList& args);
+
+// Counts the events of one type a watched object receives (installEventFilter(&counter)).
+class EventCounter : public QObject {
+  public:
+    explicit EventCounter(QEvent::Type type) : type_(type) {}
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == type_) ++count;
+        return false;
+    }
+
+  private:
+    QEvent::Type type_;
+};
 
 // RFC 4180: quoted fields may hold commas, quotes and line breaks.
 std::vector<QStringList> parseCsv(const QString& text);
