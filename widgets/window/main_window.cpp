@@ -397,8 +397,8 @@ void MainWindow::openFiles(const QStringList& paths) {
         paths.size() == 1 ? QStringLiteral("Opening %1…").arg(QFileInfo(paths.front()).fileName())
                           : QStringLiteral("Opening %1 files…").arg(paths.size()));
     // The loading page takes the tabs' place, laid out and painted, before the load's threads
-    // start: that relayout and first paint (10-30 ms of CPU) had run beside the loader starting
-    // up, and there took 40-60 ms on a 2-core machine.
+    // start: beside the loader starting up, that relayout and first paint (10-30 ms of CPU) take
+    // 40-60 ms on a 2-core machine.
     std::promise<void> pagePainted;
     controller_->loader()->holdNextStartUntil(pagePainted.get_future().share());
     controller_->open(paths, tableOrder());
