@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 namespace {
@@ -44,6 +45,11 @@ class TimedApplication : public QApplication {
         const char* ownerName = owner ? owner->metaObject()->className() : "";
         const bool handled = QApplication::notify(receiver, event);
         --depth_;
+        if (depth_ == 0) { // the events' total between two ticks of the stall clock
+            eventsMs += static_cast<double>(clock.nsecsElapsed()) / 1e6;
+            eventsCpuMs += ls::platform::threadCpuMs() - cpuBefore;
+            ++events;
+        }
         // The thread's CPU beside the wall time: a stall that is mostly waiting (for a core, a
         // lock, a page) shows a small CPU time.
         if (const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6; ms >= 3)
@@ -53,6 +59,12 @@ class TimedApplication : public QApplication {
                          ls::platform::threadCpuMs() - cpuBefore, ls::StepTiming::sinceStart());
         return handled;
     }
+
+    // What the events handed out since the last reset took: a stall made of many short events
+    // names none of them.
+    double eventsMs = 0, eventsCpuMs = 0;
+    int events = 0;
+    void resetEventTotals() { eventsMs = eventsCpuMs = 0, events = 0; }
 
   private:
     int depth_ = 0;
@@ -76,9 +88,12 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const double stall = static_cast<double>(sinceTick.nsecsElapsed()) / 1e6 - 1.0;
+        auto* app = static_cast<TimedApplication*>(QCoreApplication::instance());
         if (report && stall > 5)
-            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall,
-                         ls::StepTiming::sinceStart());
+            std::fprintf(
+                stderr, "stall %.1f ms ending at %.3f s: %d events, %.1f ms, CPU %.1f ms\n", stall,
+                ls::StepTiming::sinceStart(), app->events, app->eventsMs, app->eventsCpuMs);
+        app->resetEventTotals();
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
     });
@@ -101,6 +116,10 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
             if (f.firstFrameS > 0) return;
             f.firstFrameS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
             f.firstFrameKernels = window.loadingPage()->overview()->snapshot().kernels;
+            if (report)
+                std::fprintf(stderr, "first frame at %.3f s: %llu kernels\n",
+                             ls::StepTiming::sinceStart(),
+                             static_cast<unsigned long long>(f.firstFrameKernels));
         });
     // The stalls count until the other tabs are filled too (a small trace's may come first).
     // And until the big tables have revealed all their rows (widgets/util/revealed_table_model.h):
@@ -123,6 +142,14 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     clock.start();
     sinceTick.start();
     tick.start();
+    if (report) {
+        // The system's monotonic clock too: the open found in a `perf record -k mono` trace.
+        timespec mono{};
+        clock_gettime(CLOCK_MONOTONIC, &mono);
+        std::fprintf(stderr, "open at %.3f s (monotonic %lld.%06ld s)\n",
+                     ls::StepTiming::sinceStart(), static_cast<long long>(mono.tv_sec),
+                     mono.tv_nsec / 1000);
+    }
     window.openFile(path);
     loop.exec();
     tick.stop();

@@ -117,18 +117,20 @@ class MappableFile {
     const uint8_t* whole_ = nullptr;
 };
 
-// Lowers the calling thread's scheduling priority a little (and that of the threads it starts
-// from then on): background work, such as a load behind a window, then yields the cores to the
-// GUI thread when both want them. Does nothing where the platform has no such call.
+// Lowers the calling thread's scheduling priority below a throughput thread's (and that of the
+// threads it starts from then on): work nobody waits for, such as a cache's write, then yields the
+// cores to what the user waits for. Does nothing where the platform has no such call.
 void lowerThreadPriority();
 
 // The scheduling class of the calling thread (and of the threads it starts from then on).
-// Throughput is for CPU-bound work nobody watches tick by tick (a load, the views built behind
-// the window): a batch thread, which never preempts another when it wakes and is mildly
-// disfavoured against threads that do, such as the GUI thread after a timer or an input event.
-// Its share of the cores against other programs stays as it was, unlike a nice value's (at nice
-// 5 a load beside a compile took 2.2 times as long). True where the platform took the role
-// (Linux).
+// Throughput is for CPU-bound work behind a window (a load, the views built beside it): on Linux
+// a batch thread, which never preempts another when it wakes, at nice 5. Against the GUI thread
+// of its own process it then gets a quarter of a core they share, not half: without it, a 20 ms
+// paint beside a load on both cores took 40 ms or more. With autogroups (Debian's default) or CPU
+// cgroups, Linux weighs nice values only within a group (a terminal session, a desktop launch),
+// so its share against programs started elsewhere stays as it was; beside busy programs of its
+// own session it is smaller (a load beside two busy loops took 2.5 times as long). Default gives
+// the normal policy back and keeps the nice value. True where the platform took the role (Linux).
 enum class ThreadRole { Default, Throughput };
 bool setThreadRole(ThreadRole role);
 

@@ -16,14 +16,34 @@
 
 namespace ls::platform {
 
+namespace {
+
+#if defined(__linux__)
+// Nice values: the window's jobs, and below them the work nobody waits for (a cache's write, the
+// other tabs' rows). With autogroups (Debian's default) or CPU cgroups, Linux weighs a nice value
+// only against the threads of the same group (the terminal session or desktop launch the process
+// came from), so these rank the process's own threads under its GUI thread and leave its share
+// against programs of other sessions as it was.
+constexpr int kThroughputNice = 5;
+constexpr int kBackgroundNice = 10;
+
+// Raises the calling thread's nice value to at least `floor` (never lowers it: that needs a
+// privilege). Linux nice values are per thread, and inherited by the threads it creates.
+void niceAtLeast(int floor) {
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    if (errno == 0 && now < floor)
+        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), floor);
+}
+#endif
+
+} // namespace
+
 void lowerThreadPriority() {
 #if defined(_WIN32)
     ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
 #elif defined(__linux__)
-    // Linux nice values are per thread (and inherited by the threads it creates).
-    errno = 0;
-    const int now = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
-    if (errno == 0 && now < 5) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 5);
+    niceAtLeast(kBackgroundNice);
 #endif
 }
 
@@ -31,8 +51,11 @@ bool setThreadRole(ThreadRole role) {
 #if defined(__linux__)
     // For the normal and batch policies this keeps the thread's nice value.
     const sched_param none{};
-    return ::sched_setscheduler(0, role == ThreadRole::Throughput ? SCHED_BATCH : SCHED_OTHER,
-                                &none) == 0;
+    const bool taken =
+        ::sched_setscheduler(0, role == ThreadRole::Throughput ? SCHED_BATCH : SCHED_OTHER,
+                             &none) == 0;
+    if (taken && role == ThreadRole::Throughput) niceAtLeast(kThroughputNice);
+    return taken;
 #else
     (void)role;
     return false;

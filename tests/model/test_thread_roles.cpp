@@ -1,6 +1,7 @@
-// platform::setThreadRole: a throughput thread is a batch thread, and so are the threads it
-// starts; Default gives the normal policy back; a role keeps the thread's nice value. Each case
-// runs on a thread of its own, so the test runner's thread keeps its scheduling.
+// platform::setThreadRole: a throughput thread is a batch thread below the normal priority, and so
+// are the threads it starts; Default gives the normal policy back; a role never raises the
+// thread's priority again; lowerThreadPriority goes below a throughput thread. Each case runs on a
+// thread of its own, so the test runner's thread keeps its scheduling.
 #include "core/model/platform.h"
 
 #include <gtest/gtest.h>
@@ -40,6 +41,23 @@ TEST(ThreadRoles, AThroughputThreadAndTheThreadsItStartsAreBatchThreads) {
         EXPECT_EQ(::sched_getscheduler(0), SCHED_OTHER);
     });
     EXPECT_EQ(::sched_getscheduler(0), SCHED_OTHER); // only the thread that asked
+}
+
+TEST(ThreadRoles, AThroughputThreadRunsBelowTheThreadThatStartedIt) {
+    if (!batchThreadsAllowed()) GTEST_SKIP() << "this system refuses SCHED_BATCH";
+    const int window = niceOfThisThread();
+    if (window >= 5) GTEST_SKIP() << "this test runs at nice " << window << " already";
+    onAThreadOfItsOwn([window] {
+        ASSERT_TRUE(setThreadRole(ThreadRole::Throughput));
+        const int throughput = niceOfThisThread();
+        EXPECT_GT(throughput, window);
+        int child = -1;
+        std::thread([&child] { child = niceOfThisThread(); }).join();
+        EXPECT_EQ(child, throughput);
+        ls::platform::lowerThreadPriority(); // what nobody waits for goes lower still
+        EXPECT_GT(niceOfThisThread(), throughput);
+    });
+    EXPECT_EQ(niceOfThisThread(), window); // only the thread that asked
 }
 
 TEST(ThreadRoles, ARoleKeepsALoweredPriority) {

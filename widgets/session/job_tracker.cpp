@@ -96,8 +96,8 @@ JobId JobTracker::submit(const QString& kind, const QString& title, Work work,
     job->returned = std::make_shared<std::atomic<bool>>(false);
     const JobContext context(this, job->id, job->cancel);
     job->thread = std::thread([this, context, work = std::move(work), returned = job->returned] {
-        // A job's work, and the threads it starts, are batch threads: the GUI thread gets a core
-        // a little sooner when it wakes (platform.h).
+        // A job's work, and the threads it starts, are throughput threads: the GUI thread gets
+        // most of a core they share when it has work (platform.h).
         platform::setThreadRole(platform::ThreadRole::Throughput);
         Result result;
         QString error;

@@ -204,13 +204,11 @@ void TraceLoader::start(const QStringList& paths) {
         [self, paths, fromSettings, order = order_,
          gate = std::exchange(startGate_, {})](const JobContext& ctx) -> JobTracker::Result {
             if (gate.valid()) gate.wait();
-            // The load and what the window shows first run at the window's own priority: a lower
-            // one yielded the cores to every other process too, and the user waits for this work
-            // (beside a busy compile the window took 2.2x a CLI load's time at nice 5). The GUI
-            // thread mostly sleeps, so the scheduler still runs it first when it wakes. The other
-            // tabs' rows and the caches' writes, which nobody waits for, go at a lower priority
-            // (below). The model cache's write waits until this thread is done preparing what the
-            // window shows (the promise is set, or destroyed, when the job ends).
+            // The load and what the window shows first run as a job's throughput threads, under
+            // the GUI thread (platform::setThreadRole); the other tabs' rows and the caches'
+            // writes, which nobody waits for, go lower still (below). The model cache's write
+            // waits until this thread is done preparing what the window shows (the promise is
+            // set, or destroyed, when the job ends).
             std::promise<void> prepared;
             LoadOptions options = fromSettings;
             options.cacheWriteAfter = prepared.get_future().share();
@@ -362,7 +360,7 @@ void TraceLoader::start(const QStringList& paths) {
                 }
             });
             // What follows is for the other tabs and the next open: it yields the cores to the
-            // window and to everything else, as the model cache's writer does
+            // window and to the views the user waits for, as the model cache's writer does
             // (core/cache/trace_cache.h).
             platform::lowerThreadPriority();
             if (session && !ctx.cancelled()) {
