@@ -20,6 +20,10 @@
 #include <ctime>
 #include <vector>
 
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
 namespace {
 
 // In the timing mode (LAYERSCOPE_GUI_TIMING=1), every event the event loop hands out that takes
@@ -70,6 +74,24 @@ class TimedApplication : public QApplication {
     int depth_ = 0;
 };
 
+// The CPU time the host took from this machine's virtual CPUs, all of them together, in ms (-1
+// where the system does not say): a stall that the host made shows it grow by about its length.
+double hostStolenMs() {
+#if defined(__linux__)
+    std::FILE* stat = std::fopen("/proc/stat", "r");
+    if (!stat) return -1;
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal = 0;
+    const int read = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
+                                 &system, &idle, &iowait, &irq, &softirq, &steal);
+    std::fclose(stat);
+    return read == 8
+               ? static_cast<double>(steal) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK))
+               : -1;
+#else
+    return -1;
+#endif
+}
+
 struct OpenFigures {
     double firstFrameS = 0, readyS = 0, stallMsMax = 0;
     uint64_t firstFrameKernels = 0;
@@ -86,13 +108,25 @@ OpenFigures openOnce(ls::gui::MainWindow& window, const QString& path) {
     tick.setTimerType(Qt::PreciseTimer);
     tick.setInterval(1);
     static const bool report = std::getenv("LAYERSCOPE_GUI_TIMING") != nullptr;
+    // The host's stolen time, read every 10 ms or so (the system counts it in ticks of 10 ms).
+    QElapsedTimer sinceSteal;
+    sinceSteal.start();
+    double stolenBefore = report ? hostStolenMs() : -1;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const double stall = static_cast<double>(sinceTick.nsecsElapsed()) / 1e6 - 1.0;
         auto* app = static_cast<TimedApplication*>(QCoreApplication::instance());
+        const bool readSteal = report && (stall > 5 || sinceSteal.elapsed() >= 10);
+        const double stolen = readSteal ? hostStolenMs() : stolenBefore;
         if (report && stall > 5)
-            std::fprintf(
-                stderr, "stall %.1f ms ending at %.3f s: %d events, %.1f ms, CPU %.1f ms\n", stall,
-                ls::StepTiming::sinceStart(), app->events, app->eventsMs, app->eventsCpuMs);
+            std::fprintf(stderr,
+                         "stall %.1f ms ending at %.3f s: %d events, %.1f ms, CPU %.1f ms; the "
+                         "host took %.0f ms of the virtual CPUs\n",
+                         stall, ls::StepTiming::sinceStart(), app->events, app->eventsMs,
+                         app->eventsCpuMs, stolen - stolenBefore);
+        if (readSteal) {
+            stolenBefore = stolen;
+            sinceSteal.restart();
+        }
         app->resetEventTotals();
         f.stallMsMax = std::max(f.stallMsMax, stall);
         sinceTick.restart();
