@@ -81,10 +81,10 @@ double hostStolenMs() {
     std::FILE* stat = std::fopen("/proc/stat", "r");
     if (!stat) return -1;
     unsigned long long user, nice, system, idle, iowait, irq, softirq, steal = 0;
-    const int read = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
-                                 &system, &idle, &iowait, &irq, &softirq, &steal);
+    const int fields = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user,
+                                   &nice, &system, &idle, &iowait, &irq, &softirq, &steal);
     std::fclose(stat);
-    return read == 8
+    return fields == 8
                ? static_cast<double>(steal) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK))
                : -1;
 #else

@@ -129,8 +129,9 @@ void lowerThreadPriority();
 // paint beside a load on both cores took 40 ms or more. With autogroups (Debian's default) or CPU
 // cgroups, Linux weighs nice values only within a group (a terminal session, a desktop launch),
 // so its share against programs started elsewhere stays as it was; beside busy programs of its
-// own session it is smaller (a load beside two busy loops took 2.5 times as long). Default gives
-// the normal policy back and keeps the nice value. True where the platform took the role (Linux).
+// own session it is smaller (a load beside two busy loops took 2.3-2.5 times as long). Default
+// gives the normal policy back and keeps the nice value. True where the platform took the role
+// (Linux).
 enum class ThreadRole { Default, Throughput };
 bool setThreadRole(ThreadRole role);
 
